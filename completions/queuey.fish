@@ -1,0 +1,93 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_queuey_global_optspecs
+    string join \n url= api-url= connect-timeout= config= o/output= q/quiet h/help V/version
+end
+
+function __fish_queuey_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_queuey_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_queuey_using_subcommand
+    set -l cmd (__fish_queuey_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c queuey -n "__fish_queuey_needs_command" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
+complete -c queuey -n "__fish_queuey_needs_command" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
+complete -c queuey -n "__fish_queuey_needs_command" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_needs_command" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
+complete -c queuey -n "__fish_queuey_needs_command" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
+json\t'JSON (one document; streams print one object per line)'"
+complete -c queuey -n "__fish_queuey_needs_command" -s q -l quiet -d 'No progress bars and no notes on stderr'
+complete -c queuey -n "__fish_queuey_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c queuey -n "__fish_queuey_needs_command" -s V -l version -d 'Print version'
+complete -c queuey -n "__fish_queuey_needs_command" -f -a "args" -d 'Print the queues of a logical queue and their computed arguments (offline)'
+complete -c queuey -n "__fish_queuey_needs_command" -f -a "ping" -d 'Check that the broker answers over AMQP and over the management API'
+complete -c queuey -n "__fish_queuey_needs_command" -f -a "completions" -d 'Print a shell completion script to stdout'
+complete -c queuey -n "__fish_queuey_needs_command" -f -a "generate-assets" -d 'Write the completions and man pages into DIR/completions and DIR/man'
+complete -c queuey -n "__fish_queuey_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c queuey -n "__fish_queuey_using_subcommand args" -l delay -d 'A retry or delayed-enqueue delay: adds the hold queue it waits in (retry granularity)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand args" -l defer -d 'A deferral delay: adds the hold queue it waits in (deferral granularity)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand args" -l message-ttl -d 'Queue-wide message TTL of q (x-message-ttl), e.g. 1h or 30s; at most 49d17h2m47s295ms' -r
+complete -c queuey -n "__fish_queuey_using_subcommand args" -l max-priority -d 'Priority levels of q (x-max-priority), 1 to 255; classic queues only' -r
+complete -c queuey -n "__fish_queuey_using_subcommand args" -l queue-type -d 'Queue type of q' -r -f -a "classic\t''
+quorum\t''"
+complete -c queuey -n "__fish_queuey_using_subcommand args" -l delivery-limit -d 'Deliveries a message of a quorum q may take before it is dead-lettered to q.dead' -r
+complete -c queuey -n "__fish_queuey_using_subcommand args" -l dead-suffix -d 'Suffix naming the dead-letter queue [default: .dead]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand args" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL [default: .deferred.]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand args" -l retry-granularity -d 'Rounding step of retry and delayed-enqueue delays [default: 1s]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand args" -l deferred-granularity -d 'Rounding step of deferral delays [default: 1s]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand args" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
+complete -c queuey -n "__fish_queuey_using_subcommand args" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand args" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_using_subcommand args" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand args" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
+json\t'JSON (one document; streams print one object per line)'"
+complete -c queuey -n "__fish_queuey_using_subcommand args" -l all -d 'Every queue in the topology file'
+complete -c queuey -n "__fish_queuey_using_subcommand args" -s q -l quiet -d 'No progress bars and no notes on stderr'
+complete -c queuey -n "__fish_queuey_using_subcommand args" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c queuey -n "__fish_queuey_using_subcommand args" -s V -l version -d 'Print version'
+complete -c queuey -n "__fish_queuey_using_subcommand ping" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
+complete -c queuey -n "__fish_queuey_using_subcommand ping" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand ping" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_using_subcommand ping" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand ping" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
+json\t'JSON (one document; streams print one object per line)'"
+complete -c queuey -n "__fish_queuey_using_subcommand ping" -s q -l quiet -d 'No progress bars and no notes on stderr'
+complete -c queuey -n "__fish_queuey_using_subcommand ping" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c queuey -n "__fish_queuey_using_subcommand ping" -s V -l version -d 'Print version'
+complete -c queuey -n "__fish_queuey_using_subcommand completions" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
+complete -c queuey -n "__fish_queuey_using_subcommand completions" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand completions" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_using_subcommand completions" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand completions" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
+json\t'JSON (one document; streams print one object per line)'"
+complete -c queuey -n "__fish_queuey_using_subcommand completions" -s q -l quiet -d 'No progress bars and no notes on stderr'
+complete -c queuey -n "__fish_queuey_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c queuey -n "__fish_queuey_using_subcommand completions" -s V -l version -d 'Print version'
+complete -c queuey -n "__fish_queuey_using_subcommand generate-assets" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
+complete -c queuey -n "__fish_queuey_using_subcommand generate-assets" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand generate-assets" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_using_subcommand generate-assets" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand generate-assets" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
+json\t'JSON (one document; streams print one object per line)'"
+complete -c queuey -n "__fish_queuey_using_subcommand generate-assets" -s q -l quiet -d 'No progress bars and no notes on stderr'
+complete -c queuey -n "__fish_queuey_using_subcommand generate-assets" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c queuey -n "__fish_queuey_using_subcommand generate-assets" -s V -l version -d 'Print version'
+complete -c queuey -n "__fish_queuey_using_subcommand help; and not __fish_seen_subcommand_from args ping completions generate-assets help" -f -a "args" -d 'Print the queues of a logical queue and their computed arguments (offline)'
+complete -c queuey -n "__fish_queuey_using_subcommand help; and not __fish_seen_subcommand_from args ping completions generate-assets help" -f -a "ping" -d 'Check that the broker answers over AMQP and over the management API'
+complete -c queuey -n "__fish_queuey_using_subcommand help; and not __fish_seen_subcommand_from args ping completions generate-assets help" -f -a "completions" -d 'Print a shell completion script to stdout'
+complete -c queuey -n "__fish_queuey_using_subcommand help; and not __fish_seen_subcommand_from args ping completions generate-assets help" -f -a "generate-assets" -d 'Write the completions and man pages into DIR/completions and DIR/man'
+complete -c queuey -n "__fish_queuey_using_subcommand help; and not __fish_seen_subcommand_from args ping completions generate-assets help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

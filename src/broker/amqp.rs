@@ -1,0 +1,183 @@
+//! AMQP 0-9-1 connections (lapin) and what their failures mean for an operator.
+//!
+//! Every lapin error that reaches a user goes through [`classify`], which names what failed
+//! (the URL without its password, the vhost, the queue) and how to fix it.
+
+use std::time::Duration;
+
+use lapin::protocol::{AMQPErrorKind, AMQPHardError, AMQPSoftError};
+use lapin::{Connection, ConnectionProperties, ErrorKind};
+
+use super::url::AmqpTarget;
+use crate::error::{Error, Kind, Result};
+
+/// Opens an AMQP connection named `queuey <purpose>` (visible in the management UI), giving up
+/// after `timeout` (a black-holed host would otherwise hang the TCP connect for minutes).
+pub async fn connect(target: &AmqpTarget, purpose: &str, timeout: Duration) -> Result<Connection> {
+    let name = format!("queuey {} {purpose}", env!("CARGO_PKG_VERSION"));
+    let properties = ConnectionProperties::default().with_connection_name(name.into());
+    match tokio::time::timeout(timeout, Connection::connect_uri(target.to_uri(), properties)).await
+    {
+        Ok(Ok(connection)) => Ok(connection),
+        Ok(Err(err)) => Err(classify_connect(target, &err)),
+        Err(_) => Err(Error::new(
+            Kind::Unreachable,
+            format!(
+                "cannot connect to RabbitMQ at {}: no answer within {}",
+                target.display(),
+                crate::duration::format_duration(timeout)
+            ),
+        )
+        .with_hint(
+            "is the host reachable, the port open and an AMQP listener (a firewall that drops packets, \
+             or a server that waits for another protocol, looks like this)? Check --url / \
+             QUEUEY_URL, or allow more time with --connect-timeout",
+        )),
+    }
+}
+
+/// What a failed connection attempt means.
+pub fn classify_connect(target: &AmqpTarget, err: &lapin::Error) -> Error {
+    let url = target.display();
+    match err.kind() {
+        ErrorKind::ProtocolError(amqp) => {
+            let text = amqp.get_message().to_string();
+            match amqp.kind() {
+                AMQPErrorKind::Hard(AMQPHardError::NOTALLOWED) => vhost_refused(target, &text),
+                AMQPErrorKind::Soft(AMQPSoftError::ACCESSREFUSED) => {
+                    credentials_refused(target, &text)
+                }
+                _ => Error::new(
+                    Kind::BrokerRefused,
+                    format!("RabbitMQ at {url} refused the connection: {text}"),
+                ),
+            }
+        }
+        ErrorKind::IOError(io) => {
+            let detail = io.to_string();
+            let lower = detail.to_ascii_lowercase();
+            let refused_or_dns = io.kind() == std::io::ErrorKind::ConnectionRefused
+                || lower.contains("lookup")
+                || lower.contains("resolve");
+            if target.tls && !refused_or_dns {
+                return Error::new(
+                    Kind::Unreachable,
+                    format!("TLS handshake with {url} failed: {detail}"),
+                )
+                .with_hint(
+                    "amqps:// needs the broker's TLS listener (usually port 5671) and a \
+                     certificate this machine trusts; for a plain listener use amqp://",
+                );
+            }
+            match io.kind() {
+                std::io::ErrorKind::ConnectionRefused => Error::new(
+                    Kind::Unreachable,
+                    format!("cannot connect to RabbitMQ at {url}: connection refused"),
+                )
+                .with_hint(
+                    "nothing listens on that host and port. Is the broker running (rabbitmqctl \
+                     status)? Check the host and port in --url / QUEUEY_URL",
+                ),
+                // RabbitMQ closes the socket on a failed login without a connection.close on
+                // some versions and mechanisms; lapin then sees the stream end mid-handshake.
+                std::io::ErrorKind::UnexpectedEof | std::io::ErrorKind::ConnectionReset
+                    if !target.tls =>
+                {
+                    Error::new(
+                        Kind::AccessRefused,
+                        format!(
+                            "RabbitMQ at {url} closed the connection during the handshake: {detail}"
+                        ),
+                    )
+                    .with_hint(
+                        "this is how a broker refuses a wrong username or password (or a \
+                         client it does not accept); check the credentials in --url / QUEUEY_URL",
+                    )
+                }
+                _ if lower.contains("lookup") || lower.contains("resolve") => Error::new(
+                    Kind::Unreachable,
+                    format!(
+                        "cannot resolve the host {:?} of {url}: {detail}",
+                        target.host
+                    ),
+                )
+                .with_hint("check the host name in --url / QUEUEY_URL"),
+                _ => Error::new(
+                    Kind::Unreachable,
+                    format!("cannot connect to RabbitMQ at {url}: {detail}"),
+                )
+                .with_hint("check that the broker runs and that --url / QUEUEY_URL is right"),
+            }
+        }
+        ErrorKind::AuthProviderError(text) => credentials_refused(target, text),
+        ErrorKind::ParsingError(_) | ErrorKind::InvalidProtocolVersion(_) => Error::new(
+            Kind::Unreachable,
+            format!("the server at {url} does not speak AMQP 0-9-1: {err}"),
+        )
+        .with_hint(
+            "is that the AMQP port (5672, or 5671 for amqps)? The management port 15672, an \
+             HTTP proxy or a TLS-only listener answer like this; an amqps listener needs \
+             amqps://",
+        ),
+        _ => Error::new(
+            Kind::Unreachable,
+            format!("cannot connect to RabbitMQ at {url}: {err}"),
+        ),
+    }
+}
+
+fn credentials_refused(target: &AmqpTarget, text: &str) -> Error {
+    Error::new(
+        Kind::AccessRefused,
+        format!(
+            "RabbitMQ at {} refused the login of user {:?}: {text}",
+            target.display(),
+            target.username
+        ),
+    )
+    .with_hint(
+        "check the username and password in --url / QUEUEY_URL (the guest user can only \
+         connect from localhost)",
+    )
+}
+
+fn vhost_refused(target: &AmqpTarget, text: &str) -> Error {
+    let missing = text.contains("not found");
+    let message = if missing {
+        format!(
+            "the vhost {:?} does not exist on RabbitMQ at {}: {text}",
+            target.vhost,
+            target.display()
+        )
+    } else {
+        format!(
+            "user {:?} may not use the vhost {:?} on RabbitMQ at {}: {text}",
+            target.username,
+            target.vhost,
+            target.display()
+        )
+    };
+    let hint = if missing {
+        "the vhost is the URL's path, percent-encoded: /%2f is the default vhost \"/\". List \
+         vhosts with rabbitmqctl list_vhosts"
+    } else {
+        "grant access with rabbitmqctl set_permissions -p <vhost> <user> '.*' '.*' '.*', or use \
+         another user"
+    };
+    Error::new(Kind::AccessRefused, message).with_hint(hint)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refused_connection_names_the_url_without_password() {
+        let target = AmqpTarget::parse("amqp://bob:hunter22@localhost:1/%2f").unwrap();
+        let io = std::io::Error::from(std::io::ErrorKind::ConnectionRefused);
+        let err = classify_connect(&target, &lapin::Error::from(io));
+        assert_eq!(err.kind, Kind::Unreachable);
+        assert!(err.message.contains("amqp://bob:***@localhost:1/"), "{err}");
+        assert!(!err.to_string().contains("hunter22"));
+    }
+}

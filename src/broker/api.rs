@@ -1,0 +1,199 @@
+//! The RabbitMQ management HTTP API, for what AMQP cannot answer: the broker's version, listing
+//! queues, reading a live queue's arguments.
+//!
+//! Plain requests through reqwest with small, tolerant response structs rather than the
+//! `rabbitmq_http_client` crate's typed responses: those require fields that come and go
+//! between 3.10, 3.13 and 4.x (its `Overview` demands `message_stats` and `churn_rates`), and
+//! its queue listing has no name filter (BROKER.md). queuey reads only the fields it uses, each
+//! optional, so a broker version that drops one degrades a column instead of failing a command.
+//! (The crate is used by the test harness, where its typed calls fit.)
+
+use std::time::Duration;
+
+use percent_encoding::{NON_ALPHANUMERIC, utf8_percent_encode};
+use reqwest::StatusCode;
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+
+use super::url::ApiTarget;
+use crate::error::{Error, Kind, Result};
+
+/// The hint for every "the API is not there" error.
+pub const ENABLE_PLUGIN_HINT: &str = "the management plugin may be off: enable it on the broker with \
+     `rabbitmq-plugins enable rabbitmq_management` (it listens on port 15672), or point \
+     --api-url / QUEUEY_API_URL at it";
+
+/// A management API client for one broker and user.
+#[derive(Clone, Debug)]
+pub struct ApiClient {
+    http: reqwest::Client,
+    target: ApiTarget,
+}
+
+/// The fields of `GET /api/overview` queuey uses.
+#[derive(Clone, Debug, Default, Deserialize)]
+pub struct Overview {
+    pub rabbitmq_version: Option<String>,
+    pub erlang_version: Option<String>,
+    pub cluster_name: Option<String>,
+    pub node: Option<String>,
+    pub product_name: Option<String>,
+}
+
+impl ApiClient {
+    pub fn new(target: ApiTarget, timeout: Duration) -> Result<ApiClient> {
+        let http = reqwest::Client::builder()
+            .connect_timeout(timeout)
+            .timeout(timeout.saturating_mul(3))
+            .user_agent(concat!("queuey/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|e| {
+                Error::new(
+                    Kind::Api,
+                    format!("cannot set up an HTTP client for the management API: {e}"),
+                )
+            })?;
+        Ok(ApiClient { http, target })
+    }
+
+    pub fn target(&self) -> &ApiTarget {
+        &self.target
+    }
+
+    /// `GET /api/<segments...>?<query>`, each segment percent-encoded whole (queue and vhost
+    /// names may hold `/`, `%`, `#`, spaces), the JSON body decoded into `T`.
+    pub async fn get_json<T: DeserializeOwned>(
+        &self,
+        segments: &[&str],
+        query: &[(&str, &str)],
+    ) -> Result<T> {
+        let response = self.get(segments, query).await?;
+        let url = response.url().clone();
+        let status = response.status();
+        if !status.is_success() {
+            let body = response.text().await.unwrap_or_default();
+            return Err(self.status_error(status, &body));
+        }
+        response.json::<T>().await.map_err(|e| {
+            Error::new(
+                Kind::Api,
+                format!(
+                    "the management API at {} answered {} with JSON queuey cannot read: {e}",
+                    self.target.display(),
+                    url.path()
+                ),
+            )
+        })
+    }
+
+    /// Like [`ApiClient::get_json`], but a 404 is `Ok(None)`.
+    pub async fn get_json_opt<T: DeserializeOwned>(
+        &self,
+        segments: &[&str],
+        query: &[(&str, &str)],
+    ) -> Result<Option<T>> {
+        match self.get_json(segments, query).await {
+            Ok(v) => Ok(Some(v)),
+            Err(e) if e.kind == Kind::QueueNotFound => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    async fn get(&self, segments: &[&str], query: &[(&str, &str)]) -> Result<reqwest::Response> {
+        let mut path = String::from("api");
+        for segment in segments {
+            path.push('/');
+            path.extend(utf8_percent_encode(segment, NON_ALPHANUMERIC));
+        }
+        let mut url =
+            self.target.base.join(&path).map_err(|e| {
+                Error::internal(format!("cannot build the API URL for {path}: {e}"))
+            })?;
+        if !query.is_empty() {
+            url.query_pairs_mut().extend_pairs(query);
+        }
+        self.http
+            .get(url)
+            .basic_auth(&self.target.username, Some(self.target.password()))
+            .send()
+            .await
+            .map_err(|e| self.transport_error(&e))
+    }
+
+    fn transport_error(&self, err: &reqwest::Error) -> Error {
+        let api = self.target.display();
+        let mut detail = err.to_string();
+        let mut source = std::error::Error::source(err);
+        while let Some(s) = source {
+            detail = format!("{detail}: {s}");
+            source = s.source();
+        }
+        let detail = crate::redact::redact(&detail);
+        let why = if err.is_timeout() {
+            "no answer in time".to_owned()
+        } else if err.is_connect() {
+            format!("cannot connect ({detail})")
+        } else {
+            detail
+        };
+        Error::new(
+            Kind::Api,
+            format!("the RabbitMQ management API at {api} is not reachable: {why}"),
+        )
+        .with_hint(ENABLE_PLUGIN_HINT)
+    }
+
+    fn status_error(&self, status: StatusCode, body: &str) -> Error {
+        let api = self.target.display();
+        let reason = serde_json::from_str::<serde_json::Value>(body)
+            .ok()
+            .and_then(|v| {
+                v.get("reason")
+                    .or_else(|| v.get("error"))
+                    .and_then(|r| r.as_str().map(str::to_owned))
+            })
+            .unwrap_or_else(|| body.chars().take(200).collect());
+        match status {
+            StatusCode::UNAUTHORIZED => Error::new(
+                Kind::Api,
+                format!(
+                    "the management API at {api} refused user {:?} (401): {reason}",
+                    self.target.username
+                ),
+            )
+            .with_hint(
+                "check the credentials (--api-url takes user:password@ when they differ from \
+                 the AMQP URL's); the user needs the management, monitoring or administrator \
+                 tag: rabbitmqctl set_user_tags <user> monitoring",
+            ),
+            StatusCode::FORBIDDEN => Error::new(
+                Kind::Api,
+                format!(
+                    "the management API at {api} forbids user {:?} this request (403): {reason}",
+                    self.target.username
+                ),
+            )
+            .with_hint("grant the user access to the vhost, or use a user that has it"),
+            StatusCode::NOT_FOUND => {
+                Error::new(Kind::QueueNotFound, format!("not found (404): {reason}"))
+            }
+            _ => Error::new(
+                Kind::Api,
+                format!("the management API at {api} answered {status}: {reason}"),
+            ),
+        }
+    }
+
+    /// `GET /api/overview`: the broker's version, node and cluster.
+    pub async fn overview(&self) -> Result<Overview> {
+        self.get_json(&["overview"], &[]).await
+    }
+
+    /// Whether `vhost` exists.
+    pub async fn vhost_exists(&self, vhost: &str) -> Result<bool> {
+        Ok(self
+            .get_json_opt::<serde_json::Value>(&["vhosts", vhost], &[])
+            .await?
+            .is_some())
+    }
+}

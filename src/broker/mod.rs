@@ -1,0 +1,5 @@
+//! The only place that talks to RabbitMQ: AMQP through lapin, and the management HTTP API.
+
+pub mod amqp;
+pub mod api;
+pub mod url;

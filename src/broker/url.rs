@@ -1,0 +1,370 @@
+//! Where the broker is: the AMQP URL and the management API URL, parsed once, displayed only
+//! without their password.
+//!
+//! The AMQP URL follows RabbitMQ's URI spec: `amqp[s]://user:pass@host:port/vhost`, the vhost
+//! percent-encoded (`%2f` is `/`). No path at all means the default vhost `/`; a bare trailing
+//! slash means the vhost named `""`, as in the spec (and as lapin reads it).
+//!
+//! We parse the URL ourselves rather than hand the string to lapin: `amq-protocol-uri` takes the
+//! host from `Url::domain()`, which is `None` for an IP address, so `amqp://10.0.0.5/` would
+//! silently connect to `localhost`. [`AmqpTarget::to_uri`] builds lapin's URI with the host we
+//! parsed.
+
+use lapin::uri::{AMQPAuthority, AMQPQueryString, AMQPScheme, AMQPUri, AMQPUserInfo};
+use percent_encoding::{NON_ALPHANUMERIC, percent_decode_str, utf8_percent_encode};
+use url::Url;
+
+use crate::error::{Error, Kind, Result};
+use crate::redact::{self, MASK};
+
+/// The default AMQP URL: the local broker's default vhost as `guest`.
+pub const DEFAULT_AMQP_URL: &str = "amqp://guest:guest@localhost:5672/%2f";
+/// The management plugin's default port, used when the API URL is derived from the AMQP URL.
+pub const DEFAULT_API_PORT: u16 = 15672;
+
+/// A parsed AMQP URL.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AmqpTarget {
+    pub tls: bool,
+    pub host: String,
+    pub port: u16,
+    pub username: String,
+    password: String,
+    pub vhost: String,
+    query: AMQPQueryString,
+}
+
+impl AmqpTarget {
+    /// Parses `input`; the error names the problem and never echoes the password.
+    pub fn parse(input: &str) -> Result<AmqpTarget> {
+        let bad = |why: &str| {
+            Error::new(
+                Kind::BadUrl,
+                format!("invalid AMQP URL {}: {why}", redact_url_text(input)),
+            )
+            .with_hint(
+                "write it like amqp://user:password@host:5672/vhost (vhost %2f is \"/\"); \
+                 set it with --url or QUEUEY_URL",
+            )
+        };
+        let url = Url::parse(input.trim()).map_err(|e| bad(&e.to_string()))?;
+        let tls = match url.scheme() {
+            "amqp" => false,
+            "amqps" => true,
+            other => return Err(bad(&format!("the scheme is {other:?}, not amqp or amqps"))),
+        };
+        let host = match url.host() {
+            Some(url::Host::Domain(d)) => decode(d).map_err(|e| bad(&e))?,
+            Some(url::Host::Ipv4(ip)) => ip.to_string(),
+            Some(url::Host::Ipv6(ip)) => ip.to_string(),
+            None => return Err(bad("it has no host")),
+        };
+        if host.is_empty() {
+            return Err(bad("it has no host"));
+        }
+        let port = url.port().unwrap_or(if tls { 5671 } else { 5672 });
+        let username = match url.username() {
+            "" => "guest".to_owned(),
+            u => decode(u).map_err(|e| bad(&e))?,
+        };
+        let password = match url.password() {
+            None => "guest".to_owned(),
+            Some(p) => decode(p).map_err(|e| bad(&e))?,
+        };
+        redact::register_secret(&password, &username);
+        let vhost = match url.path() {
+            "" => "/".to_owned(),
+            path => {
+                let raw = path.strip_prefix('/').unwrap_or(path);
+                if raw.contains('/') {
+                    return Err(bad(
+                        "the vhost has an unencoded '/'; encode it as %2f (the default vhost is %2f)",
+                    ));
+                }
+                decode(raw).map_err(|e| bad(&e))?
+            }
+        };
+        // Pass lapin's own query parameters through (heartbeat, frame_max, ...), validated by it.
+        let query = input
+            .parse::<AMQPUri>()
+            .map(|u| u.query)
+            .map_err(|e| bad(&redact::redact(&e)))?;
+        Ok(AmqpTarget {
+            tls,
+            host,
+            port,
+            username,
+            password,
+            vhost,
+            query,
+        })
+    }
+
+    pub fn password(&self) -> &str {
+        &self.password
+    }
+
+    /// The URL as it may be shown: the password replaced by `***`.
+    pub fn display(&self) -> String {
+        format!(
+            "{}://{}:{MASK}@{}:{}/{}",
+            if self.tls { "amqps" } else { "amqp" },
+            utf8_percent_encode(&self.username, NON_ALPHANUMERIC),
+            host_for_url(&self.host),
+            self.port,
+            utf8_percent_encode(&self.vhost, NON_ALPHANUMERIC),
+        )
+    }
+
+    /// lapin's URI for this target.
+    pub fn to_uri(&self) -> AMQPUri {
+        AMQPUri {
+            scheme: if self.tls {
+                AMQPScheme::AMQPS
+            } else {
+                AMQPScheme::AMQP
+            },
+            authority: AMQPAuthority {
+                userinfo: AMQPUserInfo {
+                    username: self.username.clone(),
+                    password: self.password.clone(),
+                },
+                host: self.host.clone(),
+                port: self.port,
+            },
+            vhost: self.vhost.clone(),
+            query: self.query.clone(),
+        }
+    }
+}
+
+/// Where the management HTTP API is and who to talk to it as.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ApiTarget {
+    /// Base URL without credentials, ending before `/api` (e.g. `http://localhost:15672/`).
+    pub base: Url,
+    pub username: String,
+    password: String,
+    /// Whether the URL was derived from the AMQP URL (rather than given).
+    pub derived: bool,
+}
+
+impl ApiTarget {
+    /// The API next to `amqp`: same host, port 15672, same credentials, https when amqps.
+    pub fn derive(amqp: &AmqpTarget) -> Result<ApiTarget> {
+        let scheme = if amqp.tls { "https" } else { "http" };
+        let text = format!(
+            "{scheme}://{}:{DEFAULT_API_PORT}/",
+            host_for_url(&amqp.host)
+        );
+        let base = Url::parse(&text).map_err(|e| {
+            Error::new(
+                Kind::BadUrl,
+                format!("cannot derive the management API URL {text}: {e}"),
+            )
+            .with_hint("give it with --api-url or QUEUEY_API_URL")
+        })?;
+        Ok(ApiTarget {
+            base,
+            username: amqp.username.clone(),
+            password: amqp.password.clone(),
+            derived: true,
+        })
+    }
+
+    /// Parses an explicit API URL (`http[s]://[user:pass@]host:port[/prefix]`). Credentials
+    /// missing from it are taken from the AMQP URL. A trailing `/api` is accepted and dropped.
+    pub fn parse(input: &str, amqp: &AmqpTarget) -> Result<ApiTarget> {
+        let bad = |why: &str| {
+            Error::new(
+                Kind::BadUrl,
+                format!(
+                    "invalid management API URL {}: {why}",
+                    redact_url_text(input)
+                ),
+            )
+            .with_hint(
+                "write it like http://host:15672 (credentials default to the AMQP URL's); \
+                 set it with --api-url or QUEUEY_API_URL",
+            )
+        };
+        let mut url = Url::parse(input.trim()).map_err(|e| bad(&e.to_string()))?;
+        if !matches!(url.scheme(), "http" | "https") {
+            return Err(bad(&format!(
+                "the scheme is {:?}, not http or https",
+                url.scheme()
+            )));
+        }
+        if url.host_str().is_none_or(str::is_empty) {
+            return Err(bad("it has no host"));
+        }
+        let username = match url.username() {
+            "" => amqp.username.clone(),
+            u => decode(u).map_err(|e| bad(&e))?,
+        };
+        let password = match url.password() {
+            None => amqp.password.clone(),
+            Some(p) => decode(p).map_err(|e| bad(&e))?,
+        };
+        redact::register_secret(&password, &username);
+        // Credentials travel in the Authorization header, never in the URL we keep.
+        let _ = url.set_username("");
+        let _ = url.set_password(None);
+        url.set_query(None);
+        url.set_fragment(None);
+        let mut path = url.path().trim_end_matches('/').to_owned();
+        if path.ends_with("/api") {
+            path.truncate(path.len() - "/api".len());
+        }
+        url.set_path(&format!("{path}/"));
+        Ok(ApiTarget {
+            base: url,
+            username,
+            password,
+            derived: false,
+        })
+    }
+
+    pub fn password(&self) -> &str {
+        &self.password
+    }
+
+    /// The base URL as it may be shown (it never holds credentials).
+    pub fn display(&self) -> String {
+        self.base.as_str().trim_end_matches('/').to_owned()
+    }
+}
+
+fn decode(s: &str) -> std::result::Result<String, String> {
+    percent_decode_str(s)
+        .decode_utf8()
+        .map(|c| c.into_owned())
+        .map_err(|_| "a percent-encoded part is not UTF-8".to_owned())
+}
+
+fn host_for_url(host: &str) -> String {
+    if host.contains(':') {
+        format!("[{host}]")
+    } else {
+        host.to_owned()
+    }
+}
+
+/// Masks the password of a URL-looking text that may not even parse: everything between the
+/// first `:` after `//` and the last `@` of the authority.
+pub fn redact_url_text(input: &str) -> String {
+    let Some(start) = input.find("://").map(|i| i + 3) else {
+        return redact::redact(input);
+    };
+    let authority_end = input[start..]
+        .find(['/', '?', '#'])
+        .map_or(input.len(), |i| start + i);
+    let authority = &input[start..authority_end];
+    let Some(at) = authority.rfind('@') else {
+        return redact::redact(input);
+    };
+    let userinfo = &authority[..at];
+    match userinfo.find(':') {
+        Some(colon) => format!(
+            "{}{}:{MASK}{}",
+            &input[..start],
+            &userinfo[..colon],
+            &input[start + at..]
+        ),
+        None => input.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_the_default() {
+        let t = AmqpTarget::parse(DEFAULT_AMQP_URL).unwrap();
+        assert_eq!(
+            (
+                t.tls,
+                t.host.as_str(),
+                t.port,
+                t.username.as_str(),
+                t.vhost.as_str()
+            ),
+            (false, "localhost", 5672, "guest", "/")
+        );
+        assert_eq!(t.password(), "guest");
+        assert_eq!(t.display(), "amqp://guest:***@localhost:5672/%2F");
+    }
+
+    #[test]
+    fn keeps_ip_hosts() {
+        let t = AmqpTarget::parse("amqp://u:p@10.1.2.3:5673/v").unwrap();
+        assert_eq!(t.host, "10.1.2.3");
+        assert_eq!(t.to_uri().authority.host, "10.1.2.3");
+        let t = AmqpTarget::parse("amqp://u:p@[::1]/v").unwrap();
+        assert_eq!(t.host, "::1");
+        assert!(t.display().contains("[::1]:5672"));
+    }
+
+    #[test]
+    fn vhosts() {
+        assert_eq!(AmqpTarget::parse("amqp://h").unwrap().vhost, "/");
+        assert_eq!(AmqpTarget::parse("amqp://h/").unwrap().vhost, "");
+        assert_eq!(AmqpTarget::parse("amqp://h/%2f").unwrap().vhost, "/");
+        assert_eq!(
+            AmqpTarget::parse("amqp://h/my%20vhost").unwrap().vhost,
+            "my vhost"
+        );
+        assert!(AmqpTarget::parse("amqp://h/a/b").is_err());
+    }
+
+    #[test]
+    fn tls_and_ports() {
+        let t = AmqpTarget::parse("amqps://u:p@mq.example.com/%2f").unwrap();
+        assert!(t.tls);
+        assert_eq!(t.port, 5671);
+        let api = ApiTarget::derive(&t).unwrap();
+        assert_eq!(api.display(), "https://mq.example.com:15672");
+    }
+
+    #[test]
+    fn bad_urls_are_refused_without_the_password() {
+        for bad in [
+            "http://u:hunter22@h/",
+            "amqp://u:hunter22@/x",
+            "not a url hunter22",
+            "amqp://u:hunter22@h:99999/",
+        ] {
+            let err = AmqpTarget::parse(bad).unwrap_err();
+            assert_eq!(err.kind, Kind::BadUrl);
+            assert!(!err.to_string().contains("hunter22"), "{err}");
+        }
+    }
+
+    #[test]
+    fn api_url_derived_and_explicit() {
+        let amqp = AmqpTarget::parse("amqp://bob:s3cret@rabbit.local/prod").unwrap();
+        let d = ApiTarget::derive(&amqp).unwrap();
+        assert_eq!(d.display(), "http://rabbit.local:15672");
+        assert_eq!((d.username.as_str(), d.password()), ("bob", "s3cret"));
+
+        let e = ApiTarget::parse("https://admin:pw@mgmt.local/rabbit/api/", &amqp).unwrap();
+        assert_eq!(e.base.as_str(), "https://mgmt.local/rabbit/");
+        assert_eq!((e.username.as_str(), e.password()), ("admin", "pw"));
+        assert!(!e.display().contains("pw"));
+
+        let e = ApiTarget::parse("http://localhost:15672", &amqp).unwrap();
+        assert_eq!(e.base.as_str(), "http://localhost:15672/");
+        assert_eq!(e.username, "bob");
+        assert!(ApiTarget::parse("amqp://localhost", &amqp).is_err());
+    }
+
+    #[test]
+    fn redacts_unparseable_text() {
+        assert_eq!(
+            redact_url_text("amqp://user:p@ss@host:1/x"),
+            "amqp://user:***@host:1/x"
+        );
+        assert_eq!(redact_url_text("amqp://host/x"), "amqp://host/x");
+    }
+}

@@ -1,0 +1,221 @@
+//! The command line: clap definitions only, no I/O.
+//!
+//! Doc comments are the help text (and the man pages and completions, which the binary
+//! generates from these definitions). Values the user types stay raw here (durations and
+//! numbers as text) so that `settings` can validate flags and the topology file alike, with
+//! errors that name the setting and its allowed range. Nothing past `settings` sees clap.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+pub const AFTER_LONG_HELP: &str = "\
+Exit codes:
+  0    success; for verify: everything in sync
+  1    drift: verify or declare --dry-run found differences, or declare refused to act over them
+  2    usage: bad flags, settings, topology file or URL
+  3    partial: bulk work ended with some messages not processed (see the summary)
+  4    unreachable: no AMQP connection to the broker (refused, DNS, timeout, TLS)
+  5    access refused: wrong credentials, or the vhost is missing or not permitted
+  6    management API off, unreachable or refusing the request
+  7    the broker refused an operation (missing queue, inequivalent arguments, ...)
+  8    a local file could not be read or written
+  70   internal error (a bug in queuey)
+  130  interrupted (Ctrl-C)
+
+Environment:
+  QUEUEY_URL       AMQP URL (default amqp://guest:guest@localhost:5672/%2f)
+  QUEUEY_API_URL   management API URL (default: the AMQP host, port 15672, same credentials)
+  QUEUEY_CONFIG    topology file (default ./queuey.toml when present)";
+
+/// The operator's command line for the RabbitMQ topology and dead letters of queuey job queues.
+///
+/// A logical queue `q` lives on the broker as the work queue `q`, its dead-letter queue
+/// `q.dead`, and short-lived hold queues `q.deferred.{ttl_ms}` through which every retry and
+/// delay waits.
+#[derive(Debug, Parser)]
+#[command(name = "queuey", version, after_long_help = AFTER_LONG_HELP)]
+#[command(propagate_version = true, max_term_width = 100)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Args)]
+pub struct GlobalArgs {
+    /// AMQP URL of the broker; the vhost is its path (%2f is "/")
+    #[arg(
+        long,
+        global = true,
+        env = "QUEUEY_URL",
+        hide_env_values = true,
+        value_name = "URL",
+        help_heading = "Connection"
+    )]
+    pub url: Option<String>,
+
+    /// Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]
+    #[arg(
+        long,
+        global = true,
+        env = "QUEUEY_API_URL",
+        hide_env_values = true,
+        value_name = "URL",
+        help_heading = "Connection"
+    )]
+    pub api_url: Option<String>,
+
+    /// How long to wait for the broker to answer a connection
+    #[arg(
+        long,
+        global = true,
+        value_name = "DURATION",
+        default_value = "10s",
+        help_heading = "Connection"
+    )]
+    pub connect_timeout: String,
+
+    /// Topology file [default: ./queuey.toml when present]
+    #[arg(
+        long,
+        global = true,
+        env = "QUEUEY_CONFIG",
+        value_name = "FILE",
+        help_heading = "Topology file"
+    )]
+    pub config: Option<PathBuf>,
+
+    /// Output format
+    #[arg(
+        long,
+        short = 'o',
+        global = true,
+        value_enum,
+        default_value_t = OutputFormat::Table,
+        help_heading = "Output"
+    )]
+    pub output: OutputFormat,
+
+    /// No progress bars and no notes on stderr
+    #[arg(long, short = 'q', global = true, help_heading = "Output")]
+    pub quiet: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    /// A table sized to the terminal
+    Table,
+    /// JSON (one document; streams print one object per line)
+    Json,
+}
+
+// Built once per run and matched once: the size difference between variants costs nothing.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Print the queues of a logical queue and their computed arguments (offline)
+    ///
+    /// No broker needed: prints q, q.dead and, for each --delay or --defer, the hold queue that
+    /// delay lands in, with the arguments queuey computes for each.
+    Args(ArgsArgs),
+
+    /// Check that the broker answers over AMQP and over the management API
+    ///
+    /// Connects over AMQP (URL, credentials, vhost) and asks the management API for the
+    /// broker's version and node. Exits non-zero, with the reason and the fix, when either fails.
+    Ping,
+
+    /// Print a shell completion script to stdout
+    Completions {
+        /// The shell to complete for
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+
+    /// Write the completions and man pages into DIR/completions and DIR/man
+    #[command(hide = true)]
+    GenerateAssets {
+        /// The directory that holds completions/ and man/ (the repository root)
+        dir: PathBuf,
+    },
+}
+
+/// Which logical queues a command acts on.
+#[derive(Debug, Args)]
+pub struct QueueSelection {
+    /// Logical queue names (the work queue q, not q.dead)
+    #[arg(value_name = "QUEUE", required_unless_present = "all")]
+    pub queues: Vec<String>,
+
+    /// Every queue in the topology file
+    #[arg(long, conflicts_with = "queues")]
+    pub all: bool,
+}
+
+/// Settings of a logical queue. Each overrides the topology file's value.
+#[derive(Debug, Default, Args)]
+#[command(next_help_heading = "Queue settings (override the topology file)")]
+pub struct QueueSettingsArgs {
+    /// Queue-wide message TTL of q (x-message-ttl), e.g. 1h or 30s; at most 49d17h2m47s295ms
+    #[arg(long, value_name = "DURATION")]
+    pub message_ttl: Option<String>,
+
+    /// Priority levels of q (x-max-priority), 1 to 255; classic queues only
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub max_priority: Option<i64>,
+
+    /// Queue type of q
+    #[arg(long, value_name = "TYPE", value_parser = ["classic", "quorum"])]
+    pub queue_type: Option<String>,
+
+    /// Deliveries a message of a quorum q may take before it is dead-lettered to q.dead
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub delivery_limit: Option<i64>,
+
+    /// Suffix naming the dead-letter queue [default: .dead]
+    #[arg(long, value_name = "SUFFIX")]
+    pub dead_suffix: Option<String>,
+
+    /// Infix between q and a hold queue's TTL [default: .deferred.]
+    #[arg(long, value_name = "INFIX")]
+    pub deferred_suffix: Option<String>,
+
+    /// Rounding step of retry and delayed-enqueue delays [default: 1s]
+    #[arg(long, value_name = "DURATION")]
+    pub retry_granularity: Option<String>,
+
+    /// Rounding step of deferral delays [default: 1s]
+    #[arg(long, value_name = "DURATION")]
+    pub deferred_granularity: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct ArgsArgs {
+    #[command(flatten)]
+    pub selection: QueueSelection,
+
+    /// A retry or delayed-enqueue delay: adds the hold queue it waits in (retry granularity)
+    #[arg(long, value_name = "DURATION")]
+    pub delay: Vec<String>,
+
+    /// A deferral delay: adds the hold queue it waits in (deferral granularity)
+    #[arg(long, value_name = "DURATION")]
+    pub defer: Vec<String>,
+
+    #[command(flatten)]
+    pub settings: QueueSettingsArgs,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn definitions_are_consistent() {
+        Cli::command().debug_assert();
+    }
+}

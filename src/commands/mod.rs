@@ -1,0 +1,20 @@
+//! One module per command: each takes plain settings, does its work through `broker`, prints
+//! through `output`, and returns the exit code of a run that did not fail.
+
+pub mod args;
+pub mod assets;
+pub mod ping;
+
+use crate::error::{ExitCode, Result};
+use crate::output::Output;
+use crate::settings::Work;
+
+/// Runs one invocation's work.
+pub async fn run(work: Work, output: Output) -> Result<ExitCode> {
+    match work {
+        Work::Args { queues, delays } => args::run(&queues, &delays, output),
+        Work::Ping { connection } => ping::run(&connection, output).await,
+        Work::Completions { shell } => assets::print_completions(shell),
+        Work::GenerateAssets { dir } => assets::generate(&dir, output),
+    }
+}

@@ -1,0 +1,68 @@
+//! queuey: the operator's command line for the RabbitMQ topology and dead letters of queuey
+//! job queues. The binary is a thin `main` over [`run`]; the modules are public so that tests,
+//! property tests and fuzz targets can reach the pure parts.
+//!
+//! Layout: `cli` (clap only) -> `settings` (plain validated values) -> `commands` (the work),
+//! which reach RabbitMQ only through `broker` and print only through `output`. `topology`,
+//! `plan` and `duration` are pure and never import lapin.
+
+pub mod broker;
+pub mod cli;
+pub mod commands;
+pub mod duration;
+pub mod error;
+pub mod output;
+pub mod plan;
+pub mod redact;
+pub mod settings;
+pub mod topology;
+
+use clap::Parser;
+
+use error::{Error, ExitCode};
+
+/// Parses the command line, runs the command, prints any error once, and returns the exit code.
+pub fn run() -> ExitCode {
+    let cli = match cli::Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // clap prints help and version to stdout with success, usage errors to stderr.
+            let _ = e.print();
+            return if e.use_stderr() {
+                ExitCode::Usage
+            } else {
+                ExitCode::Ok
+            };
+        }
+    };
+    let invocation = match settings::Invocation::from_cli(cli) {
+        Ok(i) => i,
+        Err(e) => return report(&e),
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            return report(&Error::internal(format!(
+                "cannot start the async runtime: {e}"
+            )));
+        }
+    };
+    let output = invocation.output;
+    match runtime.block_on(commands::run(invocation.work, output)) {
+        Ok(code) => code,
+        Err(e) => report(&e),
+    }
+}
+
+/// Prints `err` once, on stderr, with its hint and without secrets; a closed stdout is silent.
+fn report(err: &Error) -> ExitCode {
+    if err.kind == error::Kind::Io && err.message == output::BROKEN_PIPE {
+        return ExitCode::Ok;
+    }
+    eprintln!("error: {}", redact::redact(&err.to_string()));
+    err.exit_code()
+}

@@ -1,0 +1,712 @@
+//! Flags + environment + `queuey.toml` -> plain, validated settings. Validation lives here.
+//!
+//! Every value remembers where it came from (a flag, or a table of the topology file), so an
+//! error names the setting, the value, its origin and the allowed range. Precedence, highest
+//! first: flags, the file's `[queues."<name>"]` table, the file's `[defaults]` table, queuey's
+//! defaults. Nothing here talks to the broker.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Deserialize;
+
+use crate::broker::url::{AmqpTarget, ApiTarget, DEFAULT_AMQP_URL};
+use crate::cli::{self, Cli, QueueSelection, QueueSettingsArgs};
+use crate::duration::{format_millis, parse_duration};
+use crate::error::{Error, Kind, Result};
+use crate::output::{Format, Output};
+use crate::topology::{self, MAX_DEFERRAL_MS, MAX_TTL_MS, QueueConfig, QueueType, RabbitMqOptions};
+
+/// The file read when neither `--config` nor `QUEUEY_CONFIG` names one.
+pub const DEFAULT_CONFIG_FILE: &str = "queuey.toml";
+
+/// The longest queue name AMQP carries (a short string).
+pub const MAX_QUEUE_NAME_BYTES: usize = 255;
+
+/// One logical queue with everything that shapes its broker queues.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QueueSettings {
+    pub name: String,
+    pub config: QueueConfig,
+    pub options: RabbitMqOptions,
+}
+
+impl QueueSettings {
+    pub fn dead_queue(&self) -> String {
+        topology::dead_queue_name(&self.name, &self.options)
+    }
+}
+
+/// Which granularity a delay is rounded with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DelayKind {
+    /// Retries and delayed enqueues: `retry_granularity`.
+    Retry,
+    /// Deferrals: `deferred_granularity`.
+    Deferral,
+}
+
+impl DelayKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DelayKind::Retry => "retry",
+            DelayKind::Deferral => "deferral",
+        }
+    }
+
+    pub fn granularity(self, options: &RabbitMqOptions) -> Duration {
+        match self {
+            DelayKind::Retry => options.retry_granularity,
+            DelayKind::Deferral => options.deferred_granularity,
+        }
+    }
+}
+
+/// A delay asked for on the command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DelayRequest {
+    pub delay: Duration,
+    pub kind: DelayKind,
+    /// As the user wrote it, for messages.
+    pub written: String,
+}
+
+/// How to reach the broker.
+#[derive(Clone, Debug)]
+pub struct ConnectionSettings {
+    pub amqp: AmqpTarget,
+    pub api: ApiTarget,
+    pub timeout: Duration,
+}
+
+/// What to do, with plain validated settings.
+// Built once per run and matched once: the size difference between variants costs nothing.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+pub enum Work {
+    Args {
+        queues: Vec<QueueSettings>,
+        delays: Vec<DelayRequest>,
+    },
+    Ping {
+        connection: ConnectionSettings,
+    },
+    Completions {
+        shell: clap_complete::Shell,
+    },
+    GenerateAssets {
+        dir: PathBuf,
+    },
+}
+
+/// A whole invocation: how to print, and what to do.
+#[derive(Debug)]
+pub struct Invocation {
+    pub output: Output,
+    pub work: Work,
+}
+
+impl Invocation {
+    pub fn from_cli(cli: Cli) -> Result<Invocation> {
+        let global = cli.global;
+        let output = Output {
+            format: match global.output {
+                cli::OutputFormat::Table => Format::Table,
+                cli::OutputFormat::Json => Format::Json,
+            },
+            quiet: global.quiet,
+        };
+        let connection = || {
+            connection_settings(
+                global.url.as_deref(),
+                global.api_url.as_deref(),
+                &global.connect_timeout,
+            )
+        };
+        let work = match cli.command {
+            cli::Command::Args(a) => {
+                let file = TopologyFile::discover(global.config.as_deref())?;
+                let queues = resolve_queues(&a.selection, &a.settings, file.as_ref())?;
+                let mut delays = Vec::new();
+                for (written, kind) in a
+                    .delay
+                    .iter()
+                    .map(|d| (d, DelayKind::Retry))
+                    .chain(a.defer.iter().map(|d| (d, DelayKind::Deferral)))
+                {
+                    let flag = match kind {
+                        DelayKind::Retry => "--delay",
+                        DelayKind::Deferral => "--defer",
+                    };
+                    let delay = parse_duration(written)
+                        .map_err(|e| Error::settings(format!("{flag}: {e}")))?;
+                    delays.push(DelayRequest {
+                        delay,
+                        kind,
+                        written: written.clone(),
+                    });
+                }
+                Work::Args { queues, delays }
+            }
+            cli::Command::Ping => Work::Ping {
+                connection: connection()?,
+            },
+            cli::Command::Completions { shell } => Work::Completions { shell },
+            cli::Command::GenerateAssets { dir } => Work::GenerateAssets { dir },
+        };
+        Ok(Invocation { output, work })
+    }
+}
+
+/// Resolves the AMQP URL, the management API URL and the connect timeout.
+pub fn connection_settings(
+    url: Option<&str>,
+    api_url: Option<&str>,
+    timeout: &str,
+) -> Result<ConnectionSettings> {
+    let amqp = AmqpTarget::parse(url.unwrap_or(DEFAULT_AMQP_URL))?;
+    let api = match api_url {
+        Some(u) => ApiTarget::parse(u, &amqp)?,
+        None => ApiTarget::derive(&amqp)?,
+    };
+    let timeout =
+        parse_duration(timeout).map_err(|e| Error::settings(format!("--connect-timeout: {e}")))?;
+    if timeout.is_zero() {
+        return Err(Error::settings(
+            "--connect-timeout 0 would never connect: give at least 1ms (the default is 10s)",
+        ));
+    }
+    Ok(ConnectionSettings { amqp, api, timeout })
+}
+
+/// One table of the topology file (`[defaults]` or `[queues."<name>"]`), as written.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawQueueSettings {
+    pub message_ttl: Option<String>,
+    pub max_priority: Option<i64>,
+    pub queue_type: Option<String>,
+    pub delivery_limit: Option<i64>,
+    pub dead_suffix: Option<String>,
+    pub deferred_suffix: Option<String>,
+    pub retry_granularity: Option<String>,
+    pub deferred_granularity: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFile {
+    #[serde(default)]
+    defaults: RawQueueSettings,
+    #[serde(default)]
+    queues: toml::Table,
+}
+
+/// A parsed topology file: defaults and the queues in file order.
+#[derive(Clone, Debug)]
+pub struct TopologyFile {
+    pub path: PathBuf,
+    pub defaults: RawQueueSettings,
+    pub queues: Vec<(String, RawQueueSettings)>,
+}
+
+impl TopologyFile {
+    /// The file named by `--config` / `QUEUEY_CONFIG` (which must exist), else `./queuey.toml`
+    /// when present, else none.
+    pub fn discover(explicit: Option<&Path>) -> Result<Option<TopologyFile>> {
+        match explicit {
+            Some(path) => TopologyFile::load(path).map(Some),
+            None => {
+                let path = Path::new(DEFAULT_CONFIG_FILE);
+                if path.is_file() {
+                    TopologyFile::load(path).map(Some)
+                } else {
+                    Ok(None)
+                }
+            }
+        }
+    }
+
+    pub fn load(path: &Path) -> Result<TopologyFile> {
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            Error::new(
+                Kind::ConfigFile,
+                format!("cannot read the topology file {}: {e}", path.display()),
+            )
+            .with_hint("name it with --config or QUEUEY_CONFIG; ./queuey.toml is read when present")
+        })?;
+        TopologyFile::parse(&text, path)
+    }
+
+    pub fn parse(text: &str, path: &Path) -> Result<TopologyFile> {
+        let file_error = |detail: String| {
+            Error::new(
+                Kind::ConfigFile,
+                format!("invalid topology file {}: {detail}", path.display()),
+            )
+            .with_hint(
+                "known tables: [defaults] and [queues.\"<name>\"]; known keys: message_ttl, \
+                 max_priority, queue_type, delivery_limit, dead_suffix, deferred_suffix, \
+                 retry_granularity, deferred_granularity (see the README)",
+            )
+        };
+        let raw: RawFile = toml::from_str(text).map_err(|e| file_error(e.to_string()))?;
+        let mut queues = Vec::new();
+        for (name, value) in raw.queues {
+            let settings: RawQueueSettings = value
+                .try_into()
+                .map_err(|e: toml::de::Error| file_error(format!("[queues.{name:?}]: {e}")))?;
+            queues.push((name, settings));
+        }
+        Ok(TopologyFile {
+            path: path.to_owned(),
+            defaults: raw.defaults,
+            queues,
+        })
+    }
+
+    fn entry(&self, name: &str) -> Option<&RawQueueSettings> {
+        self.queues.iter().find(|(n, _)| n == name).map(|(_, s)| s)
+    }
+}
+
+/// The queues a command acts on, each with its settings merged and validated.
+pub fn resolve_queues(
+    selection: &QueueSelection,
+    flags: &QueueSettingsArgs,
+    file: Option<&TopologyFile>,
+) -> Result<Vec<QueueSettings>> {
+    let names: Vec<String> = if selection.all {
+        let file = file.ok_or_else(|| {
+            Error::usage("--all needs a topology file, and none was found")
+                .with_hint("create ./queuey.toml, or name one with --config or QUEUEY_CONFIG")
+        })?;
+        if file.queues.is_empty() {
+            return Err(Error::usage(format!(
+                "--all: the topology file {} names no queues",
+                file.path.display()
+            ))
+            .with_hint("add a table [queues.\"<name>\"] per logical queue"));
+        }
+        file.queues.iter().map(|(n, _)| n.clone()).collect()
+    } else {
+        selection.queues.clone()
+    };
+    let mut out: Vec<QueueSettings> = Vec::with_capacity(names.len());
+    for name in names {
+        if out.iter().any(|q| q.name == name) {
+            continue;
+        }
+        out.push(resolve_queue(&name, flags, file)?);
+    }
+    Ok(out)
+}
+
+/// A value and where it came from.
+struct Sourced<T> {
+    value: T,
+    origin: String,
+}
+
+/// Settings of one queue: flags over the file's entry over its defaults.
+pub fn resolve_queue(
+    name: &str,
+    flags: &QueueSettingsArgs,
+    file: Option<&TopologyFile>,
+) -> Result<QueueSettings> {
+    let entry = file.and_then(|f| f.entry(name));
+    let file_label = |table: &str, key: &str| {
+        file.map(|f| format!("{} {table} {key}", f.path.display()))
+            .unwrap_or_default()
+    };
+    macro_rules! pick {
+        ($field:ident, $flag:literal) => {{
+            let from_flag = flags.$field.clone().map(|value| Sourced {
+                value,
+                origin: $flag.to_owned(),
+            });
+            let from_entry = entry.and_then(|e| e.$field.clone()).map(|value| Sourced {
+                value,
+                origin: file_label(&format!("[queues.{name:?}]"), stringify!($field)),
+            });
+            let from_defaults = file
+                .and_then(|f| f.defaults.$field.clone())
+                .map(|value| Sourced {
+                    value,
+                    origin: file_label("[defaults]", stringify!($field)),
+                });
+            from_flag.or(from_entry).or(from_defaults)
+        }};
+    }
+
+    let invalid = |setting: &str, value: &dyn std::fmt::Display, origin: &str, allowed: &str| {
+        Error::settings(format!(
+            "invalid {setting} {value} for queue {name:?} (from {origin}): {allowed}"
+        ))
+    };
+
+    let message_ttl = match pick!(message_ttl, "--message-ttl") {
+        None => None,
+        Some(s) => {
+            let d = parse_duration(&s.value).map_err(|e| {
+                Error::settings(format!("{} (from {}): {e}", "message_ttl", s.origin))
+            })?;
+            if d.subsec_nanos() % 1_000_000 != 0 {
+                return Err(invalid(
+                    "message_ttl",
+                    &s.value,
+                    &s.origin,
+                    "x-message-ttl is whole milliseconds",
+                ));
+            }
+            if d.as_millis() > u128::from(MAX_TTL_MS) {
+                return Err(invalid(
+                    "message_ttl",
+                    &s.value,
+                    &s.origin,
+                    &format!(
+                        "allowed 0ms to {} (MAX_TTL_MS = {MAX_TTL_MS} ms, ~49.7 days)",
+                        format_millis(MAX_TTL_MS)
+                    ),
+                ));
+            }
+            Some(d)
+        }
+    };
+
+    let queue_type = match pick!(queue_type, "--queue-type") {
+        None => QueueType::Classic,
+        Some(s) => match s.value.as_str() {
+            "classic" => QueueType::Classic,
+            "quorum" => QueueType::Quorum,
+            other => {
+                return Err(invalid(
+                    "queue_type",
+                    &format!("{other:?}"),
+                    &s.origin,
+                    "allowed \"classic\" or \"quorum\"",
+                ));
+            }
+        },
+    };
+
+    let max_priority = match pick!(max_priority, "--max-priority") {
+        None => None,
+        Some(s) => {
+            let p = u8::try_from(s.value)
+                .ok()
+                .filter(|p| *p >= 1)
+                .ok_or_else(|| invalid("max_priority", &s.value, &s.origin, "allowed 1 to 255"))?;
+            if queue_type == QueueType::Quorum {
+                return Err(invalid(
+                    "max_priority",
+                    &s.value,
+                    &s.origin,
+                    "a quorum queue takes no x-max-priority (RabbitMQ 3.x refuses it with \
+                     406 invalid arg; 4.x quorum queues have two built-in priority levels \
+                     instead). Drop max_priority or use queue_type = \"classic\"",
+                ));
+            }
+            Some(p)
+        }
+    };
+
+    let delivery_limit = match pick!(delivery_limit, "--delivery-limit") {
+        None => None,
+        Some(s) => {
+            if queue_type != QueueType::Quorum {
+                return Err(invalid(
+                    "delivery_limit",
+                    &s.value,
+                    &s.origin,
+                    "a delivery limit applies to quorum queues only; add queue_type = \
+                     \"quorum\" (--queue-type quorum) or drop it",
+                ));
+            }
+            let limit = u32::try_from(s.value)
+                .ok()
+                .filter(|l| (1..=i32::MAX as u32).contains(l))
+                .ok_or_else(|| {
+                    invalid(
+                        "delivery_limit",
+                        &s.value,
+                        &s.origin,
+                        "allowed 1 to 2147483647 (0 or a negative limit makes RabbitMQ 3.x \
+                         drop a message at its first requeue)",
+                    )
+                })?;
+            Some(limit)
+        }
+    };
+
+    let suffix =
+        |picked: Option<Sourced<String>>, setting: &str, default: &str| -> Result<String> {
+            match picked {
+                None => Ok(default.to_owned()),
+                Some(s) if s.value.is_empty() => Err(invalid(
+                    setting,
+                    &"\"\"",
+                    &s.origin,
+                    "it must not be empty (the queue names would collide)",
+                )),
+                Some(s) => Ok(s.value),
+            }
+        };
+    let dead_suffix = suffix(
+        pick!(dead_suffix, "--dead-suffix"),
+        "dead_suffix",
+        topology::DEFAULT_DEAD_SUFFIX,
+    )?;
+    let deferred_suffix = suffix(
+        pick!(deferred_suffix, "--deferred-suffix"),
+        "deferred_suffix",
+        topology::DEFAULT_DEFERRED_SUFFIX,
+    )?;
+    if dead_suffix.starts_with(&deferred_suffix) {
+        return Err(Error::settings(format!(
+            "dead_suffix {dead_suffix:?} starts with deferred_suffix {deferred_suffix:?} for \
+             queue {name:?}: the dead-letter queue would read as a hold queue; choose suffixes \
+             that do not overlap"
+        )));
+    }
+
+    let granularity = |picked: Option<Sourced<String>>, setting: &str| -> Result<Duration> {
+        let Some(s) = picked else {
+            return Ok(Duration::from_secs(1));
+        };
+        let d = parse_duration(&s.value)
+            .map_err(|e| Error::settings(format!("{setting} (from {}): {e}", s.origin)))?;
+        let allowed = format!(
+            "allowed 1ms to {} in whole milliseconds",
+            format_millis(MAX_DEFERRAL_MS)
+        );
+        if d.is_zero()
+            || d.subsec_nanos() % 1_000_000 != 0
+            || d.as_millis() > u128::from(MAX_DEFERRAL_MS)
+        {
+            return Err(invalid(setting, &s.value, &s.origin, &allowed));
+        }
+        Ok(d)
+    };
+    let retry_granularity = granularity(
+        pick!(retry_granularity, "--retry-granularity"),
+        "retry_granularity",
+    )?;
+    let deferred_granularity = granularity(
+        pick!(deferred_granularity, "--deferred-granularity"),
+        "deferred_granularity",
+    )?;
+
+    let options = RabbitMqOptions {
+        dead_suffix,
+        deferred_suffix,
+        retry_granularity,
+        deferred_granularity,
+    };
+    validate_queue_name(name, &options)?;
+    Ok(QueueSettings {
+        name: name.to_owned(),
+        config: QueueConfig {
+            message_ttl,
+            max_priority,
+            queue_type,
+            delivery_limit,
+        },
+        options,
+    })
+}
+
+/// A logical queue name must make valid broker queue names for `q`, `q.dead` and every hold
+/// queue: at most 255 bytes each, not empty, not in the broker's reserved `amq.` namespace.
+pub fn validate_queue_name(name: &str, options: &RabbitMqOptions) -> Result<()> {
+    if name.is_empty() {
+        return Err(Error::settings(
+            "invalid queue name \"\": it must not be empty",
+        ));
+    }
+    if name.starts_with("amq.") {
+        return Err(Error::settings(format!(
+            "invalid queue name {name:?}: names starting with \"amq.\" are reserved by RabbitMQ \
+             (it refuses them with 403 ACCESS_REFUSED)"
+        )));
+    }
+    let longest_hold = topology::deferred_queue_name(name, MAX_DEFERRAL_MS, options);
+    let dead = topology::dead_queue_name(name, options);
+    for (what, derived) in [
+        ("", name),
+        ("its dead-letter queue ", &dead),
+        ("its longest hold queue ", &longest_hold),
+    ] {
+        if derived.len() > MAX_QUEUE_NAME_BYTES {
+            return Err(Error::settings(format!(
+                "invalid queue name {:?}: {what}name is {} bytes long, and AMQP allows at most \
+                 {MAX_QUEUE_NAME_BYTES} (the longest derived name is {} bytes; keep the queue \
+                 name to {} bytes)",
+                truncate_for_message(name),
+                derived.len(),
+                longest_hold.len().max(dead.len()),
+                MAX_QUEUE_NAME_BYTES
+                    .saturating_sub(longest_hold.len().max(dead.len()) - name.len()),
+            )));
+        }
+    }
+    Ok(())
+}
+
+fn truncate_for_message(name: &str) -> String {
+    if name.chars().count() > 40 {
+        format!("{}…", name.chars().take(40).collect::<String>())
+    } else {
+        name.to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn flags() -> QueueSettingsArgs {
+        QueueSettingsArgs::default()
+    }
+
+    fn file(text: &str) -> TopologyFile {
+        TopologyFile::parse(text, Path::new("queuey.toml")).unwrap()
+    }
+
+    #[test]
+    fn defaults_without_file() {
+        let q = resolve_queue("orders", &flags(), None).unwrap();
+        assert_eq!(q.config, QueueConfig::default());
+        assert_eq!(q.options, RabbitMqOptions::default());
+    }
+
+    #[test]
+    fn precedence_flags_over_entry_over_defaults() {
+        let f = file(
+            r#"
+            [defaults]
+            message_ttl = "1h"
+            max_priority = 5
+            [queues.orders]
+            max_priority = 7
+            "#,
+        );
+        let q = resolve_queue("orders", &flags(), Some(&f)).unwrap();
+        assert_eq!(q.config.message_ttl, Some(Duration::from_secs(3600)));
+        assert_eq!(q.config.max_priority, Some(7));
+        let mut fl = flags();
+        fl.max_priority = Some(9);
+        let q = resolve_queue("orders", &fl, Some(&f)).unwrap();
+        assert_eq!(q.config.max_priority, Some(9));
+        let other = resolve_queue("other", &flags(), Some(&f)).unwrap();
+        assert_eq!(other.config.max_priority, Some(5));
+    }
+
+    #[test]
+    fn file_keeps_queue_order_and_refuses_unknown_keys() {
+        let f = file("[queues.b]\n[queues.a]\n[queues.\"c d\"]\n");
+        let names: Vec<_> = f.queues.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["b", "a", "c d"]);
+        for bad in [
+            "[defaults]\nmessage_tll = \"1s\"\n",
+            "[queues.a]\nfoo = 1\n",
+            "[connection]\nurl = \"x\"\n",
+            "[queues.a]\nmax_priority = \"high\"\n",
+        ] {
+            let err = TopologyFile::parse(bad, Path::new("queuey.toml")).unwrap_err();
+            assert_eq!(err.kind, Kind::ConfigFile, "{bad}");
+            assert!(err.message.contains("queuey.toml"), "{err}");
+        }
+        let err = TopologyFile::parse("[queues.a]\nfoo = 1\n", Path::new("q.toml")).unwrap_err();
+        assert!(err.message.contains("foo"), "{err}");
+    }
+
+    fn refused(f: QueueSettingsArgs) -> String {
+        let err = resolve_queue("orders", &f, None).unwrap_err();
+        assert_eq!(err.kind, Kind::Settings);
+        err.to_string()
+    }
+
+    #[test]
+    fn refuses_bad_settings_naming_them() {
+        let e = refused(QueueSettingsArgs {
+            max_priority: Some(0),
+            ..flags()
+        });
+        assert!(
+            e.contains("max_priority") && e.contains("1 to 255") && e.contains("--max-priority"),
+            "{e}"
+        );
+        let e = refused(QueueSettingsArgs {
+            max_priority: Some(256),
+            ..flags()
+        });
+        assert!(e.contains("256"), "{e}");
+        let e = refused(QueueSettingsArgs {
+            message_ttl: Some("50d".into()),
+            ..flags()
+        });
+        assert!(e.contains("MAX_TTL_MS"), "{e}");
+        let e = refused(QueueSettingsArgs {
+            retry_granularity: Some("0s".into()),
+            ..flags()
+        });
+        assert!(e.contains("retry_granularity") && e.contains("1ms"), "{e}");
+        let e = refused(QueueSettingsArgs {
+            deferred_granularity: Some("1500us".into()),
+            ..flags()
+        });
+        assert!(e.contains("whole milliseconds"), "{e}");
+        let e = refused(QueueSettingsArgs {
+            queue_type: Some("quorum".into()),
+            max_priority: Some(5),
+            ..flags()
+        });
+        assert!(e.contains("quorum"), "{e}");
+        let e = refused(QueueSettingsArgs {
+            delivery_limit: Some(5),
+            ..flags()
+        });
+        assert!(e.contains("quorum queues only"), "{e}");
+        let e = refused(QueueSettingsArgs {
+            queue_type: Some("quorum".into()),
+            delivery_limit: Some(0),
+            ..flags()
+        });
+        assert!(e.contains("1 to 2147483647"), "{e}");
+        let e = refused(QueueSettingsArgs {
+            dead_suffix: Some(String::new()),
+            ..flags()
+        });
+        assert!(e.contains("dead_suffix"), "{e}");
+        let e = refused(QueueSettingsArgs {
+            message_ttl: Some("30".into()),
+            ..flags()
+        });
+        assert!(e.contains("no unit"), "{e}");
+    }
+
+    #[test]
+    fn refuses_bad_names() {
+        let o = RabbitMqOptions::default();
+        assert!(validate_queue_name("", &o).is_err());
+        assert!(validate_queue_name("amq.foo", &o).is_err());
+        assert!(validate_queue_name(&"x".repeat(256), &o).is_err());
+        // q.deferred.2147483647 adds 20 bytes.
+        assert!(validate_queue_name(&"x".repeat(236), &o).is_err());
+        assert!(validate_queue_name(&"x".repeat(235), &o).is_ok());
+        assert!(validate_queue_name("orders.eu west/ünï", &o).is_ok());
+        let e = validate_queue_name(&"x".repeat(300), &o).unwrap_err();
+        assert!(e.message.contains("235"), "{e}");
+    }
+
+    #[test]
+    fn file_values_name_their_table() {
+        let f = file("[queues.orders]\nmax_priority = 300\n");
+        let e = resolve_queue("orders", &flags(), Some(&f)).unwrap_err();
+        assert!(
+            e.message.contains("[queues.\"orders\"] max_priority"),
+            "{e}"
+        );
+    }
+}

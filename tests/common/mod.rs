@@ -1,0 +1,407 @@
+//! The one harness every test uses.
+//!
+//! - [`queuey`] builds every command: a clean environment (no stray `QUEUEY_*`), a fresh empty
+//!   working directory (no stray `queuey.toml`), and the test broker's URLs.
+//! - [`Broker`] is a live connection to the test broker (AMQP through lapin, the management API
+//!   through `rabbitmq_http_client`). It hands out unique, namespaced queue names and deletes
+//!   every queue, vhost and user it made when dropped. There is no skipping: without a broker,
+//!   [`Broker::connect`] panics with the way to start one, so CI fails loudly.
+//! - [`eventually`] polls with a deadline instead of sleeping.
+//!
+//! The broker is taken from `QUEUEY_TEST_URL` (default `amqp://guest:guest@127.0.0.1:5672/%2f`)
+//! and `QUEUEY_TEST_API_URL` (default `http://127.0.0.1:15672`).
+#![allow(dead_code)]
+
+use std::cell::RefCell;
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use lapin::options::{BasicPublishOptions, ConfirmSelectOptions, QueueDeclareOptions};
+use lapin::types::{AMQPValue, FieldTable, LongString, ShortString};
+use lapin::{BasicProperties, Channel, Connection, ConnectionProperties};
+use rabbitmq_http_client::api::Client as ApiClient;
+use tempfile::TempDir;
+
+pub const DEFAULT_TEST_URL: &str = "amqp://guest:guest@127.0.0.1:5672/%2f";
+pub const DEFAULT_TEST_API_URL: &str = "http://127.0.0.1:15672";
+
+pub fn test_url() -> String {
+    std::env::var("QUEUEY_TEST_URL").unwrap_or_else(|_| DEFAULT_TEST_URL.to_owned())
+}
+
+pub fn test_api_url() -> String {
+    std::env::var("QUEUEY_TEST_API_URL").unwrap_or_else(|_| DEFAULT_TEST_API_URL.to_owned())
+}
+
+/// The AMQP URL of `vhost` on the test broker, as `user:password`.
+pub fn url_for(vhost: &str, user: &str, password: &str) -> String {
+    let base = url::Url::parse(&test_url()).expect("QUEUEY_TEST_URL is a URL");
+    let enc = |s: &str| {
+        percent_encoding::utf8_percent_encode(s, percent_encoding::NON_ALPHANUMERIC).to_string()
+    };
+    format!(
+        "amqp://{}:{}@{}:{}/{}",
+        enc(user),
+        enc(password),
+        base.host_str().unwrap_or("127.0.0.1"),
+        base.port().unwrap_or(5672),
+        enc(vhost)
+    )
+}
+
+/// A queuey command with a clean environment, run in `dir`, aimed at the test broker.
+pub fn queuey_in(dir: &Path) -> assert_cmd::Command {
+    let mut cmd = assert_cmd::Command::cargo_bin("queuey").expect("the queuey binary is built");
+    cmd.env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("QUEUEY_URL", test_url())
+        .env("QUEUEY_API_URL", test_api_url())
+        .env("NO_COLOR", "1")
+        .current_dir(dir)
+        .timeout(Duration::from_secs(120));
+    cmd
+}
+
+/// A queuey command in a fresh empty directory (kept alive by the returned guard).
+pub fn queuey() -> (assert_cmd::Command, TempDir) {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    (queuey_in(dir.path()), dir)
+}
+
+/// Polls `check` until it returns `Some`, or panics after `deadline` naming `what`.
+pub fn eventually<T>(what: &str, deadline: Duration, mut check: impl FnMut() -> Option<T>) -> T {
+    let start = Instant::now();
+    loop {
+        if let Some(v) = check() {
+            return v;
+        }
+        if start.elapsed() > deadline {
+            panic!("timed out after {deadline:?} waiting for {what}");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+static COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// A name no other test run will use: `qy-test.<pid>.<n>.<label>`.
+pub fn unique(label: &str) -> String {
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    format!("qy-test.{}.{n}.{label}", std::process::id())
+}
+
+/// A live connection to the test broker that cleans up after itself.
+pub struct Broker {
+    pub rt: tokio::runtime::Runtime,
+    pub conn: Connection,
+    pub api: ApiClient<String, String, String>,
+    pub vhost: String,
+    queues: RefCell<Vec<(String, String)>>,
+    vhosts: RefCell<Vec<String>>,
+    users: RefCell<Vec<String>>,
+}
+
+impl Broker {
+    /// Connects to the test broker's default vhost, or panics with how to start one.
+    pub fn connect() -> Broker {
+        Broker::connect_to(&test_url())
+    }
+
+    pub fn connect_to(url: &str) -> Broker {
+        ensure_local_broker();
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("a tokio runtime");
+        let uri: lapin::uri::AMQPUri = url.parse().expect("a valid AMQP URL");
+        let vhost = uri.vhost.clone();
+        let conn = rt
+            .block_on(async {
+                tokio::time::timeout(
+                    Duration::from_secs(10),
+                    Connection::connect(
+                        url,
+                        ConnectionProperties::default()
+                            .with_connection_name("queuey test harness".into()),
+                    ),
+                )
+                .await
+            })
+            .unwrap_or_else(|_| panic!("{}", no_broker(url, "timed out")))
+            .unwrap_or_else(|e| panic!("{}", no_broker(url, &e.to_string())));
+        let api_url = format!("{}/api", test_api_url().trim_end_matches('/'));
+        let api = ApiClient::new(
+            api_url,
+            uri.authority.userinfo.username.clone(),
+            uri.authority.userinfo.password.clone(),
+        );
+        Broker {
+            rt,
+            conn,
+            api,
+            vhost,
+            queues: RefCell::new(Vec::new()),
+            vhosts: RefCell::new(Vec::new()),
+            users: RefCell::new(Vec::new()),
+        }
+    }
+
+    pub fn channel(&self) -> Channel {
+        self.rt
+            .block_on(self.conn.create_channel())
+            .expect("a channel on the test broker")
+    }
+
+    /// A unique queue name, deleted when the broker guard drops.
+    pub fn queue_name(&self, label: &str) -> String {
+        let name = unique(label);
+        self.track_queue(&name);
+        name
+    }
+
+    /// Deletes `name` (in this vhost) on drop.
+    pub fn track_queue(&self, name: &str) {
+        self.queues
+            .borrow_mut()
+            .push((self.vhost.clone(), name.to_owned()));
+    }
+
+    /// Declares `name` durable with `args` (raw, as another client would), tracked for cleanup.
+    pub fn declare(&self, name: &str, args: FieldTable) {
+        self.declare_with(name, args, true)
+    }
+
+    pub fn declare_with(&self, name: &str, args: FieldTable, durable: bool) {
+        self.track_queue(name);
+        let ch = self.channel();
+        self.rt
+            .block_on(ch.queue_declare(
+                name.into(),
+                QueueDeclareOptions {
+                    durable,
+                    ..QueueDeclareOptions::default()
+                },
+                args,
+            ))
+            .unwrap_or_else(|e| panic!("declaring {name}: {e}"));
+        let _ = self.rt.block_on(ch.close(200, "ok".into()));
+    }
+
+    /// Publishes `bodies` to `queue` through the default exchange, persistent, confirmed.
+    pub fn publish(&self, queue: &str, bodies: &[&[u8]], headers: Option<FieldTable>) {
+        let ch = self.channel();
+        self.rt.block_on(async {
+            ch.confirm_select(ConfirmSelectOptions::default())
+                .await
+                .expect("confirm.select");
+            for body in bodies {
+                let mut props = BasicProperties::default().with_delivery_mode(2);
+                if let Some(h) = &headers {
+                    props = props.with_headers(h.clone());
+                }
+                ch.basic_publish(
+                    "".into(),
+                    queue.into(),
+                    BasicPublishOptions::default(),
+                    body,
+                    props,
+                )
+                .await
+                .expect("publish")
+                .await
+                .expect("confirm");
+            }
+            let _ = ch.close(200, "ok".into()).await;
+        });
+    }
+
+    /// Ready messages in `queue`, by passive declare (None when it does not exist).
+    pub fn message_count(&self, queue: &str) -> Option<u32> {
+        let ch = self.channel();
+        let r = self.rt.block_on(ch.queue_declare(
+            queue.into(),
+            QueueDeclareOptions {
+                passive: true,
+                ..QueueDeclareOptions::default()
+            },
+            FieldTable::default(),
+        ));
+        match r {
+            Ok(q) => {
+                let _ = self.rt.block_on(ch.close(200, "ok".into()));
+                Some(q.message_count())
+            }
+            Err(_) => None,
+        }
+    }
+
+    /// Creates a vhost (deleted on drop) and gives `guest` full access to it.
+    pub fn create_vhost(&self, name: &str) {
+        self.vhosts.borrow_mut().push(name.to_owned());
+        let params = rabbitmq_http_client::requests::VirtualHostParams::named(name);
+        self.rt
+            .block_on(self.api.create_vhost(&params))
+            .unwrap_or_else(|e| panic!("creating vhost {name}: {e}"));
+    }
+
+    /// Creates a user with `password` and `tags` (deleted on drop), with no permissions.
+    pub fn create_user(&self, name: &str, password: &str, tags: &str) {
+        self.users.borrow_mut().push(name.to_owned());
+        let salt = rabbitmq_http_client::password_hashing::salt();
+        let hash =
+            rabbitmq_http_client::password_hashing::base64_encoded_salted_password_hash_sha256(
+                &salt, password,
+            );
+        let params = rabbitmq_http_client::requests::UserParams {
+            name,
+            password_hash: &hash,
+            tags,
+        };
+        self.rt
+            .block_on(self.api.create_user(&params))
+            .unwrap_or_else(|e| panic!("creating user {name}: {e}"));
+    }
+
+    /// Gives `user` full permissions on `vhost`.
+    pub fn grant(&self, user: &str, vhost: &str) {
+        let params = rabbitmq_http_client::requests::Permissions {
+            user,
+            vhost,
+            configure: ".*",
+            read: ".*",
+            write: ".*",
+        };
+        self.rt
+            .block_on(self.api.declare_permissions(&params))
+            .unwrap_or_else(|e| panic!("granting {user} on {vhost}: {e}"));
+    }
+
+    /// Closes every connection whose client-given name contains `needle` (fault injection),
+    /// returning how many it closed.
+    pub fn close_connections_named(&self, needle: &str) -> usize {
+        let conns = self
+            .rt
+            .block_on(self.api.list_connections())
+            .expect("listing connections");
+        let mut closed = 0;
+        for c in conns {
+            let client_name = c.client_properties.connection_name.clone();
+            if client_name.contains(needle) {
+                let _ = self.rt.block_on(self.api.close_connection(
+                    &c.name,
+                    Some("queuey test: fault injection"),
+                    true,
+                ));
+                closed += 1;
+            }
+        }
+        closed
+    }
+}
+
+impl Drop for Broker {
+    fn drop(&mut self) {
+        for (vhost, q) in self.queues.borrow().iter() {
+            let _ = self.rt.block_on(self.api.delete_queue(vhost, q, true));
+        }
+        for v in self.vhosts.borrow().iter() {
+            let _ = self.rt.block_on(self.api.delete_vhost(v, true));
+        }
+        for u in self.users.borrow().iter() {
+            let _ = self.rt.block_on(self.api.delete_user(u, true));
+        }
+        let _ = self.rt.block_on(self.conn.close(200, "test done".into()));
+    }
+}
+
+/// On a fresh machine of the kind queuey is developed on, RabbitMQ runs but its management
+/// plugin may be off. So that `cargo test` alone runs the suite, the first live test makes sure
+/// a *local* test broker is up (starting a stopped one, enabling the plugin); it never stops or
+/// restarts a running broker, and does nothing for a remote one. Failing that, tests fail.
+fn ensure_local_broker() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let url = url::Url::parse(&test_url()).expect("QUEUEY_TEST_URL is a URL");
+        let local = matches!(url.host_str(), Some("127.0.0.1" | "localhost" | "::1"));
+        let amqp_addr = format!(
+            "{}:{}",
+            url.host_str().unwrap_or("127.0.0.1"),
+            url.port().unwrap_or(5672)
+        );
+        let api = url::Url::parse(&test_api_url()).expect("QUEUEY_TEST_API_URL is a URL");
+        let api_addr = format!(
+            "{}:{}",
+            api.host_str().unwrap_or("127.0.0.1"),
+            api.port().unwrap_or(15672)
+        );
+        let up = |addr: &str| {
+            use std::net::ToSocketAddrs;
+            addr.to_socket_addrs()
+                .ok()
+                .and_then(|mut a| a.next())
+                .is_some_and(|a| {
+                    std::net::TcpStream::connect_timeout(&a, Duration::from_secs(2)).is_ok()
+                })
+        };
+        let run = |cmd: &str, args: &[&str]| {
+            eprintln!("queuey tests: running `{cmd} {}`", args.join(" "));
+            let _ = std::process::Command::new(cmd).args(args).status();
+        };
+        let wait = |addr: &str| {
+            let start = Instant::now();
+            while !up(addr) && start.elapsed() < Duration::from_secs(90) {
+                std::thread::sleep(Duration::from_millis(500));
+            }
+        };
+        if local && !up(&amqp_addr) {
+            run("rabbitmq-server", &["-detached"]);
+            wait(&amqp_addr);
+        }
+        if local && !up(&api_addr) {
+            run("rabbitmq-plugins", &["enable", "rabbitmq_management"]);
+            wait(&api_addr);
+        }
+    });
+}
+
+fn no_broker(url: &str, why: &str) -> String {
+    format!(
+        "live tests need a RabbitMQ broker at {url} ({why}). Start one with \
+         `rabbitmq-server -detached` and `rabbitmq-plugins enable rabbitmq_management`, or point \
+         QUEUEY_TEST_URL / QUEUEY_TEST_API_URL at one. These tests never skip."
+    )
+}
+
+/// A field table from (key, value) pairs.
+pub fn table(entries: Vec<(&str, AMQPValue)>) -> FieldTable {
+    let mut t = FieldTable::default();
+    for (k, v) in entries {
+        t.insert(ShortString::from(k), v);
+    }
+    t
+}
+
+pub fn long_str(s: &str) -> AMQPValue {
+    AMQPValue::LongString(LongString::from(s))
+}
+
+/// Parses stdout as one JSON document.
+pub fn json(output: &std::process::Output) -> serde_json::Value {
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not JSON ({e}):\n{}\nstderr:\n{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    })
+}
+
+pub fn stderr(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+pub fn stdout(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}

@@ -1,0 +1,385 @@
+//! Tests that need no broker: `args`, settings and the topology file, help, completions.
+
+mod common;
+
+use std::fs;
+
+use common::{json, queuey, stderr, stdout};
+
+#[test]
+fn args_prints_the_seed_topology_as_json() {
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args([
+            "args",
+            "orders",
+            "--message-ttl",
+            "1h",
+            "--max-priority",
+            "10",
+        ])
+        .args(["--delay", "29.2s", "-o", "json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc = json(&out);
+    let lq = &doc["logical_queues"][0];
+    assert_eq!(lq["name"], "orders");
+    let queues = lq["queues"].as_array().unwrap();
+    let names: Vec<&str> = queues.iter().map(|q| q["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["orders", "orders.dead", "orders.deferred.30000"]);
+    assert_eq!(
+        queues[0]["arguments"],
+        serde_json::json!({"x-message-ttl": 3_600_000, "x-max-priority": 10})
+    );
+    assert_eq!(queues[0]["role"], "work");
+    assert_eq!(queues[1]["arguments"], serde_json::json!({}));
+    assert_eq!(
+        queues[2]["arguments"],
+        serde_json::json!({
+            "x-message-ttl": 30_000,
+            "x-dead-letter-exchange": "",
+            "x-dead-letter-routing-key": "orders",
+            "x-expires": 60_000
+        })
+    );
+    assert_eq!(queues[2]["delays"][0]["requested_ms"], 29_200);
+    assert_eq!(queues[2]["delays"][0]["ttl_ms"], 30_000);
+    assert_eq!(queues[2]["delays"][0]["kind"], "retry");
+}
+
+#[test]
+fn args_table_names_every_queue_and_argument() {
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args([
+            "args",
+            "orders",
+            "--message-ttl",
+            "1h",
+            "--max-priority",
+            "10",
+            "--delay",
+            "29.2s",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = stdout(&out);
+    for needle in [
+        "orders.dead",
+        "orders.deferred.30000",
+        "x-message-ttl = 3600000 (1h)",
+        "x-max-priority = 10",
+        "x-expires = 60000 (1m)",
+        "x-dead-letter-routing-key = \"orders\"",
+        "retry 29.2s -> 30s",
+    ] {
+        assert!(text.contains(needle), "missing {needle:?} in\n{text}");
+    }
+}
+
+#[test]
+fn delays_share_a_hold_queue_and_use_their_granularity() {
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args([
+            "args", "q", "--delay", "29.2s", "--delay", "30s", "--defer", "1m1ms",
+        ])
+        .args(["--deferred-granularity", "1m", "-o", "json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc = json(&out);
+    let queues = doc["logical_queues"][0]["queues"].as_array().unwrap();
+    assert_eq!(queues.len(), 4);
+    assert_eq!(queues[2]["name"], "q.deferred.30000");
+    assert_eq!(queues[2]["delays"].as_array().unwrap().len(), 2);
+    assert_eq!(queues[3]["name"], "q.deferred.120000");
+    assert_eq!(queues[3]["delays"][0]["kind"], "deferral");
+}
+
+#[test]
+fn quorum_queue_dead_letters_to_its_dlq() {
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args([
+            "args",
+            "jobs",
+            "--queue-type",
+            "quorum",
+            "--delivery-limit",
+            "5",
+            "-o",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc = json(&out);
+    assert_eq!(
+        doc["logical_queues"][0]["queues"][0]["arguments"],
+        serde_json::json!({
+            "x-queue-type": "quorum",
+            "x-delivery-limit": 5,
+            "x-dead-letter-exchange": "",
+            "x-dead-letter-routing-key": "jobs.dead"
+        })
+    );
+}
+
+#[test]
+fn too_long_a_delay_is_refused_naming_the_limit() {
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args(["args", "orders", "--delay", "30d"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.contains("24.8 days") && err.contains("30d"), "{err}");
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn every_bad_setting_is_refused_with_its_name_and_range() {
+    let long_name = "x".repeat(250);
+    let cases: Vec<(Vec<&str>, &[&str])> = vec![
+        (vec!["--max-priority", "0"], &["max_priority", "1 to 255"]),
+        (vec!["--max-priority", "256"], &["max_priority", "1 to 255"]),
+        (vec!["--max-priority", "-1"], &["max_priority", "1 to 255"]),
+        (vec!["--message-ttl", "50d"], &["message_ttl", "49.7 days"]),
+        (vec!["--message-ttl", "30"], &["no unit"]),
+        (
+            vec!["--retry-granularity", "0s"],
+            &["retry_granularity", "1ms"],
+        ),
+        (
+            vec!["--deferred-granularity", "0ms"],
+            &["deferred_granularity", "1ms"],
+        ),
+        (
+            vec!["--queue-type", "quorum", "--max-priority", "5"],
+            &["max_priority", "quorum"],
+        ),
+        (vec!["--delivery-limit", "3"], &["delivery_limit", "quorum"]),
+        (
+            vec!["--queue-type", "quorum", "--delivery-limit", "0"],
+            &["delivery_limit", "1 to"],
+        ),
+        (vec!["--dead-suffix", ""], &["dead_suffix", "empty"]),
+    ];
+    for (flags, needles) in cases {
+        let (mut cmd, _dir) = queuey();
+        let out = cmd.arg("args").arg("orders").args(&flags).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{flags:?}: {}", stderr(&out));
+        let err = stderr(&out);
+        for n in needles {
+            assert!(err.contains(n), "{flags:?}: missing {n:?} in {err}");
+        }
+    }
+    for name in ["", "amq.orders", long_name.as_str()] {
+        let (mut cmd, _dir) = queuey();
+        let out = cmd.args(["args", name]).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{name:?}");
+        assert!(stderr(&out).contains("queue name"), "{}", stderr(&out));
+    }
+}
+
+#[test]
+fn topology_file_defaults_queues_and_all() {
+    let (mut cmd, dir) = queuey();
+    fs::write(
+        dir.path().join("queuey.toml"),
+        r#"
+[defaults]
+retry_granularity = "5s"
+max_priority = 3
+
+[queues.orders]
+message_ttl = "1h30m"
+
+[queues."emails.send"]
+queue_type = "quorum"
+delivery_limit = 20
+max_priority = 0
+"#,
+    )
+    .unwrap();
+    // A quorum queue inherits max_priority 3 from [defaults] unless it overrides; 0 is refused.
+    let out = cmd.args(["args", "--all", "-o", "json"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("[queues.\"emails.send\"] max_priority"),
+        "{}",
+        stderr(&out)
+    );
+
+    fs::write(
+        dir.path().join("queuey.toml"),
+        r#"
+[defaults]
+retry_granularity = "5s"
+
+[queues.orders]
+message_ttl = "1h30m"
+max_priority = 3
+
+[queues."emails.send"]
+queue_type = "quorum"
+delivery_limit = 20
+"#,
+    )
+    .unwrap();
+    let out = common::queuey_in(dir.path())
+        .args(["args", "--all", "--delay", "1s", "-o", "json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc = json(&out);
+    let lqs = doc["logical_queues"].as_array().unwrap();
+    assert_eq!(lqs[0]["name"], "orders");
+    assert_eq!(lqs[0]["settings"]["message_ttl_ms"], 5_400_000);
+    assert_eq!(lqs[0]["settings"]["retry_granularity_ms"], 5_000);
+    assert_eq!(lqs[0]["queues"][2]["name"], "orders.deferred.5000");
+    assert_eq!(lqs[1]["name"], "emails.send");
+    assert_eq!(lqs[1]["queues"][0]["arguments"]["x-delivery-limit"], 20);
+
+    // Flags win over the file.
+    let out = common::queuey_in(dir.path())
+        .args(["args", "orders", "--max-priority", "9", "-o", "json"])
+        .output()
+        .unwrap();
+    let doc = json(&out);
+    assert_eq!(doc["logical_queues"][0]["settings"]["max_priority"], 9);
+    assert_eq!(
+        doc["logical_queues"][0]["settings"]["message_ttl_ms"],
+        5_400_000
+    );
+}
+
+#[test]
+fn topology_file_unknown_keys_and_missing_files_are_errors() {
+    let (mut cmd, dir) = queuey();
+    fs::write(
+        dir.path().join("queuey.toml"),
+        "[queues.orders]\nmesage_ttl = \"1h\"\n",
+    )
+    .unwrap();
+    let out = cmd.args(["args", "orders"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains("mesage_ttl") && err.contains("queuey.toml"),
+        "{err}"
+    );
+
+    let out = common::queuey_in(dir.path())
+        .args(["args", "orders", "--config", "nope.toml"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("nope.toml"));
+
+    let out = common::queuey_in(dir.path())
+        .env("QUEUEY_CONFIG", "also-nope.toml")
+        .args(["args", "orders"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("also-nope.toml"));
+}
+
+#[test]
+fn all_without_a_file_is_a_usage_error() {
+    let (mut cmd, _dir) = queuey();
+    let out = cmd.args(["args", "--all"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("topology file"));
+}
+
+#[test]
+fn help_documents_exit_codes_and_never_shows_env_secrets() {
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .env("QUEUEY_URL", "amqp://u:topsecret99@h/%2f")
+        .arg("--help")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = stdout(&out);
+    assert!(
+        text.contains("Exit codes") && text.contains("130"),
+        "{text}"
+    );
+    assert!(!text.contains("topsecret99"));
+}
+
+#[test]
+fn bad_urls_are_usage_errors_without_the_password() {
+    for url in [
+        "http://u:topsecret99@h/",
+        "amqp://u:topsecret99@/",
+        "amqp://u:topsecret99@h/a/b",
+    ] {
+        let (mut cmd, _dir) = queuey();
+        let out = cmd.args(["ping", "--url", url]).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{url}");
+        let all = format!("{}{}", stdout(&out), stderr(&out));
+        assert!(!all.contains("topsecret99"), "{all}");
+        assert!(all.contains("invalid AMQP URL"), "{all}");
+    }
+}
+
+#[test]
+fn completions_and_man_pages_are_up_to_date() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = common::queuey_in(dir.path())
+        .args(["generate-assets", "."])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut checked = 0;
+    for sub in ["completions", "man"] {
+        let fresh_dir = dir.path().join(sub);
+        let mut fresh: Vec<_> = fs::read_dir(&fresh_dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        fresh.sort();
+        let mut committed: Vec<_> = fs::read_dir(repo.join(sub))
+            .unwrap_or_else(|_| panic!("{sub}/ is missing: run `cargo run -- generate-assets .`"))
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        committed.sort();
+        assert_eq!(
+            fresh, committed,
+            "{sub}/ has stale or missing files: run `cargo run -- generate-assets .`"
+        );
+        for name in fresh {
+            let a = fs::read(fresh_dir.join(&name)).unwrap();
+            let b = fs::read(repo.join(sub).join(&name)).unwrap();
+            assert!(
+                a == b,
+                "{sub}/{} is stale: run `cargo run -- generate-assets .`",
+                name.to_string_lossy()
+            );
+            checked += 1;
+        }
+    }
+    assert!(
+        checked >= 5 + 4,
+        "expected 5 completion scripts and the man pages"
+    );
+}
+
+#[test]
+fn completions_print_for_each_shell() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let (mut cmd, _dir) = queuey();
+        let out = cmd.args(["completions", shell]).output().unwrap();
+        assert!(out.status.success());
+        assert!(stdout(&out).contains("queuey"));
+    }
+}
