@@ -40,6 +40,69 @@ pub struct Overview {
     pub product_name: Option<String>,
 }
 
+/// The fields of a queue object (`GET /api/queues/{vhost}/{name}` or a listing) queuey uses.
+///
+/// Every field is optional: a quorum queue has no `idle_since` and, until its first stats
+/// emission (~5-10 s after declare), no `messages*` fields; `idle_since` left the plain listing
+/// in 3.13. Stats lag the broker by seconds.
+#[derive(Clone, Debug, Default, Deserialize)]
+pub struct LiveQueue {
+    pub name: String,
+    #[serde(default)]
+    pub vhost: Option<String>,
+    /// Integers come as JSON numbers, strings as strings.
+    #[serde(default)]
+    pub arguments: serde_json::Map<String, serde_json::Value>,
+    #[serde(default)]
+    pub durable: Option<bool>,
+    #[serde(default)]
+    pub auto_delete: Option<bool>,
+    #[serde(default)]
+    pub exclusive: Option<bool>,
+    /// `classic`, `quorum`, `stream` (absent on very old brokers: classic).
+    #[serde(default, rename = "type")]
+    pub queue_type: Option<String>,
+    #[serde(default)]
+    pub messages: Option<u64>,
+    #[serde(default)]
+    pub messages_ready: Option<u64>,
+    #[serde(default)]
+    pub messages_unacknowledged: Option<u64>,
+    #[serde(default)]
+    pub consumers: Option<u64>,
+    /// e.g. `2026-11-29T13:59:29.881+00:00` (3.10: `2026-11-29 13:59:29`); classic queues only.
+    #[serde(default)]
+    pub idle_since: Option<String>,
+    #[serde(default)]
+    pub policy: Option<String>,
+    #[serde(default)]
+    pub effective_policy_definition: Option<serde_json::Value>,
+    #[serde(default)]
+    pub state: Option<String>,
+}
+
+/// `text` as a literal inside the API's (PCRE) name regex: every ASCII character that is not a
+/// letter or digit is backslash-escaped, which PCRE reads as itself.
+pub fn regex_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() * 2);
+    for c in text.chars() {
+        if c.is_ascii() && !c.is_ascii_alphanumeric() {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A page of `GET /api/queues/{vhost}?page=…`.
+#[derive(Debug, Deserialize)]
+struct QueuePage {
+    #[serde(default)]
+    items: Vec<LiveQueue>,
+    #[serde(default)]
+    page_count: u64,
+}
+
 impl ApiClient {
     pub fn new(target: ApiTarget, timeout: Duration) -> Result<ApiClient> {
         let http = reqwest::Client::builder()
@@ -189,11 +252,64 @@ impl ApiClient {
         self.get_json(&["overview"], &[]).await
     }
 
+    /// One queue's live state; `None` when it does not exist (or the vhost does not).
+    pub async fn queue(&self, vhost: &str, name: &str) -> Result<Option<LiveQueue>> {
+        self.get_json_opt(&["queues", vhost, name], &[]).await
+    }
+
+    /// The queues of `vhost` whose names match `regex`, all pages.
+    ///
+    /// The API ignores the name filter unless `page` is given, and its regex is unanchored and
+    /// case-insensitive (BROKER.md): callers must filter the result again, exactly.
+    pub async fn queues_matching(&self, vhost: &str, regex: &str) -> Result<Vec<LiveQueue>> {
+        let mut out = Vec::new();
+        let mut page = 1u64;
+        loop {
+            let page_text = page.to_string();
+            let result: Option<QueuePage> = self
+                .get_json_opt(
+                    &["queues", vhost],
+                    &[
+                        ("page", page_text.as_str()),
+                        ("page_size", "500"),
+                        ("name", regex),
+                        ("use_regex", "true"),
+                    ],
+                )
+                .await?;
+            let Some(result) = result else {
+                return Err(Error::new(
+                    Kind::AccessRefused,
+                    format!(
+                        "the vhost {vhost:?} does not exist (the management API at {} answered 404)",
+                        self.target.display()
+                    ),
+                ));
+            };
+            out.extend(result.items);
+            if page >= result.page_count {
+                return Ok(out);
+            }
+            page += 1;
+        }
+    }
+
     /// Whether `vhost` exists.
     pub async fn vhost_exists(&self, vhost: &str) -> Result<bool> {
         Ok(self
             .get_json_opt::<serde_json::Value>(&["vhosts", vhost], &[])
             .await?
             .is_some())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_regex_metacharacters() {
+        assert_eq!(regex_escape("a.b c*d"), "a\\.b\\ c\\*d");
+        assert_eq!(regex_escape("ünï"), "ünï");
     }
 }

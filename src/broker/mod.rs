@@ -2,4 +2,5 @@
 
 pub mod amqp;
 pub mod api;
+pub mod session;
 pub mod url;
