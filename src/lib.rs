@@ -9,6 +9,7 @@
 pub mod broker;
 pub mod cli;
 pub mod commands;
+pub mod dead;
 pub mod duration;
 pub mod error;
 pub mod output;

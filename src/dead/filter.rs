@@ -1,0 +1,369 @@
+//! PURE: which dead letters a command acts on, and how `dead ls --group-by` counts them.
+//!
+//! Different filters combine with AND; a filter given several times (`--reason expired
+//! --reason rejected`) matches any of its values (OR). `--header` conditions all must hold.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use serde::Serialize;
+
+use super::decode::DeadLetter;
+use super::value::Properties;
+
+/// An inclusive range of attempts: `3`, `3..`, `..5`, `2..5`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AttemptRange {
+    pub min: Option<u64>,
+    pub max: Option<u64>,
+}
+
+impl AttemptRange {
+    pub fn parse(text: &str) -> Result<AttemptRange, String> {
+        let bad = || format!("invalid attempts {text:?}: write N, N.., ..N or N..M (inclusive)");
+        let num = |s: &str| -> Result<Option<u64>, String> {
+            if s.is_empty() {
+                Ok(None)
+            } else {
+                s.trim().parse::<u64>().map(Some).map_err(|_| bad())
+            }
+        };
+        let range = match text.split_once("..") {
+            None => {
+                let n = num(text)?.ok_or_else(bad)?;
+                AttemptRange {
+                    min: Some(n),
+                    max: Some(n),
+                }
+            }
+            Some((a, b)) => AttemptRange {
+                min: num(a)?,
+                max: num(b)?,
+            },
+        };
+        if range.min.is_none() && range.max.is_none() {
+            return Err(bad());
+        }
+        if let (Some(a), Some(b)) = (range.min, range.max)
+            && a > b
+        {
+            return Err(format!("invalid attempts {text:?}: {a} is more than {b}"));
+        }
+        Ok(range)
+    }
+
+    pub fn contains(&self, n: u64) -> bool {
+        self.min.is_none_or(|m| n >= m) && self.max.is_none_or(|m| n <= m)
+    }
+}
+
+/// One `--header` condition: `NAME=VALUE` (the header's value, shown as text, equals VALUE) or
+/// `NAME` (the header is present).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HeaderCondition {
+    pub name: String,
+    pub value: Option<String>,
+}
+
+impl HeaderCondition {
+    pub fn parse(text: &str) -> Result<HeaderCondition, String> {
+        let (name, value) = match text.split_once('=') {
+            Some((n, v)) => (n, Some(v.to_owned())),
+            None => (text, None),
+        };
+        if name.is_empty() {
+            return Err(format!(
+                "invalid header filter {text:?}: write NAME=VALUE or NAME"
+            ));
+        }
+        Ok(HeaderCondition {
+            name: name.to_owned(),
+            value,
+        })
+    }
+}
+
+/// The filters of `dead ls`, `replay`, `purge`, `export`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Filter {
+    pub reasons: Vec<String>,
+    pub original_queues: Vec<String>,
+    pub attempts: Option<AttemptRange>,
+    pub older_than: Option<Duration>,
+    pub newer_than: Option<Duration>,
+    pub headers: Vec<HeaderCondition>,
+    pub message_ids: Vec<String>,
+}
+
+impl Filter {
+    pub fn is_empty(&self) -> bool {
+        *self == Filter::default()
+    }
+
+    /// Whether `dl` (with its message's `properties`) passes every filter at `now` (seconds
+    /// since the epoch). A message whose death time is unknown never matches an age filter; one
+    /// whose attempts are unknown never matches an attempts filter.
+    pub fn matches(&self, dl: &DeadLetter, properties: &Properties, now: u64) -> bool {
+        if !self.reasons.is_empty() && !dl.reason.as_ref().is_some_and(|r| self.reasons.contains(r))
+        {
+            return false;
+        }
+        if !self.original_queues.is_empty() && !self.original_queues.contains(&dl.original_queue) {
+            return false;
+        }
+        if let Some(range) = self.attempts
+            && !dl.attempts.is_some_and(|a| range.contains(a))
+        {
+            return false;
+        }
+        if self.older_than.is_some() || self.newer_than.is_some() {
+            let Some(age) = dl.age_secs(now) else {
+                return false;
+            };
+            let age = Duration::from_secs(age);
+            if self.older_than.is_some_and(|d| age < d) || self.newer_than.is_some_and(|d| age > d)
+            {
+                return false;
+            }
+        }
+        for condition in &self.headers {
+            let Some(v) = properties.header(&condition.name) else {
+                return false;
+            };
+            if condition
+                .value
+                .as_ref()
+                .is_some_and(|want| &v.display() != want)
+            {
+                return false;
+            }
+        }
+        if !self.message_ids.is_empty()
+            && !dl
+                .message_id
+                .as_ref()
+                .is_some_and(|m| self.message_ids.contains(m))
+        {
+            return false;
+        }
+        true
+    }
+}
+
+/// A key `dead ls --group-by` counts by.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GroupKey {
+    Reason,
+    OriginalQueue,
+    Attempts,
+    FirstDeathQueue,
+    FirstDeathReason,
+    ContentType,
+    Header(String),
+}
+
+impl GroupKey {
+    pub const NAMES: &'static str = "reason, original-queue, attempts, first-death-queue, first-death-reason, content-type, header:NAME";
+
+    pub fn parse(text: &str) -> Result<GroupKey, String> {
+        Ok(match text {
+            "reason" => GroupKey::Reason,
+            "original-queue" => GroupKey::OriginalQueue,
+            "attempts" => GroupKey::Attempts,
+            "first-death-queue" => GroupKey::FirstDeathQueue,
+            "first-death-reason" => GroupKey::FirstDeathReason,
+            "content-type" => GroupKey::ContentType,
+            other => match other.strip_prefix("header:") {
+                Some(name) if !name.is_empty() => GroupKey::Header(name.to_owned()),
+                _ => {
+                    return Err(format!(
+                        "invalid --group-by {other:?}: one of {}",
+                        GroupKey::NAMES
+                    ));
+                }
+            },
+        })
+    }
+
+    pub fn label(&self) -> String {
+        match self {
+            GroupKey::Reason => "reason".into(),
+            GroupKey::OriginalQueue => "original-queue".into(),
+            GroupKey::Attempts => "attempts".into(),
+            GroupKey::FirstDeathQueue => "first-death-queue".into(),
+            GroupKey::FirstDeathReason => "first-death-reason".into(),
+            GroupKey::ContentType => "content-type".into(),
+            GroupKey::Header(n) => format!("header:{n}"),
+        }
+    }
+
+    /// This key's value for `dl`; `None` is shown as "(none)".
+    pub fn value(&self, dl: &DeadLetter, properties: &Properties) -> Option<String> {
+        match self {
+            GroupKey::Reason => dl.reason.clone(),
+            GroupKey::OriginalQueue => Some(dl.original_queue.clone()),
+            GroupKey::Attempts => dl.attempts.map(|a| a.to_string()),
+            GroupKey::FirstDeathQueue => dl.first_death.queue.clone(),
+            GroupKey::FirstDeathReason => dl.first_death.reason.clone(),
+            GroupKey::ContentType => dl.content_type.clone(),
+            GroupKey::Header(n) => properties.header(n).map(|v| v.display()),
+        }
+    }
+}
+
+/// Counts of one group.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct GroupStats {
+    pub count: u64,
+    pub bytes: u64,
+    /// Earliest and latest death time in the group (seconds since the epoch).
+    pub oldest: Option<u64>,
+    pub newest: Option<u64>,
+}
+
+/// Running counts per group: memory grows with the number of distinct keys, never with the
+/// number of messages, and no body is kept.
+#[derive(Clone, Debug, Default)]
+pub struct Grouping {
+    pub keys: Vec<GroupKey>,
+    pub groups: BTreeMap<Vec<Option<String>>, GroupStats>,
+}
+
+impl Grouping {
+    pub fn new(keys: Vec<GroupKey>) -> Grouping {
+        Grouping {
+            keys,
+            groups: BTreeMap::new(),
+        }
+    }
+
+    pub fn add(&mut self, dl: &DeadLetter, properties: &Properties) {
+        let key: Vec<Option<String>> = self.keys.iter().map(|k| k.value(dl, properties)).collect();
+        let g = self.groups.entry(key).or_default();
+        g.count += 1;
+        g.bytes = g.bytes.saturating_add(dl.size as u64);
+        if let Some(t) = dl.died_at {
+            g.oldest = Some(g.oldest.map_or(t, |o| o.min(t)));
+            g.newest = Some(g.newest.map_or(t, |n| n.max(t)));
+        }
+    }
+
+    /// Groups by count, largest first, then by key.
+    pub fn sorted(&self) -> Vec<(&Vec<Option<String>>, &GroupStats)> {
+        let mut v: Vec<_> = self.groups.iter().collect();
+        v.sort_by(|a, b| b.1.count.cmp(&a.1.count).then_with(|| a.0.cmp(b.0)));
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dead::decode::Source;
+
+    fn dl() -> DeadLetter {
+        DeadLetter {
+            message_id: Some("m-1".into()),
+            original_queue: "orders".into(),
+            original_queue_from: Source::Header,
+            attempts: Some(3),
+            reason: Some("timeout".into()),
+            reason_from: Some(Source::Header),
+            deaths: vec![],
+            death_count: 0,
+            first_death: Default::default(),
+            died_at: Some(1_000),
+            delivery_count: None,
+            size: 10,
+            content_type: None,
+            redelivered: false,
+            problems: vec![],
+        }
+    }
+
+    #[test]
+    fn attempt_ranges() {
+        let r = AttemptRange::parse("3").unwrap();
+        assert!(r.contains(3) && !r.contains(4));
+        assert!(AttemptRange::parse("3..").unwrap().contains(99));
+        assert!(!AttemptRange::parse("..2").unwrap().contains(3));
+        assert!(AttemptRange::parse("2..5").unwrap().contains(5));
+        for bad in ["", "..", "x", "5..2", "-1"] {
+            assert!(AttemptRange::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn filters_combine_with_and_values_with_or() {
+        let p = Properties::default();
+        let d = dl();
+        let mut f = Filter {
+            reasons: vec!["expired".into(), "timeout".into()],
+            ..Filter::default()
+        };
+        assert!(f.matches(&d, &p, 2_000));
+        f.original_queues = vec!["billing".into()];
+        assert!(!f.matches(&d, &p, 2_000));
+        let f = Filter {
+            older_than: Some(Duration::from_secs(500)),
+            ..Filter::default()
+        };
+        assert!(f.matches(&d, &p, 2_000));
+        assert!(!f.matches(&d, &p, 1_100));
+        let f = Filter {
+            newer_than: Some(Duration::from_secs(500)),
+            ..Filter::default()
+        };
+        assert!(f.matches(&d, &p, 1_100));
+        let mut unknown = dl();
+        unknown.died_at = None;
+        assert!(!f.matches(&unknown, &p, 1_100));
+        let f = Filter {
+            attempts: Some(AttemptRange::parse("4..").unwrap()),
+            ..Filter::default()
+        };
+        assert!(!f.matches(&d, &p, 0));
+    }
+
+    #[test]
+    fn header_conditions() {
+        use crate::dead::value::{Table, Value};
+        let mut h = Table::new();
+        h.insert("tenant".into(), Value::LongStr(b"acme".to_vec()));
+        h.insert("n".into(), Value::I32(5));
+        let p = Properties {
+            headers: Some(h),
+            ..Properties::default()
+        };
+        let f = |spec: &str| Filter {
+            headers: vec![HeaderCondition::parse(spec).unwrap()],
+            ..Filter::default()
+        };
+        assert!(f("tenant=acme").matches(&dl(), &p, 0));
+        assert!(f("n=5").matches(&dl(), &p, 0));
+        assert!(f("tenant").matches(&dl(), &p, 0));
+        assert!(!f("tenant=other").matches(&dl(), &p, 0));
+        assert!(!f("missing").matches(&dl(), &p, 0));
+        assert!(HeaderCondition::parse("=x").is_err());
+    }
+
+    #[test]
+    fn grouping_counts_without_keeping_messages() {
+        let p = Properties::default();
+        let mut g = Grouping::new(vec![GroupKey::Reason, GroupKey::OriginalQueue]);
+        let mut a = dl();
+        g.add(&a, &p);
+        a.died_at = Some(500);
+        g.add(&a, &p);
+        a.reason = None;
+        g.add(&a, &p);
+        let sorted = g.sorted();
+        assert_eq!(sorted.len(), 2);
+        assert_eq!(sorted[0].1.count, 2);
+        assert_eq!(sorted[0].1.oldest, Some(500));
+        assert_eq!(sorted[0].1.newest, Some(1_000));
+        assert_eq!(sorted[1].0, &vec![None, Some("orders".to_owned())]);
+        assert!(GroupKey::parse("header:tenant").is_ok());
+        assert!(GroupKey::parse("colour").is_err());
+    }
+}

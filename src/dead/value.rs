@@ -1,0 +1,559 @@
+//! PURE: AMQP field values and message properties, independent of lapin, with a lossless
+//! typed JSON form (the export format) and a human form (tables and `dead show`).
+//!
+//! Every AMQP 0-9-1 field type RabbitMQ sends has its own variant, so nothing is lost between
+//! a delivery, an export file and a replayed copy: a `LongInt` 5 stays a `LongInt` 5, a string
+//! of bytes that are not UTF-8 stays those bytes.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD as B64;
+use serde_json::{Map, Value as Json, json};
+
+/// A field table. Keys are AMQP short strings; lapin keeps them sorted.
+pub type Table = BTreeMap<String, Value>;
+
+/// One AMQP field value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    Bool(bool),
+    I8(i8),
+    U8(u8),
+    I16(i16),
+    U16(u16),
+    I32(i32),
+    U32(u32),
+    I64(i64),
+    F32(f32),
+    F64(f64),
+    Decimal {
+        scale: u8,
+        value: u32,
+    },
+    ShortStr(String),
+    /// A long string: bytes, usually but not always UTF-8.
+    LongStr(Vec<u8>),
+    /// Seconds since the Unix epoch.
+    Timestamp(u64),
+    Array(Vec<Value>),
+    Table(Table),
+    Bytes(Vec<u8>),
+    Void,
+}
+
+impl Value {
+    /// The type name used in the export format and in `dead show`.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::Bool(_) => "bool",
+            Value::I8(_) => "i8",
+            Value::U8(_) => "u8",
+            Value::I16(_) => "i16",
+            Value::U16(_) => "u16",
+            Value::I32(_) => "i32",
+            Value::U32(_) => "u32",
+            Value::I64(_) => "i64",
+            Value::F32(_) => "f32",
+            Value::F64(_) => "f64",
+            Value::Decimal { .. } => "decimal",
+            Value::ShortStr(_) => "shortstr",
+            Value::LongStr(_) => "longstr",
+            Value::Timestamp(_) => "timestamp",
+            Value::Array(_) => "array",
+            Value::Table(_) => "table",
+            Value::Bytes(_) => "bytes",
+            Value::Void => "void",
+        }
+    }
+
+    /// The value as an integer, whatever the integer type (other clients send other widths).
+    pub fn as_integer(&self) -> Option<i128> {
+        match *self {
+            Value::I8(n) => Some(n.into()),
+            Value::U8(n) => Some(n.into()),
+            Value::I16(n) => Some(n.into()),
+            Value::U16(n) => Some(n.into()),
+            Value::I32(n) => Some(n.into()),
+            Value::U32(n) => Some(n.into()),
+            Value::I64(n) => Some(n.into()),
+            Value::Timestamp(n) => Some(n.into()),
+            _ => None,
+        }
+    }
+
+    /// The value as text when it is a string (short or long); bytes that are not UTF-8 are
+    /// `None` (use [`Value::display`] to show them).
+    pub fn as_text(&self) -> Option<&str> {
+        match self {
+            Value::ShortStr(s) => Some(s),
+            Value::LongStr(b) => std::str::from_utf8(b).ok(),
+            _ => None,
+        }
+    }
+
+    /// A one-line human form, not escaped for terminals (callers sanitise): strings as they
+    /// are (non-UTF-8 bytes as `\xNN`), integers in decimal, timestamps as seconds, arrays and
+    /// tables in brackets.
+    pub fn display(&self) -> String {
+        match self {
+            Value::Bool(b) => b.to_string(),
+            Value::I8(n) => n.to_string(),
+            Value::U8(n) => n.to_string(),
+            Value::I16(n) => n.to_string(),
+            Value::U16(n) => n.to_string(),
+            Value::I32(n) => n.to_string(),
+            Value::U32(n) => n.to_string(),
+            Value::I64(n) => n.to_string(),
+            Value::F32(x) => x.to_string(),
+            Value::F64(x) => x.to_string(),
+            Value::Decimal { scale, value } => decimal_text(*scale, *value),
+            Value::ShortStr(s) => s.clone(),
+            Value::LongStr(b) => bytes_text(b),
+            Value::Timestamp(t) => t.to_string(),
+            Value::Array(items) => {
+                let inner: Vec<String> = items.iter().map(Value::display).collect();
+                format!("[{}]", inner.join(", "))
+            }
+            Value::Table(t) => {
+                let inner: Vec<String> = t
+                    .iter()
+                    .map(|(k, v)| format!("{k}={}", v.display()))
+                    .collect();
+                format!("{{{}}}", inner.join(", "))
+            }
+            Value::Bytes(b) => format!("<{} bytes: {}>", b.len(), hex_preview(b, 32)),
+            Value::Void => "void".to_owned(),
+        }
+    }
+
+    /// The lossless typed JSON form: `{"type": "i32", "value": 5}`, strings that are not
+    /// UTF-8 and byte arrays as `{"type": "longstr", "base64": "…"}`, non-finite floats as
+    /// strings (`"NaN"`, `"inf"`, `"-inf"`).
+    pub fn to_typed_json(&self) -> Json {
+        let t = self.type_name();
+        match self {
+            Value::Bool(b) => json!({"type": t, "value": b}),
+            Value::I8(n) => json!({"type": t, "value": n}),
+            Value::U8(n) => json!({"type": t, "value": n}),
+            Value::I16(n) => json!({"type": t, "value": n}),
+            Value::U16(n) => json!({"type": t, "value": n}),
+            Value::I32(n) => json!({"type": t, "value": n}),
+            Value::U32(n) => json!({"type": t, "value": n}),
+            Value::I64(n) => json!({"type": t, "value": n}),
+            Value::F32(x) => json!({"type": t, "value": float_json(f64::from(*x))}),
+            Value::F64(x) => json!({"type": t, "value": float_json(*x)}),
+            Value::Decimal { scale, value } => json!({"type": t, "scale": scale, "value": value}),
+            Value::ShortStr(s) => json!({"type": t, "value": s}),
+            Value::LongStr(b) => match std::str::from_utf8(b) {
+                Ok(s) => json!({"type": t, "value": s}),
+                Err(_) => json!({"type": t, "base64": B64.encode(b)}),
+            },
+            Value::Timestamp(n) => json!({"type": t, "value": n}),
+            Value::Array(items) => {
+                json!({"type": t, "value": items.iter().map(Value::to_typed_json).collect::<Vec<_>>()})
+            }
+            Value::Table(table) => json!({"type": t, "value": table_to_typed_json(table)}),
+            Value::Bytes(b) => json!({"type": t, "base64": B64.encode(b)}),
+            Value::Void => json!({"type": t}),
+        }
+    }
+
+    /// Reads the typed JSON form back; the error names what is wrong.
+    pub fn from_typed_json(j: &Json) -> Result<Value, String> {
+        let obj = j
+            .as_object()
+            .ok_or_else(|| format!("a typed value must be an object, got {j}"))?;
+        let t = obj
+            .get("type")
+            .and_then(Json::as_str)
+            .ok_or_else(|| "a typed value needs a \"type\"".to_owned())?;
+        let v = obj.get("value");
+        let int = |lo: i128, hi: i128| -> Result<i128, String> {
+            let n = v
+                .and_then(|v| {
+                    v.as_i64()
+                        .map(i128::from)
+                        .or_else(|| v.as_u64().map(i128::from))
+                })
+                .ok_or_else(|| format!("{t} needs an integer \"value\""))?;
+            if n < lo || n > hi {
+                return Err(format!("{n} does not fit {t}"));
+            }
+            Ok(n)
+        };
+        let bytes = || -> Result<Vec<u8>, String> {
+            if let Some(b) = obj.get("base64").and_then(Json::as_str) {
+                return B64.decode(b).map_err(|e| format!("bad base64 in {t}: {e}"));
+            }
+            v.and_then(Json::as_str)
+                .map(|s| s.as_bytes().to_vec())
+                .ok_or_else(|| format!("{t} needs a string \"value\" or \"base64\""))
+        };
+        // Every range check above makes these conversions lossless; `unwrap_or` is unreachable.
+        Ok(match t {
+            "bool" => Value::Bool(
+                v.and_then(Json::as_bool)
+                    .ok_or_else(|| "bool needs a boolean \"value\"".to_owned())?,
+            ),
+            "i8" => Value::I8(i8::try_from(int(i8::MIN.into(), i8::MAX.into())?).unwrap_or(0)),
+            "u8" => Value::U8(u8::try_from(int(0, u8::MAX.into())?).unwrap_or(0)),
+            "i16" => Value::I16(i16::try_from(int(i16::MIN.into(), i16::MAX.into())?).unwrap_or(0)),
+            "u16" => Value::U16(u16::try_from(int(0, u16::MAX.into())?).unwrap_or(0)),
+            "i32" => Value::I32(i32::try_from(int(i32::MIN.into(), i32::MAX.into())?).unwrap_or(0)),
+            "u32" => Value::U32(u32::try_from(int(0, u32::MAX.into())?).unwrap_or(0)),
+            "i64" => Value::I64(i64::try_from(int(i64::MIN.into(), i64::MAX.into())?).unwrap_or(0)),
+            "timestamp" => Value::Timestamp(u64::try_from(int(0, u64::MAX.into())?).unwrap_or(0)),
+            "f32" => Value::F32(float_from_json(v, t)? as f32),
+            "f64" => Value::F64(float_from_json(v, t)?),
+            "decimal" => {
+                let scale = obj
+                    .get("scale")
+                    .and_then(Json::as_u64)
+                    .and_then(|s| u8::try_from(s).ok())
+                    .ok_or_else(|| "decimal needs a \"scale\" 0-255".to_owned())?;
+                let value = u32::try_from(int(0, u32::MAX.into())?).unwrap_or(0);
+                Value::Decimal { scale, value }
+            }
+            "shortstr" => Value::ShortStr(
+                String::from_utf8(bytes()?).map_err(|_| "a shortstr must be UTF-8".to_owned())?,
+            ),
+            "longstr" => Value::LongStr(bytes()?),
+            "bytes" => Value::Bytes(bytes()?),
+            "array" => {
+                let items = v
+                    .and_then(Json::as_array)
+                    .ok_or_else(|| "array needs an array \"value\"".to_owned())?;
+                Value::Array(
+                    items
+                        .iter()
+                        .map(Value::from_typed_json)
+                        .collect::<Result<_, _>>()?,
+                )
+            }
+            "table" => Value::Table(table_from_typed_json(
+                v.ok_or_else(|| "table needs an object \"value\"".to_owned())?,
+            )?),
+            "void" => Value::Void,
+            other => return Err(format!("unknown field type {other:?}")),
+        })
+    }
+}
+
+fn float_json(x: f64) -> Json {
+    if x.is_finite() {
+        json!(x)
+    } else if x.is_nan() {
+        json!("NaN")
+    } else if x > 0.0 {
+        json!("inf")
+    } else {
+        json!("-inf")
+    }
+}
+
+fn float_from_json(v: Option<&Json>, t: &str) -> Result<f64, String> {
+    match v {
+        Some(Json::Number(n)) => n.as_f64().ok_or_else(|| format!("bad {t}")),
+        Some(Json::String(s)) if s == "NaN" => Ok(f64::NAN),
+        Some(Json::String(s)) if s == "inf" => Ok(f64::INFINITY),
+        Some(Json::String(s)) if s == "-inf" => Ok(f64::NEG_INFINITY),
+        _ => Err(format!("{t} needs a number \"value\"")),
+    }
+}
+
+/// A table in the typed JSON form: `{"key": {"type": …, "value": …}, …}`.
+pub fn table_to_typed_json(table: &Table) -> Json {
+    Json::Object(
+        table
+            .iter()
+            .map(|(k, v)| (k.clone(), v.to_typed_json()))
+            .collect::<Map<_, _>>(),
+    )
+}
+
+pub fn table_from_typed_json(j: &Json) -> Result<Table, String> {
+    let obj = j
+        .as_object()
+        .ok_or_else(|| "a table must be a JSON object".to_owned())?;
+    obj.iter()
+        .map(|(k, v)| {
+            Value::from_typed_json(v)
+                .map(|v| (k.clone(), v))
+                .map_err(|e| format!("{k}: {e}"))
+        })
+        .collect()
+}
+
+fn decimal_text(scale: u8, value: u32) -> String {
+    let digits = value.to_string();
+    let scale = usize::from(scale);
+    if scale == 0 {
+        return digits;
+    }
+    if digits.len() > scale {
+        let (a, b) = digits.split_at(digits.len() - scale);
+        format!("{a}.{b}")
+    } else {
+        format!("0.{}{digits}", "0".repeat(scale - digits.len()))
+    }
+}
+
+/// Bytes as text: UTF-8 kept, every byte of an invalid sequence shown as `\xNN`.
+pub fn bytes_text(b: &[u8]) -> String {
+    let mut out = String::with_capacity(b.len());
+    for chunk in b.utf8_chunks() {
+        out.push_str(chunk.valid());
+        for byte in chunk.invalid() {
+            let _ = write!(out, "\\x{byte:02x}");
+        }
+    }
+    out
+}
+
+/// The first `max` bytes in hex, `…` when cut.
+pub fn hex_preview(b: &[u8], max: usize) -> String {
+    let mut out = String::new();
+    for byte in b.iter().take(max) {
+        let _ = write!(out, "{byte:02x}");
+    }
+    if b.len() > max {
+        out.push('…');
+    }
+    out
+}
+
+/// The basic properties of a message. `None` is "not set", which AMQP distinguishes from empty.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Properties {
+    pub content_type: Option<String>,
+    pub content_encoding: Option<String>,
+    pub headers: Option<Table>,
+    pub delivery_mode: Option<u8>,
+    pub priority: Option<u8>,
+    pub correlation_id: Option<String>,
+    pub reply_to: Option<String>,
+    pub expiration: Option<String>,
+    pub message_id: Option<String>,
+    /// Seconds since the Unix epoch.
+    pub timestamp: Option<u64>,
+    /// The `type` property.
+    pub kind: Option<String>,
+    pub user_id: Option<String>,
+    pub app_id: Option<String>,
+    pub cluster_id: Option<String>,
+}
+
+impl Properties {
+    pub fn header(&self, name: &str) -> Option<&Value> {
+        self.headers.as_ref().and_then(|h| h.get(name))
+    }
+
+    /// The typed JSON form: set properties only; headers as a typed table.
+    pub fn to_json(&self) -> Json {
+        let mut m = Map::new();
+        let mut put = |k: &str, v: Option<Json>| {
+            if let Some(v) = v {
+                m.insert(k.to_owned(), v);
+            }
+        };
+        put("content_type", self.content_type.clone().map(Json::from));
+        put(
+            "content_encoding",
+            self.content_encoding.clone().map(Json::from),
+        );
+        put("headers", self.headers.as_ref().map(table_to_typed_json));
+        put("delivery_mode", self.delivery_mode.map(Json::from));
+        put("priority", self.priority.map(Json::from));
+        put(
+            "correlation_id",
+            self.correlation_id.clone().map(Json::from),
+        );
+        put("reply_to", self.reply_to.clone().map(Json::from));
+        put("expiration", self.expiration.clone().map(Json::from));
+        put("message_id", self.message_id.clone().map(Json::from));
+        put("timestamp", self.timestamp.map(Json::from));
+        put("type", self.kind.clone().map(Json::from));
+        put("user_id", self.user_id.clone().map(Json::from));
+        put("app_id", self.app_id.clone().map(Json::from));
+        put("cluster_id", self.cluster_id.clone().map(Json::from));
+        Json::Object(m)
+    }
+
+    pub fn from_json(j: &Json) -> Result<Properties, String> {
+        let obj = j
+            .as_object()
+            .ok_or_else(|| "properties must be a JSON object".to_owned())?;
+        for key in obj.keys() {
+            if !PROPERTY_NAMES.contains(&key.as_str()) {
+                return Err(format!("unknown property {key:?}"));
+            }
+        }
+        let text = |k: &str| -> Result<Option<String>, String> {
+            match obj.get(k) {
+                None | Some(Json::Null) => Ok(None),
+                Some(Json::String(s)) => Ok(Some(s.clone())),
+                Some(other) => Err(format!("property {k} must be a string, got {other}")),
+            }
+        };
+        let small = |k: &str| -> Result<Option<u8>, String> {
+            match obj.get(k) {
+                None | Some(Json::Null) => Ok(None),
+                Some(v) => v
+                    .as_u64()
+                    .and_then(|n| u8::try_from(n).ok())
+                    .map(Some)
+                    .ok_or_else(|| format!("property {k} must be 0-255, got {v}")),
+            }
+        };
+        Ok(Properties {
+            content_type: text("content_type")?,
+            content_encoding: text("content_encoding")?,
+            headers: match obj.get("headers") {
+                None | Some(Json::Null) => None,
+                Some(h) => Some(table_from_typed_json(h).map_err(|e| format!("headers: {e}"))?),
+            },
+            delivery_mode: small("delivery_mode")?,
+            priority: small("priority")?,
+            correlation_id: text("correlation_id")?,
+            reply_to: text("reply_to")?,
+            expiration: text("expiration")?,
+            message_id: text("message_id")?,
+            timestamp: match obj.get("timestamp") {
+                None | Some(Json::Null) => None,
+                Some(v) => Some(
+                    v.as_u64()
+                        .ok_or_else(|| format!("property timestamp must be seconds, got {v}"))?,
+                ),
+            },
+            kind: text("type")?,
+            user_id: text("user_id")?,
+            app_id: text("app_id")?,
+            cluster_id: text("cluster_id")?,
+        })
+    }
+}
+
+const PROPERTY_NAMES: [&str; 14] = [
+    "content_type",
+    "content_encoding",
+    "headers",
+    "delivery_mode",
+    "priority",
+    "correlation_id",
+    "reply_to",
+    "expiration",
+    "message_id",
+    "timestamp",
+    "type",
+    "user_id",
+    "app_id",
+    "cluster_id",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn every_type() -> Value {
+        let mut t = Table::new();
+        t.insert(
+            "nested".into(),
+            Value::Array(vec![Value::I8(-1), Value::Void]),
+        );
+        Value::Array(vec![
+            Value::Bool(true),
+            Value::I8(-8),
+            Value::U8(8),
+            Value::I16(-16),
+            Value::U16(16),
+            Value::I32(-32),
+            Value::U32(32),
+            Value::I64(i64::MIN),
+            Value::F32(1.5),
+            Value::F64(-2.25),
+            Value::Decimal {
+                scale: 2,
+                value: 12345,
+            },
+            Value::ShortStr("short".into()),
+            Value::LongStr(b"long".to_vec()),
+            Value::LongStr(vec![0xff, 0x00, b'a']),
+            Value::Timestamp(1_795_960_652),
+            Value::Table(t),
+            Value::Bytes(vec![1, 2, 3]),
+            Value::Void,
+        ])
+    }
+
+    #[test]
+    fn typed_json_round_trips_every_type() {
+        let v = every_type();
+        let j = v.to_typed_json();
+        let text = serde_json::to_string(&j).unwrap();
+        let back = Value::from_typed_json(&serde_json::from_str(&text).unwrap()).unwrap();
+        assert_eq!(back, v);
+    }
+
+    #[test]
+    fn non_finite_floats_round_trip() {
+        for x in [f64::INFINITY, f64::NEG_INFINITY] {
+            let back = Value::from_typed_json(&Value::F64(x).to_typed_json()).unwrap();
+            assert_eq!(back, Value::F64(x));
+        }
+        let nan = Value::from_typed_json(&Value::F64(f64::NAN).to_typed_json()).unwrap();
+        assert!(matches!(nan, Value::F64(x) if x.is_nan()));
+    }
+
+    #[test]
+    fn typed_json_refuses_what_does_not_fit() {
+        for bad in [
+            json!({"type": "i8", "value": 300}),
+            json!({"type": "u8", "value": -1}),
+            json!({"type": "nope"}),
+            json!({"value": 1}),
+            json!("x"),
+            json!({"type": "longstr", "base64": "***"}),
+            json!({"type": "decimal", "scale": 999, "value": 1}),
+        ] {
+            assert!(Value::from_typed_json(&bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn display_shows_bytes_for_what_they_are() {
+        assert_eq!(Value::LongStr(vec![b'o', b'k', 0xff]).display(), "ok\\xff");
+        assert_eq!(Value::Decimal { scale: 3, value: 5 }.display(), "0.005");
+        assert_eq!(
+            Value::Decimal {
+                scale: 1,
+                value: 125
+            }
+            .display(),
+            "12.5"
+        );
+        assert_eq!(
+            Value::Array(vec![Value::ShortStr("a".into()), Value::I32(1)]).display(),
+            "[a, 1]"
+        );
+    }
+
+    #[test]
+    fn properties_round_trip() {
+        let mut headers = Table::new();
+        headers.insert("x-death".into(), every_type());
+        let p = Properties {
+            content_type: Some("application/json".into()),
+            headers: Some(headers),
+            delivery_mode: Some(2),
+            priority: Some(0),
+            message_id: Some("m-1".into()),
+            timestamp: Some(1),
+            kind: Some("order.created".into()),
+            ..Properties::default()
+        };
+        assert_eq!(Properties::from_json(&p.to_json()).unwrap(), p);
+        assert!(Properties::from_json(&json!({"colour": "red"})).is_err());
+    }
+}
