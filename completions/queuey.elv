@@ -31,6 +31,7 @@ set edit:completion:arg-completer[queuey] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand args 'Print the queues of a logical queue and their computed arguments (offline)'
+            cand dead 'Inspect and export the dead letters of a logical queue (its q.dead)'
             cand ping 'Check that the broker answers over AMQP and over the management API'
             cand completions 'Print a shell completion script to stdout'
             cand generate-assets 'Write the completions and man pages into DIR/completions and DIR/man'
@@ -60,6 +61,132 @@ set edit:completion:arg-completer[queuey] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
+        }
+        &'queuey;dead'= {
+            cand --url 'AMQP URL of the broker; the vhost is its path (%2f is "/")'
+            cand --api-url 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]'
+            cand --connect-timeout 'How long to wait for the broker to answer a connection'
+            cand --config 'Topology file [default: ./queuey.toml when present]'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand -q 'No progress bars and no notes on stderr'
+            cand --quiet 'No progress bars and no notes on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand ls 'List the dead letters in q.dead without removing any'
+            cand show 'Show one dead letter whole: properties, every header with its type, x-death, the body'
+            cand export 'Write dead letters as JSON lines, losslessly, without removing any'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'queuey;dead;ls'= {
+            cand --limit 'Show at most N messages (0: all)'
+            cand --group-by 'Count over the whole queue by these keys instead of listing: reason, original-queue, attempts, first-death-queue, first-death-reason, content-type, header:NAME'
+            cand --reason 'Death reason (x-queuey-death-reason, else the newest x-death reason)'
+            cand --original-queue 'Original queue (x-queuey-original-queue, else from x-death, else q)'
+            cand --attempts 'Attempts (x-queuey-attempts): N, N.., ..N or N..M (inclusive)'
+            cand --older-than 'Died longer ago than this (e.g. 7d)'
+            cand --newer-than 'Died more recently than this (e.g. 1h)'
+            cand --header 'A header''s value (NAME=VALUE) or presence (NAME); all must hold'
+            cand --message-id 'Message id (the message_id property)'
+            cand --window 'Messages in flight from the broker at most (memory stays bounded by this window)'
+            cand --message-ttl 'Queue-wide message TTL of q (x-message-ttl), e.g. 1h or 30s; at most 49d17h2m47s295ms'
+            cand --max-priority 'Priority levels of q (x-max-priority), 1 to 255; classic queues only'
+            cand --queue-type 'Queue type of q'
+            cand --delivery-limit 'Deliveries a message of a quorum q may take before it is dead-lettered to q.dead'
+            cand --dead-suffix 'Suffix naming the dead-letter queue [default: .dead]'
+            cand --deferred-suffix 'Infix between q and a hold queue''s TTL [default: .deferred.]'
+            cand --retry-granularity 'Rounding step of retry and delayed-enqueue delays [default: 1s]'
+            cand --deferred-granularity 'Rounding step of deferral delays [default: 1s]'
+            cand --url 'AMQP URL of the broker; the vhost is its path (%2f is "/")'
+            cand --api-url 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]'
+            cand --connect-timeout 'How long to wait for the broker to answer a connection'
+            cand --config 'Topology file [default: ./queuey.toml when present]'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --spend-delivery-budget 'Peek a quorum q.dead even though each peek spends one delivery of every message (RabbitMQ before 4.3); a message on its last delivery is moved to the back instead'
+            cand --assume-classic 'Without the management API, treat q.dead as a classic queue (as queuey declares it)'
+            cand -q 'No progress bars and no notes on stderr'
+            cand --quiet 'No progress bars and no notes on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'queuey;dead;show'= {
+            cand --message-id 'The first message with this message id instead of a position'
+            cand --window 'Messages in flight from the broker at most (memory stays bounded by this window)'
+            cand --message-ttl 'Queue-wide message TTL of q (x-message-ttl), e.g. 1h or 30s; at most 49d17h2m47s295ms'
+            cand --max-priority 'Priority levels of q (x-max-priority), 1 to 255; classic queues only'
+            cand --queue-type 'Queue type of q'
+            cand --delivery-limit 'Deliveries a message of a quorum q may take before it is dead-lettered to q.dead'
+            cand --dead-suffix 'Suffix naming the dead-letter queue [default: .dead]'
+            cand --deferred-suffix 'Infix between q and a hold queue''s TTL [default: .deferred.]'
+            cand --retry-granularity 'Rounding step of retry and delayed-enqueue delays [default: 1s]'
+            cand --deferred-granularity 'Rounding step of deferral delays [default: 1s]'
+            cand --url 'AMQP URL of the broker; the vhost is its path (%2f is "/")'
+            cand --api-url 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]'
+            cand --connect-timeout 'How long to wait for the broker to answer a connection'
+            cand --config 'Topology file [default: ./queuey.toml when present]'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --spend-delivery-budget 'Peek a quorum q.dead even though each peek spends one delivery of every message (RabbitMQ before 4.3); a message on its last delivery is moved to the back instead'
+            cand --assume-classic 'Without the management API, treat q.dead as a classic queue (as queuey declares it)'
+            cand -q 'No progress bars and no notes on stderr'
+            cand --quiet 'No progress bars and no notes on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'queuey;dead;export'= {
+            cand --output-file 'Write to FILE instead of standard output'
+            cand --limit 'Export at most N matching messages (0: all)'
+            cand --reason 'Death reason (x-queuey-death-reason, else the newest x-death reason)'
+            cand --original-queue 'Original queue (x-queuey-original-queue, else from x-death, else q)'
+            cand --attempts 'Attempts (x-queuey-attempts): N, N.., ..N or N..M (inclusive)'
+            cand --older-than 'Died longer ago than this (e.g. 7d)'
+            cand --newer-than 'Died more recently than this (e.g. 1h)'
+            cand --header 'A header''s value (NAME=VALUE) or presence (NAME); all must hold'
+            cand --message-id 'Message id (the message_id property)'
+            cand --window 'Messages in flight from the broker at most (memory stays bounded by this window)'
+            cand --message-ttl 'Queue-wide message TTL of q (x-message-ttl), e.g. 1h or 30s; at most 49d17h2m47s295ms'
+            cand --max-priority 'Priority levels of q (x-max-priority), 1 to 255; classic queues only'
+            cand --queue-type 'Queue type of q'
+            cand --delivery-limit 'Deliveries a message of a quorum q may take before it is dead-lettered to q.dead'
+            cand --dead-suffix 'Suffix naming the dead-letter queue [default: .dead]'
+            cand --deferred-suffix 'Infix between q and a hold queue''s TTL [default: .deferred.]'
+            cand --retry-granularity 'Rounding step of retry and delayed-enqueue delays [default: 1s]'
+            cand --deferred-granularity 'Rounding step of deferral delays [default: 1s]'
+            cand --url 'AMQP URL of the broker; the vhost is its path (%2f is "/")'
+            cand --api-url 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]'
+            cand --connect-timeout 'How long to wait for the broker to answer a connection'
+            cand --config 'Topology file [default: ./queuey.toml when present]'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --spend-delivery-budget 'Peek a quorum q.dead even though each peek spends one delivery of every message (RabbitMQ before 4.3); a message on its last delivery is moved to the back instead'
+            cand --assume-classic 'Without the management API, treat q.dead as a classic queue (as queuey declares it)'
+            cand -q 'No progress bars and no notes on stderr'
+            cand --quiet 'No progress bars and no notes on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'queuey;dead;help'= {
+            cand ls 'List the dead letters in q.dead without removing any'
+            cand show 'Show one dead letter whole: properties, every header with its type, x-death, the body'
+            cand export 'Write dead letters as JSON lines, losslessly, without removing any'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'queuey;dead;help;ls'= {
+        }
+        &'queuey;dead;help;show'= {
+        }
+        &'queuey;dead;help;export'= {
+        }
+        &'queuey;dead;help;help'= {
         }
         &'queuey;ping'= {
             cand --url 'AMQP URL of the broker; the vhost is its path (%2f is "/")'
@@ -105,12 +232,24 @@ set edit:completion:arg-completer[queuey] = {|@words|
         }
         &'queuey;help'= {
             cand args 'Print the queues of a logical queue and their computed arguments (offline)'
+            cand dead 'Inspect and export the dead letters of a logical queue (its q.dead)'
             cand ping 'Check that the broker answers over AMQP and over the management API'
             cand completions 'Print a shell completion script to stdout'
             cand generate-assets 'Write the completions and man pages into DIR/completions and DIR/man'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'queuey;help;args'= {
+        }
+        &'queuey;help;dead'= {
+            cand ls 'List the dead letters in q.dead without removing any'
+            cand show 'Show one dead letter whole: properties, every header with its type, x-death, the body'
+            cand export 'Write dead letters as JSON lines, losslessly, without removing any'
+        }
+        &'queuey;help;dead;ls'= {
+        }
+        &'queuey;help;dead;show'= {
+        }
+        &'queuey;help;dead;export'= {
         }
         &'queuey;help;ping'= {
         }

@@ -34,6 +34,7 @@ complete -c queuey -n "__fish_queuey_needs_command" -s q -l quiet -d 'No progres
 complete -c queuey -n "__fish_queuey_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c queuey -n "__fish_queuey_needs_command" -s V -l version -d 'Print version'
 complete -c queuey -n "__fish_queuey_needs_command" -f -a "args" -d 'Print the queues of a logical queue and their computed arguments (offline)'
+complete -c queuey -n "__fish_queuey_needs_command" -f -a "dead" -d 'Inspect and export the dead letters of a logical queue (its q.dead)'
 complete -c queuey -n "__fish_queuey_needs_command" -f -a "ping" -d 'Check that the broker answers over AMQP and over the management API'
 complete -c queuey -n "__fish_queuey_needs_command" -f -a "completions" -d 'Print a shell completion script to stdout'
 complete -c queuey -n "__fish_queuey_needs_command" -f -a "generate-assets" -d 'Write the completions and man pages into DIR/completions and DIR/man'
@@ -59,6 +60,105 @@ complete -c queuey -n "__fish_queuey_using_subcommand args" -l all -d 'Every que
 complete -c queuey -n "__fish_queuey_using_subcommand args" -s q -l quiet -d 'No progress bars and no notes on stderr'
 complete -c queuey -n "__fish_queuey_using_subcommand args" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c queuey -n "__fish_queuey_using_subcommand args" -s V -l version -d 'Print version'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export help" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export help" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export help" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export help" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export help" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
+json\t'JSON (one document; streams print one object per line)'"
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export help" -s q -l quiet -d 'No progress bars and no notes on stderr'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export help" -s V -l version -d 'Print version'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export help" -f -a "ls" -d 'List the dead letters in q.dead without removing any'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export help" -f -a "show" -d 'Show one dead letter whole: properties, every header with its type, x-death, the body'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export help" -f -a "export" -d 'Write dead letters as JSON lines, losslessly, without removing any'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l limit -d 'Show at most N messages (0: all)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l group-by -d 'Count over the whole queue by these keys instead of listing: reason, original-queue, attempts, first-death-queue, first-death-reason, content-type, header:NAME' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l reason -d 'Death reason (x-queuey-death-reason, else the newest x-death reason)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l original-queue -d 'Original queue (x-queuey-original-queue, else from x-death, else q)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l attempts -d 'Attempts (x-queuey-attempts): N, N.., ..N or N..M (inclusive)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l older-than -d 'Died longer ago than this (e.g. 7d)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l newer-than -d 'Died more recently than this (e.g. 1h)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l header -d 'A header\'s value (NAME=VALUE) or presence (NAME); all must hold' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l message-id -d 'Message id (the message_id property)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l window -d 'Messages in flight from the broker at most (memory stays bounded by this window)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l message-ttl -d 'Queue-wide message TTL of q (x-message-ttl), e.g. 1h or 30s; at most 49d17h2m47s295ms' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l max-priority -d 'Priority levels of q (x-max-priority), 1 to 255; classic queues only' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l queue-type -d 'Queue type of q' -r -f -a "classic\t''
+quorum\t''"
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l delivery-limit -d 'Deliveries a message of a quorum q may take before it is dead-lettered to q.dead' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l dead-suffix -d 'Suffix naming the dead-letter queue [default: .dead]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL [default: .deferred.]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l retry-granularity -d 'Rounding step of retry and delayed-enqueue delays [default: 1s]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l deferred-granularity -d 'Rounding step of deferral delays [default: 1s]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
+json\t'JSON (one document; streams print one object per line)'"
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l spend-delivery-budget -d 'Peek a quorum q.dead even though each peek spends one delivery of every message (RabbitMQ before 4.3); a message on its last delivery is moved to the back instead'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l assume-classic -d 'Without the management API, treat q.dead as a classic queue (as queuey declares it)'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -s q -l quiet -d 'No progress bars and no notes on stderr'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -s V -l version -d 'Print version'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l message-id -d 'The first message with this message id instead of a position' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l window -d 'Messages in flight from the broker at most (memory stays bounded by this window)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l message-ttl -d 'Queue-wide message TTL of q (x-message-ttl), e.g. 1h or 30s; at most 49d17h2m47s295ms' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l max-priority -d 'Priority levels of q (x-max-priority), 1 to 255; classic queues only' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l queue-type -d 'Queue type of q' -r -f -a "classic\t''
+quorum\t''"
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l delivery-limit -d 'Deliveries a message of a quorum q may take before it is dead-lettered to q.dead' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l dead-suffix -d 'Suffix naming the dead-letter queue [default: .dead]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL [default: .deferred.]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l retry-granularity -d 'Rounding step of retry and delayed-enqueue delays [default: 1s]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l deferred-granularity -d 'Rounding step of deferral delays [default: 1s]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
+json\t'JSON (one document; streams print one object per line)'"
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l spend-delivery-budget -d 'Peek a quorum q.dead even though each peek spends one delivery of every message (RabbitMQ before 4.3); a message on its last delivery is moved to the back instead'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l assume-classic -d 'Without the management API, treat q.dead as a classic queue (as queuey declares it)'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -s q -l quiet -d 'No progress bars and no notes on stderr'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l output-file -d 'Write to FILE instead of standard output' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l limit -d 'Export at most N matching messages (0: all)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l reason -d 'Death reason (x-queuey-death-reason, else the newest x-death reason)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l original-queue -d 'Original queue (x-queuey-original-queue, else from x-death, else q)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l attempts -d 'Attempts (x-queuey-attempts): N, N.., ..N or N..M (inclusive)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l older-than -d 'Died longer ago than this (e.g. 7d)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l newer-than -d 'Died more recently than this (e.g. 1h)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l header -d 'A header\'s value (NAME=VALUE) or presence (NAME); all must hold' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l message-id -d 'Message id (the message_id property)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l window -d 'Messages in flight from the broker at most (memory stays bounded by this window)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l message-ttl -d 'Queue-wide message TTL of q (x-message-ttl), e.g. 1h or 30s; at most 49d17h2m47s295ms' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l max-priority -d 'Priority levels of q (x-max-priority), 1 to 255; classic queues only' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l queue-type -d 'Queue type of q' -r -f -a "classic\t''
+quorum\t''"
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l delivery-limit -d 'Deliveries a message of a quorum q may take before it is dead-lettered to q.dead' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l dead-suffix -d 'Suffix naming the dead-letter queue [default: .dead]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL [default: .deferred.]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l retry-granularity -d 'Rounding step of retry and delayed-enqueue delays [default: 1s]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l deferred-granularity -d 'Rounding step of deferral delays [default: 1s]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
+json\t'JSON (one document; streams print one object per line)'"
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l spend-delivery-budget -d 'Peek a quorum q.dead even though each peek spends one delivery of every message (RabbitMQ before 4.3); a message on its last delivery is moved to the back instead'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l assume-classic -d 'Without the management API, treat q.dead as a classic queue (as queuey declares it)'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -s q -l quiet -d 'No progress bars and no notes on stderr'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -s V -l version -d 'Print version'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from help" -f -a "ls" -d 'List the dead letters in q.dead without removing any'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show one dead letter whole: properties, every header with its type, x-death, the body'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from help" -f -a "export" -d 'Write dead letters as JSON lines, losslessly, without removing any'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c queuey -n "__fish_queuey_using_subcommand ping" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
 complete -c queuey -n "__fish_queuey_using_subcommand ping" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand ping" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
@@ -86,8 +186,12 @@ json\t'JSON (one document; streams print one object per line)'"
 complete -c queuey -n "__fish_queuey_using_subcommand generate-assets" -s q -l quiet -d 'No progress bars and no notes on stderr'
 complete -c queuey -n "__fish_queuey_using_subcommand generate-assets" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c queuey -n "__fish_queuey_using_subcommand generate-assets" -s V -l version -d 'Print version'
-complete -c queuey -n "__fish_queuey_using_subcommand help; and not __fish_seen_subcommand_from args ping completions generate-assets help" -f -a "args" -d 'Print the queues of a logical queue and their computed arguments (offline)'
-complete -c queuey -n "__fish_queuey_using_subcommand help; and not __fish_seen_subcommand_from args ping completions generate-assets help" -f -a "ping" -d 'Check that the broker answers over AMQP and over the management API'
-complete -c queuey -n "__fish_queuey_using_subcommand help; and not __fish_seen_subcommand_from args ping completions generate-assets help" -f -a "completions" -d 'Print a shell completion script to stdout'
-complete -c queuey -n "__fish_queuey_using_subcommand help; and not __fish_seen_subcommand_from args ping completions generate-assets help" -f -a "generate-assets" -d 'Write the completions and man pages into DIR/completions and DIR/man'
-complete -c queuey -n "__fish_queuey_using_subcommand help; and not __fish_seen_subcommand_from args ping completions generate-assets help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c queuey -n "__fish_queuey_using_subcommand help; and not __fish_seen_subcommand_from args dead ping completions generate-assets help" -f -a "args" -d 'Print the queues of a logical queue and their computed arguments (offline)'
+complete -c queuey -n "__fish_queuey_using_subcommand help; and not __fish_seen_subcommand_from args dead ping completions generate-assets help" -f -a "dead" -d 'Inspect and export the dead letters of a logical queue (its q.dead)'
+complete -c queuey -n "__fish_queuey_using_subcommand help; and not __fish_seen_subcommand_from args dead ping completions generate-assets help" -f -a "ping" -d 'Check that the broker answers over AMQP and over the management API'
+complete -c queuey -n "__fish_queuey_using_subcommand help; and not __fish_seen_subcommand_from args dead ping completions generate-assets help" -f -a "completions" -d 'Print a shell completion script to stdout'
+complete -c queuey -n "__fish_queuey_using_subcommand help; and not __fish_seen_subcommand_from args dead ping completions generate-assets help" -f -a "generate-assets" -d 'Write the completions and man pages into DIR/completions and DIR/man'
+complete -c queuey -n "__fish_queuey_using_subcommand help; and not __fish_seen_subcommand_from args dead ping completions generate-assets help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c queuey -n "__fish_queuey_using_subcommand help; and __fish_seen_subcommand_from dead" -f -a "ls" -d 'List the dead letters in q.dead without removing any'
+complete -c queuey -n "__fish_queuey_using_subcommand help; and __fish_seen_subcommand_from dead" -f -a "show" -d 'Show one dead letter whole: properties, every header with its type, x-death, the body'
+complete -c queuey -n "__fish_queuey_using_subcommand help; and __fish_seen_subcommand_from dead" -f -a "export" -d 'Write dead letters as JSON lines, losslessly, without removing any'

@@ -122,6 +122,10 @@ pub enum Command {
     /// delay lands in, with the arguments queuey computes for each.
     Args(ArgsArgs),
 
+    /// Inspect and export the dead letters of a logical queue (its q.dead)
+    #[command(subcommand)]
+    Dead(DeadCommand),
+
     /// Check that the broker answers over AMQP and over the management API
     ///
     /// Connects over AMQP (URL, credentials, vhost) and asks the management API for the
@@ -141,6 +145,157 @@ pub enum Command {
         /// The directory that holds completions/ and man/ (the repository root)
         dir: PathBuf,
     },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum DeadCommand {
+    /// List the dead letters in q.dead without removing any
+    ///
+    /// Peeks at q.dead: every message stays, in its order (only its redelivered flag changes).
+    /// Shows, per message, its position, message id, original queue, attempts, death reason,
+    /// x-death history, age, size and a body preview. --group-by counts over the whole queue
+    /// instead, keeping no bodies.
+    Ls(DeadLsArgs),
+
+    /// Show one dead letter whole: properties, every header with its type, x-death, the body
+    ///
+    /// The body is pretty-printed when it is JSON, shown as text when it is UTF-8, and as a hex
+    /// dump otherwise. Everything from the broker is escaped for the terminal.
+    Show(DeadShowArgs),
+
+    /// Write dead letters as JSON lines, losslessly, without removing any
+    ///
+    /// One object per message: every property, headers with their AMQP types (nested arrays,
+    /// tables and timestamps included), the body in base64, and what queuey decoded. `dead
+    /// replay --from-file` reads it back.
+    Export(DeadExportArgs),
+}
+
+/// The logical queue whose q.dead a dead-letter command reads.
+#[derive(Debug, Args)]
+pub struct DeadQueueArg {
+    /// Logical queue name (q; queuey reads q.dead)
+    #[arg(value_name = "QUEUE")]
+    pub queue: String,
+}
+
+/// Which dead letters a command acts on. Different filters combine with AND; a filter given
+/// several times matches any of its values.
+#[derive(Debug, Default, Args)]
+#[command(next_help_heading = "Filters")]
+pub struct FilterArgs {
+    /// Death reason (x-queuey-death-reason, else the newest x-death reason)
+    #[arg(long, value_name = "REASON")]
+    pub reason: Vec<String>,
+
+    /// Original queue (x-queuey-original-queue, else from x-death, else q)
+    #[arg(long, value_name = "QUEUE")]
+    pub original_queue: Vec<String>,
+
+    /// Attempts (x-queuey-attempts): N, N.., ..N or N..M (inclusive)
+    #[arg(long, value_name = "RANGE")]
+    pub attempts: Option<String>,
+
+    /// Died longer ago than this (e.g. 7d)
+    #[arg(long, value_name = "DURATION")]
+    pub older_than: Option<String>,
+
+    /// Died more recently than this (e.g. 1h)
+    #[arg(long, value_name = "DURATION")]
+    pub newer_than: Option<String>,
+
+    /// A header's value (NAME=VALUE) or presence (NAME); all must hold
+    #[arg(long, value_name = "NAME[=VALUE]")]
+    pub header: Vec<String>,
+
+    /// Message id (the message_id property)
+    #[arg(long, value_name = "ID")]
+    pub message_id: Vec<String>,
+}
+
+/// How a peek may treat the queue.
+#[derive(Debug, Default, Args)]
+#[command(next_help_heading = "Peeking")]
+pub struct PeekArgs {
+    /// Peek a quorum q.dead even though each peek spends one delivery of every message
+    /// (RabbitMQ before 4.3); a message on its last delivery is moved to the back instead
+    #[arg(long)]
+    pub spend_delivery_budget: bool,
+
+    /// Without the management API, treat q.dead as a classic queue (as queuey declares it)
+    #[arg(long)]
+    pub assume_classic: bool,
+
+    /// Messages in flight from the broker at most (memory stays bounded by this window)
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    pub window: u16,
+}
+
+#[derive(Debug, Args)]
+pub struct DeadLsArgs {
+    #[command(flatten)]
+    pub queue: DeadQueueArg,
+
+    /// Show at most N messages (0: all)
+    #[arg(long, value_name = "N", default_value_t = 50)]
+    pub limit: u64,
+
+    /// Count over the whole queue by these keys instead of listing: reason, original-queue,
+    /// attempts, first-death-queue, first-death-reason, content-type, header:NAME
+    #[arg(long, value_name = "KEY")]
+    pub group_by: Vec<String>,
+
+    #[command(flatten)]
+    pub filters: FilterArgs,
+
+    #[command(flatten)]
+    pub peek: PeekArgs,
+
+    #[command(flatten)]
+    pub settings: QueueSettingsArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct DeadShowArgs {
+    #[command(flatten)]
+    pub queue: DeadQueueArg,
+
+    /// Position in q.dead, 1 being the head (as `dead ls` shows it)
+    #[arg(value_name = "POSITION", required_unless_present = "message_id")]
+    pub position: Option<u64>,
+
+    /// The first message with this message id instead of a position
+    #[arg(long, value_name = "ID", conflicts_with = "position")]
+    pub message_id: Option<String>,
+
+    #[command(flatten)]
+    pub peek: PeekArgs,
+
+    #[command(flatten)]
+    pub settings: QueueSettingsArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct DeadExportArgs {
+    #[command(flatten)]
+    pub queue: DeadQueueArg,
+
+    /// Write to FILE instead of standard output
+    #[arg(long, value_name = "FILE")]
+    pub output_file: Option<PathBuf>,
+
+    /// Export at most N matching messages (0: all)
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub limit: u64,
+
+    #[command(flatten)]
+    pub filters: FilterArgs,
+
+    #[command(flatten)]
+    pub peek: PeekArgs,
+
+    #[command(flatten)]
+    pub settings: QueueSettingsArgs,
 }
 
 /// Which logical queues a command acts on.

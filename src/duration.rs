@@ -123,6 +123,28 @@ pub fn format_millis(ms: u64) -> String {
     out
 }
 
+/// An age for tables: the two most significant units of whole seconds (`3d4h`, `5m12s`, `40s`).
+pub fn format_age(secs: u64) -> String {
+    const PARTS: &[(&str, u64)] = &[("d", 86_400), ("h", 3_600), ("m", 60), ("s", 1)];
+    let mut out = String::new();
+    let mut rest = secs;
+    let mut shown = 0;
+    for (unit, size) in PARTS {
+        let n = rest / size;
+        if n > 0 || (shown > 0 && shown < 2) {
+            if n > 0 {
+                out.push_str(&format!("{n}{unit}"));
+            }
+            shown += 1;
+            rest %= size;
+        }
+        if shown == 2 {
+            break;
+        }
+    }
+    if out.is_empty() { "0s".to_owned() } else { out }
+}
+
 /// Formats a duration at millisecond resolution, rounding sub-millisecond parts up so that a
 /// non-zero duration never prints as `0ms`.
 pub fn format_duration(d: Duration) -> String {
@@ -172,6 +194,15 @@ mod tests {
         assert!(parse_duration("40000000000000w").is_err());
         assert!(parse_duration("584942417356w").is_ok());
         assert!(parse_duration("1.00000000000000000000000000000000000000000001s").is_ok());
+    }
+
+    #[test]
+    fn ages() {
+        assert_eq!(format_age(0), "0s");
+        assert_eq!(format_age(40), "40s");
+        assert_eq!(format_age(312), "5m12s");
+        assert_eq!(format_age(3 * 86_400 + 4 * 3_600 + 59), "3d4h");
+        assert_eq!(format_age(86_400 + 30), "1d");
     }
 
     #[test]

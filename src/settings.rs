@@ -10,8 +10,10 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
+use crate::broker::peek::PeekOptions;
 use crate::broker::url::{AmqpTarget, ApiTarget, DEFAULT_AMQP_URL};
-use crate::cli::{self, Cli, QueueSelection, QueueSettingsArgs};
+use crate::cli::{self, Cli, FilterArgs, PeekArgs, QueueSelection, QueueSettingsArgs};
+use crate::dead::filter::{AttemptRange, Filter, GroupKey, HeaderCondition};
 use crate::duration::{format_millis, parse_duration};
 use crate::error::{Error, Kind, Result};
 use crate::output::{Format, Output};
@@ -91,12 +93,42 @@ pub enum Work {
     Ping {
         connection: ConnectionSettings,
     },
+    DeadLs {
+        connection: ConnectionSettings,
+        queue: QueueSettings,
+        filter: Filter,
+        /// `None`: every message.
+        limit: Option<u64>,
+        group_by: Vec<GroupKey>,
+        peek: PeekOptions,
+    },
+    DeadShow {
+        connection: ConnectionSettings,
+        queue: QueueSettings,
+        which: Which,
+        peek: PeekOptions,
+    },
+    DeadExport {
+        connection: ConnectionSettings,
+        queue: QueueSettings,
+        filter: Filter,
+        limit: Option<u64>,
+        output_file: Option<PathBuf>,
+        peek: PeekOptions,
+    },
     Completions {
         shell: clap_complete::Shell,
     },
     GenerateAssets {
         dir: PathBuf,
     },
+}
+
+/// Which one message `dead show` shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Which {
+    Position(u64),
+    MessageId(String),
 }
 
 /// A whole invocation: how to print, and what to do.
@@ -151,11 +183,106 @@ impl Invocation {
             cli::Command::Ping => Work::Ping {
                 connection: connection()?,
             },
+            cli::Command::Dead(dead) => {
+                let file = TopologyFile::discover(global.config.as_deref())?;
+                match dead {
+                    cli::DeadCommand::Ls(a) => Work::DeadLs {
+                        queue: resolve_queue(&a.queue.queue, &a.settings, file.as_ref())?,
+                        filter: filter_from_args(&a.filters)?,
+                        limit: (a.limit > 0).then_some(a.limit),
+                        group_by: a
+                            .group_by
+                            .iter()
+                            .map(|k| GroupKey::parse(k).map_err(Error::settings))
+                            .collect::<Result<_>>()?,
+                        peek: peek_options(&a.peek)?,
+                        connection: connection()?,
+                    },
+                    cli::DeadCommand::Show(a) => Work::DeadShow {
+                        queue: resolve_queue(&a.queue.queue, &a.settings, file.as_ref())?,
+                        which: match (a.position, a.message_id) {
+                            (_, Some(id)) => Which::MessageId(id),
+                            (Some(0), None) => {
+                                return Err(Error::settings(
+                                    "position 0: positions start at 1 (the head of q.dead)",
+                                ));
+                            }
+                            (Some(p), None) => Which::Position(p),
+                            (None, None) => {
+                                return Err(Error::usage("give a POSITION or --message-id"));
+                            }
+                        },
+                        peek: peek_options(&a.peek)?,
+                        connection: connection()?,
+                    },
+                    cli::DeadCommand::Export(a) => Work::DeadExport {
+                        queue: resolve_queue(&a.queue.queue, &a.settings, file.as_ref())?,
+                        filter: filter_from_args(&a.filters)?,
+                        limit: (a.limit > 0).then_some(a.limit),
+                        output_file: a.output_file,
+                        peek: peek_options(&a.peek)?,
+                        connection: connection()?,
+                    },
+                }
+            }
             cli::Command::Completions { shell } => Work::Completions { shell },
             cli::Command::GenerateAssets { dir } => Work::GenerateAssets { dir },
         };
         Ok(Invocation { output, work })
     }
+}
+
+/// The filters of a dead-letter command, validated.
+pub fn filter_from_args(a: &FilterArgs) -> Result<Filter> {
+    let duration = |flag: &str, v: &Option<String>| -> Result<Option<Duration>> {
+        v.as_deref()
+            .map(|t| parse_duration(t).map_err(|e| Error::settings(format!("{flag}: {e}"))))
+            .transpose()
+    };
+    let filter = Filter {
+        reasons: a.reason.clone(),
+        original_queues: a.original_queue.clone(),
+        attempts: a
+            .attempts
+            .as_deref()
+            .map(|t| {
+                AttemptRange::parse(t).map_err(|e| Error::settings(format!("--attempts: {e}")))
+            })
+            .transpose()?,
+        older_than: duration("--older-than", &a.older_than)?,
+        newer_than: duration("--newer-than", &a.newer_than)?,
+        headers: a
+            .header
+            .iter()
+            .map(|h| {
+                HeaderCondition::parse(h).map_err(|e| Error::settings(format!("--header: {e}")))
+            })
+            .collect::<Result<_>>()?,
+        message_ids: a.message_id.clone(),
+    };
+    if let (Some(o), Some(n)) = (filter.older_than, filter.newer_than)
+        && o >= n
+    {
+        return Err(Error::settings(format!(
+            "--older-than {} and --newer-than {} match nothing: older-than must be shorter than newer-than",
+            a.older_than.as_deref().unwrap_or_default(),
+            a.newer_than.as_deref().unwrap_or_default()
+        )));
+    }
+    Ok(filter)
+}
+
+/// How a peek may treat the queue.
+pub fn peek_options(a: &PeekArgs) -> Result<PeekOptions> {
+    if a.window == 0 {
+        return Err(Error::settings("invalid --window 0: allowed 1 to 65535"));
+    }
+    Ok(PeekOptions {
+        window: a.window,
+        spend_delivery_budget: a.spend_delivery_budget,
+        assume_classic: a.assume_classic,
+        ..PeekOptions::new()
+    })
 }
 
 /// Resolves the AMQP URL, the management API URL and the connect timeout.

@@ -2,5 +2,7 @@
 
 pub mod amqp;
 pub mod api;
+pub mod convert;
+pub mod peek;
 pub mod session;
 pub mod url;

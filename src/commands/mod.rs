@@ -3,6 +3,7 @@
 
 pub mod args;
 pub mod assets;
+pub mod dead;
 pub mod ping;
 
 use crate::error::{ExitCode, Result};
@@ -14,6 +15,39 @@ pub async fn run(work: Work, output: Output) -> Result<ExitCode> {
     match work {
         Work::Args { queues, delays } => args::run(&queues, &delays, output),
         Work::Ping { connection } => ping::run(&connection, output).await,
+        Work::DeadLs {
+            connection,
+            queue,
+            filter,
+            limit,
+            group_by,
+            peek,
+        } => dead::ls(&connection, &queue, &filter, limit, &group_by, peek, output).await,
+        Work::DeadShow {
+            connection,
+            queue,
+            which,
+            peek,
+        } => dead::show(&connection, &queue, &which, peek, output).await,
+        Work::DeadExport {
+            connection,
+            queue,
+            filter,
+            limit,
+            output_file,
+            peek,
+        } => {
+            dead::export(
+                &connection,
+                &queue,
+                &filter,
+                limit,
+                output_file.as_deref(),
+                peek,
+                output,
+            )
+            .await
+        }
         Work::Completions { shell } => assets::print_completions(shell),
         Work::GenerateAssets { dir } => assets::generate(&dir, output),
     }

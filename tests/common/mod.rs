@@ -217,6 +217,109 @@ impl Broker {
         });
     }
 
+    /// Publishes one message with `props` to `queue` (default exchange), confirmed.
+    pub fn publish_props(&self, queue: &str, body: &[u8], props: BasicProperties) {
+        let ch = self.channel();
+        self.rt.block_on(async {
+            ch.confirm_select(ConfirmSelectOptions::default())
+                .await
+                .expect("confirm.select");
+            ch.basic_publish(
+                "".into(),
+                queue.into(),
+                BasicPublishOptions::default(),
+                body,
+                props,
+            )
+            .await
+            .expect("publish")
+            .await
+            .expect("confirm");
+            let _ = ch.close(200, "ok".into()).await;
+        });
+    }
+
+    /// Every message of `queue` in order, read with basic.get and returned with one multiple
+    /// nack (a classic queue keeps its order; a quorum queue spends one delivery each).
+    pub fn snapshot(&self, queue: &str) -> Vec<(Vec<u8>, BasicProperties)> {
+        let ch = self.channel();
+        self.rt.block_on(async {
+            let mut out = Vec::new();
+            let mut last = 0;
+            while let Some(m) = ch
+                .basic_get(
+                    queue.into(),
+                    lapin::options::BasicGetOptions { no_ack: false },
+                )
+                .await
+                .expect("basic.get")
+            {
+                last = m.delivery.delivery_tag;
+                out.push((m.delivery.data.clone(), m.delivery.properties.clone()));
+            }
+            if last > 0 {
+                ch.basic_nack(
+                    last,
+                    lapin::options::BasicNackOptions {
+                        multiple: true,
+                        requeue: true,
+                    },
+                )
+                .await
+                .expect("nack");
+            }
+            let _ = ch.close(200, "ok".into()).await;
+            out
+        })
+    }
+
+    /// The bodies of [`Broker::snapshot`], as text.
+    pub fn bodies(&self, queue: &str) -> Vec<String> {
+        self.snapshot(queue)
+            .into_iter()
+            .map(|(b, _)| String::from_utf8_lossy(&b).into_owned())
+            .collect()
+    }
+
+    /// Takes `n` messages from `queue` with basic.get and rejects each (requeue=false
+    /// dead-letters it when the queue has a dead-letter exchange).
+    pub fn reject(&self, queue: &str, n: usize, requeue: bool) {
+        let ch = self.channel();
+        self.rt.block_on(async {
+            for _ in 0..n {
+                let m = loop {
+                    if let Some(m) = ch
+                        .basic_get(
+                            queue.into(),
+                            lapin::options::BasicGetOptions { no_ack: false },
+                        )
+                        .await
+                        .expect("basic.get")
+                    {
+                        break m;
+                    }
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                };
+                ch.basic_reject(
+                    m.delivery.delivery_tag,
+                    lapin::options::BasicRejectOptions { requeue },
+                )
+                .await
+                .expect("reject");
+            }
+            let _ = ch.close(200, "ok".into()).await;
+        });
+    }
+
+    /// Waits until `queue` holds exactly `n` ready messages.
+    pub fn wait_for_count(&self, queue: &str, n: u32) {
+        eventually(
+            &format!("{queue} to hold {n} messages"),
+            Duration::from_secs(30),
+            || (self.message_count(queue) == Some(n)).then_some(()),
+        );
+    }
+
     /// Ready messages in `queue`, by passive declare (None when it does not exist).
     pub fn message_count(&self, queue: &str) -> Option<u32> {
         let ch = self.channel();

@@ -1,0 +1,232 @@
+//! lapin's AMQP types <-> queuey's own (`dead::value`), both directions, losslessly.
+//!
+//! From lapin nothing can fail. Towards lapin a value from an export file can be out of what
+//! AMQP carries (a short string over 255 bytes): that is an error naming the field, never a
+//! panic (lapin's `ShortString::from` panics on a long string; we use `try_new`).
+
+use lapin::BasicProperties;
+use lapin::message::Delivery;
+use lapin::types::{
+    AMQPValue, ByteArray, DecimalValue, FieldArray, FieldTable, LongString, ShortString,
+};
+
+use crate::dead::decode::Message;
+use crate::dead::value::{Properties, Table, Value};
+
+pub fn value_from_amqp(v: &AMQPValue) -> Value {
+    match v {
+        AMQPValue::Boolean(b) => Value::Bool(*b),
+        AMQPValue::ShortShortInt(n) => Value::I8(*n),
+        AMQPValue::ShortShortUInt(n) => Value::U8(*n),
+        AMQPValue::ShortInt(n) => Value::I16(*n),
+        AMQPValue::ShortUInt(n) => Value::U16(*n),
+        AMQPValue::LongInt(n) => Value::I32(*n),
+        AMQPValue::LongUInt(n) => Value::U32(*n),
+        AMQPValue::LongLongInt(n) => Value::I64(*n),
+        AMQPValue::Float(x) => Value::F32(*x),
+        AMQPValue::Double(x) => Value::F64(*x),
+        AMQPValue::DecimalValue(d) => Value::Decimal {
+            scale: d.scale,
+            value: d.value,
+        },
+        AMQPValue::ShortString(s) => Value::ShortStr(s.as_str().to_owned()),
+        AMQPValue::LongString(s) => Value::LongStr(s.as_bytes().to_vec()),
+        AMQPValue::FieldArray(a) => {
+            Value::Array(a.as_slice().iter().map(value_from_amqp).collect())
+        }
+        AMQPValue::Timestamp(t) => Value::Timestamp(*t),
+        AMQPValue::FieldTable(t) => Value::Table(table_from_amqp(t)),
+        AMQPValue::ByteArray(b) => Value::Bytes(b.as_slice().to_vec()),
+        AMQPValue::Void => Value::Void,
+    }
+}
+
+pub fn table_from_amqp(t: &FieldTable) -> Table {
+    t.inner()
+        .iter()
+        .map(|(k, v)| (k.as_str().to_owned(), value_from_amqp(v)))
+        .collect()
+}
+
+fn short(s: &str, what: &str) -> Result<ShortString, String> {
+    ShortString::try_new(s).map_err(|_| {
+        format!(
+            "{what} is {} bytes; AMQP short strings hold at most 255",
+            s.len()
+        )
+    })
+}
+
+pub fn value_to_amqp(v: &Value, what: &str) -> Result<AMQPValue, String> {
+    Ok(match v {
+        Value::Bool(b) => AMQPValue::Boolean(*b),
+        Value::I8(n) => AMQPValue::ShortShortInt(*n),
+        Value::U8(n) => AMQPValue::ShortShortUInt(*n),
+        Value::I16(n) => AMQPValue::ShortInt(*n),
+        Value::U16(n) => AMQPValue::ShortUInt(*n),
+        Value::I32(n) => AMQPValue::LongInt(*n),
+        Value::U32(n) => AMQPValue::LongUInt(*n),
+        Value::I64(n) => AMQPValue::LongLongInt(*n),
+        Value::F32(x) => AMQPValue::Float(*x),
+        Value::F64(x) => AMQPValue::Double(*x),
+        Value::Decimal { scale, value } => AMQPValue::DecimalValue(DecimalValue {
+            scale: *scale,
+            value: *value,
+        }),
+        // RabbitMQ reads table type 's' as a signed 16-bit integer, not a short string, and
+        // closes the whole connection (INTERNAL_ERROR) on lapin's ShortString. The broker never
+        // sends one; one from an edited export file is published as a long string.
+        Value::ShortStr(s) => AMQPValue::LongString(LongString::from(s.as_bytes().to_vec())),
+        Value::LongStr(b) => AMQPValue::LongString(LongString::from(b.clone())),
+        Value::Timestamp(t) => AMQPValue::Timestamp(*t),
+        Value::Array(items) => {
+            let mut out = Vec::with_capacity(items.len());
+            for (i, item) in items.iter().enumerate() {
+                out.push(value_to_amqp(item, &format!("{what}[{i}]"))?);
+            }
+            AMQPValue::FieldArray(FieldArray::from(out))
+        }
+        Value::Table(t) => AMQPValue::FieldTable(table_to_amqp(t, what)?),
+        Value::Bytes(b) => AMQPValue::ByteArray(ByteArray::from(b.clone())),
+        Value::Void => AMQPValue::Void,
+    })
+}
+
+pub fn table_to_amqp(t: &Table, what: &str) -> Result<FieldTable, String> {
+    let mut out = FieldTable::default();
+    for (k, v) in t {
+        let path = format!("{what}.{k}");
+        out.insert(short(k, &path)?, value_to_amqp(v, &path)?);
+    }
+    Ok(out)
+}
+
+pub fn properties_from_amqp(p: &BasicProperties) -> Properties {
+    let s = |v: &Option<ShortString>| v.as_ref().map(|s| s.as_str().to_owned());
+    Properties {
+        content_type: s(p.content_type()),
+        content_encoding: s(p.content_encoding()),
+        headers: p.headers().as_ref().map(table_from_amqp),
+        delivery_mode: *p.delivery_mode(),
+        priority: *p.priority(),
+        correlation_id: s(p.correlation_id()),
+        reply_to: s(p.reply_to()),
+        expiration: s(p.expiration()),
+        message_id: s(p.message_id()),
+        timestamp: *p.timestamp(),
+        kind: s(p.kind()),
+        user_id: s(p.user_id()),
+        app_id: s(p.app_id()),
+        cluster_id: s(p.cluster_id()),
+    }
+}
+
+pub fn properties_to_amqp(p: &Properties) -> Result<BasicProperties, String> {
+    let mut out = BasicProperties::default();
+    if let Some(v) = &p.content_type {
+        out = out.with_content_type(short(v, "content_type")?);
+    }
+    if let Some(v) = &p.content_encoding {
+        out = out.with_content_encoding(short(v, "content_encoding")?);
+    }
+    if let Some(h) = &p.headers {
+        out = out.with_headers(table_to_amqp(h, "headers")?);
+    }
+    if let Some(v) = p.delivery_mode {
+        out = out.with_delivery_mode(v);
+    }
+    if let Some(v) = p.priority {
+        out = out.with_priority(v);
+    }
+    if let Some(v) = &p.correlation_id {
+        out = out.with_correlation_id(short(v, "correlation_id")?);
+    }
+    if let Some(v) = &p.reply_to {
+        out = out.with_reply_to(short(v, "reply_to")?);
+    }
+    if let Some(v) = &p.expiration {
+        out = out.with_expiration(short(v, "expiration")?);
+    }
+    if let Some(v) = &p.message_id {
+        out = out.with_message_id(short(v, "message_id")?);
+    }
+    if let Some(v) = p.timestamp {
+        out = out.with_timestamp(v);
+    }
+    if let Some(v) = &p.kind {
+        out = out.with_type(short(v, "type")?);
+    }
+    if let Some(v) = &p.user_id {
+        out = out.with_user_id(short(v, "user_id")?);
+    }
+    if let Some(v) = &p.app_id {
+        out = out.with_app_id(short(v, "app_id")?);
+    }
+    if let Some(v) = &p.cluster_id {
+        out = out.with_cluster_id(short(v, "cluster_id")?);
+    }
+    Ok(out)
+}
+
+/// A delivery as the decoder's [`Message`]; the body is moved, not copied.
+pub fn message_from_delivery(d: Delivery) -> (u64, Message) {
+    (
+        d.delivery_tag,
+        Message {
+            properties: properties_from_amqp(&d.properties),
+            body: d.data,
+            redelivered: d.redelivered,
+            exchange: d.exchange.as_str().to_owned(),
+            routing_key: d.routing_key.as_str().to_owned(),
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips_every_type_through_lapin() {
+        let mut inner = Table::new();
+        inner.insert("k".into(), Value::Void);
+        let v = Value::Array(vec![
+            Value::Bool(false),
+            Value::I8(-1),
+            Value::U8(1),
+            Value::I16(-2),
+            Value::U16(2),
+            Value::I32(-3),
+            Value::U32(3),
+            Value::I64(-4),
+            Value::F32(0.5),
+            Value::F64(0.25),
+            Value::Decimal { scale: 1, value: 9 },
+            Value::ShortStr("s".into()),
+            Value::LongStr(vec![0xff]),
+            Value::Timestamp(7),
+            Value::Table(inner),
+            Value::Bytes(vec![0]),
+            Value::Void,
+        ]);
+        let back = value_from_amqp(&value_to_amqp(&v, "x").unwrap());
+        let Value::Array(mut expected) = v else {
+            unreachable!()
+        };
+        expected[11] = Value::LongStr(b"s".to_vec());
+        assert_eq!(back, Value::Array(expected));
+    }
+
+    #[test]
+    fn long_short_strings_are_errors_not_panics() {
+        let long = "x".repeat(256);
+        let mut t = Table::new();
+        t.insert(long.clone(), Value::Void);
+        assert!(table_to_amqp(&t, "headers").is_err());
+        let p = Properties {
+            message_id: Some(long),
+            ..Properties::default()
+        };
+        assert!(properties_to_amqp(&p).unwrap_err().contains("message_id"));
+    }
+}

@@ -1,0 +1,495 @@
+//! Reading a queue without taking anything out of it: the peek behind `dead ls`, `dead show`
+//! and `dead export`, and the first half of `dead replay` and `dead purge`.
+//!
+//! AMQP 0-9-1 has no non-destructive read. A peek consumes with manual acknowledgements, holds
+//! every delivery unacknowledged, and at the end returns them all with one
+//! `basic.nack(multiple, requeue)`. On a classic queue each message goes back to its original
+//! position, so the queue is unchanged but for the `redelivered` flag; if queuey dies, the
+//! broker returns them the same way when the channel closes.
+//!
+//! **Memory** is bounded by a window, not by the queue: consumers are chained on one channel,
+//! each with a per-consumer prefetch of one window. Once a window has arrived the consumer is
+//! cancelled (its deliveries stay unacknowledged on the channel) and the next one receives the
+//! next window. The window shrinks for big messages so that at most ~`byte_budget` of bodies is
+//! in flight.
+//!
+//! **Every peek ends**: it stops after the number of messages the queue held when it began.
+//! Messages published meanwhile land behind the held ones and are not read.
+//!
+//! **Quorum queues** (BROKER.md, seed 002) are different in two ways:
+//! - every return of a delivery counts against the message's delivery limit (`basic.nack` with
+//!   requeue stops counting from RabbitMQ 4.3; a closed channel always counts), and a message
+//!   past its limit is dead-lettered or dropped. Before 4.3 a peek therefore spends one delivery
+//!   of every message. queuey reads the queue type, the limit (argument and policy; 20 by
+//!   default from 4.0) and the broker version, refuses such a peek unless the operator accepts
+//!   the cost, and then never returns a message that is on its last delivery: it republishes a
+//!   copy to the queue (publisher-confirmed) and acks the original. Nothing is lost;
+//!   that message changes its place.
+//! - a returned message goes to the back of the queue. Holding the whole queue and returning it
+//!   with one multiple nack keeps the order, but messages that arrive during the peek end up
+//!   ahead of the peeked ones.
+
+use std::time::{Duration, Instant};
+
+use futures_lite::StreamExt;
+use lapin::options::{
+    BasicAckOptions, BasicCancelOptions, BasicConsumeOptions, BasicNackOptions,
+    BasicPublishOptions, BasicQosOptions, ConfirmSelectOptions,
+};
+use lapin::types::FieldTable;
+use lapin::{Channel, Confirmation, Consumer};
+
+use super::convert::{message_from_delivery, properties_to_amqp};
+use super::session::{BrokerVersion, Session};
+use crate::dead::decode::{Message, X_DELIVERY_COUNT};
+use crate::dead::value::Value;
+use crate::error::{Error, Kind, Result};
+
+/// Header stamped on a copy queuey made of a message on its last delivery (seconds since the
+/// epoch), so that an operator can tell why it changed place.
+pub const HEADER_RESCUED_AT: &str = "x-queuey-rescued-at";
+
+/// How a peek may treat the queue.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PeekOptions {
+    /// Largest number of messages in flight from the broker.
+    pub window: u16,
+    /// Target bytes of bodies in flight; the window shrinks for big messages.
+    pub byte_budget: usize,
+    /// Accept that peeking a quorum queue spends one delivery of each message (before 4.3).
+    pub spend_delivery_budget: bool,
+    /// Without the management API: treat the queue as classic instead of refusing.
+    pub assume_classic: bool,
+    /// Stop after this many messages (from the head) even if the queue holds more.
+    pub max_messages: Option<u64>,
+}
+
+impl PeekOptions {
+    pub fn new() -> PeekOptions {
+        PeekOptions {
+            window: 1000,
+            byte_budget: 64 << 20,
+            spend_delivery_budget: false,
+            assume_classic: false,
+            max_messages: None,
+        }
+    }
+}
+
+/// What queuey knows of the queue it peeks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QueueKind {
+    /// `classic`, `quorum`, or `unknown` (no management API, assumed classic).
+    pub queue_type: String,
+    /// A quorum queue's effective delivery limit; `None` is unlimited.
+    pub delivery_limit: Option<u64>,
+    pub broker_version: Option<BrokerVersion>,
+    /// Whether returning a delivery spends one of the message's deliveries.
+    pub returns_count: bool,
+}
+
+/// A peek in progress over one queue.
+pub struct Peek<'a> {
+    session: &'a Session,
+    queue: String,
+    channel: Channel,
+    options: PeekOptions,
+    pub kind: QueueKind,
+    /// Messages the peek will read at most (the queue's depth when it began).
+    pub target: u64,
+    received: u64,
+    consumer: Option<Consumer>,
+    round_left: u64,
+    round_bytes: usize,
+    round_count: u64,
+    last_tag: u64,
+    window: u64,
+    rescue_channel: Option<Channel>,
+    /// Messages that were on their last delivery and were republished instead of returned.
+    pub rescued: u64,
+}
+
+impl<'a> Peek<'a> {
+    /// Starts a peek of `queue`: checks that it exists, learns its kind, refuses what would
+    /// cost messages, and opens the channel that will hold the deliveries.
+    pub async fn open(session: &'a Session, queue: &str, options: PeekOptions) -> Result<Peek<'a>> {
+        let kind = queue_kind(session, queue, &options).await?;
+        let counts = session.passive_declare(queue).await?.ok_or_else(|| {
+            Error::new(
+                Kind::QueueNotFound,
+                format!(
+                    "queue {queue:?} does not exist in vhost {:?}",
+                    session.vhost()
+                ),
+            )
+            .with_hint(
+                "check the queue name and the vhost in --url; `queuey status` shows what exists",
+            )
+        })?;
+        let mut target = u64::from(counts.messages_ready);
+        if let Some(max) = options.max_messages {
+            target = target.min(max);
+        }
+        let channel = session.channel().await?;
+        Ok(Peek {
+            session,
+            queue: queue.to_owned(),
+            channel,
+            window: u64::from(options.window.max(1)),
+            options,
+            kind,
+            target,
+            received: 0,
+            consumer: None,
+            round_left: 0,
+            round_bytes: 0,
+            round_count: 0,
+            last_tag: 0,
+            rescue_channel: None,
+            rescued: 0,
+        })
+    }
+
+    pub fn received(&self) -> u64 {
+        self.received
+    }
+
+    /// The next message (1-based position, message), or `None` when the peek has read what the
+    /// queue held when it began (or the queue ran dry because someone else consumed).
+    pub async fn next(&mut self) -> Result<Option<(u64, Message)>> {
+        if self.received >= self.target {
+            self.end_round().await?;
+            return Ok(None);
+        }
+        if self.consumer.is_none() {
+            self.start_round().await?;
+        }
+        let stall_limit = Duration::from_secs(60);
+        let started = Instant::now();
+        loop {
+            let Some(consumer) = self.consumer.as_mut() else {
+                return Err(Error::internal("peek: no consumer"));
+            };
+            match tokio::time::timeout(Duration::from_millis(1500), consumer.next()).await {
+                Ok(Some(Ok(delivery))) => {
+                    let (tag, mut message) = message_from_delivery(delivery);
+                    self.last_tag = self.last_tag.max(tag);
+                    self.received += 1;
+                    self.round_left = self.round_left.saturating_sub(1);
+                    self.round_bytes = self.round_bytes.saturating_add(message.body.len());
+                    self.round_count += 1;
+                    if self.round_left == 0 {
+                        self.end_round().await?;
+                    }
+                    if self.on_last_delivery(&message) {
+                        self.rescue(tag, &mut message).await?;
+                    }
+                    return Ok(Some((self.received, message)));
+                }
+                Ok(Some(Err(e))) => {
+                    return Err(self
+                        .session
+                        .amqp_error(&e, &format!("lost the peek of queue {:?}", self.queue)));
+                }
+                Ok(None) => {
+                    return Err(Error::new(
+                        Kind::BrokerRefused,
+                        format!(
+                            "the broker cancelled queuey's consumer on queue {:?} (was it deleted?)",
+                            self.queue
+                        ),
+                    ));
+                }
+                Err(_) => {
+                    // Nothing for a while: has the queue run dry (another consumer took what
+                    // we counted at the start)? Ready messages exclude the ones we hold.
+                    let ready = self
+                        .session
+                        .passive_declare(&self.queue)
+                        .await?
+                        .map_or(0, |c| c.messages_ready);
+                    if ready == 0 {
+                        self.target = self.received;
+                        self.end_round().await?;
+                        return Ok(None);
+                    }
+                    if started.elapsed() > stall_limit {
+                        return Err(Error::new(
+                            Kind::BrokerRefused,
+                            format!(
+                                "the broker stopped delivering from queue {:?} ({ready} messages ready)",
+                                self.queue
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+    }
+
+    async fn start_round(&mut self) -> Result<()> {
+        // Size the window by what the last round's messages weighed.
+        if let Some(avg) = (self.round_bytes as u64).checked_div(self.round_count) {
+            let by_bytes = (self.options.byte_budget as u64 / avg.max(1)).max(1);
+            self.window = by_bytes.min(u64::from(self.options.window.max(1)));
+        }
+        self.round_bytes = 0;
+        self.round_count = 0;
+        let round = self.window.min(self.target - self.received).max(1);
+        let prefetch = u16::try_from(round).unwrap_or(u16::MAX);
+        let context = format!("cannot peek queue {:?}", self.queue);
+        self.channel
+            .basic_qos(prefetch, BasicQosOptions { global: false })
+            .await
+            .map_err(|e| self.session.amqp_error(&e, &context))?;
+        let consumer = self
+            .channel
+            .basic_consume(
+                self.queue.as_str().into(),
+                "".into(),
+                BasicConsumeOptions::default(),
+                FieldTable::default(),
+            )
+            .await
+            .map_err(|e| self.session.amqp_error(&e, &context))?;
+        self.round_left = u64::from(prefetch);
+        self.consumer = Some(consumer);
+        Ok(())
+    }
+
+    /// Cancels the current consumer; its deliveries stay unacknowledged on the channel.
+    async fn end_round(&mut self) -> Result<()> {
+        if let Some(consumer) = self.consumer.take() {
+            let tag = consumer.tag();
+            self.channel
+                .basic_cancel(tag, BasicCancelOptions::default())
+                .await
+                .map_err(|e| {
+                    self.session
+                        .amqp_error(&e, &format!("cannot peek queue {:?}", self.queue))
+                })?;
+        }
+        Ok(())
+    }
+
+    fn on_last_delivery(&self, message: &Message) -> bool {
+        if !self.kind.returns_count {
+            return false;
+        }
+        let Some(limit) = self.kind.delivery_limit else {
+            return false;
+        };
+        // A delivery carrying x-delivery-count h has been returned h times; returning it once
+        // more makes h+1, and the broker ends a message whose count passes the limit.
+        let returned = message
+            .properties
+            .header(X_DELIVERY_COUNT)
+            .and_then(Value::as_integer)
+            .and_then(|n| u64::try_from(n).ok())
+            .unwrap_or(0);
+        returned.saturating_add(1) > limit
+    }
+
+    /// Replaces a message on its last delivery by a fresh copy: a confirmed copy first,
+    /// then the original is acked. If the copy fails the original is kept (and reported).
+    async fn rescue(&mut self, tag: u64, message: &mut Message) -> Result<()> {
+        if self.rescue_channel.is_none() {
+            let ch = self.session.channel().await?;
+            ch.confirm_select(ConfirmSelectOptions::default())
+                .await
+                .map_err(|e| {
+                    self.session
+                        .amqp_error(&e, "cannot enable publisher confirms")
+                })?;
+            self.rescue_channel = Some(ch);
+        }
+        let Some(ch) = self.rescue_channel.as_ref() else {
+            return Err(Error::internal("peek: no rescue channel"));
+        };
+        let mut copy = message.properties.clone();
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let headers = copy.headers.get_or_insert_with(Default::default);
+        headers.remove(X_DELIVERY_COUNT);
+        headers.insert(HEADER_RESCUED_AT.to_owned(), Value::Timestamp(now));
+        let props = properties_to_amqp(&copy)
+            .map_err(|e| Error::new(Kind::BrokerRefused, format!("cannot copy a message: {e}")))?;
+        let context = format!(
+            "cannot republish a message on its last delivery to {:?}",
+            self.queue
+        );
+        let confirm = ch
+            .basic_publish(
+                "".into(),
+                self.queue.as_str().into(),
+                BasicPublishOptions {
+                    mandatory: true,
+                    ..BasicPublishOptions::default()
+                },
+                &message.body,
+                props,
+            )
+            .await
+            .map_err(|e| self.session.amqp_error(&e, &context))?
+            .await
+            .map_err(|e| self.session.amqp_error(&e, &context))?;
+        match confirm {
+            Confirmation::Ack(None) => {
+                self.channel
+                    .basic_ack(tag, BasicAckOptions::default())
+                    .await
+                    .map_err(|e| self.session.amqp_error(&e, &context))?;
+                self.rescued += 1;
+                message.properties.headers = copy.headers;
+                Ok(())
+            }
+            _ => Err(Error::new(
+                Kind::BrokerRefused,
+                format!("{context}: the broker did not accept the copy"),
+            )),
+        }
+    }
+
+    /// Returns every held message to the queue in one multiple nack, and closes the channel.
+    pub async fn finish(mut self) -> Result<()> {
+        self.end_round().await?;
+        if self.last_tag > 0 {
+            self.channel
+                .basic_nack(
+                    self.last_tag,
+                    BasicNackOptions {
+                        multiple: true,
+                        requeue: true,
+                    },
+                )
+                .await
+                .map_err(|e| {
+                    self.session.amqp_error(
+                        &e,
+                        &format!("cannot return the peeked messages of {:?}", self.queue),
+                    )
+                })?;
+        }
+        let _ = self.channel.close(200, "peek done".into()).await;
+        if let Some(ch) = self.rescue_channel.take() {
+            let _ = ch.close(200, "peek done".into()).await;
+        }
+        Ok(())
+    }
+}
+
+/// Reads the queue's type, delivery limit and the broker version, and decides whether a peek
+/// is free, costs deliveries (refused unless accepted), or cannot be judged.
+pub async fn queue_kind(
+    session: &Session,
+    queue: &str,
+    options: &PeekOptions,
+) -> Result<QueueKind> {
+    let live = match session.live_queue(queue).await {
+        Ok(live) => live,
+        Err(e) if e.kind == Kind::Api => {
+            if options.assume_classic {
+                return Ok(QueueKind {
+                    queue_type: "unknown".into(),
+                    delivery_limit: None,
+                    broker_version: None,
+                    returns_count: false,
+                });
+            }
+            return Err(Error::new(
+                Kind::Api,
+                format!(
+                    "cannot tell what kind of queue {queue:?} is without the management API: {}",
+                    e.message
+                ),
+            )
+            .with_hint(
+                "a peek returns every message it reads, and on a quorum queue with a delivery \
+                 limit each return spends a delivery. Enable the API (rabbitmq-plugins enable \
+                 rabbitmq_management) or, if the queue is a classic queue (as queuey declares \
+                 q.dead), pass --assume-classic",
+            ));
+        }
+        Err(e) => return Err(e),
+    };
+    let Some(live) = live else {
+        return Err(Error::new(
+            Kind::QueueNotFound,
+            format!(
+                "queue {queue:?} does not exist in vhost {:?}",
+                session.vhost()
+            ),
+        )
+        .with_hint(
+            "check the queue name and the vhost in --url; `queuey status` shows what exists",
+        ));
+    };
+    let queue_type = live.queue_type.clone().unwrap_or_else(|| "classic".into());
+    let version = session.broker_version().await.unwrap_or(None);
+    match queue_type.as_str() {
+        "quorum" => {}
+        "stream" => {
+            return Err(Error::new(
+                Kind::Usage,
+                format!("queue {queue:?} is a stream; queuey reads classic and quorum queues"),
+            ));
+        }
+        _ => {
+            return Ok(QueueKind {
+                queue_type,
+                delivery_limit: None,
+                broker_version: version,
+                returns_count: false,
+            });
+        }
+    }
+    let from_args = live
+        .arguments
+        .get("x-delivery-limit")
+        .and_then(serde_json::Value::as_i64);
+    let from_policy = live
+        .effective_policy_definition
+        .as_ref()
+        .and_then(|p| p.get("delivery-limit"))
+        .and_then(serde_json::Value::as_i64);
+    // RabbitMQ applies the lower of the argument and the policy.
+    let explicit = match (from_args, from_policy) {
+        (Some(a), Some(p)) => Some(a.min(p)),
+        (a, p) => a.or(p),
+    };
+    let delivery_limit = match explicit {
+        // 0 or a negative limit ends a message at its first return (3.x).
+        Some(n) => Some(u64::try_from(n).unwrap_or(0)),
+        None if version.is_some_and(|v| v.at_least(4, 0)) => Some(20),
+        None if version.is_none() => Some(20),
+        None => None,
+    };
+    // From 4.3 a nack with requeue does not count; before, every return does.
+    let returns_count = delivery_limit.is_some() && !version.is_some_and(|v| v.at_least(4, 3));
+    let kind = QueueKind {
+        queue_type,
+        delivery_limit,
+        broker_version: version,
+        returns_count,
+    };
+    if kind.returns_count && !options.spend_delivery_budget {
+        let limit = delivery_limit.unwrap_or(0);
+        let version_text = version.map_or("an unknown version".to_owned(), |v| v.to_string());
+        return Err(Error::new(
+            Kind::Usage,
+            format!(
+                "queue {queue:?} is a quorum queue with a delivery limit of {limit}, and on \
+                 RabbitMQ {version_text} every peek spends one delivery of every message it \
+                 reads (RabbitMQ counts returned deliveries until 4.3)"
+            ),
+        )
+        .with_hint(
+            "pass --spend-delivery-budget to peek anyway: queuey then never returns a message \
+             on its last delivery, it republishes a confirmed copy of it to the queue \
+             instead (nothing is lost; that message changes its place in the queue). Or raise the queue's \
+             delivery limit with a policy first",
+        ));
+    }
+    Ok(kind)
+}

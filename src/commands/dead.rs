@@ -1,0 +1,646 @@
+//! `queuey dead ls | show | export`: reading dead letters without removing any.
+
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::Path;
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD as B64;
+use serde::Serialize;
+use serde_json::{Value as Json, json};
+
+use crate::broker::peek::{Peek, PeekOptions};
+use crate::broker::session::Session;
+use crate::dead::decode::{self, DeadLetter, Message};
+use crate::dead::filter::{Filter, GroupKey, Grouping};
+use crate::dead::value::Value;
+use crate::duration::format_age;
+use crate::error::{Error, ExitCode, Kind, Result};
+use crate::output::progress::Progress;
+use crate::output::sanitize::{sanitize, sanitize_multiline};
+use crate::output::{self, Format, Output, stdout_error, utc_time};
+use crate::settings::{ConnectionSettings, QueueSettings, Which};
+
+/// The format tag of every export line (and of `dead show -o json`).
+pub const EXPORT_FORMAT: &str = "queuey.dead-letter.v1";
+
+pub fn now_secs() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// One row of `dead ls`.
+#[derive(Debug, Serialize)]
+pub struct LsRow {
+    pub position: u64,
+    #[serde(flatten)]
+    pub dead_letter: DeadLetter,
+    pub age_secs: Option<u64>,
+    pub body_preview: String,
+}
+
+/// Runs `f` over a peek, and returns every held message to the queue whatever happened.
+async fn with_peek<'s, T>(
+    session: &'s Session,
+    queue: &str,
+    options: PeekOptions,
+    f: impl AsyncFnOnce(&mut Peek<'s>) -> Result<T>,
+) -> Result<T> {
+    let mut peek = Peek::open(session, queue, options).await?;
+    let result = f(&mut peek).await;
+    let finished = peek.finish().await;
+    let value = result?;
+    finished?;
+    Ok(value)
+}
+
+fn note_rescued(output: Output, queue: &str, rescued: u64) {
+    if rescued > 0 {
+        output.warn(&format!(
+            "{rescued} message(s) of {queue:?} were on their last delivery: queuey republished a \
+             confirmed copy of each instead of returning it (they changed place in the queue)"
+        ));
+    }
+}
+
+pub async fn ls(
+    connection: &ConnectionSettings,
+    queue: &QueueSettings,
+    filter: &Filter,
+    limit: Option<u64>,
+    group_by: &[GroupKey],
+    peek: PeekOptions,
+    output: Output,
+) -> Result<ExitCode> {
+    let session = Session::new(connection.clone(), "dead ls")?;
+    let dead = queue.dead_queue();
+    let now = now_secs();
+    let grouping = !group_by.is_empty();
+    let mut rows = Vec::new();
+    let mut groups = Grouping::new(group_by.to_vec());
+    let mut matched = 0u64;
+    let (scanned, target, rescued, kind) = with_peek(&session, &dead, peek, async |p| {
+        let progress = Progress::new(output, Some(p.target), "scanning");
+        while let Some((position, message)) = p.next().await? {
+            progress.inc(1);
+            let dl = decode::decode(&message, &queue.name, &queue.options);
+            if !filter.matches(&dl, &message.properties, now) {
+                continue;
+            }
+            matched += 1;
+            if grouping {
+                groups.add(&dl, &message.properties);
+                continue;
+            }
+            rows.push(LsRow {
+                position,
+                age_secs: dl.age_secs(now),
+                body_preview: decode::body_preview(&message.body, 60),
+                dead_letter: dl,
+            });
+            if limit.is_some_and(|l| matched >= l) {
+                break;
+            }
+        }
+        progress.finish();
+        Ok((p.received(), p.target, p.rescued, p.kind.clone()))
+    })
+    .await?;
+    session.close().await;
+    note_rescued(output, &dead, rescued);
+
+    if grouping {
+        print_groups(&dead, &groups, scanned, matched, now, output)?;
+        return Ok(ExitCode::Ok);
+    }
+    match output.format {
+        Format::Json => output::print_json(&json!({
+            "queue": dead,
+            "queue_type": kind.queue_type,
+            "depth_at_start": target,
+            "scanned": scanned,
+            "matched": matched,
+            "complete": scanned >= target,
+            "messages": rows,
+        }))?,
+        Format::Table => {
+            let mut table = output::table(&[
+                "#",
+                "message id",
+                "original queue",
+                "attempts",
+                "reason",
+                "deaths",
+                "age",
+                "size",
+                "body",
+            ]);
+            for r in &rows {
+                let dl = &r.dead_letter;
+                let deaths: Vec<String> = dl
+                    .deaths
+                    .iter()
+                    .map(|d| {
+                        format!(
+                            "{} @ {} x{}",
+                            sanitize(d.reason.as_deref().unwrap_or("?")),
+                            sanitize(d.queue.as_deref().unwrap_or("?")),
+                            d.count.map_or("?".to_owned(), |c| c.to_string())
+                        )
+                    })
+                    .collect();
+                let mut reason = sanitize(dl.reason.as_deref().unwrap_or("-"));
+                if !dl.problems.is_empty() {
+                    reason.push_str(&format!(" (!{})", dl.problems.len()));
+                }
+                table.add_row(vec![
+                    r.position.to_string(),
+                    sanitize(dl.message_id.as_deref().unwrap_or("-")),
+                    sanitize(&dl.original_queue),
+                    dl.attempts.map_or("-".to_owned(), |a| a.to_string()),
+                    reason,
+                    if deaths.is_empty() {
+                        "-".to_owned()
+                    } else {
+                        deaths.join("\n")
+                    },
+                    r.age_secs.map_or("-".to_owned(), format_age),
+                    dl.size.to_string(),
+                    sanitize(&r.body_preview),
+                ]);
+            }
+            output::print(table)?;
+            let shown = rows.len();
+            let mut footer = format!(
+                "{shown} shown of {} in {} (scanned {scanned} of {target})",
+                if scanned >= target {
+                    matched.to_string()
+                } else {
+                    format!("{matched}+")
+                },
+                sanitize(&dead)
+            );
+            if scanned < target {
+                footer
+                    .push_str("; --limit N shows more, --limit 0 all, --group-by counts them all");
+            }
+            if rows.iter().any(|r| !r.dead_letter.problems.is_empty()) {
+                footer.push_str("; (!n): n header problems, see `queuey dead show`");
+            }
+            output.note(&footer);
+        }
+    }
+    Ok(ExitCode::Ok)
+}
+
+fn print_groups(
+    dead: &str,
+    groups: &Grouping,
+    scanned: u64,
+    matched: u64,
+    now: u64,
+    output: Output,
+) -> Result<()> {
+    let labels: Vec<String> = groups.keys.iter().map(GroupKey::label).collect();
+    match output.format {
+        Format::Json => {
+            let list: Vec<Json> = groups
+                .sorted()
+                .into_iter()
+                .map(|(key, stats)| {
+                    let key: serde_json::Map<String, Json> = labels
+                        .iter()
+                        .zip(key)
+                        .map(|(l, v)| (l.clone(), v.clone().map_or(Json::Null, Json::from)))
+                        .collect();
+                    json!({
+                        "key": key,
+                        "count": stats.count,
+                        "bytes": stats.bytes,
+                        "oldest": stats.oldest,
+                        "newest": stats.newest,
+                        "oldest_age_secs": stats.oldest.map(|t| now.saturating_sub(t)),
+                        "newest_age_secs": stats.newest.map(|t| now.saturating_sub(t)),
+                    })
+                })
+                .collect();
+            output::print_json(&json!({
+                "queue": dead,
+                "scanned": scanned,
+                "matched": matched,
+                "group_by": labels,
+                "groups": list,
+            }))
+        }
+        Format::Table => {
+            let mut header: Vec<&str> = labels.iter().map(String::as_str).collect();
+            header.extend(["count", "bytes", "oldest", "newest"]);
+            let mut table = output::table(&header);
+            for (key, stats) in groups.sorted() {
+                let mut row: Vec<String> = key
+                    .iter()
+                    .map(|v| v.as_deref().map_or("(none)".to_owned(), sanitize))
+                    .collect();
+                row.push(stats.count.to_string());
+                row.push(stats.bytes.to_string());
+                row.push(
+                    stats
+                        .oldest
+                        .map_or("-".into(), |t| format_age(now.saturating_sub(t))),
+                );
+                row.push(
+                    stats
+                        .newest
+                        .map_or("-".into(), |t| format_age(now.saturating_sub(t))),
+                );
+                table.add_row(row);
+            }
+            output::print(table)?;
+            output.note(&format!(
+                "{matched} matching of {scanned} scanned in {}",
+                sanitize(dead)
+            ));
+            Ok(())
+        }
+    }
+}
+
+/// The lossless export record of one message.
+pub fn export_record(
+    dead: &str,
+    vhost: &str,
+    position: u64,
+    message: &Message,
+    dl: &DeadLetter,
+) -> Json {
+    json!({
+        "format": EXPORT_FORMAT,
+        "vhost": vhost,
+        "queue": dead,
+        "position": position,
+        "exchange": message.exchange,
+        "routing_key": message.routing_key,
+        "redelivered": message.redelivered,
+        "properties": message.properties.to_json(),
+        "body_base64": B64.encode(&message.body),
+        "dead_letter": dl,
+    })
+}
+
+pub async fn show(
+    connection: &ConnectionSettings,
+    queue: &QueueSettings,
+    which: &Which,
+    peek: PeekOptions,
+    output: Output,
+) -> Result<ExitCode> {
+    let session = Session::new(connection.clone(), "dead show")?;
+    let dead = queue.dead_queue();
+    let found = with_peek(&session, &dead, peek, async |p| {
+        if let Which::Position(n) = which
+            && *n > p.target
+        {
+            return Ok((None, p.target));
+        }
+        while let Some((position, message)) = p.next().await? {
+            let hit = match which {
+                Which::Position(n) => position == *n,
+                Which::MessageId(id) => message.properties.message_id.as_deref() == Some(id),
+            };
+            if hit {
+                return Ok((Some((position, message)), p.target));
+            }
+        }
+        Ok((None, p.target))
+    })
+    .await?;
+    session.close().await;
+    let (Some((position, message)), depth) = found else {
+        let what = match which {
+            Which::Position(n) => format!(
+                "no message at position {n} in {dead:?} ({} messages)",
+                found.1
+            ),
+            Which::MessageId(id) => format!("no message with message id {id:?} in {dead:?}"),
+        };
+        return Err(
+            Error::new(Kind::QueueNotFound, what).with_hint("`queuey dead ls` lists what is there")
+        );
+    };
+    let dl = decode::decode(&message, &queue.name, &queue.options);
+    match output.format {
+        Format::Json => output::print_json(&export_record(
+            &dead,
+            session.vhost(),
+            position,
+            &message,
+            &dl,
+        ))?,
+        Format::Table => output::print(render_show(
+            &dead,
+            position,
+            depth,
+            &message,
+            &dl,
+            now_secs(),
+        ))?,
+    }
+    Ok(ExitCode::Ok)
+}
+
+/// The human rendering of one dead letter, every outside string escaped.
+pub fn render_show(
+    dead: &str,
+    position: u64,
+    depth: u64,
+    m: &Message,
+    dl: &DeadLetter,
+    now: u64,
+) -> String {
+    let mut out = String::new();
+    let mut line = |s: String| {
+        out.push_str(&s);
+        out.push('\n');
+    };
+    line(format!(
+        "Message {position} of {depth} in {}",
+        sanitize(dead)
+    ));
+    line(String::new());
+    line("Dead letter".into());
+    let from = |s: Option<decode::Source>| match s {
+        Some(decode::Source::Header) => " (queuey header)",
+        Some(decode::Source::XDeath) => " (x-death)",
+        Some(decode::Source::Default) => " (default: the logical queue)",
+        None => "",
+    };
+    line(format!(
+        "  original queue   {}{}",
+        sanitize(&dl.original_queue),
+        from(Some(dl.original_queue_from))
+    ));
+    line(format!(
+        "  reason           {}{}",
+        sanitize(dl.reason.as_deref().unwrap_or("unknown")),
+        from(dl.reason_from)
+    ));
+    line(format!(
+        "  attempts         {}",
+        dl.attempts.map_or("unknown".into(), |a| a.to_string())
+    ));
+    line(format!(
+        "  died             {}",
+        dl.died_at.map_or("unknown".into(), |t| format!(
+            "{} ({} ago)",
+            utc_time(t),
+            format_age(now.saturating_sub(t))
+        ))
+    ));
+    if let Some(c) = dl.delivery_count {
+        line(format!(
+            "  delivery count   {c} (x-delivery-count of the quorum queue)"
+        ));
+    }
+    for p in &dl.problems {
+        line(format!("  problem          {}", sanitize(p)));
+    }
+    line(String::new());
+    line("Properties".into());
+    let p = &m.properties;
+    let props: [(&str, Option<String>); 13] = [
+        ("message_id", p.message_id.clone()),
+        ("content_type", p.content_type.clone()),
+        ("content_encoding", p.content_encoding.clone()),
+        (
+            "delivery_mode",
+            p.delivery_mode.map(|d| match d {
+                2 => "2 (persistent)".to_owned(),
+                1 => "1 (transient)".to_owned(),
+                n => n.to_string(),
+            }),
+        ),
+        ("priority", p.priority.map(|v| v.to_string())),
+        ("correlation_id", p.correlation_id.clone()),
+        ("reply_to", p.reply_to.clone()),
+        ("expiration", p.expiration.clone()),
+        (
+            "timestamp",
+            p.timestamp.map(|t| format!("{t} ({})", utc_time(t))),
+        ),
+        ("type", p.kind.clone()),
+        ("user_id", p.user_id.clone()),
+        ("app_id", p.app_id.clone()),
+        ("cluster_id", p.cluster_id.clone()),
+    ];
+    for (name, value) in props {
+        if let Some(v) = value {
+            line(format!("  {name:<17}{}", sanitize(&v)));
+        }
+    }
+    line(format!("  {:<17}{}", "exchange", sanitize(&m.exchange)));
+    line(format!(
+        "  {:<17}{}",
+        "routing_key",
+        sanitize(&m.routing_key)
+    ));
+    line(format!("  {:<17}{}", "redelivered", m.redelivered));
+    line(String::new());
+    match &p.headers {
+        None => line("Headers: none".into()),
+        Some(h) => {
+            line("Headers".into());
+            let mut lines = Vec::new();
+            for (k, v) in h {
+                typed_lines(&mut lines, 1, k, v);
+            }
+            for l in lines {
+                line(l);
+            }
+        }
+    }
+    if !dl.deaths.is_empty() {
+        line(String::new());
+        let mut t = output::table(&[
+            "#",
+            "queue",
+            "reason",
+            "count",
+            "time",
+            "exchange",
+            "routing keys",
+        ]);
+        for (i, d) in dl.deaths.iter().enumerate() {
+            t.add_row(vec![
+                i.to_string(),
+                sanitize(d.queue.as_deref().unwrap_or("?")),
+                sanitize(d.reason.as_deref().unwrap_or("?")),
+                d.count.map_or("?".into(), |c| c.to_string()),
+                d.time.map_or("?".into(), utc_time),
+                sanitize(d.exchange.as_deref().unwrap_or("?")),
+                sanitize(&d.routing_keys.join(", ")),
+            ]);
+        }
+        line("x-death (newest first)".into());
+        line(t.to_string());
+    }
+    line(String::new());
+    line(render_body(&m.body, p.content_type.as_deref()));
+    out
+}
+
+fn typed_lines(out: &mut Vec<String>, depth: usize, name: &str, v: &Value) {
+    let indent = "  ".repeat(depth);
+    let label = format!("{indent}{}", sanitize(name));
+    match v {
+        Value::Array(items) => {
+            out.push(format!("{label:<36} array[{}]", items.len()));
+            for (i, item) in items.iter().enumerate() {
+                typed_lines(out, depth + 1, &format!("[{i}]"), item);
+            }
+        }
+        Value::Table(t) => {
+            out.push(format!("{label:<36} table"));
+            for (k, item) in t {
+                typed_lines(out, depth + 1, k, item);
+            }
+        }
+        Value::Timestamp(t) => out.push(format!(
+            "{label:<36} {:<10} {t} ({})",
+            "timestamp",
+            utc_time(*t)
+        )),
+        other => out.push(format!(
+            "{label:<36} {:<10} {}",
+            other.type_name(),
+            sanitize(&other.display())
+        )),
+    }
+}
+
+/// The body: pretty JSON, text, or a hex dump, always escaped.
+pub fn render_body(body: &[u8], content_type: Option<&str>) -> String {
+    if body.is_empty() {
+        return "Body: empty".to_owned();
+    }
+    if let Ok(text) = std::str::from_utf8(body) {
+        let looks_json = content_type.is_some_and(|c| c.contains("json"))
+            || matches!(text.trim_start().chars().next(), Some('{' | '['));
+        if looks_json && let Ok(v) = serde_json::from_str::<Json>(text) {
+            let pretty = serde_json::to_string_pretty(&v).unwrap_or_else(|_| text.to_owned());
+            return format!(
+                "Body ({} bytes, JSON)\n{}",
+                body.len(),
+                sanitize_multiline(&pretty)
+            );
+        }
+        return format!(
+            "Body ({} bytes, text)\n{}",
+            body.len(),
+            sanitize_multiline(text)
+        );
+    }
+    let mut out = format!("Body ({} bytes, binary)\n", body.len());
+    for (i, chunk) in body.chunks(16).enumerate() {
+        let hex: Vec<String> = chunk.iter().map(|b| format!("{b:02x}")).collect();
+        let ascii: String = chunk
+            .iter()
+            .map(|&b| {
+                if b.is_ascii_graphic() || b == b' ' {
+                    b as char
+                } else {
+                    '.'
+                }
+            })
+            .collect();
+        out.push_str(&format!(
+            "{:08x}  {:<47}  |{ascii}|\n",
+            i * 16,
+            hex.join(" ")
+        ));
+    }
+    out.pop();
+    out
+}
+
+pub async fn export(
+    connection: &ConnectionSettings,
+    queue: &QueueSettings,
+    filter: &Filter,
+    limit: Option<u64>,
+    output_file: Option<&Path>,
+    peek: PeekOptions,
+    output: Output,
+) -> Result<ExitCode> {
+    let mut sink: Box<dyn Write> = match output_file {
+        Some(path) => {
+            let file = File::options()
+                .write(true)
+                .create_new(true)
+                .open(path)
+                .map_err(|e| {
+                    let err = Error::io(
+                        format!("cannot create the export file {}", path.display()),
+                        &e,
+                    );
+                    if e.kind() == io::ErrorKind::AlreadyExists {
+                        err.with_hint(
+                            "queuey never overwrites an export; remove it or choose another name",
+                        )
+                    } else {
+                        err
+                    }
+                })?;
+            Box::new(BufWriter::new(file))
+        }
+        None => Box::new(BufWriter::new(io::stdout().lock())),
+    };
+    let write_error = |e: io::Error| match output_file {
+        Some(path) => Error::io(
+            format!("cannot write the export file {}", path.display()),
+            &e,
+        ),
+        None => stdout_error(e),
+    };
+    let session = Session::new(connection.clone(), "dead export")?;
+    let dead = queue.dead_queue();
+    let vhost = session.vhost().to_owned();
+    let now = now_secs();
+    let mut exported = 0u64;
+    let (scanned, rescued) = with_peek(&session, &dead, peek, async |p| {
+        let progress = Progress::new(output, Some(p.target), "exporting");
+        while let Some((position, message)) = p.next().await? {
+            progress.inc(1);
+            let dl = decode::decode(&message, &queue.name, &queue.options);
+            if !filter.matches(&dl, &message.properties, now) {
+                continue;
+            }
+            let record = export_record(&dead, &vhost, position, &message, &dl);
+            serde_json::to_writer(&mut sink, &record)
+                .map_err(|e| write_error(io::Error::other(e)))?;
+            sink.write_all(b"\n").map_err(write_error)?;
+            exported += 1;
+            if limit.is_some_and(|l| exported >= l) {
+                break;
+            }
+        }
+        progress.finish();
+        Ok((p.received(), p.rescued))
+    })
+    .await?;
+    sink.flush().map_err(write_error)?;
+    drop(sink);
+    if let Some(path) = output_file {
+        File::open(path)
+            .and_then(|f| f.sync_all())
+            .map_err(|e| Error::io(format!("cannot sync {}", path.display()), &e))?;
+    }
+    session.close().await;
+    note_rescued(output, &dead, rescued);
+    output.note(&format!(
+        "exported {exported} of {scanned} scanned dead letters of {}{}",
+        sanitize(&dead),
+        output_file.map_or(String::new(), |p| format!(" to {}", p.display()))
+    ));
+    Ok(ExitCode::Ok)
+}

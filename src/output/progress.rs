@@ -1,0 +1,66 @@
+//! Progress of long work on stderr: an indicatif bar on a terminal, nothing on a pipe or with
+//! `--quiet`.
+
+use std::io::IsTerminal;
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use super::Output;
+
+/// A progress bar that is only drawn where a human watches.
+pub struct Progress {
+    bar: Option<ProgressBar>,
+}
+
+impl Progress {
+    /// A bar counting to `len` (`None`: a spinner), labelled `what`.
+    pub fn new(output: Output, len: Option<u64>, what: &str) -> Progress {
+        if output.quiet || !std::io::stderr().is_terminal() {
+            return Progress { bar: None };
+        }
+        let bar = match len {
+            Some(n) => ProgressBar::with_draw_target(Some(n), ProgressDrawTarget::stderr()),
+            None => ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()),
+        };
+        let style = ProgressStyle::with_template(
+            "{prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} {per_sec} {msg}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar());
+        bar.set_style(style);
+        bar.set_prefix(what.to_owned());
+        bar.enable_steady_tick(Duration::from_millis(200));
+        Progress { bar: Some(bar) }
+    }
+
+    pub fn inc(&self, n: u64) {
+        if let Some(b) = &self.bar {
+            b.inc(n);
+        }
+    }
+
+    pub fn set_message(&self, text: String) {
+        if let Some(b) = &self.bar {
+            b.set_message(text);
+        }
+    }
+
+    pub fn set_length(&self, len: u64) {
+        if let Some(b) = &self.bar {
+            b.set_length(len);
+        }
+    }
+
+    /// Removes the bar so that the summary prints on a clean line.
+    pub fn finish(&self) {
+        if let Some(b) = &self.bar {
+            b.finish_and_clear();
+        }
+    }
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        self.finish();
+    }
+}

@@ -1,0 +1,785 @@
+//! `dead ls`, `dead show` and `dead export` against real dead letters on the real broker.
+//! After every peek the dead-letter queue must hold the same messages in the same order.
+
+mod common;
+
+use std::time::Duration;
+
+use base64::Engine as _;
+use common::{Broker, json, long_str, queuey, stderr, stdout, table};
+use lapin::BasicProperties;
+use lapin::types::{AMQPValue, ByteArray, DecimalValue, FieldArray, FieldTable};
+use serde_json::Value as Json;
+
+fn dlx_to(dead: &str) -> Vec<(&'static str, AMQPValue)> {
+    vec![
+        ("x-dead-letter-exchange", long_str("")),
+        ("x-dead-letter-routing-key", long_str(dead)),
+    ]
+}
+
+fn with_id(id: &str) -> BasicProperties {
+    BasicProperties::default()
+        .with_message_id(id.into())
+        .with_delivery_mode(2)
+}
+
+fn ids(doc: &Json) -> Vec<String> {
+    doc["messages"]
+        .as_array()
+        .expect("messages")
+        .iter()
+        .map(|m| m["message_id"].as_str().unwrap_or("").to_owned())
+        .collect()
+}
+
+fn snapshot_ids(broker: &Broker, queue: &str) -> Vec<String> {
+    broker
+        .snapshot(queue)
+        .iter()
+        .map(|(_, p)| {
+            p.message_id()
+                .as_ref()
+                .map(|s| s.to_string())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+fn dead_ls(args: &[&str]) -> std::process::Output {
+    let (mut cmd, _dir) = queuey();
+    cmd.args(["dead", "ls"]).args(args).output().unwrap()
+}
+
+#[test]
+fn ls_reads_real_dead_letters_of_every_kind_and_changes_nothing() {
+    let broker = Broker::connect();
+    let q = broker.queue_name("orders");
+    let dead = format!("{q}.dead");
+    broker.track_queue(&dead);
+    broker.declare(&dead, FieldTable::default());
+    broker.declare(&q, table(dlx_to(&dead)));
+
+    // 1. rejected with requeue=false
+    broker.publish_props(&q, b"{\"n\":1}", with_id("m-rej-1"));
+    broker.publish_props(&q, b"{\"n\":2}", with_id("m-rej-2"));
+    broker.reject(&q, 2, false);
+    broker.wait_for_count(&dead, 2);
+
+    // 2. expired by a queue TTL
+    let ttlq = broker.queue_name("ttl");
+    let mut args = dlx_to(&dead);
+    args.push(("x-message-ttl", AMQPValue::LongInt(50)));
+    broker.declare(&ttlq, table(args));
+    broker.publish_props(&ttlq, b"late", with_id("m-exp"));
+    broker.wait_for_count(&dead, 3);
+
+    // 3. pushed out by x-max-length (drop-head: the oldest dies)
+    let lenq = broker.queue_name("bounded");
+    let mut args = dlx_to(&dead);
+    args.push(("x-max-length", AMQPValue::LongInt(1)));
+    broker.declare(&lenq, table(args));
+    broker.publish_props(&lenq, b"first", with_id("m-len-1"));
+    broker.publish_props(&lenq, b"second", with_id("m-len-2"));
+    broker.wait_for_count(&dead, 4);
+
+    // 4. past a quorum queue's delivery limit
+    let qq = broker.queue_name("quorum");
+    let mut args = dlx_to(&dead);
+    args.push(("x-queue-type", long_str("quorum")));
+    args.push(("x-delivery-limit", AMQPValue::LongInt(1)));
+    broker.declare(&qq, table(args));
+    broker.publish_props(&qq, b"poison", with_id("m-dl"));
+    broker.reject(&qq, 2, true);
+    broker.wait_for_count(&dead, 5);
+
+    // 5. waited in a real hold queue, then dead-lettered by the application with queuey's
+    //    headers (as the queuey backend does), carrying the broker's x-death along.
+    let hold = format!("{q}.deferred.200");
+    broker.track_queue(&hold);
+    broker.declare(
+        &hold,
+        table(vec![
+            ("x-message-ttl", AMQPValue::LongLongInt(200)),
+            ("x-dead-letter-exchange", long_str("")),
+            ("x-dead-letter-routing-key", long_str(&q)),
+            ("x-expires", AMQPValue::LongLongInt(400)),
+        ]),
+    );
+    broker.publish_props(&hold, b"retry me", with_id("m-hold"));
+    broker.wait_for_count(&q, 1);
+    let (body, props) = broker.snapshot(&q).remove(0);
+    let mut headers = props.headers().clone().unwrap_or_default();
+    headers.insert("x-queuey-original-queue".into(), long_str(&q));
+    headers.insert("x-queuey-death-reason".into(), long_str("timeout"));
+    headers.insert("x-queuey-attempts".into(), AMQPValue::LongInt(3));
+    broker.publish_props(&dead, &body, props.with_headers(headers));
+    // The original still sits in q (the snapshot returned it): remove it.
+    broker
+        .rt
+        .block_on(broker.api.purge_queue("/", &q))
+        .expect("purge");
+    broker.wait_for_count(&dead, 6);
+
+    let before = snapshot_ids(&broker, &dead);
+    assert_eq!(
+        before,
+        ["m-rej-1", "m-rej-2", "m-exp", "m-len-1", "m-dl", "m-hold"]
+    );
+
+    let out = dead_ls(&[&q, "--limit", "0", "-o", "json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc = json(&out);
+    assert_eq!(ids(&doc), before);
+    assert_eq!(doc["complete"], true);
+    let m = doc["messages"].as_array().unwrap();
+    let expect = [
+        ("rejected", q.as_str(), "x-death"),
+        ("rejected", q.as_str(), "x-death"),
+        ("expired", ttlq.as_str(), "x-death"),
+        ("maxlen", lenq.as_str(), "x-death"),
+        ("delivery_limit", qq.as_str(), "x-death"),
+        ("timeout", q.as_str(), "header"),
+    ];
+    for (i, (reason, original, from)) in expect.iter().enumerate() {
+        assert_eq!(m[i]["reason"], *reason, "message {i}: {}", m[i]);
+        assert_eq!(m[i]["original_queue"], *original, "message {i}");
+        assert_eq!(m[i]["original_queue_from"], *from, "message {i}");
+        assert_eq!(m[i]["position"], i as u64 + 1);
+        assert!(m[i]["problems"].as_array().unwrap().is_empty(), "{}", m[i]);
+    }
+    // The hold-queue message: queuey's headers, and the broker's x-death for the wait.
+    assert_eq!(m[5]["attempts"], 3);
+    assert_eq!(m[5]["deaths"][0]["queue"], hold.as_str());
+    assert_eq!(m[5]["deaths"][0]["reason"], "expired");
+    assert_eq!(m[5]["first_death"]["queue"], hold.as_str());
+    assert!(m[0]["age_secs"].as_u64().is_some());
+
+    // Peeking changed nothing: same messages, same order.
+    assert_eq!(snapshot_ids(&broker, &dead), before);
+
+    // The table form names the same things.
+    let out = dead_ls(&[&q]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    for needle in [
+        "m-rej-1",
+        "delivery_limit",
+        "maxlen",
+        "timeout",
+        "expired @",
+    ] {
+        assert!(text.contains(needle), "{needle} missing from\n{text}");
+    }
+    assert_eq!(snapshot_ids(&broker, &dead), before);
+}
+
+fn queuey_headers(original: &str, reason: &str, attempts: i32) -> FieldTable {
+    table(vec![
+        ("x-queuey-original-queue", long_str(original)),
+        ("x-queuey-death-reason", long_str(reason)),
+        ("x-queuey-attempts", AMQPValue::LongInt(attempts)),
+    ])
+}
+
+#[test]
+fn group_by_and_filters_cover_the_whole_queue() {
+    let broker = Broker::connect();
+    let q = broker.queue_name("billing");
+    let dead = format!("{q}.dead");
+    broker.declare(&dead, FieldTable::default());
+    broker.track_queue(&dead);
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    for i in 0..30 {
+        let (original, reason, attempts) = if i % 3 == 0 {
+            ("a", "timeout", 1)
+        } else {
+            ("b", "crash", 5)
+        };
+        let mut h = queuey_headers(original, reason, attempts);
+        h.insert(
+            "tenant".into(),
+            long_str(if i < 10 { "acme" } else { "globex" }),
+        );
+        // Ten messages "died" two days ago, by their timestamp property.
+        let ts = if i < 10 { now - 2 * 86_400 } else { now };
+        broker.publish_props(
+            &dead,
+            format!("body {i}").as_bytes(),
+            with_id(&format!("g-{i}"))
+                .with_headers(h)
+                .with_timestamp(ts),
+        );
+    }
+    let out = dead_ls(&[
+        &q,
+        "--group-by",
+        "reason",
+        "--group-by",
+        "original-queue",
+        "-o",
+        "json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc = json(&out);
+    assert_eq!(doc["scanned"], 30);
+    let groups = doc["groups"].as_array().unwrap();
+    assert_eq!(groups.len(), 2);
+    assert_eq!(
+        groups[0]["key"],
+        serde_json::json!({"reason": "crash", "original-queue": "b"})
+    );
+    assert_eq!(groups[0]["count"], 20);
+    assert_eq!(groups[1]["count"], 10);
+
+    let count = |args: &[&str]| {
+        let mut all = vec![q.as_str(), "--limit", "0", "-o", "json"];
+        all.extend_from_slice(args);
+        let out = dead_ls(&all);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        json(&out)["matched"].as_u64().unwrap()
+    };
+    assert_eq!(count(&["--reason", "timeout"]), 10);
+    assert_eq!(count(&["--reason", "timeout", "--reason", "crash"]), 30);
+    assert_eq!(count(&["--original-queue", "b", "--reason", "timeout"]), 0);
+    assert_eq!(count(&["--attempts", "2.."]), 20);
+    assert_eq!(count(&["--header", "tenant=acme"]), 10);
+    assert_eq!(count(&["--older-than", "1d"]), 10);
+    assert_eq!(count(&["--newer-than", "1h"]), 20);
+    assert_eq!(count(&["--message-id", "g-7", "--message-id", "g-8"]), 2);
+
+    // --limit stops early and says so.
+    let out = dead_ls(&[&q, "--limit", "5", "-o", "json"]);
+    let doc = json(&out);
+    assert_eq!(doc["messages"].as_array().unwrap().len(), 5);
+    assert_eq!(doc["complete"], false);
+    assert_eq!(broker.message_count(&dead), Some(30));
+
+    let out = dead_ls(&[&q, "--group-by", "colour"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn show_prints_one_message_whole_and_escaped() {
+    let broker = Broker::connect();
+    let q = broker.queue_name("show");
+    let dead = format!("{q}.dead");
+    broker.declare(&dead, FieldTable::default());
+    broker.track_queue(&dead);
+    let mut h = queuey_headers("show-src", "boom\u{1b}[31m\u{202e}", 2);
+    h.insert(
+        "nested".into(),
+        AMQPValue::FieldArray(FieldArray::from(vec![AMQPValue::LongInt(1)])),
+    );
+    broker.publish_props(
+        &dead,
+        b"{\"order\": {\"id\": 7, \"note\": \"\\u001b[2J\"}}",
+        with_id("s-1")
+            .with_headers(h)
+            .with_content_type("application/json".into()),
+    );
+    broker.publish_props(&dead, &[0u8, 159, 146, 150, 255, b'a'], with_id("s-2"));
+
+    let (mut cmd, _dir) = queuey();
+    let out = cmd.args(["dead", "show", &q, "1"]).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        !text.contains('\u{1b}') && !text.contains('\u{202e}'),
+        "raw escapes leaked: {text:?}"
+    );
+    assert!(
+        text.contains("\\x1b[31m") && text.contains("\\u{202e}"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Body (") && text.contains("JSON") && text.contains("\"id\": 7"),
+        "{text}"
+    );
+    assert!(
+        text.contains("x-queuey-attempts") && text.contains("i32"),
+        "{text}"
+    );
+    assert!(
+        text.contains("nested") && text.contains("array[1]"),
+        "{text}"
+    );
+
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args(["dead", "show", &q, "--message-id", "s-2"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("binary") && text.contains("00 9f 92 96 ff 61"),
+        "{text}"
+    );
+
+    let (mut cmd, _dir) = queuey();
+    let out = cmd.args(["dead", "show", &q, "9"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(7));
+    assert!(stderr(&out).contains("no message at position 9"));
+    assert_eq!(snapshot_ids(&broker, &dead), ["s-1", "s-2"]);
+}
+
+#[test]
+fn export_is_lossless_and_never_overwrites() {
+    let broker = Broker::connect();
+    let q = broker.queue_name("export");
+    let dead = format!("{q}.dead");
+    broker.declare(&dead, FieldTable::default());
+    broker.track_queue(&dead);
+    let mut inner = FieldTable::default();
+    inner.insert("when".into(), AMQPValue::Timestamp(1_700_000_000));
+    let headers = table(vec![
+        ("bool", AMQPValue::Boolean(true)),
+        ("i8", AMQPValue::ShortShortInt(-8)),
+        ("u8", AMQPValue::ShortShortUInt(8)),
+        ("i16", AMQPValue::ShortInt(-16)),
+        ("u16", AMQPValue::ShortUInt(16)),
+        ("i32", AMQPValue::LongInt(-32)),
+        ("u32", AMQPValue::LongUInt(32)),
+        ("i64", AMQPValue::LongLongInt(-64)),
+        ("f32", AMQPValue::Float(1.5)),
+        ("f64", AMQPValue::Double(-2.5)),
+        (
+            "dec",
+            AMQPValue::DecimalValue(DecimalValue {
+                scale: 2,
+                value: 1234,
+            }),
+        ),
+        ("long", long_str("l")),
+        ("nonutf8", AMQPValue::LongString(vec![0xff, 0xfe].into())),
+        ("ts", AMQPValue::Timestamp(1_795_960_652)),
+        (
+            "arr",
+            AMQPValue::FieldArray(FieldArray::from(vec![
+                AMQPValue::FieldTable(inner),
+                AMQPValue::Void,
+            ])),
+        ),
+        (
+            "bytes",
+            AMQPValue::ByteArray(ByteArray::from(vec![1, 2, 3])),
+        ),
+    ]);
+    let body: Vec<u8> = (0..=255u8).collect();
+    broker.publish_props(
+        &dead,
+        &body,
+        with_id("e-1")
+            .with_headers(headers.clone())
+            .with_priority(3)
+            .with_correlation_id("c".into())
+            .with_type("order.failed".into())
+            .with_app_id("app".into()),
+    );
+    broker.publish_props(&dead, b"", with_id("e-2"));
+
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("dead.jsonl");
+    let out = common::queuey_in(dir.path())
+        .args([
+            "dead",
+            "export",
+            &q,
+            "--output-file",
+            file.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&file).unwrap();
+    let lines: Vec<Json> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    let rec = &lines[0];
+    assert_eq!(rec["format"], "queuey.dead-letter.v1");
+    assert_eq!(
+        base64::engine::general_purpose::STANDARD
+            .decode(rec["body_base64"].as_str().unwrap())
+            .unwrap(),
+        body
+    );
+    // Every header comes back with its exact type and value.
+    let exported =
+        queuey::dead::value::table_from_typed_json(&rec["properties"]["headers"]).unwrap();
+    let published = queuey::broker::convert::table_from_amqp(&headers);
+    assert_eq!(exported, published);
+    let props = queuey::dead::value::Properties::from_json(&rec["properties"]).unwrap();
+    assert_eq!(props.priority, Some(3));
+    assert_eq!(props.kind.as_deref(), Some("order.failed"));
+    assert_eq!(lines[1]["body_base64"], "");
+
+    // Non-destructive, and never overwrites an archive.
+    assert_eq!(broker.message_count(&dead), Some(2));
+    let out = common::queuey_in(dir.path())
+        .args([
+            "dead",
+            "export",
+            &q,
+            "--output-file",
+            file.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(8));
+    assert!(stderr(&out).contains("never overwrites"));
+
+    // To stdout with a filter.
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args(["dead", "export", &q, "--message-id", "e-2"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(stdout(&out).lines().count(), 1);
+}
+
+/// At least twenty malformed shapes, published straight into q.dead as a stranger could.
+fn malformed_corpus() -> Vec<(String, FieldTable, Vec<u8>)> {
+    let entry = |pairs: Vec<(&str, AMQPValue)>| AMQPValue::FieldTable(table(pairs));
+    let good = |count: AMQPValue| {
+        entry(vec![
+            ("queue", long_str("src")),
+            ("reason", long_str("rejected")),
+            ("count", count),
+            ("time", AMQPValue::Timestamp(1_700_000_000)),
+        ])
+    };
+    let xd = |v: AMQPValue| table(vec![("x-death", v)]);
+    let arr = |v: Vec<AMQPValue>| AMQPValue::FieldArray(FieldArray::from(v));
+    let mut cases: Vec<(&str, FieldTable, Vec<u8>)> = vec![
+        ("xdeath-string", xd(long_str("oops")), b"1".to_vec()),
+        ("xdeath-int", xd(AMQPValue::LongInt(5)), b"2".to_vec()),
+        (
+            "xdeath-table",
+            xd(entry(vec![("count", AMQPValue::LongInt(1))])),
+            b"3".to_vec(),
+        ),
+        (
+            "entry-string",
+            xd(arr(vec![long_str("entry")])),
+            b"4".to_vec(),
+        ),
+        ("entry-array", xd(arr(vec![arr(vec![])])), b"5".to_vec()),
+        ("empty-entry", xd(arr(vec![entry(vec![])])), b"6".to_vec()),
+        (
+            "count-string",
+            xd(arr(vec![good(long_str("five"))])),
+            b"7".to_vec(),
+        ),
+        (
+            "count-negative",
+            xd(arr(vec![good(AMQPValue::LongLongInt(-3))])),
+            b"8".to_vec(),
+        ),
+        (
+            "count-huge",
+            xd(arr(vec![
+                good(AMQPValue::LongLongInt(i64::MAX)),
+                good(AMQPValue::LongLongInt(i64::MAX)),
+            ])),
+            b"9".to_vec(),
+        ),
+        (
+            "count-float",
+            xd(arr(vec![good(AMQPValue::Double(2.5))])),
+            b"10".to_vec(),
+        ),
+        (
+            "count-u8",
+            xd(arr(vec![good(AMQPValue::ShortShortUInt(2))])),
+            b"11".to_vec(),
+        ),
+        (
+            "time-missing",
+            xd(arr(vec![entry(vec![
+                ("queue", long_str("q")),
+                ("reason", long_str("expired")),
+                ("count", AMQPValue::LongInt(1)),
+            ])])),
+            b"12".to_vec(),
+        ),
+        (
+            "reason-int",
+            xd(arr(vec![entry(vec![
+                ("queue", long_str("q")),
+                ("reason", AMQPValue::LongInt(9)),
+                ("count", AMQPValue::LongInt(1)),
+                ("time", AMQPValue::Timestamp(1)),
+            ])])),
+            b"13".to_vec(),
+        ),
+        (
+            "routing-keys-string",
+            xd(arr(vec![entry(vec![
+                ("queue", long_str("q")),
+                ("reason", long_str("expired")),
+                ("count", AMQPValue::LongInt(1)),
+                ("time", AMQPValue::Timestamp(1)),
+                ("routing-keys", long_str("rk")),
+            ])])),
+            b"14".to_vec(),
+        ),
+        (
+            "unknown-reason",
+            xd(arr(vec![entry(vec![
+                ("queue", long_str("q")),
+                ("reason", long_str("gremlins")),
+                ("count", AMQPValue::LongInt(1)),
+                ("time", AMQPValue::Timestamp(1)),
+            ])])),
+            b"15".to_vec(),
+        ),
+        (
+            "attempts-string",
+            table(vec![("x-queuey-attempts", long_str("three"))]),
+            b"16".to_vec(),
+        ),
+        (
+            "attempts-negative",
+            table(vec![("x-queuey-attempts", AMQPValue::LongInt(-1))]),
+            b"17".to_vec(),
+        ),
+        (
+            "original-queue-int",
+            table(vec![("x-queuey-original-queue", AMQPValue::LongInt(4))]),
+            b"18".to_vec(),
+        ),
+        (
+            "reason-bool",
+            table(vec![("x-queuey-death-reason", AMQPValue::Boolean(false))]),
+            b"19".to_vec(),
+        ),
+        (
+            "non-utf8-strings",
+            table(vec![(
+                "x-queuey-original-queue",
+                AMQPValue::LongString(vec![0xc3, 0x28].into()),
+            )]),
+            b"20".to_vec(),
+        ),
+        (
+            "unicode-queue-names",
+            xd(arr(vec![entry(vec![
+                ("queue", long_str("注文 .queue ünï")),
+                ("reason", long_str("expired")),
+                ("count", AMQPValue::LongInt(1)),
+                ("time", AMQPValue::Timestamp(1)),
+            ])])),
+            b"21".to_vec(),
+        ),
+        (
+            "deeply-nested",
+            table(vec![(
+                "deep",
+                arr(vec![arr(vec![arr(vec![arr(vec![AMQPValue::Void])])])]),
+            )]),
+            b"22".to_vec(),
+        ),
+        ("empty-body", FieldTable::default(), Vec::new()),
+        (
+            "binary-body",
+            FieldTable::default(),
+            vec![0, 1, 2, 0xff, 0xfe, 0x1b],
+        ),
+        ("large-body", FieldTable::default(), vec![b'x'; 3 << 20]),
+    ];
+    cases
+        .drain(..)
+        .map(|(n, h, b)| (n.to_owned(), h, b))
+        .collect()
+}
+
+#[test]
+fn malformed_dead_letters_are_shown_for_what_they_are() {
+    let broker = Broker::connect();
+    let q = broker.queue_name("malformed");
+    let dead = format!("{q}.dead");
+    broker.declare(&dead, FieldTable::default());
+    broker.track_queue(&dead);
+    let corpus = malformed_corpus();
+    assert!(corpus.len() >= 20);
+    for (name, headers, body) in &corpus {
+        broker.publish_props(&dead, body, with_id(name).with_headers(headers.clone()));
+    }
+    let before = snapshot_ids(&broker, &dead);
+    let out = dead_ls(&[&q, "--limit", "0", "-o", "json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc = json(&out);
+    assert_eq!(ids(&doc), before);
+    let by_id = |id: &str| {
+        doc["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["message_id"] == id)
+            .unwrap()
+            .clone()
+    };
+    let problems = |id: &str| by_id(id)["problems"].to_string();
+    assert!(problems("xdeath-string").contains("not an array"));
+    assert!(problems("entry-string").contains("not a table"));
+    assert!(problems("count-string").contains("count is a longstr"));
+    assert!(problems("count-negative").contains("non-negative"));
+    assert!(problems("time-missing").contains("has no time"));
+    assert!(problems("attempts-string").contains("x-queuey-attempts"));
+    assert!(problems("original-queue-int").contains("not a string"));
+    assert_eq!(by_id("count-huge")["death_count"], 2 * i64::MAX as u64);
+    assert_eq!(by_id("count-u8")["deaths"][0]["count"], 2);
+    assert_eq!(by_id("unknown-reason")["reason"], "gremlins");
+    assert_eq!(by_id("non-utf8-strings")["original_queue"], "\\xc3(");
+    assert_eq!(by_id("large-body")["size"], 3 << 20);
+    assert_eq!(by_id("empty-body")["body_preview"], "(empty)");
+
+    // The table and `show` of every one of them work.
+    let out = dead_ls(&[&q, "--limit", "0"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    for i in 1..=corpus.len() {
+        let (mut cmd, _dir) = queuey();
+        let out = cmd
+            .args(["dead", "show", &q, &i.to_string()])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "show {i}: {}", stderr(&out));
+        assert!(!stdout(&out).contains('\u{1b}'));
+    }
+    assert_eq!(snapshot_ids(&broker, &dead), before);
+}
+
+#[test]
+fn quorum_dead_letter_queue_peeks_never_lose_messages() {
+    let broker = Broker::connect();
+    let q = broker.queue_name("qdlq");
+    let dead = format!("{q}.dead");
+    broker.track_queue(&dead);
+    // No dead-letter exchange: a message past the limit would be dropped.
+    broker.declare(
+        &dead,
+        table(vec![
+            ("x-queue-type", long_str("quorum")),
+            ("x-delivery-limit", AMQPValue::LongInt(2)),
+        ]),
+    );
+    let sent: Vec<String> = (0..5).map(|i| format!("qm-{i}")).collect();
+    for id in &sent {
+        broker.publish_props(&dead, id.as_bytes(), with_id(id));
+    }
+    // Refused by default, naming the override.
+    let out = dead_ls(&[&q]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("quorum") && err.contains("--spend-delivery-budget"),
+        "{err}"
+    );
+    assert_eq!(broker.message_count(&dead), Some(5));
+
+    // Accepted: six peeks, three times the budget, and every message is still there: those on
+    // their last delivery were republished instead of returned.
+    let mut republished = 0;
+    for round in 0..6 {
+        let out = dead_ls(&[&q, "--spend-delivery-budget", "--limit", "0", "-o", "json"]);
+        assert!(out.status.success(), "round {round}: {}", stderr(&out));
+        if stderr(&out).contains("republished") {
+            republished += 1;
+        }
+        let mut got = ids(&json(&out));
+        got.sort();
+        assert_eq!(got, sent, "round {round}");
+        assert_eq!(broker.message_count(&dead), Some(5), "round {round}");
+    }
+    assert!(
+        republished >= 2,
+        "the budget was spent and messages republished: {republished}"
+    );
+}
+
+#[test]
+fn ls_ends_while_messages_keep_arriving() {
+    let broker = Broker::connect();
+    let q = broker.queue_name("busy");
+    let dead = format!("{q}.dead");
+    broker.declare(&dead, FieldTable::default());
+    broker.track_queue(&dead);
+    let bodies: Vec<Vec<u8>> = (0..500).map(|i| format!("b-{i}").into_bytes()).collect();
+    let refs: Vec<&[u8]> = bodies.iter().map(Vec::as_slice).collect();
+    broker.publish(&dead, &refs, None);
+
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let publisher = {
+        let stop = stop.clone();
+        let dead = dead.clone();
+        std::thread::spawn(move || {
+            let b = Broker::connect();
+            let mut n = 0;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                b.publish(&dead, &[b"more".as_slice(); 20], None);
+                n += 20;
+            }
+            n
+        })
+    };
+    std::thread::sleep(Duration::from_millis(200));
+    let out = dead_ls(&[&q, "--group-by", "reason", "-o", "json", "--window", "50"]);
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let published = publisher.join().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let scanned = json(&out)["scanned"].as_u64().unwrap();
+    assert!(scanned >= 500, "{scanned}");
+    assert!(published > 0);
+    // Nothing was lost: the first 500 are still first, in order.
+    let after = broker.bodies(&dead);
+    let first: Vec<String> = (0..500).map(|i| format!("b-{i}")).collect();
+    assert_eq!(&after[..500], first.as_slice());
+}
+
+#[test]
+fn missing_queue_and_missing_api_are_explained() {
+    let broker = Broker::connect();
+    let q = broker.queue_name("nothing-here");
+    let out = dead_ls(&[&q]);
+    assert_eq!(out.status.code(), Some(7), "{}", stderr(&out));
+    assert!(stderr(&out).contains("does not exist"));
+
+    let dead = format!("{q}.dead");
+    broker.declare(&dead, FieldTable::default());
+    broker.track_queue(&dead);
+    broker.publish_props(&dead, b"x", with_id("only"));
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args(["dead", "ls", &q, "--api-url", "http://127.0.0.1:1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(6));
+    assert!(
+        stderr(&out).contains("--assume-classic"),
+        "{}",
+        stderr(&out)
+    );
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args([
+            "dead",
+            "ls",
+            &q,
+            "--api-url",
+            "http://127.0.0.1:1",
+            "--assume-classic",
+            "-o",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(ids(&json(&out)), ["only"]);
+}
