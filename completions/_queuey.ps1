@@ -34,7 +34,7 @@ Register-ArgumentCompleter -Native -CommandName 'queuey' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('args', 'args', [CompletionResultType]::ParameterValue, 'Print the queues of a logical queue and their computed arguments (offline)')
-            [CompletionResult]::new('dead', 'dead', [CompletionResultType]::ParameterValue, 'Inspect and export the dead letters of a logical queue (its q.dead)')
+            [CompletionResult]::new('dead', 'dead', [CompletionResultType]::ParameterValue, 'Inspect, export, replay and purge the dead letters of a logical queue (its q.dead)')
             [CompletionResult]::new('ping', 'ping', [CompletionResultType]::ParameterValue, 'Check that the broker answers over AMQP and over the management API')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script to stdout')
             [CompletionResult]::new('generate-assets', 'generate-assets', [CompletionResultType]::ParameterValue, 'Write the completions and man pages into DIR/completions and DIR/man')
@@ -83,6 +83,8 @@ Register-ArgumentCompleter -Native -CommandName 'queuey' -ScriptBlock {
             [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List the dead letters in q.dead without removing any')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one dead letter whole: properties, every header with its type, x-death, the body')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write dead letters as JSON lines, losslessly, without removing any')
+            [CompletionResult]::new('replay', 'replay', [CompletionResultType]::ParameterValue, 'Move dead letters back to their original queue (or --to), losing none')
+            [CompletionResult]::new('purge', 'purge', [CompletionResultType]::ParameterValue, 'Delete dead letters: the whole q.dead, or those matching the filters')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -183,10 +185,87 @@ Register-ArgumentCompleter -Native -CommandName 'queuey' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'queuey;dead;replay' {
+            [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'Send every replayed message to this queue instead of its original queue')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Replay at most N matching messages (0: all)')
+            [CompletionResult]::new('--rate', '--rate', [CompletionResultType]::ParameterName, 'Publish at most N messages per second (e.g. 500 or 500/s)')
+            [CompletionResult]::new('--from-file', '--from-file', [CompletionResultType]::ParameterName, 'Replay the dead letters of an export file (`dead export`, `dead purge --archive`) instead of q.dead; nothing is removed from the file')
+            [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Death reason (x-queuey-death-reason, else the newest x-death reason)')
+            [CompletionResult]::new('--original-queue', '--original-queue', [CompletionResultType]::ParameterName, 'Original queue (x-queuey-original-queue, else from x-death, else q)')
+            [CompletionResult]::new('--attempts', '--attempts', [CompletionResultType]::ParameterName, 'Attempts (x-queuey-attempts): N, N.., ..N or N..M (inclusive)')
+            [CompletionResult]::new('--older-than', '--older-than', [CompletionResultType]::ParameterName, 'Died longer ago than this (e.g. 7d)')
+            [CompletionResult]::new('--newer-than', '--newer-than', [CompletionResultType]::ParameterName, 'Died more recently than this (e.g. 1h)')
+            [CompletionResult]::new('--header', '--header', [CompletionResultType]::ParameterName, 'A header''s value (NAME=VALUE) or presence (NAME); all must hold')
+            [CompletionResult]::new('--message-id', '--message-id', [CompletionResultType]::ParameterName, 'Message id (the message_id property)')
+            [CompletionResult]::new('--window', '--window', [CompletionResultType]::ParameterName, 'Messages in flight from the broker at most (memory stays bounded by this window)')
+            [CompletionResult]::new('--message-ttl', '--message-ttl', [CompletionResultType]::ParameterName, 'Queue-wide message TTL of q (x-message-ttl), e.g. 1h or 30s; at most 49d17h2m47s295ms')
+            [CompletionResult]::new('--max-priority', '--max-priority', [CompletionResultType]::ParameterName, 'Priority levels of q (x-max-priority), 1 to 255; classic queues only')
+            [CompletionResult]::new('--queue-type', '--queue-type', [CompletionResultType]::ParameterName, 'Queue type of q')
+            [CompletionResult]::new('--delivery-limit', '--delivery-limit', [CompletionResultType]::ParameterName, 'Deliveries a message of a quorum q may take before it is dead-lettered to q.dead')
+            [CompletionResult]::new('--dead-suffix', '--dead-suffix', [CompletionResultType]::ParameterName, 'Suffix naming the dead-letter queue [default: .dead]')
+            [CompletionResult]::new('--deferred-suffix', '--deferred-suffix', [CompletionResultType]::ParameterName, 'Infix between q and a hold queue''s TTL [default: .deferred.]')
+            [CompletionResult]::new('--retry-granularity', '--retry-granularity', [CompletionResultType]::ParameterName, 'Rounding step of retry and delayed-enqueue delays [default: 1s]')
+            [CompletionResult]::new('--deferred-granularity', '--deferred-granularity', [CompletionResultType]::ParameterName, 'Rounding step of deferral delays [default: 1s]')
+            [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'AMQP URL of the broker; the vhost is its path (%2f is "/")')
+            [CompletionResult]::new('--api-url', '--api-url', [CompletionResultType]::ParameterName, 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]')
+            [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'How long to wait for the broker to answer a connection')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Topology file [default: ./queuey.toml when present]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print what would go where (counts per target queue) and move nothing')
+            [CompletionResult]::new('--spend-delivery-budget', '--spend-delivery-budget', [CompletionResultType]::ParameterName, 'Peek a quorum q.dead even though each peek spends one delivery of every message (RabbitMQ before 4.3); a message on its last delivery is moved to the back instead')
+            [CompletionResult]::new('--assume-classic', '--assume-classic', [CompletionResultType]::ParameterName, 'Without the management API, treat q.dead as a classic queue (as queuey declares it)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No progress bars and no notes on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No progress bars and no notes on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'queuey;dead;purge' {
+            [CompletionResult]::new('--archive', '--archive', [CompletionResultType]::ParameterName, 'Write every removed message to FILE (export format) before removing it')
+            [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Death reason (x-queuey-death-reason, else the newest x-death reason)')
+            [CompletionResult]::new('--original-queue', '--original-queue', [CompletionResultType]::ParameterName, 'Original queue (x-queuey-original-queue, else from x-death, else q)')
+            [CompletionResult]::new('--attempts', '--attempts', [CompletionResultType]::ParameterName, 'Attempts (x-queuey-attempts): N, N.., ..N or N..M (inclusive)')
+            [CompletionResult]::new('--older-than', '--older-than', [CompletionResultType]::ParameterName, 'Died longer ago than this (e.g. 7d)')
+            [CompletionResult]::new('--newer-than', '--newer-than', [CompletionResultType]::ParameterName, 'Died more recently than this (e.g. 1h)')
+            [CompletionResult]::new('--header', '--header', [CompletionResultType]::ParameterName, 'A header''s value (NAME=VALUE) or presence (NAME); all must hold')
+            [CompletionResult]::new('--message-id', '--message-id', [CompletionResultType]::ParameterName, 'Message id (the message_id property)')
+            [CompletionResult]::new('--window', '--window', [CompletionResultType]::ParameterName, 'Messages in flight from the broker at most (memory stays bounded by this window)')
+            [CompletionResult]::new('--message-ttl', '--message-ttl', [CompletionResultType]::ParameterName, 'Queue-wide message TTL of q (x-message-ttl), e.g. 1h or 30s; at most 49d17h2m47s295ms')
+            [CompletionResult]::new('--max-priority', '--max-priority', [CompletionResultType]::ParameterName, 'Priority levels of q (x-max-priority), 1 to 255; classic queues only')
+            [CompletionResult]::new('--queue-type', '--queue-type', [CompletionResultType]::ParameterName, 'Queue type of q')
+            [CompletionResult]::new('--delivery-limit', '--delivery-limit', [CompletionResultType]::ParameterName, 'Deliveries a message of a quorum q may take before it is dead-lettered to q.dead')
+            [CompletionResult]::new('--dead-suffix', '--dead-suffix', [CompletionResultType]::ParameterName, 'Suffix naming the dead-letter queue [default: .dead]')
+            [CompletionResult]::new('--deferred-suffix', '--deferred-suffix', [CompletionResultType]::ParameterName, 'Infix between q and a hold queue''s TTL [default: .deferred.]')
+            [CompletionResult]::new('--retry-granularity', '--retry-granularity', [CompletionResultType]::ParameterName, 'Rounding step of retry and delayed-enqueue delays [default: 1s]')
+            [CompletionResult]::new('--deferred-granularity', '--deferred-granularity', [CompletionResultType]::ParameterName, 'Rounding step of deferral delays [default: 1s]')
+            [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'AMQP URL of the broker; the vhost is its path (%2f is "/")')
+            [CompletionResult]::new('--api-url', '--api-url', [CompletionResultType]::ParameterName, 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]')
+            [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'How long to wait for the broker to answer a connection')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Topology file [default: ./queuey.toml when present]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation (for scripts)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation (for scripts)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Count what would be removed and remove nothing')
+            [CompletionResult]::new('--spend-delivery-budget', '--spend-delivery-budget', [CompletionResultType]::ParameterName, 'Peek a quorum q.dead even though each peek spends one delivery of every message (RabbitMQ before 4.3); a message on its last delivery is moved to the back instead')
+            [CompletionResult]::new('--assume-classic', '--assume-classic', [CompletionResultType]::ParameterName, 'Without the management API, treat q.dead as a classic queue (as queuey declares it)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No progress bars and no notes on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No progress bars and no notes on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'queuey;dead;help' {
             [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List the dead letters in q.dead without removing any')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one dead letter whole: properties, every header with its type, x-death, the body')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write dead letters as JSON lines, losslessly, without removing any')
+            [CompletionResult]::new('replay', 'replay', [CompletionResultType]::ParameterValue, 'Move dead letters back to their original queue (or --to), losing none')
+            [CompletionResult]::new('purge', 'purge', [CompletionResultType]::ParameterValue, 'Delete dead letters: the whole q.dead, or those matching the filters')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -197,6 +276,12 @@ Register-ArgumentCompleter -Native -CommandName 'queuey' -ScriptBlock {
             break
         }
         'queuey;dead;help;export' {
+            break
+        }
+        'queuey;dead;help;replay' {
+            break
+        }
+        'queuey;dead;help;purge' {
             break
         }
         'queuey;dead;help;help' {
@@ -249,7 +334,7 @@ Register-ArgumentCompleter -Native -CommandName 'queuey' -ScriptBlock {
         }
         'queuey;help' {
             [CompletionResult]::new('args', 'args', [CompletionResultType]::ParameterValue, 'Print the queues of a logical queue and their computed arguments (offline)')
-            [CompletionResult]::new('dead', 'dead', [CompletionResultType]::ParameterValue, 'Inspect and export the dead letters of a logical queue (its q.dead)')
+            [CompletionResult]::new('dead', 'dead', [CompletionResultType]::ParameterValue, 'Inspect, export, replay and purge the dead letters of a logical queue (its q.dead)')
             [CompletionResult]::new('ping', 'ping', [CompletionResultType]::ParameterValue, 'Check that the broker answers over AMQP and over the management API')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script to stdout')
             [CompletionResult]::new('generate-assets', 'generate-assets', [CompletionResultType]::ParameterValue, 'Write the completions and man pages into DIR/completions and DIR/man')
@@ -263,6 +348,8 @@ Register-ArgumentCompleter -Native -CommandName 'queuey' -ScriptBlock {
             [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List the dead letters in q.dead without removing any')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one dead letter whole: properties, every header with its type, x-death, the body')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write dead letters as JSON lines, losslessly, without removing any')
+            [CompletionResult]::new('replay', 'replay', [CompletionResultType]::ParameterValue, 'Move dead letters back to their original queue (or --to), losing none')
+            [CompletionResult]::new('purge', 'purge', [CompletionResultType]::ParameterValue, 'Delete dead letters: the whole q.dead, or those matching the filters')
             break
         }
         'queuey;help;dead;ls' {
@@ -272,6 +359,12 @@ Register-ArgumentCompleter -Native -CommandName 'queuey' -ScriptBlock {
             break
         }
         'queuey;help;dead;export' {
+            break
+        }
+        'queuey;help;dead;replay' {
+            break
+        }
+        'queuey;help;dead;purge' {
             break
         }
         'queuey;help;ping' {

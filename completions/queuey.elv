@@ -31,7 +31,7 @@ set edit:completion:arg-completer[queuey] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand args 'Print the queues of a logical queue and their computed arguments (offline)'
-            cand dead 'Inspect and export the dead letters of a logical queue (its q.dead)'
+            cand dead 'Inspect, export, replay and purge the dead letters of a logical queue (its q.dead)'
             cand ping 'Check that the broker answers over AMQP and over the management API'
             cand completions 'Print a shell completion script to stdout'
             cand generate-assets 'Write the completions and man pages into DIR/completions and DIR/man'
@@ -78,6 +78,8 @@ set edit:completion:arg-completer[queuey] = {|@words|
             cand ls 'List the dead letters in q.dead without removing any'
             cand show 'Show one dead letter whole: properties, every header with its type, x-death, the body'
             cand export 'Write dead letters as JSON lines, losslessly, without removing any'
+            cand replay 'Move dead letters back to their original queue (or --to), losing none'
+            cand purge 'Delete dead letters: the whole q.dead, or those matching the filters'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'queuey;dead;ls'= {
@@ -174,10 +176,85 @@ set edit:completion:arg-completer[queuey] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'queuey;dead;replay'= {
+            cand --to 'Send every replayed message to this queue instead of its original queue'
+            cand --limit 'Replay at most N matching messages (0: all)'
+            cand --rate 'Publish at most N messages per second (e.g. 500 or 500/s)'
+            cand --from-file 'Replay the dead letters of an export file (`dead export`, `dead purge --archive`) instead of q.dead; nothing is removed from the file'
+            cand --reason 'Death reason (x-queuey-death-reason, else the newest x-death reason)'
+            cand --original-queue 'Original queue (x-queuey-original-queue, else from x-death, else q)'
+            cand --attempts 'Attempts (x-queuey-attempts): N, N.., ..N or N..M (inclusive)'
+            cand --older-than 'Died longer ago than this (e.g. 7d)'
+            cand --newer-than 'Died more recently than this (e.g. 1h)'
+            cand --header 'A header''s value (NAME=VALUE) or presence (NAME); all must hold'
+            cand --message-id 'Message id (the message_id property)'
+            cand --window 'Messages in flight from the broker at most (memory stays bounded by this window)'
+            cand --message-ttl 'Queue-wide message TTL of q (x-message-ttl), e.g. 1h or 30s; at most 49d17h2m47s295ms'
+            cand --max-priority 'Priority levels of q (x-max-priority), 1 to 255; classic queues only'
+            cand --queue-type 'Queue type of q'
+            cand --delivery-limit 'Deliveries a message of a quorum q may take before it is dead-lettered to q.dead'
+            cand --dead-suffix 'Suffix naming the dead-letter queue [default: .dead]'
+            cand --deferred-suffix 'Infix between q and a hold queue''s TTL [default: .deferred.]'
+            cand --retry-granularity 'Rounding step of retry and delayed-enqueue delays [default: 1s]'
+            cand --deferred-granularity 'Rounding step of deferral delays [default: 1s]'
+            cand --url 'AMQP URL of the broker; the vhost is its path (%2f is "/")'
+            cand --api-url 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]'
+            cand --connect-timeout 'How long to wait for the broker to answer a connection'
+            cand --config 'Topology file [default: ./queuey.toml when present]'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --dry-run 'Print what would go where (counts per target queue) and move nothing'
+            cand --spend-delivery-budget 'Peek a quorum q.dead even though each peek spends one delivery of every message (RabbitMQ before 4.3); a message on its last delivery is moved to the back instead'
+            cand --assume-classic 'Without the management API, treat q.dead as a classic queue (as queuey declares it)'
+            cand -q 'No progress bars and no notes on stderr'
+            cand --quiet 'No progress bars and no notes on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'queuey;dead;purge'= {
+            cand --archive 'Write every removed message to FILE (export format) before removing it'
+            cand --reason 'Death reason (x-queuey-death-reason, else the newest x-death reason)'
+            cand --original-queue 'Original queue (x-queuey-original-queue, else from x-death, else q)'
+            cand --attempts 'Attempts (x-queuey-attempts): N, N.., ..N or N..M (inclusive)'
+            cand --older-than 'Died longer ago than this (e.g. 7d)'
+            cand --newer-than 'Died more recently than this (e.g. 1h)'
+            cand --header 'A header''s value (NAME=VALUE) or presence (NAME); all must hold'
+            cand --message-id 'Message id (the message_id property)'
+            cand --window 'Messages in flight from the broker at most (memory stays bounded by this window)'
+            cand --message-ttl 'Queue-wide message TTL of q (x-message-ttl), e.g. 1h or 30s; at most 49d17h2m47s295ms'
+            cand --max-priority 'Priority levels of q (x-max-priority), 1 to 255; classic queues only'
+            cand --queue-type 'Queue type of q'
+            cand --delivery-limit 'Deliveries a message of a quorum q may take before it is dead-lettered to q.dead'
+            cand --dead-suffix 'Suffix naming the dead-letter queue [default: .dead]'
+            cand --deferred-suffix 'Infix between q and a hold queue''s TTL [default: .deferred.]'
+            cand --retry-granularity 'Rounding step of retry and delayed-enqueue delays [default: 1s]'
+            cand --deferred-granularity 'Rounding step of deferral delays [default: 1s]'
+            cand --url 'AMQP URL of the broker; the vhost is its path (%2f is "/")'
+            cand --api-url 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]'
+            cand --connect-timeout 'How long to wait for the broker to answer a connection'
+            cand --config 'Topology file [default: ./queuey.toml when present]'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand -y 'Do not ask for confirmation (for scripts)'
+            cand --yes 'Do not ask for confirmation (for scripts)'
+            cand --dry-run 'Count what would be removed and remove nothing'
+            cand --spend-delivery-budget 'Peek a quorum q.dead even though each peek spends one delivery of every message (RabbitMQ before 4.3); a message on its last delivery is moved to the back instead'
+            cand --assume-classic 'Without the management API, treat q.dead as a classic queue (as queuey declares it)'
+            cand -q 'No progress bars and no notes on stderr'
+            cand --quiet 'No progress bars and no notes on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'queuey;dead;help'= {
             cand ls 'List the dead letters in q.dead without removing any'
             cand show 'Show one dead letter whole: properties, every header with its type, x-death, the body'
             cand export 'Write dead letters as JSON lines, losslessly, without removing any'
+            cand replay 'Move dead letters back to their original queue (or --to), losing none'
+            cand purge 'Delete dead letters: the whole q.dead, or those matching the filters'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'queuey;dead;help;ls'= {
@@ -185,6 +262,10 @@ set edit:completion:arg-completer[queuey] = {|@words|
         &'queuey;dead;help;show'= {
         }
         &'queuey;dead;help;export'= {
+        }
+        &'queuey;dead;help;replay'= {
+        }
+        &'queuey;dead;help;purge'= {
         }
         &'queuey;dead;help;help'= {
         }
@@ -232,7 +313,7 @@ set edit:completion:arg-completer[queuey] = {|@words|
         }
         &'queuey;help'= {
             cand args 'Print the queues of a logical queue and their computed arguments (offline)'
-            cand dead 'Inspect and export the dead letters of a logical queue (its q.dead)'
+            cand dead 'Inspect, export, replay and purge the dead letters of a logical queue (its q.dead)'
             cand ping 'Check that the broker answers over AMQP and over the management API'
             cand completions 'Print a shell completion script to stdout'
             cand generate-assets 'Write the completions and man pages into DIR/completions and DIR/man'
@@ -244,12 +325,18 @@ set edit:completion:arg-completer[queuey] = {|@words|
             cand ls 'List the dead letters in q.dead without removing any'
             cand show 'Show one dead letter whole: properties, every header with its type, x-death, the body'
             cand export 'Write dead letters as JSON lines, losslessly, without removing any'
+            cand replay 'Move dead letters back to their original queue (or --to), losing none'
+            cand purge 'Delete dead letters: the whole q.dead, or those matching the filters'
         }
         &'queuey;help;dead;ls'= {
         }
         &'queuey;help;dead;show'= {
         }
         &'queuey;help;dead;export'= {
+        }
+        &'queuey;help;dead;replay'= {
+        }
+        &'queuey;help;dead;purge'= {
         }
         &'queuey;help;ping'= {
         }

@@ -34,7 +34,7 @@ complete -c queuey -n "__fish_queuey_needs_command" -s q -l quiet -d 'No progres
 complete -c queuey -n "__fish_queuey_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c queuey -n "__fish_queuey_needs_command" -s V -l version -d 'Print version'
 complete -c queuey -n "__fish_queuey_needs_command" -f -a "args" -d 'Print the queues of a logical queue and their computed arguments (offline)'
-complete -c queuey -n "__fish_queuey_needs_command" -f -a "dead" -d 'Inspect and export the dead letters of a logical queue (its q.dead)'
+complete -c queuey -n "__fish_queuey_needs_command" -f -a "dead" -d 'Inspect, export, replay and purge the dead letters of a logical queue (its q.dead)'
 complete -c queuey -n "__fish_queuey_needs_command" -f -a "ping" -d 'Check that the broker answers over AMQP and over the management API'
 complete -c queuey -n "__fish_queuey_needs_command" -f -a "completions" -d 'Print a shell completion script to stdout'
 complete -c queuey -n "__fish_queuey_needs_command" -f -a "generate-assets" -d 'Write the completions and man pages into DIR/completions and DIR/man'
@@ -60,19 +60,21 @@ complete -c queuey -n "__fish_queuey_using_subcommand args" -l all -d 'Every que
 complete -c queuey -n "__fish_queuey_using_subcommand args" -s q -l quiet -d 'No progress bars and no notes on stderr'
 complete -c queuey -n "__fish_queuey_using_subcommand args" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c queuey -n "__fish_queuey_using_subcommand args" -s V -l version -d 'Print version'
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export help" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export help" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export help" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export help" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export help" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge help" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge help" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge help" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge help" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge help" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
 json\t'JSON (one document; streams print one object per line)'"
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export help" -s q -l quiet -d 'No progress bars and no notes on stderr'
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export help" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export help" -s V -l version -d 'Print version'
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export help" -f -a "ls" -d 'List the dead letters in q.dead without removing any'
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export help" -f -a "show" -d 'Show one dead letter whole: properties, every header with its type, x-death, the body'
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export help" -f -a "export" -d 'Write dead letters as JSON lines, losslessly, without removing any'
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge help" -s q -l quiet -d 'No progress bars and no notes on stderr'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge help" -s V -l version -d 'Print version'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge help" -f -a "ls" -d 'List the dead letters in q.dead without removing any'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge help" -f -a "show" -d 'Show one dead letter whole: properties, every header with its type, x-death, the body'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge help" -f -a "export" -d 'Write dead letters as JSON lines, losslessly, without removing any'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge help" -f -a "replay" -d 'Move dead letters back to their original queue (or --to), losing none'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge help" -f -a "purge" -d 'Delete dead letters: the whole q.dead, or those matching the filters'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l limit -d 'Show at most N messages (0: all)' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l group-by -d 'Count over the whole queue by these keys instead of listing: reason, original-queue, attempts, first-death-queue, first-death-reason, content-type, header:NAME' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l reason -d 'Death reason (x-queuey-death-reason, else the newest x-death reason)' -r
@@ -155,9 +157,75 @@ complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subc
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -s q -l quiet -d 'No progress bars and no notes on stderr'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -s V -l version -d 'Print version'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l to -d 'Send every replayed message to this queue instead of its original queue' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l limit -d 'Replay at most N matching messages (0: all)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l rate -d 'Publish at most N messages per second (e.g. 500 or 500/s)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l from-file -d 'Replay the dead letters of an export file (`dead export`, `dead purge --archive`) instead of q.dead; nothing is removed from the file' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l reason -d 'Death reason (x-queuey-death-reason, else the newest x-death reason)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l original-queue -d 'Original queue (x-queuey-original-queue, else from x-death, else q)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l attempts -d 'Attempts (x-queuey-attempts): N, N.., ..N or N..M (inclusive)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l older-than -d 'Died longer ago than this (e.g. 7d)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l newer-than -d 'Died more recently than this (e.g. 1h)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l header -d 'A header\'s value (NAME=VALUE) or presence (NAME); all must hold' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l message-id -d 'Message id (the message_id property)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l window -d 'Messages in flight from the broker at most (memory stays bounded by this window)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l message-ttl -d 'Queue-wide message TTL of q (x-message-ttl), e.g. 1h or 30s; at most 49d17h2m47s295ms' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l max-priority -d 'Priority levels of q (x-max-priority), 1 to 255; classic queues only' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l queue-type -d 'Queue type of q' -r -f -a "classic\t''
+quorum\t''"
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l delivery-limit -d 'Deliveries a message of a quorum q may take before it is dead-lettered to q.dead' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l dead-suffix -d 'Suffix naming the dead-letter queue [default: .dead]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL [default: .deferred.]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l retry-granularity -d 'Rounding step of retry and delayed-enqueue delays [default: 1s]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l deferred-granularity -d 'Rounding step of deferral delays [default: 1s]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
+json\t'JSON (one document; streams print one object per line)'"
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l dry-run -d 'Print what would go where (counts per target queue) and move nothing'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l spend-delivery-budget -d 'Peek a quorum q.dead even though each peek spends one delivery of every message (RabbitMQ before 4.3); a message on its last delivery is moved to the back instead'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l assume-classic -d 'Without the management API, treat q.dead as a classic queue (as queuey declares it)'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -s q -l quiet -d 'No progress bars and no notes on stderr'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -s V -l version -d 'Print version'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l archive -d 'Write every removed message to FILE (export format) before removing it' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l reason -d 'Death reason (x-queuey-death-reason, else the newest x-death reason)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l original-queue -d 'Original queue (x-queuey-original-queue, else from x-death, else q)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l attempts -d 'Attempts (x-queuey-attempts): N, N.., ..N or N..M (inclusive)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l older-than -d 'Died longer ago than this (e.g. 7d)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l newer-than -d 'Died more recently than this (e.g. 1h)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l header -d 'A header\'s value (NAME=VALUE) or presence (NAME); all must hold' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l message-id -d 'Message id (the message_id property)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l window -d 'Messages in flight from the broker at most (memory stays bounded by this window)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l message-ttl -d 'Queue-wide message TTL of q (x-message-ttl), e.g. 1h or 30s; at most 49d17h2m47s295ms' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l max-priority -d 'Priority levels of q (x-max-priority), 1 to 255; classic queues only' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l queue-type -d 'Queue type of q' -r -f -a "classic\t''
+quorum\t''"
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l delivery-limit -d 'Deliveries a message of a quorum q may take before it is dead-lettered to q.dead' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l dead-suffix -d 'Suffix naming the dead-letter queue [default: .dead]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL [default: .deferred.]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l retry-granularity -d 'Rounding step of retry and delayed-enqueue delays [default: 1s]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l deferred-granularity -d 'Rounding step of deferral delays [default: 1s]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
+json\t'JSON (one document; streams print one object per line)'"
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -s y -l yes -d 'Do not ask for confirmation (for scripts)'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l dry-run -d 'Count what would be removed and remove nothing'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l spend-delivery-budget -d 'Peek a quorum q.dead even though each peek spends one delivery of every message (RabbitMQ before 4.3); a message on its last delivery is moved to the back instead'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l assume-classic -d 'Without the management API, treat q.dead as a classic queue (as queuey declares it)'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -s q -l quiet -d 'No progress bars and no notes on stderr'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -s V -l version -d 'Print version'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from help" -f -a "ls" -d 'List the dead letters in q.dead without removing any'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show one dead letter whole: properties, every header with its type, x-death, the body'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from help" -f -a "export" -d 'Write dead letters as JSON lines, losslessly, without removing any'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from help" -f -a "replay" -d 'Move dead letters back to their original queue (or --to), losing none'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from help" -f -a "purge" -d 'Delete dead letters: the whole q.dead, or those matching the filters'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c queuey -n "__fish_queuey_using_subcommand ping" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
 complete -c queuey -n "__fish_queuey_using_subcommand ping" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
@@ -187,7 +255,7 @@ complete -c queuey -n "__fish_queuey_using_subcommand generate-assets" -s q -l q
 complete -c queuey -n "__fish_queuey_using_subcommand generate-assets" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c queuey -n "__fish_queuey_using_subcommand generate-assets" -s V -l version -d 'Print version'
 complete -c queuey -n "__fish_queuey_using_subcommand help; and not __fish_seen_subcommand_from args dead ping completions generate-assets help" -f -a "args" -d 'Print the queues of a logical queue and their computed arguments (offline)'
-complete -c queuey -n "__fish_queuey_using_subcommand help; and not __fish_seen_subcommand_from args dead ping completions generate-assets help" -f -a "dead" -d 'Inspect and export the dead letters of a logical queue (its q.dead)'
+complete -c queuey -n "__fish_queuey_using_subcommand help; and not __fish_seen_subcommand_from args dead ping completions generate-assets help" -f -a "dead" -d 'Inspect, export, replay and purge the dead letters of a logical queue (its q.dead)'
 complete -c queuey -n "__fish_queuey_using_subcommand help; and not __fish_seen_subcommand_from args dead ping completions generate-assets help" -f -a "ping" -d 'Check that the broker answers over AMQP and over the management API'
 complete -c queuey -n "__fish_queuey_using_subcommand help; and not __fish_seen_subcommand_from args dead ping completions generate-assets help" -f -a "completions" -d 'Print a shell completion script to stdout'
 complete -c queuey -n "__fish_queuey_using_subcommand help; and not __fish_seen_subcommand_from args dead ping completions generate-assets help" -f -a "generate-assets" -d 'Write the completions and man pages into DIR/completions and DIR/man'
@@ -195,3 +263,5 @@ complete -c queuey -n "__fish_queuey_using_subcommand help; and not __fish_seen_
 complete -c queuey -n "__fish_queuey_using_subcommand help; and __fish_seen_subcommand_from dead" -f -a "ls" -d 'List the dead letters in q.dead without removing any'
 complete -c queuey -n "__fish_queuey_using_subcommand help; and __fish_seen_subcommand_from dead" -f -a "show" -d 'Show one dead letter whole: properties, every header with its type, x-death, the body'
 complete -c queuey -n "__fish_queuey_using_subcommand help; and __fish_seen_subcommand_from dead" -f -a "export" -d 'Write dead letters as JSON lines, losslessly, without removing any'
+complete -c queuey -n "__fish_queuey_using_subcommand help; and __fish_seen_subcommand_from dead" -f -a "replay" -d 'Move dead letters back to their original queue (or --to), losing none'
+complete -c queuey -n "__fish_queuey_using_subcommand help; and __fish_seen_subcommand_from dead" -f -a "purge" -d 'Delete dead letters: the whole q.dead, or those matching the filters'

@@ -122,7 +122,7 @@ pub enum Command {
     /// delay lands in, with the arguments queuey computes for each.
     Args(ArgsArgs),
 
-    /// Inspect and export the dead letters of a logical queue (its q.dead)
+    /// Inspect, export, replay and purge the dead letters of a logical queue (its q.dead)
     #[command(subcommand)]
     Dead(DeadCommand),
 
@@ -169,6 +169,23 @@ pub enum DeadCommand {
     /// tables and timestamps included), the body in base64, and what queuey decoded. `dead
     /// replay --from-file` reads it back.
     Export(DeadExportArgs),
+
+    /// Move dead letters back to their original queue (or --to), losing none
+    ///
+    /// Each copy is published with publisher confirms and `mandatory`; the dead letter is acked
+    /// only once its copy is confirmed and was routed. A copy nothing takes (no such queue)
+    /// leaves the dead letter in q.dead and is reported. Messages that do not match the filters
+    /// stay in q.dead in their order. A run reads at most what q.dead held when it began, and
+    /// never replays its own copies again. Ctrl-C stops cleanly: what is in flight is settled,
+    /// the rest stays in q.dead, and queuey exits 130.
+    Replay(DeadReplayArgs),
+
+    /// Delete dead letters: the whole q.dead, or those matching the filters
+    ///
+    /// Asks for confirmation on a terminal (with the count and the queue); --yes for scripts.
+    /// Without a terminal and without --yes it refuses. --archive writes every removed message
+    /// in the export format (flushed to disk) before it is removed.
+    Purge(DeadPurgeArgs),
 }
 
 /// The logical queue whose q.dead a dead-letter command reads.
@@ -287,6 +304,69 @@ pub struct DeadExportArgs {
     /// Export at most N matching messages (0: all)
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub limit: u64,
+
+    #[command(flatten)]
+    pub filters: FilterArgs,
+
+    #[command(flatten)]
+    pub peek: PeekArgs,
+
+    #[command(flatten)]
+    pub settings: QueueSettingsArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct DeadReplayArgs {
+    #[command(flatten)]
+    pub queue: DeadQueueArg,
+
+    /// Send every replayed message to this queue instead of its original queue
+    #[arg(long, value_name = "QUEUE")]
+    pub to: Option<String>,
+
+    /// Print what would go where (counts per target queue) and move nothing
+    #[arg(long)]
+    pub dry_run: bool,
+
+    /// Replay at most N matching messages (0: all)
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub limit: u64,
+
+    /// Publish at most N messages per second (e.g. 500 or 500/s)
+    #[arg(long, value_name = "N/s")]
+    pub rate: Option<String>,
+
+    /// Replay the dead letters of an export file (`dead export`, `dead purge --archive`)
+    /// instead of q.dead; nothing is removed from the file
+    #[arg(long, value_name = "FILE")]
+    pub from_file: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub filters: FilterArgs,
+
+    #[command(flatten)]
+    pub peek: PeekArgs,
+
+    #[command(flatten)]
+    pub settings: QueueSettingsArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct DeadPurgeArgs {
+    #[command(flatten)]
+    pub queue: DeadQueueArg,
+
+    /// Do not ask for confirmation (for scripts)
+    #[arg(long, short = 'y')]
+    pub yes: bool,
+
+    /// Count what would be removed and remove nothing
+    #[arg(long)]
+    pub dry_run: bool,
+
+    /// Write every removed message to FILE (export format) before removing it
+    #[arg(long, value_name = "FILE")]
+    pub archive: Option<PathBuf>,
 
     #[command(flatten)]
     pub filters: FilterArgs,

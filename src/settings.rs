@@ -116,12 +116,56 @@ pub enum Work {
         output_file: Option<PathBuf>,
         peek: PeekOptions,
     },
+    DeadReplay {
+        connection: ConnectionSettings,
+        replay: ReplaySettings,
+    },
+    DeadPurge {
+        connection: ConnectionSettings,
+        purge: PurgeSettings,
+    },
     Completions {
         shell: clap_complete::Shell,
     },
     GenerateAssets {
         dir: PathBuf,
     },
+}
+
+/// What `dead replay` does.
+#[derive(Clone, Debug)]
+pub struct ReplaySettings {
+    pub queue: QueueSettings,
+    pub filter: Filter,
+    pub to: Option<String>,
+    pub dry_run: bool,
+    pub limit: Option<u64>,
+    /// Messages per second at most.
+    pub rate: Option<f64>,
+    pub from_file: Option<PathBuf>,
+    pub peek: PeekOptions,
+}
+
+/// What `dead purge` does.
+#[derive(Clone, Debug)]
+pub struct PurgeSettings {
+    pub queue: QueueSettings,
+    pub filter: Filter,
+    pub yes: bool,
+    pub dry_run: bool,
+    pub archive: Option<PathBuf>,
+    pub peek: PeekOptions,
+}
+
+/// `--rate 500` or `--rate 500/s`: messages per second, above zero.
+pub fn parse_rate(text: &str) -> Result<f64> {
+    let number = text.trim().strip_suffix("/s").unwrap_or(text.trim());
+    match number.parse::<f64>() {
+        Ok(r) if r.is_finite() && r > 0.0 => Ok(r),
+        _ => Err(Error::settings(format!(
+            "invalid --rate {text:?}: messages per second above 0, like 500 or 500/s"
+        ))),
+    }
 }
 
 /// Which one message `dead show` shows.
@@ -213,6 +257,41 @@ impl Invocation {
                             }
                         },
                         peek: peek_options(&a.peek)?,
+                        connection: connection()?,
+                    },
+                    cli::DeadCommand::Replay(a) => {
+                        let queue = resolve_queue(&a.queue.queue, &a.settings, file.as_ref())?;
+                        if let Some(to) = &a.to {
+                            validate_target_queue(to)?;
+                            if *to == queue.dead_queue() {
+                                return Err(Error::settings(format!(
+                                    "--to {to:?} is the dead-letter queue itself: replaying into it would move nothing"
+                                )));
+                            }
+                        }
+                        Work::DeadReplay {
+                            replay: ReplaySettings {
+                                filter: filter_from_args(&a.filters)?,
+                                to: a.to,
+                                dry_run: a.dry_run,
+                                limit: (a.limit > 0).then_some(a.limit),
+                                rate: a.rate.as_deref().map(parse_rate).transpose()?,
+                                from_file: a.from_file,
+                                peek: peek_options(&a.peek)?,
+                                queue,
+                            },
+                            connection: connection()?,
+                        }
+                    }
+                    cli::DeadCommand::Purge(a) => Work::DeadPurge {
+                        purge: PurgeSettings {
+                            queue: resolve_queue(&a.queue.queue, &a.settings, file.as_ref())?,
+                            filter: filter_from_args(&a.filters)?,
+                            yes: a.yes,
+                            dry_run: a.dry_run,
+                            archive: a.archive,
+                            peek: peek_options(&a.peek)?,
+                        },
                         connection: connection()?,
                     },
                     cli::DeadCommand::Export(a) => Work::DeadExport {
@@ -676,6 +755,17 @@ pub fn validate_queue_name(name: &str, options: &RabbitMqOptions) -> Result<()> 
                     .saturating_sub(longest_hold.len().max(dead.len()) - name.len()),
             )));
         }
+    }
+    Ok(())
+}
+
+/// A queue name given with `--to`: what AMQP and RabbitMQ accept.
+pub fn validate_target_queue(name: &str) -> Result<()> {
+    if name.is_empty() || name.len() > MAX_QUEUE_NAME_BYTES {
+        return Err(Error::settings(format!(
+            "invalid --to {:?}: a queue name is 1 to {MAX_QUEUE_NAME_BYTES} bytes",
+            truncate_for_message(name)
+        )));
     }
     Ok(())
 }

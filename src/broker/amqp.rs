@@ -11,10 +11,15 @@ use lapin::{Connection, ConnectionProperties, ErrorKind};
 use super::url::AmqpTarget;
 use crate::error::{Error, Kind, Result};
 
-/// Opens an AMQP connection named `queuey <purpose>` (visible in the management UI), giving up
+/// Opens an AMQP connection named `queuey <version> <purpose> (pid N)` (visible in the
+/// management UI, so an operator can tell which process holds messages), giving up
 /// after `timeout` (a black-holed host would otherwise hang the TCP connect for minutes).
 pub async fn connect(target: &AmqpTarget, purpose: &str, timeout: Duration) -> Result<Connection> {
-    let name = format!("queuey {} {purpose}", env!("CARGO_PKG_VERSION"));
+    let name = format!(
+        "queuey {} {purpose} (pid {})",
+        env!("CARGO_PKG_VERSION"),
+        std::process::id()
+    );
     let properties = ConnectionProperties::default().with_connection_name(name.into());
     match tokio::time::timeout(timeout, Connection::connect_uri(target.to_uri(), properties)).await
     {

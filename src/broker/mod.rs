@@ -4,5 +4,6 @@ pub mod amqp;
 pub mod api;
 pub mod convert;
 pub mod peek;
+pub mod publish;
 pub mod session;
 pub mod url;

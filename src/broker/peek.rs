@@ -29,6 +29,7 @@
 //!   with one multiple nack keeps the order, but messages that arrive during the peek end up
 //!   ahead of the peeked ones.
 
+use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
 use futures_lite::StreamExt;
@@ -41,13 +42,9 @@ use lapin::{Channel, Confirmation, Consumer};
 
 use super::convert::{message_from_delivery, properties_to_amqp};
 use super::session::{BrokerVersion, Session};
-use crate::dead::decode::{Message, X_DELIVERY_COUNT};
+use crate::dead::decode::{HEADER_RESCUED_AT, Message, X_DELIVERY_COUNT};
 use crate::dead::value::Value;
 use crate::error::{Error, Kind, Result};
-
-/// Header stamped on a copy queuey made of a message on its last delivery (seconds since the
-/// epoch), so that an operator can tell why it changed place.
-pub const HEADER_RESCUED_AT: &str = "x-queuey-rescued-at";
 
 /// How a peek may treat the queue.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -88,6 +85,14 @@ pub struct QueueKind {
     pub returns_count: bool,
 }
 
+/// One message a peek holds: its position in the queue when the peek began (1 is the head),
+/// its delivery tag on the peek's channel, and the message.
+pub struct Delivered {
+    pub position: u64,
+    pub tag: u64,
+    pub message: Message,
+}
+
 /// A peek in progress over one queue.
 pub struct Peek<'a> {
     session: &'a Session,
@@ -102,7 +107,10 @@ pub struct Peek<'a> {
     round_left: u64,
     round_bytes: usize,
     round_count: u64,
-    last_tag: u64,
+    /// Deliveries held and not acked.
+    outstanding: u64,
+    /// Deliveries that arrived for a cancelled consumer, to serve before the next round.
+    overflow: VecDeque<(u64, Message)>,
     window: u64,
     rescue_channel: Option<Channel>,
     /// Messages that were on their last delivery and were republished instead of returned.
@@ -144,7 +152,8 @@ impl<'a> Peek<'a> {
             round_left: 0,
             round_bytes: 0,
             round_count: 0,
-            last_tag: 0,
+            outstanding: 0,
+            overflow: VecDeque::new(),
             rescue_channel: None,
             rescued: 0,
         })
@@ -154,12 +163,15 @@ impl<'a> Peek<'a> {
         self.received
     }
 
-    /// The next message (1-based position, message), or `None` when the peek has read what the
-    /// queue held when it began (or the queue ran dry because someone else consumed).
-    pub async fn next(&mut self) -> Result<Option<(u64, Message)>> {
+    /// The next message, or `None` when the peek has read what the queue held when it began
+    /// (or the queue ran dry because someone else consumed).
+    pub async fn next(&mut self) -> Result<Option<Delivered>> {
         if self.received >= self.target {
             self.end_round().await?;
             return Ok(None);
+        }
+        if let Some((tag, message)) = self.overflow.pop_front() {
+            return self.serve(tag, message).await.map(Some);
         }
         if self.consumer.is_none() {
             self.start_round().await?;
@@ -172,19 +184,13 @@ impl<'a> Peek<'a> {
             };
             match tokio::time::timeout(Duration::from_millis(1500), consumer.next()).await {
                 Ok(Some(Ok(delivery))) => {
-                    let (tag, mut message) = message_from_delivery(delivery);
-                    self.last_tag = self.last_tag.max(tag);
-                    self.received += 1;
+                    let (tag, message) = message_from_delivery(delivery);
+                    self.outstanding += 1;
                     self.round_left = self.round_left.saturating_sub(1);
-                    self.round_bytes = self.round_bytes.saturating_add(message.body.len());
-                    self.round_count += 1;
                     if self.round_left == 0 {
                         self.end_round().await?;
                     }
-                    if self.on_last_delivery(&message) {
-                        self.rescue(tag, &mut message).await?;
-                    }
-                    return Ok(Some((self.received, message)));
+                    return self.serve(tag, message).await.map(Some);
                 }
                 Ok(Some(Err(e))) => {
                     return Err(self
@@ -227,6 +233,21 @@ impl<'a> Peek<'a> {
         }
     }
 
+    /// Hands one held delivery to the caller, in queue order.
+    async fn serve(&mut self, tag: u64, mut message: Message) -> Result<Delivered> {
+        self.received += 1;
+        self.round_bytes = self.round_bytes.saturating_add(message.body.len());
+        self.round_count += 1;
+        if self.on_last_delivery(&message) {
+            self.rescue(tag, &mut message).await?;
+        }
+        Ok(Delivered {
+            position: self.received,
+            tag,
+            message,
+        })
+    }
+
     async fn start_round(&mut self) -> Result<()> {
         // Size the window by what the last round's messages weighed.
         if let Some(avg) = (self.round_bytes as u64).checked_div(self.round_count) {
@@ -258,16 +279,36 @@ impl<'a> Peek<'a> {
     }
 
     /// Cancels the current consumer; its deliveries stay unacknowledged on the channel.
+    ///
+    /// A prefetch limits *unacknowledged* deliveries, so when the caller acks during a round
+    /// (replay, purge) the broker sends this consumer more than one window. Those arrive before
+    /// the cancel-ok, and lapin yields them before the end of the stream: they are kept, in
+    /// order, and served before the next round. Dropping them would leave messages held but
+    /// unseen, and the peek would end early.
     async fn end_round(&mut self) -> Result<()> {
-        if let Some(consumer) = self.consumer.take() {
+        if let Some(mut consumer) = self.consumer.take() {
             let tag = consumer.tag();
+            let context = format!("cannot peek queue {:?}", self.queue);
             self.channel
                 .basic_cancel(tag, BasicCancelOptions::default())
                 .await
-                .map_err(|e| {
-                    self.session
-                        .amqp_error(&e, &format!("cannot peek queue {:?}", self.queue))
-                })?;
+                .map_err(|e| self.session.amqp_error(&e, &context))?;
+            loop {
+                match tokio::time::timeout(Duration::from_secs(10), consumer.next()).await {
+                    Ok(Some(Ok(delivery))) => {
+                        self.outstanding += 1;
+                        self.overflow.push_back(message_from_delivery(delivery));
+                    }
+                    Ok(Some(Err(e))) => return Err(self.session.amqp_error(&e, &context)),
+                    Ok(None) => break,
+                    Err(_) => {
+                        return Err(Error::new(
+                            Kind::BrokerRefused,
+                            format!("{context}: the broker did not confirm the end of a consumer"),
+                        ));
+                    }
+                }
+            }
         }
         Ok(())
     }
@@ -336,10 +377,7 @@ impl<'a> Peek<'a> {
             .map_err(|e| self.session.amqp_error(&e, &context))?;
         match confirm {
             Confirmation::Ack(None) => {
-                self.channel
-                    .basic_ack(tag, BasicAckOptions::default())
-                    .await
-                    .map_err(|e| self.session.amqp_error(&e, &context))?;
+                self.ack(tag).await?;
                 self.rescued += 1;
                 message.properties.headers = copy.headers;
                 Ok(())
@@ -351,13 +389,30 @@ impl<'a> Peek<'a> {
         }
     }
 
+    /// Removes a held message from the queue for good (its copy is safe elsewhere).
+    pub async fn ack(&mut self, tag: u64) -> Result<()> {
+        self.channel
+            .basic_ack(tag, BasicAckOptions::default())
+            .await
+            .map_err(|e| {
+                self.session.amqp_error(
+                    &e,
+                    &format!("cannot acknowledge a message of {:?}", self.queue),
+                )
+            })?;
+        self.outstanding = self.outstanding.saturating_sub(1);
+        Ok(())
+    }
+
     /// Returns every held message to the queue in one multiple nack, and closes the channel.
     pub async fn finish(mut self) -> Result<()> {
         self.end_round().await?;
-        if self.last_tag > 0 {
+        if self.outstanding > 0 {
+            // Tag 0 with multiple: every outstanding delivery of the channel. (The highest tag
+            // may have been acked, and RabbitMQ refuses a multiple nack of an unknown tag.)
             self.channel
                 .basic_nack(
-                    self.last_tag,
+                    0,
                     BasicNackOptions {
                         multiple: true,
                         requeue: true,
@@ -377,6 +432,21 @@ impl<'a> Peek<'a> {
         }
         Ok(())
     }
+}
+
+/// Runs `f` over a peek, and returns every held message to the queue whatever happened.
+pub async fn with_peek<'s, T>(
+    session: &'s Session,
+    queue: &str,
+    options: PeekOptions,
+    f: impl AsyncFnOnce(&mut Peek<'s>) -> Result<T>,
+) -> Result<T> {
+    let mut peek = Peek::open(session, queue, options).await?;
+    let result = f(&mut peek).await;
+    let finished = peek.finish().await;
+    let value = result?;
+    finished?;
+    Ok(value)
 }
 
 /// Reads the queue's type, delivery limit and the broker version, and decides whether a peek

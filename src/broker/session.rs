@@ -195,10 +195,27 @@ impl Session {
                     "the user needs configure/write/read permissions matching this queue in the \
                      vhost (rabbitmqctl list_permissions -p <vhost>)",
                 ),
+                // A hard error closes the whole connection: an operator or the broker closed it
+                // (CONNECTION_FORCED), or the broker shuts down.
+                AMQPErrorKind::Hard(_) => Error::new(
+                    Kind::Unreachable,
+                    format!(
+                        "{context}: the broker closed the connection ({text}) at {}",
+                        self.settings.amqp.display()
+                    ),
+                )
+                .with_hint("run the command again; messages not confirmed stayed where they were"),
                 _ => Error::new(Kind::BrokerRefused, format!("{context}: {text}")),
             };
         }
-        if err.is_io_error() || matches!(err.kind(), ErrorKind::InvalidConnectionState(_)) {
+        let connection_gone = self
+            .connection
+            .get()
+            .is_some_and(|c| !c.status().connected());
+        if err.is_io_error()
+            || connection_gone
+            || matches!(err.kind(), ErrorKind::InvalidConnectionState(_))
+        {
             return Error::new(
                 Kind::Unreachable,
                 format!(

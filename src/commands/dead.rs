@@ -9,7 +9,7 @@ use base64::engine::general_purpose::STANDARD as B64;
 use serde::Serialize;
 use serde_json::{Value as Json, json};
 
-use crate::broker::peek::{Peek, PeekOptions};
+use crate::broker::peek::{Delivered, PeekOptions, with_peek};
 use crate::broker::session::Session;
 use crate::dead::decode::{self, DeadLetter, Message};
 use crate::dead::filter::{Filter, GroupKey, Grouping};
@@ -40,22 +40,7 @@ pub struct LsRow {
     pub body_preview: String,
 }
 
-/// Runs `f` over a peek, and returns every held message to the queue whatever happened.
-async fn with_peek<'s, T>(
-    session: &'s Session,
-    queue: &str,
-    options: PeekOptions,
-    f: impl AsyncFnOnce(&mut Peek<'s>) -> Result<T>,
-) -> Result<T> {
-    let mut peek = Peek::open(session, queue, options).await?;
-    let result = f(&mut peek).await;
-    let finished = peek.finish().await;
-    let value = result?;
-    finished?;
-    Ok(value)
-}
-
-fn note_rescued(output: Output, queue: &str, rescued: u64) {
+pub fn note_rescued(output: Output, queue: &str, rescued: u64) {
     if rescued > 0 {
         output.warn(&format!(
             "{rescued} message(s) of {queue:?} were on their last delivery: queuey republished a \
@@ -82,7 +67,10 @@ pub async fn ls(
     let mut matched = 0u64;
     let (scanned, target, rescued, kind) = with_peek(&session, &dead, peek, async |p| {
         let progress = Progress::new(output, Some(p.target), "scanning");
-        while let Some((position, message)) = p.next().await? {
+        while let Some(Delivered {
+            position, message, ..
+        }) = p.next().await?
+        {
             progress.inc(1);
             let dl = decode::decode(&message, &queue.name, &queue.options);
             if !filter.matches(&dl, &message.properties, now) {
@@ -303,7 +291,10 @@ pub async fn show(
         {
             return Ok((None, p.target));
         }
-        while let Some((position, message)) = p.next().await? {
+        while let Some(Delivered {
+            position, message, ..
+        }) = p.next().await?
+        {
             let hit = match which {
                 Which::Position(n) => position == *n,
                 Which::MessageId(id) => message.properties.message_id.as_deref() == Some(id),
@@ -609,7 +600,10 @@ pub async fn export(
     let mut exported = 0u64;
     let (scanned, rescued) = with_peek(&session, &dead, peek, async |p| {
         let progress = Progress::new(output, Some(p.target), "exporting");
-        while let Some((position, message)) = p.next().await? {
+        while let Some(Delivered {
+            position, message, ..
+        }) = p.next().await?
+        {
             progress.inc(1);
             let dl = decode::decode(&message, &queue.name, &queue.options);
             if !filter.matches(&dl, &message.properties, now) {

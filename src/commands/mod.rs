@@ -5,6 +5,8 @@ pub mod args;
 pub mod assets;
 pub mod dead;
 pub mod ping;
+pub mod purge;
+pub mod replay;
 
 use crate::error::{ExitCode, Result};
 use crate::output::Output;
@@ -48,6 +50,8 @@ pub async fn run(work: Work, output: Output) -> Result<ExitCode> {
             )
             .await
         }
+        Work::DeadReplay { connection, replay } => replay::run(&connection, &replay, output).await,
+        Work::DeadPurge { connection, purge } => purge::run(&connection, &purge, output).await,
         Work::Completions { shell } => assets::print_completions(shell),
         Work::GenerateAssets { dir } => assets::generate(&dir, output),
     }

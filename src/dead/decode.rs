@@ -27,6 +27,10 @@ pub const X_DEATH: &str = "x-death";
 /// A quorum queue's count of returned deliveries, stamped on redeliveries.
 pub const X_DELIVERY_COUNT: &str = "x-delivery-count";
 
+/// Header stamped on a copy queuey made of a quorum message on its last delivery instead of
+/// returning it during a peek (seconds since the epoch), so an operator can tell why it moved.
+pub const HEADER_RESCUED_AT: &str = "x-queuey-rescued-at";
+
 /// A message as delivered: what the decoder reads. The body is not kept by the decoder.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Message {

@@ -3,4 +3,5 @@
 
 pub mod decode;
 pub mod filter;
+pub mod replay;
 pub mod value;

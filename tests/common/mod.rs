@@ -63,6 +63,19 @@ pub fn queuey_in(dir: &Path) -> assert_cmd::Command {
     cmd
 }
 
+/// The same command as [`queuey_in`], as a plain `std::process::Command` (to spawn, signal
+/// and kill it).
+pub fn queuey_process(dir: &Path) -> std::process::Command {
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("queuey"));
+    cmd.env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("QUEUEY_URL", test_url())
+        .env("QUEUEY_API_URL", test_api_url())
+        .env("NO_COLOR", "1")
+        .current_dir(dir);
+    cmd
+}
+
 /// A queuey command in a fresh empty directory (kept alive by the returned guard).
 pub fn queuey() -> (assert_cmd::Command, TempDir) {
     let dir = tempfile::tempdir().expect("a temporary directory");

@@ -1,0 +1,538 @@
+//! `queuey dead replay`: dead letters back to where they came from, losing none.
+//!
+//! The order of work for each dead letter is what makes a loss impossible: publish a copy
+//! (confirm mode, `mandatory`), wait for the broker's confirmation, check the copy was not
+//! returned, and only then ack the dead letter. If queuey dies or the connection drops at any
+//! instant, each message is in `q.dead` (its ack never happened), in its target (the copy was
+//! confirmed), or in both; never in neither.
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD as B64;
+use serde::Serialize;
+
+use crate::broker::convert::{properties_from_amqp, properties_to_amqp};
+use crate::broker::peek::{Delivered, Peek, with_peek};
+use crate::broker::publish::{Outcome, Publisher};
+use crate::broker::session::Session;
+use crate::commands::dead::{EXPORT_FORMAT, note_rescued, now_secs};
+use crate::dead::decode::{self, Message};
+use crate::dead::replay::{ReplayStamp, copy_id, replay_properties, replayed_in_run, target};
+use crate::dead::value::Properties;
+use crate::error::{Error, ExitCode, Kind, Result};
+use crate::output::progress::Progress;
+use crate::output::sanitize::sanitize;
+use crate::output::{self, Format, Output};
+use crate::settings::{ConnectionSettings, ReplaySettings};
+
+/// Per target queue.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct TargetReport {
+    pub queue: String,
+    /// Moved (or, with --dry-run, that would move).
+    pub moved: u64,
+    pub failed: u64,
+    /// Why copies to this queue failed (the last reason seen).
+    pub failure: Option<String>,
+    /// With --dry-run: whether the target queue exists now.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exists: Option<bool>,
+}
+
+/// The summary of a replay, printed always (JSON with `--output json`).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct ReplayReport {
+    /// The dead-letter queue, or the export file, replayed from.
+    pub source: String,
+    pub dry_run: bool,
+    pub scanned: u64,
+    pub matched: u64,
+    pub moved: u64,
+    pub failed: u64,
+    /// Copies this run made that died again and came back during the run: left in place.
+    pub skipped_own_copies: u64,
+    /// Quorum q.dead only: messages on their last delivery republished instead of returned.
+    pub rescued: u64,
+    pub interrupted: bool,
+    pub elapsed_ms: u64,
+    pub rate_per_sec: f64,
+    pub targets: Vec<TargetReport>,
+}
+
+impl ReplayReport {
+    fn target(&mut self, queue: &str) -> &mut TargetReport {
+        if let Some(i) = self.targets.iter().position(|t| t.queue == queue) {
+            return &mut self.targets[i];
+        }
+        self.targets.push(TargetReport {
+            queue: queue.to_owned(),
+            ..TargetReport::default()
+        });
+        let last = self.targets.len() - 1;
+        &mut self.targets[last]
+    }
+
+    fn record(&mut self, queue: &str, outcome: &Outcome) {
+        match outcome {
+            Outcome::Delivered => {
+                self.moved += 1;
+                self.target(queue).moved += 1;
+            }
+            Outcome::Returned { code, text } => {
+                self.failed += 1;
+                let t = self.target(queue);
+                t.failed += 1;
+                t.failure = Some(format!(
+                    "returned unroutable ({code} {text}): no queue {queue:?} takes it"
+                ));
+            }
+            Outcome::Refused => {
+                self.failed += 1;
+                let t = self.target(queue);
+                t.failed += 1;
+                t.failure = Some("refused by the broker (nack)".to_owned());
+            }
+            Outcome::Unknown => {
+                self.failed += 1;
+                let t = self.target(queue);
+                t.failed += 1;
+                t.failure = Some(
+                    "the broker returned a copy queuey could not attribute; kept (a copy may \
+                     exist too)"
+                        .to_owned(),
+                );
+            }
+        }
+    }
+
+    fn fail(&mut self, queue: &str, why: String) {
+        self.failed += 1;
+        let t = self.target(queue);
+        t.failed += 1;
+        t.failure = Some(why);
+    }
+
+    fn exit_code(&self) -> ExitCode {
+        if self.interrupted {
+            ExitCode::Interrupted
+        } else if self.failed > 0 {
+            ExitCode::Partial
+        } else {
+            ExitCode::Ok
+        }
+    }
+}
+
+/// Reads a returned copy's number back (see `broker::publish`).
+fn returned_copy_id(props: &lapin::BasicProperties) -> Option<u64> {
+    copy_id(&properties_from_amqp(props))
+}
+
+/// Set when the user presses Ctrl-C; the work loops stop taking new messages.
+fn ctrl_c_flag() -> Arc<AtomicBool> {
+    let flag = Arc::new(AtomicBool::new(false));
+    let f = flag.clone();
+    tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            f.store(true, Ordering::SeqCst);
+        }
+    });
+    flag
+}
+
+/// Keeps publishing under `rate` messages per second.
+struct Pace {
+    rate: Option<f64>,
+    start: Instant,
+    sent: u64,
+}
+
+impl Pace {
+    async fn wait(&mut self) {
+        if let Some(rate) = self.rate {
+            let due = self.start + Duration::from_secs_f64(self.sent as f64 / rate);
+            let now = Instant::now();
+            if due > now {
+                tokio::time::sleep(due - now).await;
+            }
+        }
+        self.sent += 1;
+    }
+}
+
+pub async fn run(
+    connection: &ConnectionSettings,
+    s: &ReplaySettings,
+    output: Output,
+) -> Result<ExitCode> {
+    let session = Session::new(connection.clone(), "dead replay")?;
+    let interrupted = ctrl_c_flag();
+    let started = Instant::now();
+    let mut report = ReplayReport {
+        dry_run: s.dry_run,
+        ..ReplayReport::default()
+    };
+    let result = match &s.from_file {
+        Some(path) => from_file(&session, s, path, &interrupted, &mut report, output).await,
+        None => from_queue(&session, s, &interrupted, &mut report, output).await,
+    };
+    report.elapsed_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+    let secs = started.elapsed().as_secs_f64();
+    report.rate_per_sec = if secs > 0.0 {
+        (report.moved as f64 / secs * 10.0).round() / 10.0
+    } else {
+        0.0
+    };
+    session.close().await;
+    note_rescued(output, &report.source, report.rescued);
+    if let Err(e) = result {
+        if report.scanned == 0 {
+            return Err(e);
+        }
+        // Say what was done before the failure: nothing confirmed is lost, nothing unconfirmed
+        // was removed.
+        output.warn(&format!(
+            "stopped early: {} moved, {} failed; everything not moved is still in {}",
+            report.moved,
+            report.failed,
+            sanitize(&report.source)
+        ));
+        return Err(e);
+    }
+    print_report(&report, output)?;
+    Ok(report.exit_code())
+}
+
+async fn from_queue(
+    session: &Session,
+    s: &ReplaySettings,
+    interrupted: &AtomicBool,
+    report: &mut ReplayReport,
+    output: Output,
+) -> Result<()> {
+    let dead = s.queue.dead_queue();
+    report.source = dead.clone();
+    let stamp = ReplayStamp {
+        run: run_id(),
+        time: now_secs(),
+        from: dead.clone(),
+    };
+    let now = now_secs();
+    let window = usize::from(s.peek.window);
+    with_peek(session, &dead, s.peek, async |p| {
+        let progress = Progress::new(
+            output,
+            Some(p.target),
+            if s.dry_run { "counting" } else { "replaying" },
+        );
+        let mut publisher: Option<Publisher<'_, (u64, String)>> = None;
+        let mut pace = Pace {
+            rate: s.rate,
+            start: Instant::now(),
+            sent: 0,
+        };
+        while !interrupted.load(Ordering::SeqCst) && s.limit.is_none_or(|l| report.matched < l) {
+            let Some(Delivered { tag, message, .. }) = p.next().await? else {
+                break;
+            };
+            report.scanned += 1;
+            progress.inc(1);
+            if replayed_in_run(&message.properties, &stamp.run) {
+                report.skipped_own_copies += 1;
+                continue;
+            }
+            let dl = decode::decode(&message, &s.queue.name, &s.queue.options);
+            if !s.filter.matches(&dl, &message.properties, now) {
+                continue;
+            }
+            report.matched += 1;
+            let to = target(&dl, s.to.as_deref());
+            if s.dry_run {
+                report.target(&to).moved += 1;
+                continue;
+            }
+            let copy = report.matched;
+            let props = match properties_to_amqp(&replay_properties(
+                &message.properties,
+                &dl,
+                &stamp,
+                copy,
+            )) {
+                Ok(p) => p,
+                Err(why) => {
+                    report.fail(&to, format!("cannot copy the message: {why}"));
+                    continue;
+                }
+            };
+            pace.wait().await;
+            if publisher.is_none() {
+                publisher = Some(Publisher::open(session, window, returned_copy_id).await?);
+            }
+            let Some(publ) = publisher.as_mut() else {
+                return Err(Error::internal("replay: no publisher"));
+            };
+            let settled = publ
+                .publish(&to, props, &message.body, (tag, to.clone()), copy)
+                .await?;
+            settle(p, report, settled).await?;
+            progress.set_message(format!("moved {} failed {}", report.moved, report.failed));
+        }
+        if let Some(mut publ) = publisher {
+            let settled = publ.flush().await?;
+            settle(p, report, settled).await?;
+            publ.close().await;
+        }
+        progress.finish();
+        report.rescued = p.rescued;
+        Ok(())
+    })
+    .await?;
+    report.interrupted = interrupted.load(Ordering::SeqCst);
+    if s.dry_run {
+        for t in &mut report.targets {
+            t.exists = session.live_queue(&t.queue).await.ok().map(|q| q.is_some());
+        }
+    }
+    Ok(())
+}
+
+/// Acks the dead letters whose copies are safe; the others stay held and go back to q.dead.
+async fn settle(
+    p: &mut Peek<'_>,
+    report: &mut ReplayReport,
+    settled: Vec<((u64, String), Outcome)>,
+) -> Result<()> {
+    for ((tag, queue), outcome) in settled {
+        if outcome == Outcome::Delivered {
+            p.ack(tag).await?;
+        }
+        report.record(&queue, &outcome);
+    }
+    Ok(())
+}
+
+/// One record of an export file: what a replay needs.
+struct Record {
+    message: Message,
+}
+
+fn parse_record(line: &str) -> std::result::Result<Record, String> {
+    let j: serde_json::Value = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
+    match j.get("format").and_then(|f| f.as_str()) {
+        Some(EXPORT_FORMAT) => {}
+        Some(other) => return Err(format!("format {other:?}, expected {EXPORT_FORMAT:?}")),
+        None => {
+            return Err(format!(
+                "no \"format\": not a queuey export ({EXPORT_FORMAT})"
+            ));
+        }
+    }
+    let properties = Properties::from_json(j.get("properties").unwrap_or(&serde_json::Value::Null))
+        .map_err(|e| format!("properties: {e}"))?;
+    let body = B64
+        .decode(
+            j.get("body_base64")
+                .and_then(|b| b.as_str())
+                .ok_or("no body_base64")?,
+        )
+        .map_err(|e| format!("body_base64: {e}"))?;
+    // Check now that every value fits AMQP, so that a bad line stops the run before anything
+    // is published.
+    properties_to_amqp(&properties)?;
+    Ok(Record {
+        message: Message {
+            properties,
+            body,
+            ..Message::default()
+        },
+    })
+}
+
+fn open_lines(path: &Path) -> Result<impl Iterator<Item = (usize, std::io::Result<String>)>> {
+    let file = std::fs::File::open(path).map_err(|e| {
+        Error::io(
+            format!("cannot read the export file {}", path.display()),
+            &e,
+        )
+    })?;
+    Ok(BufReader::new(file)
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l)))
+}
+
+async fn from_file(
+    session: &Session,
+    s: &ReplaySettings,
+    path: &Path,
+    interrupted: &AtomicBool,
+    report: &mut ReplayReport,
+    output: Output,
+) -> Result<()> {
+    report.source = path.display().to_string();
+    // First pass: every line must be a valid record, or nothing is published.
+    let mut total = 0u64;
+    for (n, line) in open_lines(path)? {
+        let line =
+            line.map_err(|e| Error::io(format!("cannot read {} line {n}", path.display()), &e))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        parse_record(&line).map_err(|why| {
+            Error::new(Kind::Usage, format!("{} line {n}: {why}", path.display()))
+                .with_hint("nothing was replayed; the file must hold `queuey dead export` lines")
+        })?;
+        total += 1;
+    }
+    let stamp = ReplayStamp {
+        run: run_id(),
+        time: now_secs(),
+        from: path.display().to_string(),
+    };
+    let now = now_secs();
+    let progress = Progress::new(
+        output,
+        Some(total),
+        if s.dry_run { "counting" } else { "replaying" },
+    );
+    let mut publisher: Option<Publisher<'_, String>> = None;
+    let mut pace = Pace {
+        rate: s.rate,
+        start: Instant::now(),
+        sent: 0,
+    };
+    for (n, line) in open_lines(path)? {
+        if interrupted.load(Ordering::SeqCst) || s.limit.is_some_and(|l| report.matched >= l) {
+            break;
+        }
+        let line =
+            line.map_err(|e| Error::io(format!("cannot read {} line {n}", path.display()), &e))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let record = parse_record(&line).map_err(|why| {
+            Error::new(Kind::Usage, format!("{} line {n}: {why}", path.display()))
+        })?;
+        report.scanned += 1;
+        progress.inc(1);
+        let m = &record.message;
+        let dl = decode::decode(m, &s.queue.name, &s.queue.options);
+        if !s.filter.matches(&dl, &m.properties, now) {
+            continue;
+        }
+        report.matched += 1;
+        let to = target(&dl, s.to.as_deref());
+        if s.dry_run {
+            report.target(&to).moved += 1;
+            continue;
+        }
+        let copy = report.matched;
+        let props = properties_to_amqp(&replay_properties(&m.properties, &dl, &stamp, copy))
+            .map_err(|why| {
+                Error::new(Kind::Usage, format!("{} line {n}: {why}", path.display()))
+            })?;
+        pace.wait().await;
+        if publisher.is_none() {
+            publisher =
+                Some(Publisher::open(session, usize::from(s.peek.window), returned_copy_id).await?);
+        }
+        let Some(publ) = publisher.as_mut() else {
+            return Err(Error::internal("replay: no publisher"));
+        };
+        for (queue, outcome) in publ.publish(&to, props, &m.body, to.clone(), copy).await? {
+            report.record(&queue, &outcome);
+        }
+    }
+    if let Some(mut publ) = publisher {
+        for (queue, outcome) in publ.flush().await? {
+            report.record(&queue, &outcome);
+        }
+        publ.close().await;
+    }
+    progress.finish();
+    report.interrupted = interrupted.load(Ordering::SeqCst);
+    if s.dry_run {
+        for t in &mut report.targets {
+            t.exists = session.live_queue(&t.queue).await.ok().map(|q| q.is_some());
+        }
+    }
+    Ok(())
+}
+
+/// A run id unique enough to tell this run's copies from every other run's.
+fn run_id() -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    format!("{nanos:x}-{}", std::process::id())
+}
+
+fn print_report(r: &ReplayReport, output: Output) -> Result<()> {
+    if output.format == Format::Json {
+        return output::print_json(r);
+    }
+    let mut table = output::table(&[
+        "target queue",
+        if r.dry_run { "would move" } else { "moved" },
+        "failed",
+        if r.dry_run { "exists" } else { "why" },
+    ]);
+    let mut targets: Vec<&TargetReport> = r.targets.iter().collect();
+    targets.sort_by(|a, b| a.queue.cmp(&b.queue));
+    for t in targets {
+        table.add_row(vec![
+            sanitize(&t.queue),
+            t.moved.to_string(),
+            t.failed.to_string(),
+            if r.dry_run {
+                match t.exists {
+                    Some(true) => "yes".to_owned(),
+                    Some(false) => "NO: copies would come back unroutable".to_owned(),
+                    None => "unknown (no management API)".to_owned(),
+                }
+            } else {
+                sanitize(t.failure.as_deref().unwrap_or(""))
+            },
+        ]);
+    }
+    if !r.targets.is_empty() {
+        output::print(table)?;
+    }
+    let summary = if r.dry_run {
+        format!(
+            "dry run: {} of {} scanned dead letters of {} would be replayed; nothing moved",
+            r.matched,
+            r.scanned,
+            sanitize(&r.source)
+        )
+    } else {
+        let mut s = format!(
+            "replayed {} of {} matching dead letters of {} ({} scanned) in {:.1}s, {}/s",
+            r.moved,
+            r.matched,
+            sanitize(&r.source),
+            r.scanned,
+            r.elapsed_ms as f64 / 1000.0,
+            r.rate_per_sec
+        );
+        if r.failed > 0 {
+            s.push_str(&format!("; {} failed and stay where they were", r.failed));
+        }
+        if r.skipped_own_copies > 0 {
+            s.push_str(&format!(
+                "; {} copies of this run came back and were left in place",
+                r.skipped_own_copies
+            ));
+        }
+        if r.interrupted {
+            s.push_str("; interrupted: the rest stays in the dead-letter queue");
+        }
+        s
+    };
+    output::print(summary)
+}
