@@ -1,0 +1,335 @@
+//! queuey's benchmarks against a real broker. Not a test: it prints figures for the README.
+//!
+//!     cargo run --release --example bench            # everything
+//!     cargo run --release --example bench -- ls      # dead ls --group-by only
+//!     cargo run --release --example bench -- replay  # replay vs the broker's shovel only
+//!
+//! 1. `dead ls --group-by reason` over 10 000 and 100 000 dead letters of 1 KiB: wall time and
+//!    peak RSS (from GNU time), which must stay flat as the queue grows.
+//! 2. `dead replay` of 100 000 persistent 512-byte messages against the broker's own
+//!    "move messages" (a dynamic shovel with src-delete-after=queue-length and
+//!    ack-mode=on-confirm, prefetch 1000, as the management UI creates it), in the same run:
+//!    both rates and their ratio. The shovel plugin is enabled if it is not.
+//!
+//! Uses QUEUEY_BENCH_URL / QUEUEY_BENCH_API_URL (default: the local broker as guest) and the
+//! release binary `target/release/queuey` (built first if missing).
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use lapin::options::{
+    BasicPublishOptions, ConfirmSelectOptions, QueueDeclareOptions, QueueDeleteOptions,
+};
+use lapin::types::{AMQPValue, FieldArray, FieldTable, LongString};
+use lapin::{BasicProperties, Channel, Connection, ConnectionProperties};
+
+const REASONS: [&str; 4] = ["rejected", "expired", "maxlen", "delivery_limit"];
+
+fn url() -> String {
+    std::env::var("QUEUEY_BENCH_URL")
+        .unwrap_or_else(|_| "amqp://guest:guest@127.0.0.1:5672/%2f".into())
+}
+
+fn api() -> String {
+    std::env::var("QUEUEY_BENCH_API_URL").unwrap_or_else(|_| "http://127.0.0.1:15672".into())
+}
+
+fn s(v: &str) -> AMQPValue {
+    AMQPValue::LongString(LongString::from(v))
+}
+
+async fn declare(ch: &Channel, name: &str) {
+    let _ = ch
+        .queue_delete(name.into(), QueueDeleteOptions::default())
+        .await;
+    ch.queue_declare(
+        name.into(),
+        QueueDeclareOptions {
+            durable: true,
+            ..QueueDeclareOptions::default()
+        },
+        FieldTable::default(),
+    )
+    .await
+    .expect("declare");
+}
+
+/// Fills `queue` with `n` persistent dead letters of `size` bytes, as the broker would have
+/// dead-lettered them (x-death) with queuey's headers, confirmed in pipelined batches.
+async fn fill(ch: &Channel, queue: &str, original: &str, n: usize, size: usize) {
+    let body = vec![b'x'; size];
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let mut pending = Vec::with_capacity(2000);
+    for i in 0..n {
+        let reason = REASONS[i % REASONS.len()];
+        let mut entry = FieldTable::default();
+        entry.insert("queue".into(), s(original));
+        entry.insert("reason".into(), s(reason));
+        entry.insert("count".into(), AMQPValue::LongLongInt(1));
+        entry.insert("time".into(), AMQPValue::Timestamp(now));
+        entry.insert("exchange".into(), s(""));
+        entry.insert(
+            "routing-keys".into(),
+            AMQPValue::FieldArray(FieldArray::from(vec![s(original)])),
+        );
+        let mut headers = FieldTable::default();
+        headers.insert(
+            "x-death".into(),
+            AMQPValue::FieldArray(FieldArray::from(vec![AMQPValue::FieldTable(entry)])),
+        );
+        headers.insert("x-queuey-original-queue".into(), s(original));
+        headers.insert("x-queuey-attempts".into(), AMQPValue::LongInt(3));
+        let props = BasicProperties::default()
+            .with_delivery_mode(2)
+            .with_message_id(format!("bench-{i}").into())
+            .with_headers(headers);
+        pending.push(
+            ch.basic_publish(
+                "".into(),
+                queue.into(),
+                BasicPublishOptions::default(),
+                &body,
+                props,
+            )
+            .await
+            .expect("publish"),
+        );
+        if pending.len() >= 2000 {
+            for c in pending.drain(..) {
+                c.await.expect("confirm");
+            }
+        }
+    }
+    for c in pending {
+        c.await.expect("confirm");
+    }
+}
+
+async fn count(conn: &Connection, queue: &str) -> u32 {
+    let ch = conn.create_channel().await.expect("channel");
+    let q = ch
+        .queue_declare(
+            queue.into(),
+            QueueDeclareOptions {
+                passive: true,
+                ..QueueDeclareOptions::default()
+            },
+            FieldTable::default(),
+        )
+        .await
+        .expect("passive declare");
+    let _ = ch.close(200, "ok".into()).await;
+    q.message_count()
+}
+
+fn queuey() -> String {
+    let bin = "target/release/queuey";
+    if !std::path::Path::new(bin).exists() {
+        let ok = Command::new("cargo")
+            .args(["build", "--release"])
+            .status()
+            .expect("cargo")
+            .success();
+        assert!(ok, "cargo build --release failed");
+    }
+    bin.to_owned()
+}
+
+/// Runs queuey under GNU time: (wall seconds, peak RSS in KiB, stdout).
+fn timed(args: &[&str]) -> (f64, u64, String) {
+    let out = Command::new("/usr/bin/time")
+        .args(["-f", "%e %M"])
+        .arg(queuey())
+        .args(args)
+        .env("QUEUEY_URL", url())
+        .env("QUEUEY_API_URL", api())
+        .output()
+        .expect("/usr/bin/time (GNU time)");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "queuey {args:?} failed: {stderr}");
+    let last = stderr.lines().last().unwrap_or_default();
+    let mut parts = last.split_whitespace();
+    let wall: f64 = parts
+        .next()
+        .and_then(|v| v.parse().ok())
+        .expect("wall time");
+    let rss: u64 = parts.next().and_then(|v| v.parse().ok()).expect("max RSS");
+    (wall, rss, String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+fn http(method: &str, path: &str, body: Option<&str>) -> u16 {
+    let mut cmd = Command::new("curl");
+    cmd.args([
+        "-s",
+        "-o",
+        "/dev/null",
+        "-w",
+        "%{http_code}",
+        "-u",
+        "guest:guest",
+        "-X",
+        method,
+    ])
+    .arg(format!("{}{path}", api()));
+    if let Some(b) = body {
+        cmd.args(["-H", "content-type: application/json", "-d", b]);
+    }
+    let out = cmd.output().expect("curl");
+    String::from_utf8_lossy(&out.stdout)
+        .trim()
+        .parse()
+        .unwrap_or(0)
+}
+
+async fn bench_ls(conn: &Connection) {
+    println!("\n### dead ls --group-by reason (1 KiB dead letters)\n");
+    println!("| dead letters | wall time | peak RSS | scanned/s |");
+    println!("|---:|---:|---:|---:|");
+    for n in [10_000usize, 100_000] {
+        let q = format!("bench-ls-{n}");
+        let dead = format!("{q}.dead");
+        let ch = conn.create_channel().await.expect("channel");
+        ch.confirm_select(ConfirmSelectOptions::default())
+            .await
+            .expect("confirms");
+        declare(&ch, &dead).await;
+        fill(&ch, &dead, &q, n, 1024).await;
+        let (wall, rss, out) =
+            timed(&["dead", "ls", &q, "--group-by", "reason", "-q", "-o", "json"]);
+        let doc: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+        assert_eq!(
+            doc["scanned"].as_u64(),
+            Some(n as u64),
+            "scanned everything"
+        );
+        assert_eq!(
+            count(conn, &dead).await as usize,
+            n,
+            "peeking changed nothing"
+        );
+        println!(
+            "| {n} | {wall:.2} s | {:.1} MB | {:.0} |",
+            rss as f64 / 1024.0,
+            n as f64 / wall
+        );
+        let _ = ch
+            .queue_delete(dead.as_str().into(), QueueDeleteOptions::default())
+            .await;
+    }
+}
+
+async fn bench_replay(conn: &Connection) {
+    let n = 100_000usize;
+    println!(
+        "\n### dead replay vs the broker's shovel \"move messages\" ({n} persistent 512-byte messages)\n"
+    );
+    let ch = conn.create_channel().await.expect("channel");
+    ch.confirm_select(ConfirmSelectOptions::default())
+        .await
+        .expect("confirms");
+
+    // The broker's own move: a dynamic shovel as the management UI creates it.
+    let enabled = Command::new("rabbitmq-plugins")
+        .args(["enable", "rabbitmq_shovel"])
+        .output();
+    if enabled.is_err() || http("GET", "/api/overview", None) != 200 {
+        eprintln!("cannot enable rabbitmq_shovel here; skipping the comparison");
+        return;
+    }
+    std::thread::sleep(Duration::from_secs(2));
+    let (src, dst) = ("bench-shovel.dead", "bench-shovel-target");
+    declare(&ch, src).await;
+    declare(&ch, dst).await;
+    fill(&ch, src, dst, n, 512).await;
+    let value = format!(
+        r#"{{"value":{{"src-protocol":"amqp091","src-uri":"amqp://","src-queue":"{src}","src-prefetch-count":1000,"src-delete-after":"queue-length","dest-protocol":"amqp091","dest-uri":"amqp://","dest-queue":"{dst}","dest-add-forward-headers":false,"ack-mode":"on-confirm"}}}}"#
+    );
+    let start = Instant::now();
+    let status = http("PUT", "/api/parameters/shovel/%2F/bench-move", Some(&value));
+    assert!(
+        (200..300).contains(&status),
+        "creating the shovel answered {status}"
+    );
+    while (count(conn, dst).await as usize) < n {
+        assert!(
+            start.elapsed() < Duration::from_secs(900),
+            "the shovel did not finish"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let shovel_secs = start.elapsed().as_secs_f64();
+    let _ = http("DELETE", "/api/parameters/shovel/%2F/bench-move", None);
+    for q in [src, dst] {
+        let _ = ch
+            .queue_delete(q.into(), QueueDeleteOptions::default())
+            .await;
+    }
+
+    // queuey: same messages, same broker, same run.
+    let (q, target) = ("bench-replay", "bench-replay-target");
+    let dead = format!("{q}.dead");
+    declare(&ch, &dead).await;
+    declare(&ch, target).await;
+    fill(&ch, &dead, target, n, 512).await;
+    let (wall, rss, out) = timed(&["dead", "replay", q, "-q", "-o", "json"]);
+    let doc: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(
+        doc["moved"].as_u64(),
+        Some(n as u64),
+        "moved everything: {doc}"
+    );
+    assert_eq!(count(conn, target).await as usize, n);
+    for q in [dead.as_str(), target] {
+        let _ = ch
+            .queue_delete(q.into(), QueueDeleteOptions::default())
+            .await;
+    }
+
+    let shovel_rate = n as f64 / shovel_secs;
+    let queuey_rate = n as f64 / wall;
+    println!("| mover | time | messages/s | peak RSS |");
+    println!("|---|---:|---:|---:|");
+    println!(
+        "| shovel (src-delete-after=queue-length, ack-mode=on-confirm) | {shovel_secs:.2} s | {shovel_rate:.0} | (in the broker) |"
+    );
+    println!(
+        "| queuey dead replay (confirms + mandatory, ack after confirm) | {wall:.2} s | {queuey_rate:.0} | {:.1} MB |",
+        rss as f64 / 1024.0
+    );
+    println!("\nqueuey / shovel: {:.2}x", queuey_rate / shovel_rate);
+}
+
+fn main() {
+    let what = std::env::args().nth(1).unwrap_or_else(|| "all".into());
+    let rt = tokio::runtime::Runtime::new().expect("runtime");
+    rt.block_on(async {
+        let conn = Connection::connect(
+            &url(),
+            ConnectionProperties::default().with_connection_name("queuey bench".into()),
+        )
+        .await
+        .expect("a broker to benchmark against (QUEUEY_BENCH_URL)");
+        let version = Command::new("curl")
+            .args(["-s", "-u", "guest:guest"])
+            .arg(format!("{}/api/overview", api()))
+            .output()
+            .ok()
+            .and_then(|o| serde_json::from_slice::<serde_json::Value>(&o.stdout).ok())
+            .and_then(|v| v["rabbitmq_version"].as_str().map(str::to_owned))
+            .unwrap_or_default();
+        println!(
+            "RabbitMQ {version}, {} CPUs",
+            std::thread::available_parallelism().map_or(0, |n| n.get())
+        );
+        if what == "all" || what == "ls" {
+            bench_ls(&conn).await;
+        }
+        if what == "all" || what == "replay" {
+            bench_replay(&conn).await;
+        }
+        let _ = conn.close(200, "bench done".into()).await;
+    });
+}
