@@ -774,6 +774,39 @@ pub fn policy_key(arg: &str) -> Option<&'static str> {
     })
 }
 
+/// Whether a policy setting `key` to the computed value would change the queue's effective
+/// behaviour (checked on 3.10.8: for TTLs and length limits the lower of argument and policy
+/// wins; for dead-lettering and the other keys the queue's own argument wins over a policy).
+fn policy_effect(key: &str, d: &Difference) -> Result<(), String> {
+    const LOWER_WINS: &[&str] = &[
+        "message-ttl",
+        "expires",
+        "max-length",
+        "max-length-bytes",
+        "delivery-limit",
+    ];
+    match d.kind {
+        DiffKind::Missing => Ok(()),
+        DiffKind::Extra => Err("a policy cannot remove an argument the queue declares".to_owned()),
+        DiffKind::Unknown => Err("the live value is not known".to_owned()),
+        DiffKind::Different if LOWER_WINS.contains(&key) => {
+            let live = d.live.as_ref().and_then(Value::as_i64);
+            let computed = d.computed.as_ref().and_then(Value::as_i64);
+            match (live, computed) {
+                (Some(l), Some(c)) if c < l => Ok(()),
+                (Some(l), Some(c)) => Err(format!(
+                    "the queue declares {l}, and between an argument and a policy the lower \
+                     value wins, so a policy of {c} would change nothing"
+                )),
+                _ => Err("the values are not comparable numbers".to_owned()),
+            }
+        }
+        DiffKind::Different => {
+            Err("the queue's own argument wins over a policy for this key".to_owned())
+        }
+    }
+}
+
 /// The operator's options when `declare` refuses to act over drift, for the drifting queues.
 pub fn remedies(plans: &[&QueuePlan]) -> Vec<String> {
     let drifting: Vec<&&QueuePlan> = plans.iter().filter(|p| p.status == Status::Drift).collect();
@@ -789,28 +822,40 @@ pub fn remedies(plans: &[&QueuePlan]) -> Vec<String> {
          match it; the applications declare with the same settings"
             .to_owned(),
     ];
-    let policy_able: Vec<(&str, &str, &Difference)> = differences
-        .iter()
-        .filter_map(|(queue, d)| policy_key(&d.field).map(|k| (*queue, k, *d)))
-        .collect();
-    if let Some((queue, key, d)) = policy_able.first() {
-        let mut keys: Vec<&str> = policy_able.iter().map(|(_, k, _)| *k).collect();
-        keys.sort_unstable();
-        keys.dedup();
-        let value = d
-            .computed
-            .as_ref()
-            .map_or("<value>".to_owned(), Value::to_string);
+    let mut effective: Vec<(&str, &str, &Difference)> = Vec::new();
+    let mut useless: Vec<String> = Vec::new();
+    for (queue, d) in &differences {
+        let Some(key) = policy_key(&d.field) else {
+            continue;
+        };
+        match policy_effect(key, d) {
+            Ok(()) => effective.push((queue, key, d)),
+            Err(why) => useless.push(format!("{} of \"{queue}\": {why}", d.field)),
+        }
+    }
+    if let Some((queue, _, _)) = effective.first() {
+        let definition: Vec<String> = effective
+            .iter()
+            .filter(|(q, _, _)| q == queue)
+            .map(|(_, key, d)| {
+                let value = d
+                    .computed
+                    .as_ref()
+                    .map_or("<value>".to_owned(), Value::to_string);
+                format!("\"{key}\": {value}")
+            })
+            .collect();
         out.push(format!(
-            "a policy can set {} on the live queue without recreating it: keep the declared \
-             arguments (set queuey.toml to the live values) and run e.g. rabbitmqctl \
-             set_policy --apply-to queues queuey-{queue} '^{}$' '{{\"{key}\": {value}}}'. Where \
-             the queue also declares the argument, the lower value wins for TTLs and length \
-             limits and the declared argument wins for dead-lettering: a policy can tighten \
-             those, not loosen them",
-            keys.join(", "),
+            "a policy can give the live queue the computed value without recreating it: keep \
+             its declared arguments (set queuey.toml to the live values, so the applications' \
+             declarations keep matching) and apply e.g. rabbitmqctl set_policy --apply-to \
+             queues queuey-{queue} '^{}$' '{{{}}}'",
             policy_regex(queue),
+            definition.join(", "),
         ));
+    }
+    if !useless.is_empty() {
+        out.push(format!("a policy cannot fix {}", useless.join("; ")));
     }
     let names: Vec<String> = drifting.iter().map(|p| format!("\"{}\"", p.name)).collect();
     out.push(format!(
@@ -1252,17 +1297,28 @@ mod tests {
         let d = diff_queue(&dead, Some(&live(json!({}))));
         let r = remedies(&[&p, &d]);
         let all = r.join("\n");
-        assert!(all.contains("set_policy"), "{all}");
-        assert!(
-            all.contains(r#"'^orders\.eu$' '{"message-ttl": 6000}'"#),
-            "{all}"
-        );
+        // 6000 above the live 5000: the lower wins, so a policy cannot raise it.
+        assert!(!all.contains("set_policy"), "{all}");
+        assert!(all.contains("the lower value wins"), "{all}");
         assert!(all.contains("loses every message"), "{all}");
         assert!(!all.contains("classic and quorum"), "{all}");
         assert!(remedies(&[&d]).is_empty());
+        // 4000 below the live 5000, and a missing max priority (not policy-able).
+        let [work, _] = long_lived_queues(&with_ttl("orders.eu", 4000));
+        let p = diff_queue(&work, Some(&live(json!({"x-message-ttl": 5000}))));
+        let all = remedies(&[&p]).join("\n");
+        assert!(
+            all.contains(r#"set_policy --apply-to queues queuey-orders.eu '^orders\.eu$' '{"message-ttl": 4000}'"#),
+            "{all}"
+        );
+        // The queue's own dead-letter argument wins over a policy.
+        let [_, dead] = long_lived_queues(&settings("x"));
+        let p = diff_queue(&dead, Some(&live(json!({"x-dead-letter-exchange": "dlx"}))));
+        let all = remedies(&[&p]).join("\n");
+        assert!(all.contains("cannot remove an argument"), "{all}");
         let l = LiveDefinition {
             queue_type: Some("quorum".into()),
-            ..live(json!({"x-message-ttl": 6000}))
+            ..live(json!({"x-message-ttl": 4000}))
         };
         let all = remedies(&[&diff_queue(&work, Some(&l))]).join("\n");
         assert!(all.contains("classic and quorum"), "{all}");

@@ -451,7 +451,7 @@ fn declare_over_drift_refuses_explains_and_changes_nothing() {
     broker.declare(&q, table(vec![ttl(5000)]));
     broker.publish(&q, &[b"keep me"], None);
     // q.dead is missing: declare must not create it either, since q drifted.
-    let out = run(&["declare", &q, "--message-ttl", "6s", "-o", "json"]);
+    let out = run(&["declare", &q, "--message-ttl", "4s", "-o", "json"]);
     assert_eq!(code(&out), 1, "{}", stderr(&out));
     let doc = json(&out);
     assert_eq!(queue_of(&doc, &q, &q)["result"], "refused");
@@ -461,7 +461,7 @@ fn declare_over_drift_refuses_explains_and_changes_nothing() {
     );
     assert_eq!(
         diffs(queue_of(&doc, &q, &q)),
-        [diff("x-message-ttl", "different", j!(5000), j!(6000))]
+        [diff("x-message-ttl", "different", j!(5000), j!(4000))]
     );
     let err = stderr(&out);
     assert!(!err.contains("error:"), "not a raw error: {err}");
@@ -469,7 +469,10 @@ fn declare_over_drift_refuses_explains_and_changes_nothing() {
         err.contains("refused") && err.contains("changed nothing"),
         "{err}"
     );
-    assert!(err.contains("set_policy"), "names the policy option: {err}");
+    assert!(
+        err.contains(r#"'{"message-ttl": 4000}'"#),
+        "names the policy option: {err}"
+    );
     assert!(
         err.contains("delete") && err.contains("loses every message"),
         "names the cost of deleting: {err}"

@@ -450,17 +450,20 @@ fn print_plans(report: &TopologyReport, mode: Mode, output: Output) -> Result<()
         Mode::Declare => "result",
         Mode::DryRun | Mode::Verify => "plan",
     };
-    let mut table = output::table(&[
-        "queue",
-        "role",
-        result_header,
-        "property",
-        "live",
-        "computed",
-    ]);
+    let mut rows: Vec<Vec<String>> = Vec::new();
     for l in &report.logical_queues {
         for e in &l.queues {
             let mut lines = DiffLines::default();
+            if e.plan.status == Status::Create || e.result == Some(DeclareResult::Created) {
+                // What is (or would be) created.
+                for (name, value) in &e.plan.computed_arguments {
+                    lines.push(
+                        sanitize(name),
+                        "-".to_owned(),
+                        cell_value(name, Some(value)),
+                    );
+                }
+            }
             lines.differences(&e.plan.differences);
             lines.infos(
                 &e.plan.ignored_arguments,
@@ -475,7 +478,7 @@ fn print_plans(report: &TopologyReport, mode: Mode, output: Output) -> Result<()
                 status.push_str("\n(first difference only)");
             }
             let [property, live, computed] = lines.cells();
-            table.add_row(vec![
+            rows.push(vec![
                 sanitize(&e.plan.name),
                 role_cell(&e.plan),
                 status,
@@ -486,9 +489,28 @@ fn print_plans(report: &TopologyReport, mode: Mode, output: Output) -> Result<()
         }
         if let Some(h) = &l.hold_queues {
             for p in &h.queues {
-                table.add_row(hold_row(p));
+                rows.push(hold_row(p));
             }
         }
+    }
+    // Without a single argument to show, the three argument columns are dropped.
+    let header = [
+        "queue",
+        "role",
+        result_header,
+        "property",
+        "live",
+        "computed",
+    ];
+    let width = if rows.iter().any(|r| !r[3].is_empty()) {
+        6
+    } else {
+        3
+    };
+    let mut table = output::table(&header[..width]);
+    for mut row in rows {
+        row.truncate(width);
+        table.add_row(row);
     }
     output::print(table)?;
     for l in &report.logical_queues {

@@ -40,8 +40,8 @@ pub struct HoldEntry {
     /// As the broker printed it; `null` for quorum queues and until the first stats.
     pub idle_since: Option<String>,
     /// `idle_since` + the live `x-expires`, in UTC: when the broker deletes the queue if it
-    /// stays idle (classic queues; an estimate, as the broker's own timer runs from the last
-    /// use: a declare, a consumer or a get).
+    /// stays idle (classic queues without consumers; an estimate, as the broker's own timer
+    /// runs from the last use: a declare, a consumer or a get).
     pub expires_at: Option<String>,
     pub policy: Option<String>,
 }
@@ -100,8 +100,10 @@ pub fn report(q: &QueueSettings, vhost: &str, live: &[LiveQueue]) -> HoldsReport
                     .get(topology::ARG_EXPIRES)
                     .and_then(Value::as_i64);
                 let classic = l.queue_type.as_deref().unwrap_or("classic") == "classic";
+                // A queue with consumers is in use: x-expires does not run.
+                let consumed = l.consumers.is_some_and(|c| c > 0);
                 let expires_at = match (idle_ms, expires_ms) {
-                    (Some(idle), Some(exp)) if classic => {
+                    (Some(idle), Some(exp)) if classic && !consumed => {
                         Some(timestamp::format_utc(idle.saturating_add(exp)))
                     }
                     _ => None,
@@ -197,6 +199,7 @@ pub async fn run(
                     None => at.clone(),
                 }
             }
+            (None, _) if h.consumers.is_some_and(|c| c > 0) => "not while consumed".to_owned(),
             (None, Some("quorum")) => "n/a (quorum)".to_owned(),
             (None, _) => "?".to_owned(),
         };
