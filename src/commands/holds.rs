@@ -15,7 +15,7 @@ use super::inspect;
 use crate::broker::api::LiveQueue;
 use crate::broker::session::Session;
 use crate::duration::format_millis;
-use crate::error::{ExitCode, Result};
+use crate::error::{ExitCode, Kind, Result};
 use crate::output::{self, Format, Output, sanitize::sanitize};
 use crate::plan::{self, Difference};
 use crate::settings::{ConnectionSettings, QueueSettings};
@@ -153,7 +153,16 @@ pub async fn run(
     let session = Session::new(connection.clone(), "holds ls")?;
     let live = inspect::hold_queues(&session, q, true).await;
     session.close().await;
-    let report = report(q, &session.settings.amqp.vhost, &live?);
+    let live = live.map_err(|mut e| {
+        if e.kind == Kind::Api {
+            e.message = format!(
+                "queuey holds ls needs the management API (AMQP cannot list queues): {}",
+                e.message
+            );
+        }
+        e
+    })?;
+    let report = report(q, &session.settings.amqp.vhost, &live);
     if output.format == Format::Json {
         output::print_json(&report)?;
         return Ok(ExitCode::Ok);

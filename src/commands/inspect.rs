@@ -63,7 +63,10 @@ pub fn fallback_note(api_error: &Error, hold_queues: bool) -> String {
         api_error.message
     );
     if hold_queues {
-        note.push_str("; hold queues were not checked (only the API can list them without renewing their x-expires lease)");
+        note.push_str(
+            "; hold queues were not checked (AMQP cannot list queues, and a passive declare \
+             would renew an idle hold queue's x-expires lease)",
+        );
     }
     note.push_str(
         ". Enable the API with `rabbitmq-plugins enable rabbitmq_management` for a full diff.",
