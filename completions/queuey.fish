@@ -34,6 +34,10 @@ complete -c queuey -n "__fish_queuey_needs_command" -s q -l quiet -d 'No progres
 complete -c queuey -n "__fish_queuey_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c queuey -n "__fish_queuey_needs_command" -s V -l version -d 'Print version'
 complete -c queuey -n "__fish_queuey_needs_command" -f -a "args" -d 'Print the queues of a logical queue and their computed arguments (offline)'
+complete -c queuey -n "__fish_queuey_needs_command" -f -a "declare" -d 'Create q and q.dead with their computed arguments (idempotent)'
+complete -c queuey -n "__fish_queuey_needs_command" -f -a "verify" -d 'Compare the live topology with the computed one, changing nothing (a CI gate)'
+complete -c queuey -n "__fish_queuey_needs_command" -f -a "holds" -d 'Hold queues (q.deferred.{ttl_ms}): list the live ones'
+complete -c queuey -n "__fish_queuey_needs_command" -f -a "status" -d 'One screen per logical queue: depth, consumers, dead letters, hold queues, drift'
 complete -c queuey -n "__fish_queuey_needs_command" -f -a "dead" -d 'Inspect, export, replay and purge the dead letters of a logical queue (its q.dead)'
 complete -c queuey -n "__fish_queuey_needs_command" -f -a "ping" -d 'Check that the broker answers over AMQP and over the management API'
 complete -c queuey -n "__fish_queuey_needs_command" -f -a "completions" -d 'Print a shell completion script to stdout'
@@ -60,6 +64,95 @@ complete -c queuey -n "__fish_queuey_using_subcommand args" -l all -d 'Every que
 complete -c queuey -n "__fish_queuey_using_subcommand args" -s q -l quiet -d 'No progress bars and no notes on stderr'
 complete -c queuey -n "__fish_queuey_using_subcommand args" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c queuey -n "__fish_queuey_using_subcommand args" -s V -l version -d 'Print version'
+complete -c queuey -n "__fish_queuey_using_subcommand declare" -l message-ttl -d 'Queue-wide message TTL of q (x-message-ttl), e.g. 1h or 30s; at most 49d17h2m47s295ms' -r
+complete -c queuey -n "__fish_queuey_using_subcommand declare" -l max-priority -d 'Priority levels of q (x-max-priority), 1 to 255; classic queues only' -r
+complete -c queuey -n "__fish_queuey_using_subcommand declare" -l queue-type -d 'Queue type of q' -r -f -a "classic\t''
+quorum\t''"
+complete -c queuey -n "__fish_queuey_using_subcommand declare" -l delivery-limit -d 'Deliveries a message of a quorum q may take before it is dead-lettered to q.dead' -r
+complete -c queuey -n "__fish_queuey_using_subcommand declare" -l dead-suffix -d 'Suffix naming the dead-letter queue [default: .dead]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand declare" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL [default: .deferred.]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand declare" -l retry-granularity -d 'Rounding step of retry and delayed-enqueue delays [default: 1s]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand declare" -l deferred-granularity -d 'Rounding step of deferral delays [default: 1s]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand declare" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
+complete -c queuey -n "__fish_queuey_using_subcommand declare" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand declare" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_using_subcommand declare" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand declare" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
+json\t'JSON (one document; streams print one object per line)'"
+complete -c queuey -n "__fish_queuey_using_subcommand declare" -l all -d 'Every queue in the topology file'
+complete -c queuey -n "__fish_queuey_using_subcommand declare" -l dry-run -d 'Change nothing: print the plan (create, in sync or drift per queue)'
+complete -c queuey -n "__fish_queuey_using_subcommand declare" -s q -l quiet -d 'No progress bars and no notes on stderr'
+complete -c queuey -n "__fish_queuey_using_subcommand declare" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c queuey -n "__fish_queuey_using_subcommand declare" -s V -l version -d 'Print version'
+complete -c queuey -n "__fish_queuey_using_subcommand verify" -l message-ttl -d 'Queue-wide message TTL of q (x-message-ttl), e.g. 1h or 30s; at most 49d17h2m47s295ms' -r
+complete -c queuey -n "__fish_queuey_using_subcommand verify" -l max-priority -d 'Priority levels of q (x-max-priority), 1 to 255; classic queues only' -r
+complete -c queuey -n "__fish_queuey_using_subcommand verify" -l queue-type -d 'Queue type of q' -r -f -a "classic\t''
+quorum\t''"
+complete -c queuey -n "__fish_queuey_using_subcommand verify" -l delivery-limit -d 'Deliveries a message of a quorum q may take before it is dead-lettered to q.dead' -r
+complete -c queuey -n "__fish_queuey_using_subcommand verify" -l dead-suffix -d 'Suffix naming the dead-letter queue [default: .dead]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand verify" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL [default: .deferred.]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand verify" -l retry-granularity -d 'Rounding step of retry and delayed-enqueue delays [default: 1s]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand verify" -l deferred-granularity -d 'Rounding step of deferral delays [default: 1s]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand verify" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
+complete -c queuey -n "__fish_queuey_using_subcommand verify" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand verify" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_using_subcommand verify" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand verify" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
+json\t'JSON (one document; streams print one object per line)'"
+complete -c queuey -n "__fish_queuey_using_subcommand verify" -l all -d 'Every queue in the topology file'
+complete -c queuey -n "__fish_queuey_using_subcommand verify" -s q -l quiet -d 'No progress bars and no notes on stderr'
+complete -c queuey -n "__fish_queuey_using_subcommand verify" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c queuey -n "__fish_queuey_using_subcommand verify" -s V -l version -d 'Print version'
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls help" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls help" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls help" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls help" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls help" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
+json\t'JSON (one document; streams print one object per line)'"
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls help" -s q -l quiet -d 'No progress bars and no notes on stderr'
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls help" -s V -l version -d 'Print version'
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls help" -f -a "ls" -d 'List the live hold queues of q, sorted by delay, with totals (management API)'
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l message-ttl -d 'Queue-wide message TTL of q (x-message-ttl), e.g. 1h or 30s; at most 49d17h2m47s295ms' -r
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l max-priority -d 'Priority levels of q (x-max-priority), 1 to 255; classic queues only' -r
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l queue-type -d 'Queue type of q' -r -f -a "classic\t''
+quorum\t''"
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l delivery-limit -d 'Deliveries a message of a quorum q may take before it is dead-lettered to q.dead' -r
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l dead-suffix -d 'Suffix naming the dead-letter queue [default: .dead]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL [default: .deferred.]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l retry-granularity -d 'Rounding step of retry and delayed-enqueue delays [default: 1s]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l deferred-granularity -d 'Rounding step of deferral delays [default: 1s]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
+json\t'JSON (one document; streams print one object per line)'"
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -s q -l quiet -d 'No progress bars and no notes on stderr'
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -s V -l version -d 'Print version'
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from help" -f -a "ls" -d 'List the live hold queues of q, sorted by delay, with totals (management API)'
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c queuey -n "__fish_queuey_using_subcommand status" -l message-ttl -d 'Queue-wide message TTL of q (x-message-ttl), e.g. 1h or 30s; at most 49d17h2m47s295ms' -r
+complete -c queuey -n "__fish_queuey_using_subcommand status" -l max-priority -d 'Priority levels of q (x-max-priority), 1 to 255; classic queues only' -r
+complete -c queuey -n "__fish_queuey_using_subcommand status" -l queue-type -d 'Queue type of q' -r -f -a "classic\t''
+quorum\t''"
+complete -c queuey -n "__fish_queuey_using_subcommand status" -l delivery-limit -d 'Deliveries a message of a quorum q may take before it is dead-lettered to q.dead' -r
+complete -c queuey -n "__fish_queuey_using_subcommand status" -l dead-suffix -d 'Suffix naming the dead-letter queue [default: .dead]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand status" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL [default: .deferred.]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand status" -l retry-granularity -d 'Rounding step of retry and delayed-enqueue delays [default: 1s]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand status" -l deferred-granularity -d 'Rounding step of deferral delays [default: 1s]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand status" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
+complete -c queuey -n "__fish_queuey_using_subcommand status" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand status" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_using_subcommand status" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand status" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
+json\t'JSON (one document; streams print one object per line)'"
+complete -c queuey -n "__fish_queuey_using_subcommand status" -l all -d 'Every queue in the topology file'
+complete -c queuey -n "__fish_queuey_using_subcommand status" -s q -l quiet -d 'No progress bars and no notes on stderr'
+complete -c queuey -n "__fish_queuey_using_subcommand status" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c queuey -n "__fish_queuey_using_subcommand status" -s V -l version -d 'Print version'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge help" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge help" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge help" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
@@ -254,12 +347,17 @@ json\t'JSON (one document; streams print one object per line)'"
 complete -c queuey -n "__fish_queuey_using_subcommand generate-assets" -s q -l quiet -d 'No progress bars and no notes on stderr'
 complete -c queuey -n "__fish_queuey_using_subcommand generate-assets" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c queuey -n "__fish_queuey_using_subcommand generate-assets" -s V -l version -d 'Print version'
-complete -c queuey -n "__fish_queuey_using_subcommand help; and not __fish_seen_subcommand_from args dead ping completions generate-assets help" -f -a "args" -d 'Print the queues of a logical queue and their computed arguments (offline)'
-complete -c queuey -n "__fish_queuey_using_subcommand help; and not __fish_seen_subcommand_from args dead ping completions generate-assets help" -f -a "dead" -d 'Inspect, export, replay and purge the dead letters of a logical queue (its q.dead)'
-complete -c queuey -n "__fish_queuey_using_subcommand help; and not __fish_seen_subcommand_from args dead ping completions generate-assets help" -f -a "ping" -d 'Check that the broker answers over AMQP and over the management API'
-complete -c queuey -n "__fish_queuey_using_subcommand help; and not __fish_seen_subcommand_from args dead ping completions generate-assets help" -f -a "completions" -d 'Print a shell completion script to stdout'
-complete -c queuey -n "__fish_queuey_using_subcommand help; and not __fish_seen_subcommand_from args dead ping completions generate-assets help" -f -a "generate-assets" -d 'Write the completions and man pages into DIR/completions and DIR/man'
-complete -c queuey -n "__fish_queuey_using_subcommand help; and not __fish_seen_subcommand_from args dead ping completions generate-assets help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c queuey -n "__fish_queuey_using_subcommand help; and not __fish_seen_subcommand_from args declare verify holds status dead ping completions generate-assets help" -f -a "args" -d 'Print the queues of a logical queue and their computed arguments (offline)'
+complete -c queuey -n "__fish_queuey_using_subcommand help; and not __fish_seen_subcommand_from args declare verify holds status dead ping completions generate-assets help" -f -a "declare" -d 'Create q and q.dead with their computed arguments (idempotent)'
+complete -c queuey -n "__fish_queuey_using_subcommand help; and not __fish_seen_subcommand_from args declare verify holds status dead ping completions generate-assets help" -f -a "verify" -d 'Compare the live topology with the computed one, changing nothing (a CI gate)'
+complete -c queuey -n "__fish_queuey_using_subcommand help; and not __fish_seen_subcommand_from args declare verify holds status dead ping completions generate-assets help" -f -a "holds" -d 'Hold queues (q.deferred.{ttl_ms}): list the live ones'
+complete -c queuey -n "__fish_queuey_using_subcommand help; and not __fish_seen_subcommand_from args declare verify holds status dead ping completions generate-assets help" -f -a "status" -d 'One screen per logical queue: depth, consumers, dead letters, hold queues, drift'
+complete -c queuey -n "__fish_queuey_using_subcommand help; and not __fish_seen_subcommand_from args declare verify holds status dead ping completions generate-assets help" -f -a "dead" -d 'Inspect, export, replay and purge the dead letters of a logical queue (its q.dead)'
+complete -c queuey -n "__fish_queuey_using_subcommand help; and not __fish_seen_subcommand_from args declare verify holds status dead ping completions generate-assets help" -f -a "ping" -d 'Check that the broker answers over AMQP and over the management API'
+complete -c queuey -n "__fish_queuey_using_subcommand help; and not __fish_seen_subcommand_from args declare verify holds status dead ping completions generate-assets help" -f -a "completions" -d 'Print a shell completion script to stdout'
+complete -c queuey -n "__fish_queuey_using_subcommand help; and not __fish_seen_subcommand_from args declare verify holds status dead ping completions generate-assets help" -f -a "generate-assets" -d 'Write the completions and man pages into DIR/completions and DIR/man'
+complete -c queuey -n "__fish_queuey_using_subcommand help; and not __fish_seen_subcommand_from args declare verify holds status dead ping completions generate-assets help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c queuey -n "__fish_queuey_using_subcommand help; and __fish_seen_subcommand_from holds" -f -a "ls" -d 'List the live hold queues of q, sorted by delay, with totals (management API)'
 complete -c queuey -n "__fish_queuey_using_subcommand help; and __fish_seen_subcommand_from dead" -f -a "ls" -d 'List the dead letters in q.dead without removing any'
 complete -c queuey -n "__fish_queuey_using_subcommand help; and __fish_seen_subcommand_from dead" -f -a "show" -d 'Show one dead letter whole: properties, every header with its type, x-death, the body'
 complete -c queuey -n "__fish_queuey_using_subcommand help; and __fish_seen_subcommand_from dead" -f -a "export" -d 'Write dead letters as JSON lines, losslessly, without removing any'

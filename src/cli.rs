@@ -12,7 +12,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 pub const AFTER_LONG_HELP: &str = "\
 Exit codes:
   0    success; for verify: everything in sync
-  1    drift: verify or declare --dry-run found differences, or declare refused to act over them
+  1    drift: verify found a queue missing or different, declare --dry-run found drift, or
+       declare refused to act over drift
   2    usage: bad flags, settings, topology file or URL
   3    partial: bulk work ended with some messages not processed (see the summary)
   4    unreachable: no AMQP connection to the broker (refused, DNS, timeout, TLS)
@@ -121,6 +122,47 @@ pub enum Command {
     /// No broker needed: prints q, q.dead and, for each --delay or --defer, the hold queue that
     /// delay lands in, with the arguments queuey computes for each.
     Args(ArgsArgs),
+
+    /// Create q and q.dead with their computed arguments (idempotent)
+    ///
+    /// For each logical queue, reads the live queues first (management API; without it, AMQP:
+    /// a passive declare, then a declare with the computed arguments, which the broker accepts
+    /// only when the queue is equivalent). Missing queues are created durable with the computed
+    /// arguments (quorum when configured); queues already in sync are left as they are. A queue
+    /// that exists with other arguments is never redeclared: queuey shows the diff, changes
+    /// nothing for that logical queue, explains the options (a policy, or drain, delete and
+    /// redeclare) and exits 1. Hold queues are created on demand by the application.
+    ///
+    /// With --dry-run nothing is changed: the plan is printed (create, in sync or drift per
+    /// queue) and the exit code is the one declare would give (0, or 1 for drift).
+    Declare(DeclareArgs),
+
+    /// Compare the live topology with the computed one, changing nothing (a CI gate)
+    ///
+    /// Checks q and q.dead (create, in sync or drift, with a diff of every argument, durable,
+    /// auto_delete, exclusive and the queue type) and the live hold queues of q: drift when a
+    /// hold queue's arguments differ from those its name implies, when it has consumers, or
+    /// when its name carries the deferred infix but no valid TTL. Policies applied to a queue
+    /// are shown, never counted as drift. Exit 0 when everything exists and is in sync, 1
+    /// otherwise (a missing queue is not in sync), 2 and up for errors.
+    ///
+    /// Reads live state through the management API and never declares a hold queue (a passive
+    /// declare would renew an idle hold queue's x-expires lease). Without the API it falls back
+    /// to AMQP and says so: a drift then names only the first differing argument, hold queues
+    /// are not checked, policies are not shown.
+    Verify(VerifyArgs),
+
+    /// Hold queues (q.deferred.{ttl_ms}): list the live ones
+    #[command(subcommand)]
+    Holds(HoldsCommand),
+
+    /// One screen per logical queue: depth, consumers, dead letters, hold queues, drift
+    ///
+    /// Shows q's messages and consumers, q.dead's messages, how many hold queues q has and how
+    /// many messages wait in them, and whether the topology has drifted (as verify decides).
+    /// Counts the broker has not reported yet (a few seconds after a declare) show as unknown.
+    /// Exits 0 whatever it finds; use verify as a gate.
+    Status(StatusArgs),
 
     /// Inspect, export, replay and purge the dead letters of a logical queue (its q.dead)
     #[command(subcommand)]
@@ -425,6 +467,60 @@ pub struct QueueSettingsArgs {
     /// Rounding step of deferral delays [default: 1s]
     #[arg(long, value_name = "DURATION")]
     pub deferred_granularity: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct DeclareArgs {
+    #[command(flatten)]
+    pub selection: QueueSelection,
+
+    /// Change nothing: print the plan (create, in sync or drift per queue)
+    #[arg(long)]
+    pub dry_run: bool,
+
+    #[command(flatten)]
+    pub settings: QueueSettingsArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    #[command(flatten)]
+    pub selection: QueueSelection,
+
+    #[command(flatten)]
+    pub settings: QueueSettingsArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct StatusArgs {
+    #[command(flatten)]
+    pub selection: QueueSelection,
+
+    #[command(flatten)]
+    pub settings: QueueSettingsArgs,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum HoldsCommand {
+    /// List the live hold queues of q, sorted by delay, with totals (management API)
+    ///
+    /// Exactly the queues named q + deferred suffix + a TTL in milliseconds: not those of
+    /// another queue sharing the prefix, not q.dead. For each: the delay, messages waiting,
+    /// consumers (a hold queue should have none), whether its arguments match its name, when
+    /// it went idle and when x-expires deletes it if it stays idle. Names that carry the
+    /// deferred infix but no valid TTL are listed apart as "not a hold queue (bad name)". Needs
+    /// the management API (exit 6 without it).
+    Ls(HoldsLsArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct HoldsLsArgs {
+    /// The logical queue q (not a hold queue's name)
+    #[arg(value_name = "QUEUE")]
+    pub queue: String,
+
+    #[command(flatten)]
+    pub settings: QueueSettingsArgs,
 }
 
 #[derive(Debug, Args)]

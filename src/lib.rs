@@ -16,6 +16,7 @@ pub mod output;
 pub mod plan;
 pub mod redact;
 pub mod settings;
+pub mod timestamp;
 pub mod topology;
 
 use clap::Parser;

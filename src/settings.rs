@@ -90,6 +90,24 @@ pub enum Work {
         queues: Vec<QueueSettings>,
         delays: Vec<DelayRequest>,
     },
+    /// `declare`, or `declare --dry-run` when `dry_run`.
+    Declare {
+        queues: Vec<QueueSettings>,
+        connection: ConnectionSettings,
+        dry_run: bool,
+    },
+    Verify {
+        queues: Vec<QueueSettings>,
+        connection: ConnectionSettings,
+    },
+    HoldsLs {
+        queue: QueueSettings,
+        connection: ConnectionSettings,
+    },
+    Status {
+        queues: Vec<QueueSettings>,
+        connection: ConnectionSettings,
+    },
     Ping {
         connection: ConnectionSettings,
     },
@@ -223,6 +241,35 @@ impl Invocation {
                     });
                 }
                 Work::Args { queues, delays }
+            }
+            cli::Command::Declare(a) => {
+                let file = TopologyFile::discover(global.config.as_deref())?;
+                Work::Declare {
+                    queues: resolve_queues(&a.selection, &a.settings, file.as_ref())?,
+                    connection: connection()?,
+                    dry_run: a.dry_run,
+                }
+            }
+            cli::Command::Verify(a) => {
+                let file = TopologyFile::discover(global.config.as_deref())?;
+                Work::Verify {
+                    queues: resolve_queues(&a.selection, &a.settings, file.as_ref())?,
+                    connection: connection()?,
+                }
+            }
+            cli::Command::Status(a) => {
+                let file = TopologyFile::discover(global.config.as_deref())?;
+                Work::Status {
+                    queues: resolve_queues(&a.selection, &a.settings, file.as_ref())?,
+                    connection: connection()?,
+                }
+            }
+            cli::Command::Holds(cli::HoldsCommand::Ls(a)) => {
+                let file = TopologyFile::discover(global.config.as_deref())?;
+                Work::HoldsLs {
+                    queue: resolve_queue(&a.queue, &a.settings, file.as_ref())?,
+                    connection: connection()?,
+                }
             }
             cli::Command::Ping => Work::Ping {
                 connection: connection()?,

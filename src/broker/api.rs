@@ -17,6 +17,7 @@ use serde::de::DeserializeOwned;
 
 use super::url::ApiTarget;
 use crate::error::{Error, Kind, Result};
+use crate::plan::LiveDefinition;
 
 /// The hint for every "the API is not there" error.
 pub const ENABLE_PLUGIN_HINT: &str = "the management plugin may be off: enable it on the broker with \
@@ -42,8 +43,9 @@ pub struct Overview {
 
 /// The fields of a queue object (`GET /api/queues/{vhost}/{name}` or a listing) queuey uses.
 ///
-/// Every field is optional: a quorum queue has no `idle_since` and, until its first stats
-/// emission (~5-10 s after declare), no `messages*` fields; `idle_since` left the plain listing
+/// Every field is optional: a quorum queue has no `idle_since`, and until a queue's first stats
+/// emission (~5 s after declare for a classic queue, ~10 s for a quorum one) it has no
+/// `messages*`, `consumers`, `policy` or `idle_since` fields; `idle_since` left the plain listing
 /// in 3.13. Stats lag the broker by seconds.
 #[derive(Clone, Debug, Default, Deserialize)]
 pub struct LiveQueue {
@@ -70,7 +72,8 @@ pub struct LiveQueue {
     pub messages_unacknowledged: Option<u64>,
     #[serde(default)]
     pub consumers: Option<u64>,
-    /// e.g. `2026-11-29T13:59:29.881+00:00` (3.10: `2026-11-29 13:59:29`); classic queues only.
+    /// e.g. `2026-11-29T13:59:29.881+00:00` on 3.10 (older brokers: `2026-11-29 13:59:29`);
+    /// classic queues only.
     #[serde(default)]
     pub idle_since: Option<String>,
     #[serde(default)]
@@ -79,6 +82,21 @@ pub struct LiveQueue {
     pub effective_policy_definition: Option<serde_json::Value>,
     #[serde(default)]
     pub state: Option<String>,
+}
+
+impl LiveQueue {
+    /// The definition the plan compares (arguments, flags, type, policy).
+    pub fn definition(&self) -> LiveDefinition {
+        LiveDefinition {
+            arguments: self.arguments.clone(),
+            durable: self.durable,
+            auto_delete: self.auto_delete,
+            exclusive: self.exclusive,
+            queue_type: self.queue_type.clone(),
+            policy: self.policy.clone(),
+            effective_policy_definition: self.effective_policy_definition.clone(),
+        }
+    }
 }
 
 /// `text` as a literal inside the API's (PCRE) name regex: every ASCII character that is not a

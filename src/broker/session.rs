@@ -10,14 +10,16 @@ use std::time::Duration;
 
 use lapin::options::QueueDeclareOptions;
 use lapin::protocol::{AMQPErrorKind, AMQPSoftError};
-use lapin::types::FieldTable;
+use lapin::types::{AMQPValue, FieldTable};
 use lapin::{Channel, Connection, ErrorKind};
 use tokio::sync::OnceCell;
 
 use super::amqp;
 use super::api::{ApiClient, LiveQueue, Overview};
 use crate::error::{Error, Kind, Result};
+use crate::plan::ComputedQueue;
 use crate::settings::ConnectionSettings;
+use crate::topology::{ArgValue, QueueArgs};
 
 /// A RabbitMQ version, as `/api/overview` reports it (`3.10.8`, `4.0.0-rc.1`, `3.13.7+1.g…`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -69,6 +71,30 @@ impl fmt::Display for BrokerVersion {
 pub struct QueueCounts {
     pub messages_ready: u32,
     pub consumers: u32,
+}
+
+/// The broker's answer to a `queue.declare`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DeclareReply {
+    /// Declared (created, or found equivalent), with its counts.
+    Ok(QueueCounts),
+    /// Refused at channel level: 404 (passive, missing), 405 (exclusive to another
+    /// connection), 406 (inequivalent or invalid arguments), with the reply text.
+    Refused { code: u16, text: String },
+}
+
+/// Queue arguments as an AMQP field table: integers as signed 64-bit (`l`; the broker compares
+/// integers by value whatever their width), strings as long strings.
+pub fn field_table(args: &QueueArgs) -> FieldTable {
+    let mut table = FieldTable::default();
+    for (name, value) in args {
+        let value = match value {
+            ArgValue::Int(n) => AMQPValue::LongLongInt(*n),
+            ArgValue::Str(s) => AMQPValue::LongString(s.as_str().into()),
+        };
+        table.insert(name.as_str().into(), value);
+    }
+    table
 }
 
 /// One broker, reached over AMQP and the management API.
@@ -145,27 +171,77 @@ impl Session {
     /// Caution: on a classic queue a passive declare renews its `x-expires` lease (BROKER.md);
     /// never probe hold queues this way.
     pub async fn passive_declare(&self, queue: &str) -> Result<Option<QueueCounts>> {
+        match self.passive_declare_reply(queue).await? {
+            DeclareReply::Ok(counts) => Ok(Some(counts)),
+            DeclareReply::Refused { code: 404, .. } => Ok(None),
+            DeclareReply::Refused { code, text } => Err(Error::new(
+                Kind::BrokerRefused,
+                format!(
+                    "cannot inspect queue {queue:?} in vhost {:?}: {code} {text}",
+                    self.vhost()
+                ),
+            )),
+        }
+    }
+
+    /// A passive declare's reply as it is: `Refused` with 404 when the queue does not exist,
+    /// 405 when it is exclusive to another connection. Same caution as [`Session::passive_declare`].
+    pub async fn passive_declare_reply(&self, queue: &str) -> Result<DeclareReply> {
+        let options = QueueDeclareOptions {
+            passive: true,
+            ..QueueDeclareOptions::default()
+        };
+        self.declare_raw(queue, options, FieldTable::default())
+            .await
+    }
+
+    /// Declares `queue` durable (not exclusive, not auto-delete) with its computed arguments,
+    /// on a fresh channel. An existing equivalent queue is left as it is (`Ok`); an existing
+    /// queue with another definition is refused by the broker (`Refused` with 406, or 405 when
+    /// it is exclusive to another connection) and is not changed.
+    ///
+    /// Caution: on a queue that does not exist this creates it. The AMQP fallback of `verify`
+    /// calls it only after a passive declare said the queue exists.
+    pub async fn declare(&self, queue: &ComputedQueue) -> Result<DeclareReply> {
+        let options = QueueDeclareOptions {
+            durable: queue.durable,
+            ..QueueDeclareOptions::default()
+        };
+        self.declare_raw(&queue.name, options, field_table(&queue.arguments))
+            .await
+    }
+
+    /// `queue.declare` on a fresh channel: a channel-level refusal (404, 405, 406, 403) is a
+    /// `Refused` reply, anything else (a lost connection) an error.
+    async fn declare_raw(
+        &self,
+        queue: &str,
+        options: QueueDeclareOptions,
+        arguments: FieldTable,
+    ) -> Result<DeclareReply> {
         let channel = self.channel().await?;
         let result = channel
-            .queue_declare(
-                queue.into(),
-                QueueDeclareOptions {
-                    passive: true,
-                    ..QueueDeclareOptions::default()
-                },
-                FieldTable::default(),
-            )
+            .queue_declare(queue.into(), options, arguments)
             .await;
         match result {
             Ok(q) => {
                 let _ = channel.close(200, "ok".into()).await;
-                Ok(Some(QueueCounts {
+                Ok(DeclareReply::Ok(QueueCounts {
                     messages_ready: q.message_count(),
                     consumers: q.consumer_count(),
                 }))
             }
-            Err(e) if soft_error_code(&e) == Some(404) => Ok(None),
-            Err(e) => Err(self.amqp_error(&e, &format!("cannot inspect queue {queue:?}"))),
+            Err(e) => match (soft_error_code(&e), protocol_error_text(&e)) {
+                (Some(403), _) => Err(self.amqp_error(
+                    &e,
+                    &format!("cannot declare queue {queue:?} in vhost {:?}", self.vhost()),
+                )),
+                (Some(code), Some(text)) => Ok(DeclareReply::Refused { code, text }),
+                _ => Err(self.amqp_error(
+                    &e,
+                    &format!("cannot declare queue {queue:?} in vhost {:?}", self.vhost()),
+                )),
+            },
         }
     }
 

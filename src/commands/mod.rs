@@ -4,9 +4,13 @@
 pub mod args;
 pub mod assets;
 pub mod dead;
+pub mod declare;
+pub mod holds;
+pub mod inspect;
 pub mod ping;
 pub mod purge;
 pub mod replay;
+pub mod status;
 
 use crate::error::{ExitCode, Result};
 use crate::output::Output;
@@ -16,6 +20,23 @@ use crate::settings::Work;
 pub async fn run(work: Work, output: Output) -> Result<ExitCode> {
     match work {
         Work::Args { queues, delays } => args::run(&queues, &delays, output),
+        Work::Declare {
+            queues,
+            connection,
+            dry_run,
+        } => {
+            let mode = if dry_run {
+                declare::Mode::DryRun
+            } else {
+                declare::Mode::Declare
+            };
+            declare::run(&queues, &connection, mode, output).await
+        }
+        Work::Verify { queues, connection } => {
+            declare::run(&queues, &connection, declare::Mode::Verify, output).await
+        }
+        Work::HoldsLs { queue, connection } => holds::run(&queue, &connection, output).await,
+        Work::Status { queues, connection } => status::run(&queues, &connection, output).await,
         Work::Ping { connection } => ping::run(&connection, output).await,
         Work::DeadLs {
             connection,

@@ -353,6 +353,53 @@ impl Broker {
         }
     }
 
+    /// A queue as the management API shows it (raw JSON: quorum queues and fresh queues lack
+    /// some fields), or `None` when it does not exist. A GET renews no `x-expires` lease.
+    pub fn api_queue(&self, name: &str) -> Option<serde_json::Value> {
+        let enc = |s: &str| {
+            percent_encoding::utf8_percent_encode(s, percent_encoding::NON_ALPHANUMERIC).to_string()
+        };
+        let url = format!(
+            "{}/api/queues/{}/{}",
+            test_api_url().trim_end_matches('/'),
+            enc(&self.vhost),
+            enc(name)
+        );
+        let uri: lapin::uri::AMQPUri = test_url().parse().expect("a valid AMQP URL");
+        self.rt.block_on(async {
+            let response = reqwest::Client::new()
+                .get(&url)
+                .basic_auth(
+                    &uri.authority.userinfo.username,
+                    Some(&uri.authority.userinfo.password),
+                )
+                .send()
+                .await
+                .unwrap_or_else(|e| panic!("GET {url}: {e}"));
+            match response.status().as_u16() {
+                404 => None,
+                200 => Some(response.json().await.expect("queue JSON")),
+                other => panic!("GET {url}: {other}"),
+            }
+        })
+    }
+
+    /// Starts a consumer on `queue` (manual ack, nothing acked); it stays attached while the
+    /// returned guard lives.
+    pub fn consume(&self, queue: &str) -> (Channel, lapin::Consumer) {
+        let ch = self.channel();
+        let consumer = self
+            .rt
+            .block_on(ch.basic_consume(
+                queue.into(),
+                "queuey-test-consumer".into(),
+                lapin::options::BasicConsumeOptions::default(),
+                FieldTable::default(),
+            ))
+            .unwrap_or_else(|e| panic!("consuming {queue}: {e}"));
+        (ch, consumer)
+    }
+
     /// Creates a vhost (deleted on drop) and gives `guest` full access to it.
     pub fn create_vhost(&self, name: &str) {
         self.vhosts.borrow_mut().push(name.to_owned());

@@ -1,0 +1,243 @@
+//! Reading the live topology of a logical queue, for `declare`, `verify` and `status`.
+//!
+//! The management API is the source when it answers: it shows each queue's whole definition,
+//! and listing hold queues through it renews nothing. When it does not answer, the
+//! [`Inspector`] falls back to AMQP for `q` and `q.dead` only: a passive declare says whether the
+//! queue exists, and only then a declare with the computed arguments on a fresh channel (the
+//! equivalence probe) says whether it is equivalent; its 406 names the first differing
+//! argument. A probe never runs on a queue the passive declare did not find, because on a
+//! missing queue it would create it. Hold queues are never declared, passively or not: a passive
+//! declare renews an idle classic queue's `x-expires` lease and would keep it alive for ever.
+
+use crate::broker::api::{LiveQueue, regex_escape};
+use crate::broker::session::{BrokerVersion, DeclareReply, Session};
+use crate::error::{Error, Kind, Result};
+use crate::plan::{self, ComputedQueue, ProbeOutcome, QueuePlan, Source};
+use crate::settings::QueueSettings;
+use crate::topology;
+
+/// Counts of a live queue; each `None` when the broker has not reported it (stats appear a
+/// few seconds after a declare) or the source cannot tell (AMQP only knows ready messages).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Counts {
+    pub messages: Option<u64>,
+    pub messages_ready: Option<u64>,
+    pub messages_unacknowledged: Option<u64>,
+    pub consumers: Option<u64>,
+}
+
+impl Counts {
+    pub fn of(live: &LiveQueue) -> Counts {
+        Counts {
+            messages: live.messages,
+            messages_ready: live.messages_ready,
+            messages_unacknowledged: live.messages_unacknowledged,
+            consumers: live.consumers,
+        }
+    }
+}
+
+/// One long-lived queue: its plan, and its counts when it exists.
+#[derive(Clone, Debug)]
+pub struct Inspected {
+    pub computed: ComputedQueue,
+    pub plan: QueuePlan,
+    pub counts: Option<Counts>,
+}
+
+/// Where live state comes from for one run.
+pub struct Inspector<'a> {
+    pub session: &'a Session,
+    pub source: Source,
+    /// Why the management API is not used (the error it gave), in the AMQP fallback.
+    pub api_error: Option<Error>,
+}
+
+/// The note every command prints (and puts in its JSON) in the AMQP fallback.
+pub fn fallback_note(api_error: &Error, hold_queues: bool) -> String {
+    let mut note = format!(
+        "the management API is not available ({}), so queuey fell back to AMQP: a passive \
+         declare for existence, then a declare with the computed arguments that the broker \
+         accepts only when the queue is equivalent. A drift found this way names only the \
+         first differing argument the broker reports; policies are not shown",
+        api_error.message
+    );
+    if hold_queues {
+        note.push_str(
+            "; hold queues were not checked (AMQP cannot list queues, and a passive declare \
+             would renew an idle hold queue's x-expires lease)",
+        );
+    }
+    note.push_str(
+        ". Enable the API with `rabbitmq-plugins enable rabbitmq_management` for a full diff.",
+    );
+    note
+}
+
+impl<'a> Inspector<'a> {
+    /// Uses the management API when it answers, else the AMQP fallback. A vhost the API does
+    /// not know is an error (exit 5), not a plan to create everything.
+    pub async fn new(session: &'a Session) -> Result<Inspector<'a>> {
+        let fallback = |e: Error| Inspector {
+            session,
+            source: Source::AmqpProbe,
+            api_error: Some(e),
+        };
+        match session.overview().await {
+            Ok(_) => {}
+            Err(e) if e.kind == Kind::Api => return Ok(fallback(e)),
+            Err(e) => return Err(e),
+        }
+        match session.api().vhost_exists(session.vhost()).await {
+            Ok(true) => Ok(Inspector {
+                session,
+                source: Source::ManagementApi,
+                api_error: None,
+            }),
+            Ok(false) => Err(Error::new(
+                Kind::AccessRefused,
+                format!(
+                    "the vhost {:?} does not exist on RabbitMQ at {} (the management API at {} \
+                     does not know it)",
+                    session.vhost(),
+                    session.settings.amqp.display(),
+                    session.api().target().display()
+                ),
+            )
+            .with_hint(
+                "the vhost is the URL's path, percent-encoded: /%2f is the default vhost \"/\". \
+                 List vhosts with rabbitmqctl list_vhosts",
+            )),
+            Err(e) if e.kind == Kind::Api => Ok(fallback(e)),
+            Err(e) => Err(e),
+        }
+    }
+
+    pub fn uses_api(&self) -> bool {
+        self.source == Source::ManagementApi
+    }
+
+    /// The plans of `q` and `q.dead`, with their counts. Changes nothing on the broker, except
+    /// that the AMQP fallback's equivalence probe of an existing classic queue renews its
+    /// `x-expires` lease, as any declare does (`q` and `q.dead` have none).
+    pub async fn long_lived(&self, q: &QueueSettings) -> Result<Vec<Inspected>> {
+        let mut out = Vec::new();
+        for computed in plan::long_lived_queues(q) {
+            let inspected = match self.source {
+                Source::ManagementApi => {
+                    let live = self.session.live_queue(&computed.name).await?;
+                    let plan =
+                        plan::diff_queue(&computed, live.as_ref().map(|l| l.definition()).as_ref());
+                    Inspected {
+                        counts: live.as_ref().map(Counts::of),
+                        computed,
+                        plan,
+                    }
+                }
+                Source::AmqpProbe => {
+                    let (outcome, counts) = self.probe(&computed).await?;
+                    let plan = plan::plan_from_probe(&computed, &outcome, self.session.vhost());
+                    Inspected {
+                        computed,
+                        plan,
+                        counts,
+                    }
+                }
+            };
+            out.push(inspected);
+        }
+        Ok(out)
+    }
+
+    /// The AMQP fallback for one long-lived queue: a passive declare, then, only when the
+    /// queue exists, the equivalence probe.
+    async fn probe(&self, computed: &ComputedQueue) -> Result<(ProbeOutcome, Option<Counts>)> {
+        let counts = match self.session.passive_declare_reply(&computed.name).await? {
+            DeclareReply::Ok(c) => Counts {
+                messages: None,
+                messages_ready: Some(u64::from(c.messages_ready)),
+                messages_unacknowledged: None,
+                consumers: Some(u64::from(c.consumers)),
+            },
+            DeclareReply::Refused { code: 404, .. } => return Ok((ProbeOutcome::Missing, None)),
+            // Exclusive to another connection: even a passive declare is locked out.
+            DeclareReply::Refused { code: 405, text } => {
+                return Ok((ProbeOutcome::Locked(text), None));
+            }
+            DeclareReply::Refused { code, text } => {
+                return Err(Error::new(
+                    Kind::BrokerRefused,
+                    format!(
+                        "cannot inspect queue {:?} in vhost {:?}: the broker answered {code} {text}",
+                        computed.name,
+                        self.session.vhost()
+                    ),
+                ));
+            }
+        };
+        let outcome = match self.session.declare(computed).await? {
+            DeclareReply::Ok(_) => ProbeOutcome::Equivalent,
+            DeclareReply::Refused { code: 405, text } => ProbeOutcome::Locked(text),
+            DeclareReply::Refused { code: 406, text } => ProbeOutcome::Inequivalent(text),
+            DeclareReply::Refused { code, text } => {
+                return Err(Error::new(
+                    Kind::BrokerRefused,
+                    format!(
+                        "cannot check queue {:?} in vhost {:?}: the broker answered {code} {text}",
+                        computed.name,
+                        self.session.vhost()
+                    ),
+                ));
+            }
+        };
+        Ok((outcome, Some(counts)))
+    }
+
+    /// The live queues whose names start with `q` + deferred suffix and are, exactly, hold
+    /// queues of `q` or names with the infix but no valid TTL (management API only: listing
+    /// renews no lease). The API's name filter is unanchored and case-insensitive, so the
+    /// regex is anchored and escaped and the result filtered again here, exactly.
+    ///
+    /// From RabbitMQ 3.13 the listing leaves out `idle_since`; with `idle_since` set, each
+    /// classic hold queue missing it is read again on its own (a GET renews nothing either).
+    pub async fn hold_queues(&self, q: &QueueSettings, idle_since: bool) -> Result<Vec<LiveQueue>> {
+        hold_queues(self.session, q, idle_since).await
+    }
+}
+
+/// See [`Inspector::hold_queues`]; usable without an inspector (`holds ls` needs the API).
+pub async fn hold_queues(
+    session: &Session,
+    q: &QueueSettings,
+    idle_since: bool,
+) -> Result<Vec<LiveQueue>> {
+    let prefix = format!("{}{}", q.name, q.options.deferred_suffix);
+    let regex = format!("^{}", regex_escape(&prefix));
+    let mut found: Vec<LiveQueue> = session
+        .api()
+        .queues_matching(session.vhost(), &regex)
+        .await?
+        .into_iter()
+        .filter(|live| {
+            topology::parse_deferred_queue_name(&q.name, &live.name, &q.options) != Ok(None)
+        })
+        .collect();
+    if idle_since && found.iter().any(needs_idle_since) {
+        let new_listing = match session.broker_version().await {
+            Ok(Some(v)) => v >= BrokerVersion::new(3, 13, 0),
+            _ => false,
+        };
+        if new_listing {
+            for live in found.iter_mut().filter(|l| needs_idle_since(l)) {
+                if let Some(single) = session.live_queue(&live.name).await? {
+                    *live = single;
+                }
+            }
+        }
+    }
+    Ok(found)
+}
+
+fn needs_idle_since(live: &LiveQueue) -> bool {
+    live.idle_since.is_none() && live.queue_type.as_deref().unwrap_or("classic") == "classic"
+}

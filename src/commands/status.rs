@@ -1,0 +1,231 @@
+//! `queuey status <QUEUE>... | --all`: one screen per logical queue: how deep `q` is and who
+//! consumes it, how many dead letters wait in `q.dead`, how many hold queues `q` has and how
+//! many messages wait in them, and whether the topology drifted (as `verify` decides).
+//!
+//! Reads only (management API; without it, AMQP for `q` and `q.dead` as `verify` does, and
+//! hold queues unknown). Counts the broker has not reported yet are unknown, never zero.
+
+use serde::Serialize;
+
+use super::inspect::{self, Counts, Inspected, Inspector};
+use crate::broker::session::Session;
+use crate::error::{ExitCode, Result};
+use crate::output::{self, Format, Output, sanitize::sanitize};
+use crate::plan::{self, HoldPlan, Status};
+use crate::settings::{ConnectionSettings, QueueSettings};
+
+/// `q` or `q.dead`.
+#[derive(Debug, Serialize)]
+pub struct QueueStatus {
+    pub name: String,
+    pub exists: bool,
+    /// `null` when unknown (not reported yet, or the AMQP fallback, which sees only ready
+    /// messages and consumers).
+    #[serde(flatten)]
+    pub counts: Counts,
+}
+
+#[derive(Debug, Serialize)]
+pub struct HoldsStatus {
+    /// False without the management API.
+    pub checked: bool,
+    pub count: Option<usize>,
+    /// Messages waiting in all hold queues; `null` when unknown for any of them.
+    pub messages: Option<u64>,
+    /// Names with the deferred infix but no valid TTL.
+    pub bad_names: Option<usize>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct LogicalStatus {
+    pub name: String,
+    pub queue_type: &'static str,
+    pub work: QueueStatus,
+    pub dead: QueueStatus,
+    pub hold_queues: HoldsStatus,
+    /// True when any queue or hold queue differs from its computed definition.
+    pub drift: bool,
+    /// Long-lived queues that do not exist (`queuey declare` creates them).
+    pub missing: Vec<String>,
+}
+
+/// The JSON document of `status`.
+#[derive(Debug, Serialize)]
+pub struct StatusReport {
+    pub source: plan::Source,
+    pub complete: bool,
+    pub notes: Vec<String>,
+    pub logical_queues: Vec<LogicalStatus>,
+}
+
+fn queue_status(i: &Inspected) -> QueueStatus {
+    QueueStatus {
+        name: i.computed.name.clone(),
+        exists: i.plan.status != Status::Create,
+        counts: i.counts.unwrap_or_default(),
+    }
+}
+
+pub async fn run(
+    queues: &[QueueSettings],
+    connection: &ConnectionSettings,
+    output: Output,
+) -> Result<ExitCode> {
+    let session = Session::new(connection.clone(), "status")?;
+    let result = run_in(&session, queues, output).await;
+    session.close().await;
+    result
+}
+
+async fn run_in(session: &Session, queues: &[QueueSettings], output: Output) -> Result<ExitCode> {
+    let inspector = Inspector::new(session).await?;
+    let mut notes = Vec::new();
+    if let Some(e) = &inspector.api_error {
+        // Connect first: when AMQP fails too (a wrong password fails both), its error is the
+        // one to show, without a note about a fallback that cannot happen.
+        session.connection().await?;
+        let note = inspect::fallback_note(e, true);
+        output.note(&format!("note: {note}"));
+        notes.push(note);
+    }
+    let mut logical = Vec::new();
+    for q in queues {
+        let inspected = inspector.long_lived(q).await?;
+        let holds: Option<Vec<(HoldPlan, Option<u64>)>> = if inspector.uses_api() {
+            let live = inspector.hold_queues(q, false).await?;
+            let plans: Vec<(HoldPlan, Option<u64>)> = live
+                .iter()
+                .filter_map(|l| {
+                    plan::check_hold_queue(q, &l.name, &l.definition(), l.consumers)
+                        .map(|p| (p, l.messages))
+                })
+                .collect();
+            Some(plans)
+        } else {
+            None
+        };
+        let drift = inspected.iter().any(|i| i.plan.status == Status::Drift)
+            || holds
+                .as_ref()
+                .is_some_and(|h| h.iter().any(|(p, _)| p.status == Status::Drift));
+        let hold_queues = match &holds {
+            None => HoldsStatus {
+                checked: false,
+                count: None,
+                messages: None,
+                bad_names: None,
+            },
+            Some(h) => {
+                let valid: Vec<&(HoldPlan, Option<u64>)> =
+                    h.iter().filter(|(p, _)| p.ttl_ms.is_some()).collect();
+                HoldsStatus {
+                    checked: true,
+                    count: Some(valid.len()),
+                    messages: valid
+                        .iter()
+                        .try_fold(0u64, |acc, (_, m)| m.map(|m| acc.saturating_add(m))),
+                    bad_names: Some(h.len() - valid.len()),
+                }
+            }
+        };
+        let [work, dead] = [&inspected[0], &inspected[1]].map(queue_status);
+        logical.push(LogicalStatus {
+            name: q.name.clone(),
+            queue_type: q.config.queue_type.as_str(),
+            missing: inspected
+                .iter()
+                .filter(|i| i.plan.status == Status::Create)
+                .map(|i| i.computed.name.clone())
+                .collect(),
+            work,
+            dead,
+            hold_queues,
+            drift,
+        });
+    }
+    let report = StatusReport {
+        source: inspector.source,
+        complete: inspector.uses_api(),
+        notes,
+        logical_queues: logical,
+    };
+    print(&report, output)?;
+    Ok(ExitCode::Ok)
+}
+
+fn plural(n: u64, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
+fn print(report: &StatusReport, output: Output) -> Result<()> {
+    if output.format == Format::Json {
+        return output::print_json(report);
+    }
+    for (i, l) in report.logical_queues.iter().enumerate() {
+        if i > 0 {
+            output::print("")?;
+        }
+        let mut table = output::table(&[&sanitize(&l.name), ""]);
+        let describe = |s: &QueueStatus, what: &str| -> String {
+            if !s.exists {
+                return format!("missing ({} does not exist)", sanitize(&s.name));
+            }
+            let messages = match (s.counts.messages, s.counts.messages_ready) {
+                (Some(m), _) => plural(m, "message"),
+                (None, Some(r)) => format!("{} (ready)", plural(r, "message")),
+                (None, None) => "? messages (not reported yet)".to_owned(),
+            };
+            let unacked = match s.counts.messages_unacknowledged {
+                Some(u) if u > 0 => format!(" ({u} unacknowledged)"),
+                _ => String::new(),
+            };
+            let consumers = s
+                .counts
+                .consumers
+                .map_or("? consumers".to_owned(), |c| plural(c, "consumer"));
+            format!("{messages}{unacked}, {consumers}{what}")
+        };
+        table.add_row(vec![
+            "work queue".to_owned(),
+            format!("{} ({})", describe(&l.work, ""), l.queue_type),
+        ]);
+        table.add_row(vec![
+            "dead letters".to_owned(),
+            describe(&l.dead, &format!(" in {}", sanitize(&l.dead.name))),
+        ]);
+        let holds = match (&l.hold_queues.count, l.hold_queues.checked) {
+            (Some(n), true) => {
+                let waiting = l
+                    .hold_queues
+                    .messages
+                    .map_or("? messages".to_owned(), |m| plural(m, "message"));
+                let mut s = format!("{} with {waiting} waiting", plural(*n as u64, "hold queue"));
+                if let Some(b) = l.hold_queues.bad_names.filter(|b| *b > 0) {
+                    s.push_str(&format!(", {b} bad name{}", if b == 1 { "" } else { "s" }));
+                }
+                s
+            }
+            _ => "not checked (needs the management API)".to_owned(),
+        };
+        table.add_row(vec!["hold queues".to_owned(), holds]);
+        let topology = if l.drift {
+            "DRIFT (queuey verify shows the diff)".to_owned()
+        } else if !l.missing.is_empty() {
+            format!(
+                "missing: {} (queuey declare creates it)",
+                l.missing
+                    .iter()
+                    .map(|m| sanitize(m))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        } else if report.complete {
+            "in sync".to_owned()
+        } else {
+            "in sync (q and q.dead; hold queues not checked)".to_owned()
+        };
+        table.add_row(vec!["drift".to_owned(), topology]);
+        output::print(table)?;
+    }
+    Ok(())
+}

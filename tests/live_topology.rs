@@ -1,0 +1,902 @@
+//! `declare`, `declare --dry-run`, `verify`, `holds ls` and `status` against the real broker.
+//!
+//! Drift is made the way it happens in production: another client declares a queue with raw
+//! arguments. JSON output is parsed, never string-matched. Stats the broker reports late
+//! (messages and consumers, ~5 s for classic queues, ~10 s for quorum ones) are polled for
+//! with a deadline, or not relied on.
+
+mod common;
+
+use std::process::Output;
+use std::time::{Duration, Instant};
+
+use common::{Broker, eventually, json, long_str, queuey, stderr, stdout, table, unique, url_for};
+use lapin::types::{AMQPValue, FieldTable};
+use serde_json::{Value, json as j};
+
+/// Runs queuey with `args` in a fresh directory.
+fn run(args: &[&str]) -> Output {
+    let (mut cmd, _dir) = queuey();
+    cmd.args(args).output().expect("queuey runs")
+}
+
+/// A logical queue name for this test; `q` and `q.dead` are deleted when `broker` drops.
+fn logical(broker: &Broker, label: &str) -> String {
+    let q = broker.queue_name(label);
+    broker.track_queue(&format!("{q}.dead"));
+    q
+}
+
+fn ttl(ms: i64) -> (&'static str, AMQPValue) {
+    ("x-message-ttl", AMQPValue::LongLongInt(ms))
+}
+
+/// The arguments of a correct hold queue of `q` for `ttl_ms`, as an application declares them.
+fn hold_args(q: &str, ttl_ms: i64) -> FieldTable {
+    table(vec![
+        ("x-message-ttl", AMQPValue::LongLongInt(ttl_ms)),
+        ("x-dead-letter-exchange", long_str("")),
+        ("x-dead-letter-routing-key", long_str(q)),
+        ("x-expires", AMQPValue::LongLongInt(2 * ttl_ms)),
+    ])
+}
+
+/// `logical_queues[name]` of a report.
+fn logical_of<'a>(doc: &'a Value, name: &str) -> &'a Value {
+    doc["logical_queues"]
+        .as_array()
+        .expect("logical_queues")
+        .iter()
+        .find(|l| l["name"] == name)
+        .unwrap_or_else(|| panic!("no logical queue {name} in {doc:#}"))
+}
+
+/// `queues[name]` of a logical queue (long-lived queues), or `hold_queues.queues[name]`.
+fn queue_of<'a>(doc: &'a Value, logical: &str, name: &str) -> &'a Value {
+    let l = logical_of(doc, logical);
+    l["queues"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .chain(l["hold_queues"]["queues"].as_array().into_iter().flatten())
+        .find(|q| q["name"] == name)
+        .unwrap_or_else(|| panic!("no queue {name} in {l:#}"))
+}
+
+/// The differences of a queue as (field, kind, live, computed).
+fn diffs(queue: &Value) -> Vec<(String, String, Value, Value)> {
+    queue["differences"]
+        .as_array()
+        .expect("differences")
+        .iter()
+        .map(|d| {
+            (
+                d["field"].as_str().unwrap().to_owned(),
+                d["kind"].as_str().unwrap().to_owned(),
+                d["live"].clone(),
+                d["computed"].clone(),
+            )
+        })
+        .collect()
+}
+
+fn diff(field: &str, kind: &str, live: Value, computed: Value) -> (String, String, Value, Value) {
+    (field.to_owned(), kind.to_owned(), live, computed)
+}
+
+fn code(out: &Output) -> i32 {
+    out.status.code().expect("exited")
+}
+
+#[test]
+fn declare_creates_then_verify_is_in_sync_and_redeclare_is_idempotent() {
+    let broker = Broker::connect();
+    let q = logical(&broker, "orders");
+    let settings = ["--message-ttl", "5s", "--max-priority", "5"];
+
+    let out = run(&[&["declare", &q, "-o", "json"][..], &settings].concat());
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let doc = json(&out);
+    assert_eq!(queue_of(&doc, &q, &q)["result"], "created");
+    assert_eq!(
+        queue_of(&doc, &q, &format!("{q}.dead"))["result"],
+        "created"
+    );
+    assert_eq!(doc["in_sync"], true);
+
+    let live = broker.api_queue(&q).expect("q exists");
+    assert_eq!(live["durable"], true);
+    assert_eq!(
+        live["arguments"],
+        j!({"x-message-ttl": 5000, "x-max-priority": 5})
+    );
+    let dead = broker
+        .api_queue(&format!("{q}.dead"))
+        .expect("q.dead exists");
+    assert_eq!(dead["arguments"], j!({}));
+    assert_eq!(dead["durable"], true);
+
+    let out = run(&[&["verify", &q, "-o", "json"][..], &settings].concat());
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    let doc = json(&out);
+    assert_eq!(doc["source"], "management_api");
+    assert_eq!(doc["complete"], true);
+    assert_eq!(logical_of(&doc, &q)["status"], "in_sync");
+    assert_eq!(logical_of(&doc, &q)["hold_queues"]["checked"], true);
+
+    // Idempotent: a second declare finds everything in sync and changes nothing.
+    let out = run(&[&["declare", &q, "-o", "json"][..], &settings].concat());
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let doc = json(&out);
+    for name in [q.clone(), format!("{q}.dead")] {
+        assert_eq!(queue_of(&doc, &q, &name)["result"], "already_in_sync");
+    }
+    let out = run(&[&["declare", "--dry-run", &q][..], &settings].concat());
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(stdout(&out).contains("in sync"), "{}", stdout(&out));
+}
+
+#[test]
+fn quorum_queues_are_declared_and_verified() {
+    let broker = Broker::connect();
+    let q = logical(&broker, "jobs");
+    let settings = ["--queue-type", "quorum", "--delivery-limit", "5"];
+    let out = run(&[&["declare", &q][..], &settings].concat());
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(stdout(&out).contains("created"), "{}", stdout(&out));
+    let live = broker.api_queue(&q).expect("q exists");
+    assert_eq!(live["type"], "quorum");
+    assert_eq!(
+        live["arguments"],
+        j!({"x-queue-type": "quorum", "x-delivery-limit": 5,
+            "x-dead-letter-exchange": "", "x-dead-letter-routing-key": format!("{q}.dead")})
+    );
+    let out = run(&[&["verify", &q, "-o", "json"][..], &settings].concat());
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    // A quorum queue's stats may be absent for ~10 s: status shows them as unknown, not zero.
+    let out = run(&[&["status", &q, "-o", "json"][..], &settings].concat());
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let doc = json(&out);
+    let work = &logical_of(&doc, &q)["work"];
+    assert_eq!(work["exists"], true);
+    assert!(
+        work["messages"].is_null() || work["messages"] == 0,
+        "{work}"
+    );
+}
+
+#[test]
+fn dry_run_and_verify_change_nothing() {
+    let broker = Broker::connect();
+    let q = logical(&broker, "fresh");
+    let out = run(&["declare", "--dry-run", &q, "-o", "json"]);
+    assert_eq!(
+        code(&out),
+        0,
+        "dry-run exits as declare would: {}",
+        stderr(&out)
+    );
+    let doc = json(&out);
+    assert_eq!(queue_of(&doc, &q, &q)["status"], "create");
+    assert_eq!(queue_of(&doc, &q, &q)["result"], Value::Null);
+
+    let out = run(&["verify", &q, "-o", "json"]);
+    assert_eq!(code(&out), 1, "a missing queue is not in sync");
+    let doc = json(&out);
+    assert_eq!(logical_of(&doc, &q)["status"], "create");
+    assert_eq!(doc["in_sync"], false);
+    assert!(broker.api_queue(&q).is_none(), "verify created {q}");
+    assert!(broker.api_queue(&format!("{q}.dead")).is_none());
+}
+
+#[test]
+fn a_different_ttl_is_drift_with_both_values_and_integer_widths_do_not_matter() {
+    let broker = Broker::connect();
+    let q = logical(&broker, "ttl");
+    // Declared by another client with a 32-bit integer: queuey sends 64-bit ones, and the
+    // broker compares by value.
+    broker.declare(&q, table(vec![("x-message-ttl", AMQPValue::LongInt(5000))]));
+    broker.declare(&format!("{q}.dead"), FieldTable::default());
+    let out = run(&["verify", &q, "--message-ttl", "5s"]);
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+
+    let out = run(&["verify", &q, "--message-ttl", "6s", "-o", "json"]);
+    assert_eq!(code(&out), 1);
+    let doc = json(&out);
+    assert_eq!(logical_of(&doc, &q)["status"], "drift");
+    assert_eq!(
+        diffs(queue_of(&doc, &q, &q)),
+        [diff("x-message-ttl", "different", j!(5000), j!(6000))]
+    );
+    assert_eq!(
+        queue_of(&doc, &q, &format!("{q}.dead"))["status"],
+        "in_sync"
+    );
+
+    let out = run(&["declare", "--dry-run", &q, "--message-ttl", "6s"]);
+    assert_eq!(code(&out), 1, "dry-run over drift exits 1");
+    let text = stdout(&out);
+    assert!(
+        text.contains("5000 (5s)") && text.contains("6000 (6s)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_missing_or_an_extra_max_priority_is_drift() {
+    let broker = Broker::connect();
+    let plain = logical(&broker, "plain");
+    broker.declare(&plain, FieldTable::default());
+    broker.declare(&format!("{plain}.dead"), FieldTable::default());
+    let out = run(&["verify", &plain, "--max-priority", "10", "-o", "json"]);
+    assert_eq!(code(&out), 1);
+    assert_eq!(
+        diffs(queue_of(&json(&out), &plain, &plain)),
+        [diff("x-max-priority", "missing", Value::Null, j!(10))]
+    );
+
+    let prio = logical(&broker, "prio");
+    broker.declare(
+        &prio,
+        table(vec![("x-max-priority", AMQPValue::ShortShortUInt(10))]),
+    );
+    broker.declare(&format!("{prio}.dead"), FieldTable::default());
+    let out = run(&["verify", &prio, "-o", "json"]);
+    assert_eq!(code(&out), 1);
+    assert_eq!(
+        diffs(queue_of(&json(&out), &prio, &prio)),
+        [diff("x-max-priority", "extra", j!(10), Value::Null)]
+    );
+}
+
+#[test]
+fn classic_against_quorum_is_type_drift_both_ways() {
+    let broker = Broker::connect();
+    let qq = logical(&broker, "was-quorum");
+    broker.declare(&qq, table(vec![("x-queue-type", long_str("quorum"))]));
+    broker.declare(&format!("{qq}.dead"), FieldTable::default());
+    let out = run(&["verify", &qq, "-o", "json"]);
+    assert_eq!(code(&out), 1);
+    assert_eq!(
+        diffs(queue_of(&json(&out), &qq, &qq)),
+        [diff("type", "different", j!("quorum"), j!("classic"))]
+    );
+
+    let cq = logical(&broker, "was-classic");
+    broker.declare(&cq, table(vec![("x-queue-type", long_str("classic"))]));
+    broker.declare(&format!("{cq}.dead"), FieldTable::default());
+    // x-queue-type=classic is the same queue as no x-queue-type.
+    let out = run(&["verify", &cq]);
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    let out = run(&["verify", &cq, "--queue-type", "quorum", "-o", "json"]);
+    assert_eq!(code(&out), 1);
+    let d = diffs(queue_of(&json(&out), &cq, &cq));
+    assert!(
+        d.contains(&diff("type", "different", j!("classic"), j!("quorum"))),
+        "{d:?}"
+    );
+    assert!(
+        d.contains(&diff(
+            "x-dead-letter-routing-key",
+            "missing",
+            Value::Null,
+            j!(format!("{cq}.dead"))
+        )),
+        "{d:?}"
+    );
+    // The remedies say that a type change needs a new queue.
+    let out = run(&["declare", &cq, "--queue-type", "quorum", "-o", "json"]);
+    assert_eq!(code(&out), 1);
+    let remedies = logical_of(&json(&out), &cq)["remedies"].to_string();
+    assert!(remedies.contains("classic and quorum"), "{remedies}");
+}
+
+#[test]
+fn extra_arguments_the_broker_enforces_are_drift_and_ignored_ones_are_not() {
+    let broker = Broker::connect();
+    let q = logical(&broker, "extras");
+    broker.declare(
+        &q,
+        table(vec![
+            ("x-some-client-tag", long_str("billing")),
+            ("x-overflow", long_str("reject-publish")),
+        ]),
+    );
+    // A dead-letter queue that dead-letters somewhere (seed 003 forbids it).
+    broker.declare(
+        &format!("{q}.dead"),
+        table(vec![
+            ("x-dead-letter-exchange", long_str("")),
+            ("x-dead-letter-routing-key", long_str(&q)),
+        ]),
+    );
+    let out = run(&["verify", &q, "-o", "json"]);
+    assert_eq!(code(&out), 1);
+    let doc = json(&out);
+    let work = queue_of(&doc, &q, &q);
+    assert_eq!(
+        diffs(work),
+        [diff(
+            "x-overflow",
+            "extra",
+            j!("reject-publish"),
+            Value::Null
+        )]
+    );
+    assert_eq!(
+        work["ignored_arguments"],
+        j!({"x-some-client-tag": "billing"})
+    );
+    assert_eq!(
+        diffs(queue_of(&doc, &q, &format!("{q}.dead"))),
+        [
+            diff("x-dead-letter-exchange", "extra", j!(""), Value::Null),
+            diff("x-dead-letter-routing-key", "extra", j!(q), Value::Null),
+        ]
+    );
+}
+
+#[test]
+fn a_policy_on_the_queue_is_shown_but_is_not_drift() {
+    let broker = Broker::connect();
+    let q = logical(&broker, "policied");
+    broker.declare(&q, FieldTable::default());
+    broker.declare(&format!("{q}.dead"), FieldTable::default());
+    let policy = unique("policy");
+    let pattern = format!("^{}$", q.replace('.', "\\."));
+    let params = rabbitmq_http_client::requests::PolicyParams {
+        vhost: "/",
+        name: &policy,
+        pattern: &pattern,
+        apply_to: rabbitmq_http_client::commons::PolicyTarget::Queues,
+        priority: 0,
+        definition: j!({"max-length": 1000}).as_object().cloned().unwrap(),
+    };
+    broker
+        .rt
+        .block_on(broker.api.declare_policy(&params))
+        .expect("a policy");
+    let seen = eventually("the policy on the queue", Duration::from_secs(20), || {
+        let out = run(&["verify", &q, "-o", "json"]);
+        let doc = json(&out);
+        let work = queue_of(&doc, &q, &q).clone();
+        (work["policy"] == policy.as_str()).then_some((code(&out), work))
+    });
+    let _ = broker
+        .rt
+        .block_on(broker.api.delete_policy("/", &policy, true));
+    assert_eq!(seen.0, 0, "a policy is not drift");
+    assert_eq!(
+        seen.1["effective_policy_definition"],
+        j!({"max-length": 1000})
+    );
+    assert_eq!(seen.1["status"], "in_sync");
+}
+
+#[test]
+fn hold_queues_with_wrong_arguments_consumers_or_bad_names_are_drift() {
+    let broker = Broker::connect();
+    let q = logical(&broker, "holds");
+    broker.declare(&q, FieldTable::default());
+    broker.declare(&format!("{q}.dead"), FieldTable::default());
+    let good = format!("{q}.deferred.60000");
+    let wrong_rk = format!("{q}.deferred.30000");
+    let eaten = format!("{q}.deferred.10000");
+    let bad = format!("{q}.deferred.soon");
+    broker.declare(&good, hold_args(&q, 60_000));
+    broker.declare(&wrong_rk, hold_args("somewhere-else", 30_000));
+    broker.declare(&eaten, hold_args(&q, 10_000));
+    broker.declare(&bad, FieldTable::default());
+
+    // Keep a consumer on one hold queue for the whole check: it eats the delays.
+    let (_ch, _consumer) = broker.consume(&eaten);
+    eventually(
+        "the broker to report the consumer",
+        Duration::from_secs(20),
+        || {
+            broker
+                .api_queue(&eaten)
+                .filter(|l| l["consumers"] == 1)
+                .map(|_| ())
+        },
+    );
+
+    let out = run(&["verify", &q, "-o", "json"]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let doc = json(&out);
+    assert_eq!(logical_of(&doc, &q)["status"], "drift");
+    // q and q.dead themselves are fine.
+    assert_eq!(queue_of(&doc, &q, &q)["status"], "in_sync");
+
+    let g = queue_of(&doc, &q, &good);
+    assert_eq!(
+        (g["status"].as_str(), g["ttl_ms"].as_u64()),
+        (Some("in_sync"), Some(60_000))
+    );
+
+    let w = queue_of(&doc, &q, &wrong_rk);
+    assert_eq!(w["status"], "drift");
+    assert_eq!(
+        diffs(w),
+        [diff(
+            "x-dead-letter-routing-key",
+            "different",
+            j!("somewhere-else"),
+            j!(q)
+        )]
+    );
+
+    let e = queue_of(&doc, &q, &eaten);
+    assert_eq!(e["status"], "drift");
+    assert_eq!(e["consumers"], 1);
+    assert!(diffs(e).is_empty(), "its arguments are right");
+    assert!(e["problems"].to_string().contains("consumer"), "{e}");
+
+    let b = queue_of(&doc, &q, &bad);
+    assert_eq!(b["status"], "drift");
+    assert_eq!(b["ttl_ms"], Value::Null);
+    assert!(b["problems"].to_string().contains("bad name"), "{b}");
+
+    // The table says the same.
+    let out = run(&["verify", &q]);
+    let text = stdout(&out);
+    assert!(text.contains("not a hold queue (bad name)"), "{text}");
+    assert!(text.contains("consumers"), "{text}");
+}
+
+#[test]
+fn declare_over_drift_refuses_explains_and_changes_nothing() {
+    let broker = Broker::connect();
+    let q = logical(&broker, "busy");
+    broker.declare(&q, table(vec![ttl(5000)]));
+    broker.publish(&q, &[b"keep me"], None);
+    // q.dead is missing: declare must not create it either, since q drifted.
+    let out = run(&["declare", &q, "--message-ttl", "4s", "-o", "json"]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let doc = json(&out);
+    assert_eq!(queue_of(&doc, &q, &q)["result"], "refused");
+    assert_eq!(
+        queue_of(&doc, &q, &format!("{q}.dead"))["result"],
+        "unchanged"
+    );
+    assert_eq!(
+        diffs(queue_of(&doc, &q, &q)),
+        [diff("x-message-ttl", "different", j!(5000), j!(4000))]
+    );
+    let err = stderr(&out);
+    assert!(!err.contains("error:"), "not a raw error: {err}");
+    assert!(
+        err.contains("refused") && err.contains("changed nothing"),
+        "{err}"
+    );
+    assert!(
+        err.contains(r#"'{"message-ttl": 4000}'"#),
+        "names the policy option: {err}"
+    );
+    assert!(
+        err.contains("delete") && err.contains("loses every message"),
+        "names the cost of deleting: {err}"
+    );
+
+    // Nothing changed: q keeps its TTL and its message, q.dead still does not exist.
+    assert!(broker.api_queue(&format!("{q}.dead")).is_none());
+    let live = broker.api_queue(&q).expect("q is still there");
+    assert_eq!(live["arguments"], j!({"x-message-ttl": 5000}));
+    assert_eq!(broker.message_count(&q), Some(1));
+}
+
+#[test]
+fn names_with_dots_spaces_and_unicode() {
+    let broker = Broker::connect();
+    let q = logical(&broker, "orders.eu west/ünï 注文");
+    let hold = format!("{q}.deferred.5000");
+    broker.track_queue(&hold);
+    let out = run(&["declare", &q, "--message-ttl", "1h"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(stdout(&out).contains(&q), "{}", stdout(&out));
+    broker.declare(&hold, hold_args(&q, 5000));
+    let out = run(&["verify", &q, "--message-ttl", "1h", "-o", "json"]);
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    assert_eq!(queue_of(&json(&out), &q, &hold)["status"], "in_sync");
+    let out = run(&["holds", "ls", &q, "-o", "json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let names: Vec<String> = json(&out)["hold_queues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["name"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(names, [hold.as_str()]);
+    let out = run(&["status", &q, "--message-ttl", "1h", "-o", "json"]);
+    assert_eq!(code(&out), 0);
+    assert_eq!(logical_of(&json(&out), &q)["drift"], false);
+}
+
+#[test]
+fn a_vhost_other_than_the_default() {
+    let broker = Broker::connect();
+    let vhost = unique("vhost/with slash");
+    broker.create_vhost(&vhost);
+    let url = url_for(&vhost, "guest", "guest");
+    let in_vhost = Broker::connect_to(&url);
+    let q = logical(&in_vhost, "orders");
+    let out = run(&["declare", &q, "--url", &url, "--message-ttl", "5s"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(in_vhost.api_queue(&q).is_some(), "declared in {vhost}");
+    assert!(broker.api_queue(&q).is_none(), "not in /");
+    let out = run(&["verify", &q, "--url", &url, "--message-ttl", "5s"]);
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    // The same name in "/" does not exist: verify there says create.
+    let out = run(&["verify", &q, "--message-ttl", "5s", "-o", "json"]);
+    assert_eq!(code(&out), 1);
+    assert_eq!(queue_of(&json(&out), &q, &q)["status"], "create");
+    drop(in_vhost);
+}
+
+#[test]
+fn an_unknown_vhost_is_exit_5_not_a_plan_to_create() {
+    let _broker = Broker::connect();
+    let url = url_for(&unique("no-such-vhost"), "guest", "guest");
+    let out = run(&["verify", "orders", "--url", &url]);
+    assert_eq!(code(&out), 5, "{}", stderr(&out));
+    assert!(stderr(&out).contains("does not exist"), "{}", stderr(&out));
+}
+
+#[test]
+fn without_the_management_api_verify_falls_back_to_amqp_and_says_so() {
+    let broker = Broker::connect();
+    let no_api = ["--api-url", "http://127.0.0.1:1"];
+
+    // In sync through the probe.
+    let q = logical(&broker, "probe");
+    broker.declare(&q, table(vec![ttl(5000)]));
+    broker.declare(&format!("{q}.dead"), FieldTable::default());
+    let out = run(&[
+        &["verify", &q, "--message-ttl", "5s", "-o", "json"][..],
+        &no_api,
+    ]
+    .concat());
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let doc = json(&out);
+    assert_eq!(doc["source"], "amqp_probe");
+    assert_eq!(doc["complete"], false);
+    assert_eq!(logical_of(&doc, &q)["hold_queues"], Value::Null);
+    let err = stderr(&out);
+    assert!(
+        err.contains("first differing argument") && err.contains("hold queues were not checked"),
+        "{err}"
+    );
+    assert!(
+        err.contains("rabbitmq-plugins enable rabbitmq_management"),
+        "{err}"
+    );
+    assert!(
+        doc["notes"][0]
+            .as_str()
+            .unwrap()
+            .contains("first differing argument")
+    );
+
+    // Drift in two arguments: the broker names only one, and queuey says so.
+    let out = run(&[
+        &[
+            "verify",
+            &q,
+            "--message-ttl",
+            "6s",
+            "--max-priority",
+            "3",
+            "-o",
+            "json",
+        ][..],
+        &no_api,
+    ]
+    .concat());
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let work = queue_of(&json(&out), &q, &q).clone();
+    assert_eq!(work["first_difference_only"], true);
+    assert_eq!(work["source"], "amqp_probe");
+    let d = diffs(&work);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert!(
+        d[0] == diff("x-message-ttl", "different", j!(5000), j!(6000))
+            || d[0] == diff("x-max-priority", "missing", Value::Null, j!(3)),
+        "{d:?}"
+    );
+    let out = run(&[&["verify", &q, "--message-ttl", "6s"][..], &no_api].concat());
+    assert!(
+        stdout(&out).contains("first difference only"),
+        "{}",
+        stdout(&out)
+    );
+    // The probe changed nothing.
+    assert_eq!(
+        broker.api_queue(&q).unwrap()["arguments"],
+        j!({"x-message-ttl": 5000})
+    );
+
+    // A queue that does not exist is never created by the probe.
+    let missing = logical(&broker, "probe-missing");
+    let out = run(&[&["verify", &missing, "-o", "json"][..], &no_api].concat());
+    assert_eq!(code(&out), 1);
+    assert_eq!(
+        queue_of(&json(&out), &missing, &missing)["status"],
+        "create"
+    );
+    assert!(broker.api_queue(&missing).is_none(), "verify created it");
+    assert!(broker.api_queue(&format!("{missing}.dead")).is_none());
+
+    // declare works without the API, and refuses over drift the same way.
+    let out = run(&[&["declare", &missing, "-o", "json"][..], &no_api].concat());
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(
+        queue_of(&json(&out), &missing, &missing)["result"],
+        "created"
+    );
+    assert!(broker.api_queue(&missing).is_some());
+    let out = run(&[&["declare", &q, "--message-ttl", "6s"][..], &no_api].concat());
+    assert_eq!(code(&out), 1);
+    assert!(stderr(&out).contains("changed nothing"), "{}", stderr(&out));
+}
+
+#[test]
+fn wrong_password_is_exit_5() {
+    let _broker = Broker::connect();
+    let url = url_for("/", "guest", "Wr0ng-pass");
+    for command in ["verify", "declare", "status"] {
+        let out = run(&[command, "orders", "--url", &url]);
+        assert_eq!(code(&out), 5, "{command}: {}", stderr(&out));
+        let all = format!("{}{}", stdout(&out), stderr(&out));
+        assert!(!all.contains("Wr0ng-pass"), "{all}");
+        assert!(all.contains("refused the login"), "{all}");
+    }
+}
+
+#[test]
+fn broker_unreachable_is_exit_4() {
+    let url = "amqp://guest:Pa55word@127.0.0.1:1/%2f";
+    for command in ["verify", "declare", "status"] {
+        let out = run(&[
+            command,
+            "orders",
+            "--url",
+            url,
+            "--api-url",
+            "http://127.0.0.1:1",
+        ]);
+        assert_eq!(code(&out), 4, "{command}: {}", stderr(&out));
+        assert!(!stderr(&out).contains("Pa55word"));
+    }
+    // declare needs AMQP even when the API answers.
+    let broker = Broker::connect();
+    let q = logical(&broker, "unreachable");
+    let out = run(&["declare", &q, "--url", url]);
+    assert_eq!(code(&out), 4, "{}", stderr(&out));
+}
+
+#[test]
+fn holds_ls_lists_exactly_the_hold_queues_of_q_sorted_with_totals() {
+    let broker = Broker::connect();
+    let q = logical(&broker, "hl");
+    broker.declare(&q, FieldTable::default());
+    broker.declare(&format!("{q}.dead"), FieldTable::default());
+    let h1000 = format!("{q}.deferred.1000");
+    let h30000 = format!("{q}.deferred.30000");
+    let other = format!("{q}2.deferred.1000");
+    let abc = format!("{q}.deferred.abc");
+    let upper = format!("{}.DEFERRED.5000", q.to_uppercase());
+    let upper_q = format!("{}.deferred.5000", q.to_uppercase());
+    // Long x-expires on the short hold queue, so it outlives the test's polling.
+    broker.declare(
+        &h1000,
+        table(vec![
+            ("x-message-ttl", AMQPValue::LongLongInt(1000)),
+            ("x-dead-letter-exchange", long_str("")),
+            ("x-dead-letter-routing-key", long_str(&q)),
+            ("x-expires", AMQPValue::LongLongInt(600_000)),
+        ]),
+    );
+    broker.declare(&h30000, hold_args(&q, 30_000));
+    broker.publish(&h30000, &[b"a", b"b"], None);
+    for name in [&other, &abc, &upper, &upper_q] {
+        broker.declare(name, FieldTable::default());
+    }
+
+    // Wait for the stats, so that the totals are known.
+    let doc = eventually(
+        "the counts of both hold queues",
+        Duration::from_secs(20),
+        || {
+            let out = run(&["holds", "ls", &q, "-o", "json"]);
+            assert_eq!(code(&out), 0, "{}", stderr(&out));
+            let doc = json(&out);
+            // messages and consumers are reported separately, and may appear at different times.
+            (doc["totals"]["messages"] == 2 && doc["totals"]["consumers"] == 0).then_some(doc)
+        },
+    );
+    let names: Vec<&str> = doc["hold_queues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [h1000.as_str(), h30000.as_str()],
+        "sorted by delay, nothing else"
+    );
+    let first = &doc["hold_queues"][0];
+    assert_eq!(first["ttl_ms"], 1000);
+    assert_eq!(first["delay"], "1s");
+    assert_eq!(first["arguments_ok"], false, "x-expires is not 2 x 1000");
+    assert_eq!(
+        diffs(first),
+        [diff("x-expires", "different", j!(600_000), j!(2000))]
+    );
+    let second = &doc["hold_queues"][1];
+    assert_eq!(second["arguments_ok"], true);
+    assert_eq!(second["messages"], 2);
+    assert_eq!(second["delay"], "30s");
+    assert_eq!(
+        doc["totals"],
+        j!({"hold_queues": 2, "messages": 2, "consumers": 0})
+    );
+    let bad: Vec<&str> = doc["bad_names"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(bad, [abc.as_str()]);
+
+    // An idle classic hold queue shows when it went idle and when it would expire.
+    let doc = eventually("idle_since", Duration::from_secs(20), || {
+        let out = run(&["holds", "ls", &q, "-o", "json"]);
+        let doc = json(&out);
+        doc["hold_queues"][1]["expires_at"]
+            .is_string()
+            .then_some(doc)
+    });
+    assert!(doc["hold_queues"][1]["idle_since"].is_string());
+
+    let out = run(&["holds", "ls", &q]);
+    let text = stdout(&out);
+    assert!(text.contains("total: 2 hold queues"), "{text}");
+    assert!(text.contains("not a hold queue (bad name)"), "{text}");
+    assert!(!text.contains(&other) && !text.contains(&upper), "{text}");
+}
+
+#[test]
+fn holds_ls_needs_the_management_api() {
+    let _broker = Broker::connect();
+    let out = run(&["holds", "ls", "orders", "--api-url", "http://127.0.0.1:1"]);
+    assert_eq!(code(&out), 6, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("rabbitmq-plugins enable rabbitmq_management"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn status_shows_depths_hold_queues_and_drift() {
+    let broker = Broker::connect();
+    let q = logical(&broker, "st");
+    let hold = format!("{q}.deferred.20000");
+    broker.declare(&q, FieldTable::default());
+    broker.declare(&format!("{q}.dead"), FieldTable::default());
+    broker.declare(&hold, hold_args(&q, 20_000));
+    broker.publish(&q, &[b"1", b"2", b"3"], None);
+    broker.publish(&format!("{q}.dead"), &[b"dead"], None);
+    broker.publish(&hold, &[b"later"], None);
+    let doc = eventually("the broker's counts", Duration::from_secs(20), || {
+        let out = run(&["status", &q, "-o", "json"]);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        let doc = json(&out);
+        let l = logical_of(&doc, &q).clone();
+        // Each count appears when the broker first reports it, not all at once.
+        let known = l["work"]["messages"] == 3
+            && l["work"]["consumers"] == 0
+            && l["dead"]["messages"] == 1
+            && l["hold_queues"]["messages"] == 1;
+        known.then_some(l)
+    });
+    assert_eq!(doc["dead"]["messages"], 1);
+    assert_eq!(doc["work"]["consumers"], 0);
+    assert_eq!(doc["hold_queues"]["count"], 1);
+    assert_eq!(doc["drift"], false);
+
+    let out = run(&["status", &q, "--message-ttl", "1m", "-o", "json"]);
+    assert_eq!(code(&out), 0, "status is not a gate");
+    assert_eq!(logical_of(&json(&out), &q)["drift"], true);
+    let out = run(&["status", &q]);
+    let text = stdout(&out);
+    assert!(
+        text.contains("3 messages") && text.contains("1 hold queue"),
+        "{text}"
+    );
+}
+
+#[test]
+fn verify_all_from_a_topology_file_is_a_ci_gate() {
+    let broker = Broker::connect();
+    let a = logical(&broker, "ci-a");
+    let b = logical(&broker, "ci-b");
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("queuey.toml"),
+        format!(
+            "[queues.\"{a}\"]\nmessage_ttl = \"1h\"\n\n[queues.\"{b}\"]\nqueue_type = \"quorum\"\n"
+        ),
+    )
+    .unwrap();
+    let run_in = |args: &[&str]| {
+        common::queuey_in(dir.path())
+            .args(args)
+            .output()
+            .expect("queuey runs")
+    };
+    assert_eq!(
+        code(&run_in(&["verify", "--all"])),
+        1,
+        "nothing declared yet"
+    );
+    let out = run_in(&["declare", "--all"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let out = run_in(&["verify", "--all", "-o", "json"]);
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    let doc = json(&out);
+    assert_eq!(doc["logical_queues"].as_array().unwrap().len(), 2);
+    // Someone edits the file: the gate fails.
+    std::fs::write(
+        dir.path().join("queuey.toml"),
+        format!(
+            "[queues.\"{a}\"]\nmessage_ttl = \"2h\"\n\n[queues.\"{b}\"]\nqueue_type = \"quorum\"\n"
+        ),
+    )
+    .unwrap();
+    let out = run_in(&["verify", "--all", "-o", "json"]);
+    assert_eq!(code(&out), 1);
+    let doc = json(&out);
+    assert_eq!(logical_of(&doc, &a)["status"], "drift");
+    assert_eq!(logical_of(&doc, &b)["status"], "in_sync");
+}
+
+#[test]
+fn verify_does_not_renew_a_hold_queues_lease() {
+    let broker = Broker::connect();
+    let q = logical(&broker, "lease");
+    broker.declare(&q, FieldTable::default());
+    broker.declare(&format!("{q}.dead"), FieldTable::default());
+    let hold = format!("{q}.deferred.1000");
+    // x-expires = 2000 ms: unused for 2 s, the broker deletes it.
+    broker.declare(&hold, hold_args(&q, 1000));
+    let declared = Instant::now();
+    let mut runs = 0;
+    let mut saw_it = false;
+    let gone_after = loop {
+        let out = run(&["verify", &q, "-o", "json"]);
+        runs += 1;
+        let doc = json(&out);
+        let listed = logical_of(&doc, &q)["hold_queues"]["queues"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|h| h["name"] == hold.as_str());
+        saw_it |= listed;
+        if broker.api_queue(&hold).is_none() {
+            break declared.elapsed();
+        }
+        assert!(
+            declared.elapsed() < Duration::from_secs(6),
+            "{hold} still exists {:?} after its declare, after {runs} verify runs: verify kept it alive",
+            declared.elapsed()
+        );
+    };
+    assert!(saw_it, "verify saw the hold queue while it lived");
+    assert!(runs >= 2, "verify ran while the lease ran ({runs} runs)");
+    assert!(
+        gone_after >= Duration::from_millis(1900),
+        "deleted by its own x-expires, not earlier: {gone_after:?}"
+    );
+}
