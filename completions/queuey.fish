@@ -177,7 +177,7 @@ complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subc
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l newer-than -d 'Died more recently than this (e.g. 1h)' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l header -d 'A header\'s value (NAME=VALUE) or presence (NAME); all must hold' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l message-id -d 'Message id (the message_id property)' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l window -d 'Messages in flight from the broker at most (memory stays bounded by this window)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l window -d 'Messages in flight at most, per stage (memory stays bounded by this window, and by 64 MiB of bodies)' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l message-ttl -d 'Queue-wide message TTL of q (x-message-ttl), e.g. 1h or 30s; at most 49d17h2m47s295ms' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l max-priority -d 'Priority levels of q (x-max-priority), 1 to 255; classic queues only' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l queue-type -d 'Queue type of q' -r -f -a "classic\t''
@@ -199,7 +199,7 @@ complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subc
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -s V -l version -d 'Print version'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l message-id -d 'The first message with this message id instead of a position' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l window -d 'Messages in flight from the broker at most (memory stays bounded by this window)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l window -d 'Messages in flight at most, per stage (memory stays bounded by this window, and by 64 MiB of bodies)' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l message-ttl -d 'Queue-wide message TTL of q (x-message-ttl), e.g. 1h or 30s; at most 49d17h2m47s295ms' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l max-priority -d 'Priority levels of q (x-max-priority), 1 to 255; classic queues only' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l queue-type -d 'Queue type of q' -r -f -a "classic\t''
@@ -229,7 +229,7 @@ complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subc
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l newer-than -d 'Died more recently than this (e.g. 1h)' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l header -d 'A header\'s value (NAME=VALUE) or presence (NAME); all must hold' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l message-id -d 'Message id (the message_id property)' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l window -d 'Messages in flight from the broker at most (memory stays bounded by this window)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l window -d 'Messages in flight at most, per stage (memory stays bounded by this window, and by 64 MiB of bodies)' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l message-ttl -d 'Queue-wide message TTL of q (x-message-ttl), e.g. 1h or 30s; at most 49d17h2m47s295ms' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l max-priority -d 'Priority levels of q (x-max-priority), 1 to 255; classic queues only' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l queue-type -d 'Queue type of q' -r -f -a "classic\t''
@@ -261,7 +261,7 @@ complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subc
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l newer-than -d 'Died more recently than this (e.g. 1h)' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l header -d 'A header\'s value (NAME=VALUE) or presence (NAME); all must hold' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l message-id -d 'Message id (the message_id property)' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l window -d 'Messages in flight from the broker at most (memory stays bounded by this window)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l window -d 'Messages in flight at most, per stage (memory stays bounded by this window, and by 64 MiB of bodies)' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l message-ttl -d 'Queue-wide message TTL of q (x-message-ttl), e.g. 1h or 30s; at most 49d17h2m47s295ms' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l max-priority -d 'Priority levels of q (x-max-priority), 1 to 255; classic queues only' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l queue-type -d 'Queue type of q' -r -f -a "classic\t''
@@ -291,7 +291,7 @@ complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subc
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l newer-than -d 'Died more recently than this (e.g. 1h)' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l header -d 'A header\'s value (NAME=VALUE) or presence (NAME); all must hold' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l message-id -d 'Message id (the message_id property)' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l window -d 'Messages in flight from the broker at most (memory stays bounded by this window)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l window -d 'Messages in flight at most, per stage (memory stays bounded by this window, and by 64 MiB of bodies)' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l message-ttl -d 'Queue-wide message TTL of q (x-message-ttl), e.g. 1h or 30s; at most 49d17h2m47s295ms' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l max-priority -d 'Priority levels of q (x-max-priority), 1 to 255; classic queues only' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l queue-type -d 'Queue type of q' -r -f -a "classic\t''

@@ -3,6 +3,7 @@
 //!     cargo run --release --example bench            # everything
 //!     cargo run --release --example bench -- ls      # dead ls --group-by only
 //!     cargo run --release --example bench -- replay  # replay vs the broker's shovel only
+//!     cargo run --release --example bench -- fill Q.dead Q 1000 512   # test data only
 //!
 //! 1. `dead ls --group-by reason` over 10 000 and 100 000 dead letters of 1 KiB: wall time and
 //!    peak RSS (from GNU time), which must stay flat as the queue grows.
@@ -324,6 +325,23 @@ fn main() {
             "RabbitMQ {version}, {} CPUs",
             std::thread::available_parallelism().map_or(0, |n| n.get())
         );
+        if what == "fill" {
+            // bench fill <dead queue> <original queue> <count> <size>: test data, nothing timed.
+            let a: Vec<String> = std::env::args().skip(2).collect();
+            let ch = conn.create_channel().await.expect("channel");
+            ch.confirm_select(ConfirmSelectOptions::default())
+                .await
+                .expect("confirms");
+            declare(&ch, &a[0]).await;
+            fill(
+                &ch,
+                &a[0],
+                &a[1],
+                a[2].parse().expect("count"),
+                a[3].parse().expect("size"),
+            )
+            .await;
+        }
         if what == "all" || what == "ls" {
             bench_ls(&conn).await;
         }

@@ -285,8 +285,9 @@ pub struct PeekArgs {
     #[arg(long)]
     pub assume_classic: bool,
 
-    /// Messages in flight from the broker at most (memory stays bounded by this window)
-    #[arg(long, value_name = "N", default_value_t = 1000)]
+    /// Messages in flight at most, per stage (memory stays bounded by this window, and by
+    /// 64 MiB of bodies)
+    #[arg(long, value_name = "N", default_value_t = 4000)]
     pub window: u16,
 }
 

@@ -41,8 +41,9 @@ pub fn run() -> ExitCode {
         Ok(i) => i,
         Err(e) => return report(&e),
     };
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
+    // One thread: queuey's work is a few pipelined stages joined on one task, and lapin runs
+    // its own I/O; more worker threads only add wake-ups between them.
+    let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
     {

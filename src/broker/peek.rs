@@ -59,16 +59,20 @@ pub struct PeekOptions {
     pub assume_classic: bool,
     /// Stop after this many messages (from the head) even if the queue holds more.
     pub max_messages: Option<u64>,
+    /// Replace messages on their last delivery as they are read (for peeks that keep every
+    /// message). Replay and purge keep only some, and rescue those themselves.
+    pub auto_rescue: bool,
 }
 
 impl PeekOptions {
     pub fn new() -> PeekOptions {
         PeekOptions {
-            window: 1000,
+            window: 4000,
             byte_budget: 64 << 20,
             spend_delivery_budget: false,
             assume_classic: false,
             max_messages: None,
+            auto_rescue: true,
         }
     }
 }
@@ -91,6 +95,10 @@ pub struct Delivered {
     pub position: u64,
     pub tag: u64,
     pub message: Message,
+    /// A quorum message on its last delivery, still held: returning it would end it. With
+    /// `auto_rescue` the peek has already replaced it by a fresh copy (and this is `false`);
+    /// otherwise a caller that keeps it must hand it to a [`Rescuer`].
+    pub last_delivery: bool,
 }
 
 /// A peek in progress over one queue.
@@ -112,9 +120,8 @@ pub struct Peek<'a> {
     /// Deliveries that arrived for a cancelled consumer, to serve before the next round.
     overflow: VecDeque<(u64, Message)>,
     window: u64,
-    rescue_channel: Option<Channel>,
-    /// Messages that were on their last delivery and were republished instead of returned.
-    pub rescued: u64,
+    /// Republishes messages on their last delivery instead of returning them.
+    pub rescuer: Rescuer<'a>,
 }
 
 impl<'a> Peek<'a> {
@@ -154,8 +161,7 @@ impl<'a> Peek<'a> {
             round_count: 0,
             outstanding: 0,
             overflow: VecDeque::new(),
-            rescue_channel: None,
-            rescued: 0,
+            rescuer: Rescuer::new(session, queue),
         })
     }
 
@@ -182,7 +188,12 @@ impl<'a> Peek<'a> {
             let Some(consumer) = self.consumer.as_mut() else {
                 return Err(Error::internal("peek: no consumer"));
             };
-            match tokio::time::timeout(Duration::from_millis(1500), consumer.next()).await {
+            // Most deliveries are already buffered: take them without arming a timer.
+            let next = match futures_lite::future::poll_once(consumer.next()).await {
+                Some(item) => Ok(item),
+                None => tokio::time::timeout(Duration::from_millis(1500), consumer.next()).await,
+            };
+            match next {
                 Ok(Some(Ok(delivery))) => {
                     let (tag, message) = message_from_delivery(delivery);
                     self.outstanding += 1;
@@ -238,13 +249,19 @@ impl<'a> Peek<'a> {
         self.received += 1;
         self.round_bytes = self.round_bytes.saturating_add(message.body.len());
         self.round_count += 1;
-        if self.on_last_delivery(&message) {
-            self.rescue(tag, &mut message).await?;
+        let mut last_delivery = self.on_last_delivery(&message);
+        if last_delivery && self.options.auto_rescue {
+            self.rescuer
+                .rescue(&self.channel, tag, &mut message)
+                .await?;
+            self.outstanding = self.outstanding.saturating_sub(1);
+            last_delivery = false;
         }
         Ok(Delivered {
             position: self.received,
             tag,
             message,
+            last_delivery,
         })
     }
 
@@ -331,10 +348,126 @@ impl<'a> Peek<'a> {
         returned.saturating_add(1) > limit
     }
 
-    /// Replaces a message on its last delivery by a fresh copy: a confirmed copy first,
-    /// then the original is acked. If the copy fails the original is kept (and reported).
-    async fn rescue(&mut self, tag: u64, message: &mut Message) -> Result<()> {
-        if self.rescue_channel.is_none() {
+    /// Replaces a held message on its last delivery by a fresh copy (see [`Rescuer`]), for a
+    /// caller that keeps it: returning it would end it.
+    pub async fn rescue(&mut self, tag: u64, message: &mut Message) -> Result<()> {
+        self.rescuer.rescue(&self.channel, tag, message).await?;
+        self.outstanding = self.outstanding.saturating_sub(1);
+        Ok(())
+    }
+
+    /// A handle on the channel holding the deliveries, to ack them from another stage of a
+    /// pipeline; report those acks with [`Peek::acked_elsewhere`].
+    pub fn channel(&self) -> Channel {
+        self.channel.clone()
+    }
+
+    /// Counts `n` deliveries acked through [`Peek::channel`].
+    pub fn acked_elsewhere(&mut self, n: u64) {
+        self.outstanding = self.outstanding.saturating_sub(n);
+    }
+
+    /// Removes a held message from the queue for good (its copy is safe elsewhere).
+    pub async fn ack(&mut self, tag: u64) -> Result<()> {
+        self.channel
+            .basic_ack(tag, BasicAckOptions::default())
+            .await
+            .map_err(|e| {
+                self.session.amqp_error(
+                    &e,
+                    &format!("cannot acknowledge a message of {:?}", self.queue),
+                )
+            })?;
+        self.outstanding = self.outstanding.saturating_sub(1);
+        Ok(())
+    }
+
+    /// Returns every held message to the queue in one multiple nack, and closes the channel.
+    ///
+    /// The broker requeues asynchronously (seen: 100 000 persistent messages took ~5 s after
+    /// the nack): until it is done a passive declare counts fewer ready messages, and a
+    /// `dead replay` started at once would see a shorter queue. So `finish` waits until the
+    /// queue counts the returned messages again, at most 10 s plus 1 s per 10 000 returned.
+    pub async fn finish(mut self) -> Result<()> {
+        self.end_round().await?;
+        let returned = self.outstanding;
+        let ready_before = if returned > 0 {
+            self.session
+                .passive_declare(&self.queue)
+                .await
+                .ok()
+                .flatten()
+                .map(|c| u64::from(c.messages_ready))
+        } else {
+            None
+        };
+        if self.outstanding > 0 {
+            // Tag 0 with multiple: every outstanding delivery of the channel. (The highest tag
+            // may have been acked, and RabbitMQ refuses a multiple nack of an unknown tag.)
+            self.channel
+                .basic_nack(
+                    0,
+                    BasicNackOptions {
+                        multiple: true,
+                        requeue: true,
+                    },
+                )
+                .await
+                .map_err(|e| {
+                    self.session.amqp_error(
+                        &e,
+                        &format!("cannot return the peeked messages of {:?}", self.queue),
+                    )
+                })?;
+        }
+        let _ = self.channel.close(200, "peek done".into()).await;
+        self.rescuer.close().await;
+        if let Some(before) = ready_before {
+            let deadline = Instant::now() + Duration::from_secs(10 + returned / 10_000);
+            while Instant::now() < deadline {
+                match self.session.passive_declare(&self.queue).await {
+                    Ok(Some(c)) if u64::from(c.messages_ready) >= before + returned => break,
+                    Ok(Some(_)) => tokio::time::sleep(Duration::from_millis(20)).await,
+                    _ => break,
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Replaces quorum messages on their last delivery by fresh copies: a confirmed copy of the
+/// message is published to the queue (one at a time, so that a return cannot be mistaken for
+/// another copy's), and only then the held original is acked. The copy carries the
+/// `x-queuey-rescued-at` timestamp and no `x-delivery-count`. Nothing is lost; the message
+/// changes its place in the queue.
+pub struct Rescuer<'a> {
+    session: &'a Session,
+    queue: String,
+    channel: Option<Channel>,
+    /// Messages rescued so far.
+    pub count: u64,
+}
+
+impl<'a> Rescuer<'a> {
+    pub fn new(session: &'a Session, queue: &str) -> Rescuer<'a> {
+        Rescuer {
+            session,
+            queue: queue.to_owned(),
+            channel: None,
+            count: 0,
+        }
+    }
+
+    /// Republishes `message` (delivered as `tag` on `holder`) and acks the original. On return,
+    /// `message` carries the copy's headers.
+    pub async fn rescue(
+        &mut self,
+        holder: &Channel,
+        tag: u64,
+        message: &mut Message,
+    ) -> Result<()> {
+        if self.channel.is_none() {
             let ch = self.session.channel().await?;
             ch.confirm_select(ConfirmSelectOptions::default())
                 .await
@@ -342,10 +475,10 @@ impl<'a> Peek<'a> {
                     self.session
                         .amqp_error(&e, "cannot enable publisher confirms")
                 })?;
-            self.rescue_channel = Some(ch);
+            self.channel = Some(ch);
         }
-        let Some(ch) = self.rescue_channel.as_ref() else {
-            return Err(Error::internal("peek: no rescue channel"));
+        let Some(ch) = self.channel.as_ref() else {
+            return Err(Error::internal("rescue: no channel"));
         };
         let mut copy = message.properties.clone();
         let now = std::time::SystemTime::now()
@@ -377,8 +510,11 @@ impl<'a> Peek<'a> {
             .map_err(|e| self.session.amqp_error(&e, &context))?;
         match confirm {
             Confirmation::Ack(None) => {
-                self.ack(tag).await?;
-                self.rescued += 1;
+                holder
+                    .basic_ack(tag, BasicAckOptions::default())
+                    .await
+                    .map_err(|e| self.session.amqp_error(&e, &context))?;
+                self.count += 1;
                 message.properties.headers = copy.headers;
                 Ok(())
             }
@@ -389,48 +525,10 @@ impl<'a> Peek<'a> {
         }
     }
 
-    /// Removes a held message from the queue for good (its copy is safe elsewhere).
-    pub async fn ack(&mut self, tag: u64) -> Result<()> {
-        self.channel
-            .basic_ack(tag, BasicAckOptions::default())
-            .await
-            .map_err(|e| {
-                self.session.amqp_error(
-                    &e,
-                    &format!("cannot acknowledge a message of {:?}", self.queue),
-                )
-            })?;
-        self.outstanding = self.outstanding.saturating_sub(1);
-        Ok(())
-    }
-
-    /// Returns every held message to the queue in one multiple nack, and closes the channel.
-    pub async fn finish(mut self) -> Result<()> {
-        self.end_round().await?;
-        if self.outstanding > 0 {
-            // Tag 0 with multiple: every outstanding delivery of the channel. (The highest tag
-            // may have been acked, and RabbitMQ refuses a multiple nack of an unknown tag.)
-            self.channel
-                .basic_nack(
-                    0,
-                    BasicNackOptions {
-                        multiple: true,
-                        requeue: true,
-                    },
-                )
-                .await
-                .map_err(|e| {
-                    self.session.amqp_error(
-                        &e,
-                        &format!("cannot return the peeked messages of {:?}", self.queue),
-                    )
-                })?;
+    pub async fn close(&mut self) {
+        if let Some(ch) = self.channel.take() {
+            let _ = ch.close(200, "done".into()).await;
         }
-        let _ = self.channel.close(200, "peek done".into()).await;
-        if let Some(ch) = self.rescue_channel.take() {
-            let _ = ch.close(200, "peek done".into()).await;
-        }
-        Ok(())
     }
 }
 

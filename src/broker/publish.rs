@@ -13,18 +13,29 @@
 //! lapin 4.12: the live replay test with a missing target caught it.)
 //!
 //! So every copy carries an id of its own (the caller puts it in the headers and tells the
-//! publisher how to read it back), and copies go out in batches: a batch is published, then
-//! every confirmation of the batch is awaited before the next batch goes out. A return is sent
-//! before the confirmation of its own copy, so it is attached to some confirmation of the same
-//! batch; the ids of all returns of a batch name exactly the copies that came back. Should a
-//! return carry no readable id of the batch, no copy of the batch counts as delivered: their
-//! dead letters stay (a duplicate at worst, never a loss).
+//! publisher how to read it back), and a copy's outcome is only decided once every confirmation
+//! that could carry its return has been seen. Copies go out in batches of `window`:
+//!
+//! - batch m+2 is not published before every confirmation of batch m has resolved. A return is
+//!   sent before its own copy's ack and handed to a confirmation of the first ack frame after
+//!   it; that frame was sent before the broker saw any copy of batch m+2, so the return of a copy
+//!   of batch m rides on a confirmation of batch m or m+1;
+//! - so batch m is decided once batches m and m+1 have resolved: a copy is `Returned` when some
+//!   return names its id, `Refused` when its own confirmation is a nack, `Delivered` otherwise.
+//!
+//! Two batches are in flight while a third fills, so publishing overlaps the wait for
+//! confirmations (an fsync on the broker for persistent messages). A return that carries no
+//! readable id makes every undecided copy `Unknown`: their dead letters stay (a duplicate at
+//! worst, never a loss).
+
+use std::collections::{HashMap, VecDeque};
 
 use lapin::options::{BasicPublishOptions, ConfirmSelectOptions};
+use lapin::types::ShortString;
 use lapin::{BasicProperties, Channel, Confirmation, PublisherConfirm};
 
 use super::session::Session;
-use crate::error::Result;
+use crate::error::{Error, Result};
 
 /// What became of one published copy.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,13 +53,63 @@ pub enum Outcome {
 /// Reads a copy's id back from the properties of a returned message.
 pub type IdOf = fn(&BasicProperties) -> Option<u64>;
 
-/// A confirm-mode channel publishing in confirmed batches of `window`.
+/// A copy to publish: to `queue` through the default exchange.
+pub struct Copy<T> {
+    pub queue: String,
+    pub properties: BasicProperties,
+    pub body: Vec<u8>,
+    pub token: T,
+    /// Readable back from `properties` by the publisher's `id_of`.
+    pub id: u64,
+}
+
+/// Polls every future once in order, then all until done: futures that act on their first
+/// poll (lapin queues a publish's frames then) act in order, and wait together.
+async fn join_in_order<F: std::future::Future>(futures: Vec<F>) -> Vec<F::Output> {
+    let mut futures: Vec<std::pin::Pin<Box<F>>> = futures.into_iter().map(Box::pin).collect();
+    let mut outputs: Vec<Option<F::Output>> = futures.iter().map(|_| None).collect();
+    std::future::poll_fn(|cx| {
+        let mut pending = false;
+        for (future, output) in futures.iter_mut().zip(outputs.iter_mut()) {
+            if output.is_none() {
+                match future.as_mut().poll(cx) {
+                    std::task::Poll::Ready(v) => *output = Some(v),
+                    std::task::Poll::Pending => pending = true,
+                }
+            }
+        }
+        if pending {
+            std::task::Poll::Pending
+        } else {
+            std::task::Poll::Ready(())
+        }
+    })
+    .await;
+    outputs.into_iter().flatten().collect()
+}
+
+/// One published copy awaiting its decision.
+struct Pending<T> {
+    token: T,
+    id: u64,
+    confirm: Option<PublisherConfirm>,
+    /// Once resolved: whether the broker acked it.
+    acked: Option<bool>,
+}
+
+/// A confirm-mode channel publishing in overlapping, confirmed batches of `window`.
 pub struct Publisher<'a, T> {
     session: &'a Session,
     channel: Channel,
     window: usize,
     id_of: IdOf,
-    batch: Vec<(T, u64, PublisherConfirm)>,
+    /// Sealed batches not decided yet, oldest first; `filling` is the batch being published.
+    sealed: VecDeque<Vec<Pending<T>>>,
+    filling: Vec<Pending<T>>,
+    /// Ids of copies that came back (from whichever confirmation carried them).
+    returned: HashMap<u64, (u16, String)>,
+    /// A return named no copy we know: no undecided copy may count as delivered.
+    tainted: bool,
 }
 
 impl<'a, T> Publisher<'a, T> {
@@ -67,13 +128,16 @@ impl<'a, T> Publisher<'a, T> {
             channel,
             window: window.max(1),
             id_of,
-            batch: Vec::new(),
+            sealed: VecDeque::new(),
+            filling: Vec::new(),
+            returned: HashMap::new(),
+            tainted: false,
         })
     }
 
     /// Publishes `body` to `queue` through the default exchange, mandatory. `id` must be
-    /// readable from `properties` by the publisher's `id_of`. When the batch is full, waits for
-    /// it and returns every copy's outcome, in publish order; otherwise returns nothing yet.
+    /// readable from `properties` by the publisher's `id_of`. Returns the copies decided by
+    /// now (oldest first), possibly none.
     pub async fn publish(
         &mut self,
         queue: &str,
@@ -82,35 +146,96 @@ impl<'a, T> Publisher<'a, T> {
         token: T,
         id: u64,
     ) -> Result<Vec<(T, Outcome)>> {
-        let context = format!("cannot publish to queue {queue:?}");
-        let confirm = self
-            .channel
-            .basic_publish(
-                "".into(),
-                queue.into(),
-                BasicPublishOptions {
-                    mandatory: true,
-                    ..BasicPublishOptions::default()
-                },
-                body,
-                properties,
-            )
-            .await
-            .map_err(|e| self.session.amqp_error(&e, &context))?;
-        self.batch.push((token, id, confirm));
-        if self.batch.len() >= self.window {
-            return self.flush().await;
-        }
-        Ok(Vec::new())
+        self.publish_many(vec![Copy {
+            queue: queue.to_owned(),
+            properties,
+            body: body.to_vec(),
+            token,
+            id,
+        }])
+        .await
     }
 
-    /// Waits for every confirmation of the current batch and attributes the returns by id.
+    /// Publishes several copies, in order, without a round trip to lapin's I/O loop per copy:
+    /// each `basic_publish` queues its frames on its first poll, and the first polls happen in
+    /// order, so the frames go out in order. Returns the copies decided by now.
+    pub async fn publish_many(&mut self, copies: Vec<Copy<T>>) -> Result<Vec<(T, Outcome)>> {
+        let mut decided = Vec::new();
+        let mut copies = copies.into_iter().peekable();
+        while copies.peek().is_some() {
+            if self.filling.is_empty() && self.sealed.len() >= 2 {
+                // Starting batch m+2: batch m must have resolved entirely; then the batch
+                // before it (m-1, resolved earlier) has every possible carrier resolved.
+                let m = self.sealed.len() - 2;
+                self.resolve(m).await?;
+                if m >= 1 {
+                    decided.extend(self.decide_oldest());
+                }
+            }
+            let room = self.window - self.filling.len();
+            let chunk: Vec<Copy<T>> = copies.by_ref().take(room).collect();
+            let mut sends = Vec::with_capacity(chunk.len());
+            for c in &chunk {
+                let queue = ShortString::try_new(c.queue.as_str()).map_err(|_| {
+                    Error::internal(format!("queue name over 255 bytes: {:?}", c.queue))
+                })?;
+                sends.push(self.channel.basic_publish(
+                    "".into(),
+                    queue,
+                    BasicPublishOptions {
+                        mandatory: true,
+                        ..BasicPublishOptions::default()
+                    },
+                    &c.body,
+                    c.properties.clone(),
+                ));
+            }
+            let confirms = join_in_order(sends).await;
+            for (c, confirm) in chunk.into_iter().zip(confirms) {
+                let confirm = confirm.map_err(|e| {
+                    self.session
+                        .amqp_error(&e, &format!("cannot publish to queue {:?}", c.queue))
+                })?;
+                self.filling.push(Pending {
+                    token: c.token,
+                    id: c.id,
+                    confirm: Some(confirm),
+                    acked: None,
+                });
+            }
+            if self.filling.len() >= self.window {
+                self.sealed.push_back(std::mem::take(&mut self.filling));
+            }
+        }
+        Ok(decided)
+    }
+
+    /// Waits for every copy in flight and decides them all.
     pub async fn flush(&mut self) -> Result<Vec<(T, Outcome)>> {
-        let batch = std::mem::take(&mut self.batch);
-        let mut settled = Vec::with_capacity(batch.len());
-        let mut returned: Vec<(u64, u16, String)> = Vec::new();
-        let mut unattributed = false;
-        for (token, id, confirm) in batch {
+        if !self.filling.is_empty() {
+            self.sealed.push_back(std::mem::take(&mut self.filling));
+        }
+        for i in 0..self.sealed.len() {
+            self.resolve(i).await?;
+        }
+        let mut decided = Vec::new();
+        while !self.sealed.is_empty() {
+            decided.extend(self.decide_oldest());
+        }
+        self.returned.clear();
+        self.tainted = false;
+        Ok(decided)
+    }
+
+    /// Awaits every confirmation of sealed batch `index`, collecting the returns they carry.
+    async fn resolve(&mut self, index: usize) -> Result<()> {
+        let Some(batch) = self.sealed.get_mut(index) else {
+            return Ok(());
+        };
+        for pending in batch.iter_mut() {
+            let Some(confirm) = pending.confirm.take() else {
+                continue;
+            };
             let confirmation = confirm
                 .await
                 .map_err(|e| self.session.amqp_error(&e, "lost a publisher confirmation"))?;
@@ -119,40 +244,40 @@ impl<'a, T> Publisher<'a, T> {
                 Confirmation::Nack(m) => (false, m),
                 Confirmation::NotRequested => (false, None),
             };
+            pending.acked = Some(acked);
             if let Some(m) = message {
                 match (self.id_of)(&m.delivery.properties) {
                     Some(rid) => {
-                        returned.push((rid, m.reply_code, m.reply_text.as_str().to_owned()))
+                        self.returned
+                            .insert(rid, (m.reply_code, m.reply_text.as_str().to_owned()));
                     }
-                    None => unattributed = true,
+                    None => self.tainted = true,
                 }
             }
-            settled.push((token, id, acked));
         }
-        if returned
-            .iter()
-            .any(|(rid, ..)| !settled.iter().any(|(_, id, _)| id == rid))
-        {
-            unattributed = true;
-        }
-        Ok(settled
+        Ok(())
+    }
+
+    /// Decides the oldest sealed batch (all its possible carriers must have resolved).
+    fn decide_oldest(&mut self) -> Vec<(T, Outcome)> {
+        let Some(batch) = self.sealed.pop_front() else {
+            return Vec::new();
+        };
+        batch
             .into_iter()
-            .map(|(token, id, acked)| {
-                let outcome = if !acked {
+            .map(|p| {
+                let outcome = if p.acked != Some(true) {
                     Outcome::Refused
-                } else if let Some((_, code, text)) = returned.iter().find(|(rid, ..)| *rid == id) {
-                    Outcome::Returned {
-                        code: *code,
-                        text: text.clone(),
-                    }
-                } else if unattributed {
+                } else if let Some((code, text)) = self.returned.remove(&p.id) {
+                    Outcome::Returned { code, text }
+                } else if self.tainted {
                     Outcome::Unknown
                 } else {
                     Outcome::Delivered
                 };
-                (token, outcome)
+                (p.token, outcome)
             })
-            .collect())
+            .collect()
     }
 
     pub async fn close(self) {

@@ -92,7 +92,7 @@ pub async fn ls(
             }
         }
         progress.finish();
-        Ok((p.received(), p.target, p.rescued, p.kind.clone()))
+        Ok((p.received(), p.target, p.rescuer.count, p.kind.clone()))
     })
     .await?;
     session.close().await;
@@ -619,7 +619,7 @@ pub async fn export(
             }
         }
         progress.finish();
-        Ok((p.received(), p.rescued))
+        Ok((p.received(), p.rescuer.count))
     })
     .await?;
     sink.flush().map_err(write_error)?;

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use crate::broker::peek::{Delivered, with_peek};
+use crate::broker::peek::{Delivered, PeekOptions, with_peek};
 use crate::broker::session::Session;
 use crate::commands::dead::{export_record, note_rescued, now_secs};
 use crate::dead::decode;
@@ -152,7 +152,7 @@ async fn count_matching(
                 matched += 1;
             }
         }
-        Ok(p.rescued)
+        Ok(p.rescuer.count)
     })
     .await?;
     note_rescued(output, &dead, rescued);
@@ -172,20 +172,29 @@ async fn remove_matching(
         None => None,
     };
     let batch = usize::from(s.peek.window);
-    let rescued = with_peek(session, &dead, s.peek, async |p| {
+    let options = PeekOptions {
+        auto_rescue: false,
+        ..s.peek
+    };
+    let rescued = with_peek(session, &dead, options, async |p| {
         let progress = Progress::new(output, Some(p.target), "purging");
         // Archived but not yet on disk: acked only after the archive is synced.
         let mut pending: Vec<u64> = Vec::new();
         while let Some(Delivered {
             position,
             tag,
-            message,
+            mut message,
+            last_delivery,
         }) = p.next().await?
         {
             progress.inc(1);
             report.scanned += 1;
             let dl = decode::decode(&message, &s.queue.name, &s.queue.options);
             if !s.filter.matches(&dl, &message.properties, now) {
+                if last_delivery {
+                    // Kept, and returning it would end it: replace it by a fresh copy.
+                    p.rescue(tag, &mut message).await?;
+                }
                 continue;
             }
             report.matched += 1;
@@ -221,7 +230,7 @@ async fn remove_matching(
             }
         }
         progress.finish();
-        Ok(p.rescued)
+        Ok(p.rescuer.count)
     })
     .await?;
     note_rescued(output, &dead, rescued);

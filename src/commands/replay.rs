@@ -17,8 +17,8 @@ use base64::engine::general_purpose::STANDARD as B64;
 use serde::Serialize;
 
 use crate::broker::convert::{properties_from_amqp, properties_to_amqp};
-use crate::broker::peek::{Delivered, Peek, with_peek};
-use crate::broker::publish::{Outcome, Publisher};
+use crate::broker::peek::{Delivered, PeekOptions, Rescuer, with_peek};
+use crate::broker::publish::{Copy, Outcome, Publisher};
 use crate::broker::session::Session;
 use crate::commands::dead::{EXPORT_FORMAT, note_rescued, now_secs};
 use crate::dead::decode::{self, Message};
@@ -28,7 +28,8 @@ use crate::error::{Error, ExitCode, Kind, Result};
 use crate::output::progress::Progress;
 use crate::output::sanitize::sanitize;
 use crate::output::{self, Format, Output};
-use crate::settings::{ConnectionSettings, ReplaySettings};
+use crate::settings::{ConnectionSettings, MAX_QUEUE_NAME_BYTES, ReplaySettings};
+use lapin::options::BasicAckOptions;
 
 /// Per target queue.
 #[derive(Clone, Debug, Default, Serialize)]
@@ -208,6 +209,41 @@ pub async fn run(
     Ok(report.exit_code())
 }
 
+/// Replays from q.dead as a pipeline of three stages on one task, joined, so that no stage
+/// waits on another's round trips: reading and decoding dead letters, publishing confirmed
+/// copies, and acking the dead letters whose copies are safe. Bounded channels keep at most a
+/// few windows of messages between the stages.
+/// A copy for the publishing stage.
+struct Job {
+    tag: u64,
+    target: String,
+    copy: u64,
+    properties: lapin::BasicProperties,
+    body: Vec<u8>,
+    /// The dead letter itself when it is on its last delivery (quorum): if its copy fails, it
+    /// must be republished rather than returned.
+    last_delivery: Option<Message>,
+}
+
+/// What the publish stage keeps of each copy until it is decided: the dead letter's delivery
+/// tag, its target, and the dead letter itself when it is on its last delivery.
+type Token = (u64, String, Option<Message>);
+
+/// What the ack stage does with one held dead letter. Sent in delivery order (see
+/// [`ack_stage`]).
+enum Settle {
+    /// Its copy is safe: ack it.
+    Ack(u64),
+    /// It stays in q.dead: returned at the end.
+    Keep,
+    /// It stays, but returning it would end it: republish it, then ack the original.
+    Rescue(u64, Box<Message>),
+}
+
+/// Replays from q.dead as a pipeline of three stages on one task, joined, so that no stage
+/// waits on another's round trips: reading and decoding dead letters, publishing confirmed
+/// copies, and settling the dead letters. Bounded channels keep at most a few windows of
+/// messages between the stages.
 async fn from_queue(
     session: &Session,
     s: &ReplaySettings,
@@ -224,74 +260,230 @@ async fn from_queue(
     };
     let now = now_secs();
     let window = usize::from(s.peek.window);
-    with_peek(session, &dead, s.peek, async |p| {
+    let options = PeekOptions {
+        auto_rescue: false,
+        ..s.peek
+    };
+    let (rescued, outcomes) = with_peek(session, &dead, options, async |p| {
         let progress = Progress::new(
             output,
             Some(p.target),
             if s.dry_run { "counting" } else { "replaying" },
         );
-        let mut publisher: Option<Publisher<'_, (u64, String)>> = None;
-        let mut pace = Pace {
-            rate: s.rate,
-            start: Instant::now(),
-            sent: 0,
-        };
-        while !interrupted.load(Ordering::SeqCst) && s.limit.is_none_or(|l| report.matched < l) {
-            let Some(Delivered { tag, message, .. }) = p.next().await? else {
-                break;
+        let holder = p.channel();
+        // Bodies read but not yet published are bounded by bytes too, not only by count: a
+        // window of multi-megabyte messages must not all sit in memory at once.
+        let budget = u32::try_from(s.peek.byte_budget).unwrap_or(u32::MAX).max(1);
+        let bytes = tokio::sync::Semaphore::new(budget as usize);
+        let (job_tx, mut job_rx) = tokio::sync::mpsc::channel::<Job>(window);
+        let (settle_tx, settle_rx) = tokio::sync::mpsc::channel::<Settle>(window.saturating_mul(4));
+        // Each stage owns its sender, so that the settle stage ends when both are done.
+        let settle_read = settle_tx.clone();
+        let settle_publish = settle_tx;
+
+        let read = async {
+            let settle_tx = settle_read;
+            let mut scanned = 0u64;
+            let mut matched = 0u64;
+            let mut skipped = 0u64;
+            let mut failed: Vec<(String, String)> = Vec::new();
+            let mut would: Vec<String> = Vec::new();
+            let keep = async |tag: u64, message: Message, last: bool| {
+                let event = if last {
+                    Settle::Rescue(tag, Box::new(message))
+                } else {
+                    Settle::Keep
+                };
+                settle_tx.send(event).await.is_ok()
             };
-            report.scanned += 1;
-            progress.inc(1);
-            if replayed_in_run(&message.properties, &stamp.run) {
-                report.skipped_own_copies += 1;
-                continue;
-            }
-            let dl = decode::decode(&message, &s.queue.name, &s.queue.options);
-            if !s.filter.matches(&dl, &message.properties, now) {
-                continue;
-            }
-            report.matched += 1;
-            let to = target(&dl, s.to.as_deref());
-            if s.dry_run {
-                report.target(&to).moved += 1;
-                continue;
-            }
-            let copy = report.matched;
-            let props = match properties_to_amqp(&replay_properties(
-                &message.properties,
-                &dl,
-                &stamp,
-                copy,
-            )) {
-                Ok(p) => p,
-                Err(why) => {
-                    report.fail(&to, format!("cannot copy the message: {why}"));
+            while !interrupted.load(Ordering::SeqCst) && s.limit.is_none_or(|l| matched < l) {
+                let Some(Delivered {
+                    tag,
+                    message,
+                    last_delivery,
+                    ..
+                }) = p.next().await?
+                else {
+                    break;
+                };
+                scanned += 1;
+                progress.inc(1);
+                if replayed_in_run(&message.properties, &stamp.run) {
+                    skipped += 1;
+                    if !keep(tag, message, last_delivery).await {
+                        break;
+                    }
                     continue;
                 }
-            };
-            pace.wait().await;
-            if publisher.is_none() {
-                publisher = Some(Publisher::open(session, window, returned_copy_id).await?);
+                let dl = decode::decode(&message, &s.queue.name, &s.queue.options);
+                if !s.filter.matches(&dl, &message.properties, now) {
+                    if !keep(tag, message, last_delivery).await {
+                        break;
+                    }
+                    continue;
+                }
+                matched += 1;
+                let to = target(&dl, s.to.as_deref());
+                if s.dry_run {
+                    would.push(to);
+                    if !keep(tag, message, last_delivery).await {
+                        break;
+                    }
+                    continue;
+                }
+                let properties = if to.len() > MAX_QUEUE_NAME_BYTES {
+                    Err(format!(
+                        "its original queue name is {} bytes; AMQP queue names hold at most {MAX_QUEUE_NAME_BYTES} (use --to)",
+                        to.len()
+                    ))
+                } else {
+                    properties_to_amqp(&replay_properties(&message.properties, &dl, &stamp, matched))
+                };
+                let properties = match properties {
+                    Ok(p) => p,
+                    Err(why) => {
+                        failed.push((to, format!("cannot copy the message: {why}")));
+                        if !keep(tag, message, last_delivery).await {
+                            break;
+                        }
+                        continue;
+                    }
+                };
+                let (body, last_delivery) = if last_delivery {
+                    (message.body.clone(), Some(message))
+                } else {
+                    (message.body, None)
+                };
+                let weight = u32::try_from(body.len()).unwrap_or(u32::MAX).clamp(1, budget);
+                match bytes.acquire_many(weight).await {
+                    Ok(permit) => permit.forget(),
+                    Err(_) => break,
+                }
+                let job = Job {
+                    tag,
+                    target: to,
+                    copy: matched,
+                    properties,
+                    body,
+                    last_delivery,
+                };
+                if job_tx.send(job).await.is_err() {
+                    break; // the publishing stage stopped; its error is what gets reported
+                }
             }
-            let Some(publ) = publisher.as_mut() else {
-                return Err(Error::internal("replay: no publisher"));
+            drop(job_tx);
+            Ok::<_, Error>((scanned, matched, skipped, failed, would))
+        };
+
+        let publish = async {
+            let settle_tx = settle_publish;
+            let mut outcomes: Vec<(String, Outcome)> = Vec::new();
+            let mut pace = Pace {
+                rate: s.rate,
+                start: Instant::now(),
+                sent: 0,
             };
-            let settled = publ
-                .publish(&to, props, &message.body, (tag, to.clone()), copy)
-                .await?;
-            settle(p, report, settled).await?;
-            progress.set_message(format!("moved {} failed {}", report.moved, report.failed));
-        }
-        if let Some(mut publ) = publisher {
-            let settled = publ.flush().await?;
-            settle(p, report, settled).await?;
-            publ.close().await;
-        }
+            let result: Result<()> = async {
+                let mut publisher: Option<Publisher<'_, Token>> = None;
+                while let Some(first) = job_rx.recv().await {
+                    if interrupted.load(Ordering::SeqCst) {
+                        // Ctrl-C: publish nothing more; what was read stays in q.dead.
+                        break;
+                    }
+                    // Take what is already waiting, up to a chunk, and publish it in one go.
+                    let mut jobs = vec![first];
+                    while jobs.len() < 256 {
+                        match job_rx.try_recv() {
+                            Ok(j) => jobs.push(j),
+                            Err(_) => break,
+                        }
+                    }
+                    if s.rate.is_some() {
+                        for _ in 1..jobs.len() {
+                            pace.wait().await;
+                        }
+                    }
+                    pace.wait().await;
+                    if publisher.is_none() {
+                        publisher = Some(Publisher::open(session, window, returned_copy_id).await?);
+                    }
+                    let Some(publ) = publisher.as_mut() else {
+                        return Err(Error::internal("replay: no publisher"));
+                    };
+                    let weight: usize = jobs
+                        .iter()
+                        .map(|j| u32::try_from(j.body.len()).unwrap_or(u32::MAX).clamp(1, budget) as usize)
+                        .sum();
+                    let copies = jobs
+                        .into_iter()
+                        .map(|j| Copy {
+                            queue: j.target.clone(),
+                            properties: j.properties,
+                            body: j.body,
+                            token: (j.tag, j.target, j.last_delivery),
+                            id: j.copy,
+                        })
+                        .collect();
+                    let decided = publ.publish_many(copies).await?;
+                    bytes.add_permits(weight);
+                    hand_over(decided, &settle_tx, &mut outcomes).await?;
+                }
+                if let Some(mut publ) = publisher.take() {
+                    let decided = publ.flush().await?;
+                    hand_over(decided, &settle_tx, &mut outcomes).await?;
+                    publ.close().await;
+                }
+                Ok(())
+            }
+            .await;
+            // Wake a reader waiting for byte budget: nobody will release any now.
+            bytes.close();
+            drop(job_rx);
+            result.map(|()| outcomes)
+        };
+        let settle = ack_stage(session, &dead, &holder, settle_rx, &progress);
+
+        let (read, published, settled) = tokio::join!(read, publish, settle);
+        // Whatever failed, the acks that went out are counted, so that `finish` knows how many
+        // deliveries it returns to q.dead, and the summary says what moved.
+        let (acked, rescued) = match &settled {
+            Ok((a, r)) => (*a, *r),
+            Err((_, a, r)) => (*a, *r),
+        };
+        p.acked_elsewhere(acked + rescued);
+        report.scanned = p.received();
+        report.moved = acked;
         progress.finish();
-        report.rescued = p.rescued;
-        Ok(())
+        // When the connection drops every stage fails; report the broker's error rather than
+        // a stage noticing that its neighbour stopped.
+        let settled_err = settled.as_ref().err().map(|(e, ..)| e);
+        let first_error = [read.as_ref().err(), published.as_ref().err(), settled_err]
+            .into_iter()
+            .flatten()
+            .min_by_key(|e| e.kind == Kind::Internal)
+            .cloned();
+        if let Some(e) = first_error {
+            return Err(e);
+        }
+        let (scanned, matched, skipped, failed, would) = read?;
+        let outcomes = published?;
+        report.moved = 0; // counted again from the outcomes below
+        report.scanned = scanned;
+        report.matched = matched;
+        report.skipped_own_copies = skipped;
+        for (queue, why) in failed {
+            report.fail(&queue, why);
+        }
+        for queue in would {
+            report.target(&queue).moved += 1;
+        }
+        Ok((rescued, outcomes))
     })
     .await?;
+    for (queue, outcome) in &outcomes {
+        report.record(queue, outcome);
+    }
+    report.rescued = rescued;
     report.interrupted = interrupted.load(Ordering::SeqCst);
     if s.dry_run {
         for t in &mut report.targets {
@@ -301,19 +493,111 @@ async fn from_queue(
     Ok(())
 }
 
-/// Acks the dead letters whose copies are safe; the others stay held and go back to q.dead.
-async fn settle(
-    p: &mut Peek<'_>,
-    report: &mut ReplayReport,
-    settled: Vec<((u64, String), Outcome)>,
+/// Sends each decided copy's dead letter to the settle stage, in order, and keeps the outcome.
+async fn hand_over(
+    decided: Vec<(Token, Outcome)>,
+    settle: &tokio::sync::mpsc::Sender<Settle>,
+    outcomes: &mut Vec<(String, Outcome)>,
 ) -> Result<()> {
-    for ((tag, queue), outcome) in settled {
-        if outcome == Outcome::Delivered {
-            p.ack(tag).await?;
+    for ((tag, queue, last_delivery), outcome) in decided {
+        let event = match (&outcome, last_delivery) {
+            (Outcome::Delivered, _) => Settle::Ack(tag),
+            (_, Some(message)) => Settle::Rescue(tag, Box::new(message)),
+            (_, None) => Settle::Keep,
+        };
+        if settle.send(event).await.is_err() {
+            return Err(Error::internal("replay: the settle stage stopped"));
         }
-        report.record(&queue, &outcome);
+        outcomes.push((queue, outcome));
     }
     Ok(())
+}
+
+/// Settles held dead letters on the channel that holds them, returning (acked, rescued).
+///
+/// Events arrive in delivery order: the read stage sends a `Keep` before it passes any later
+/// message on, and the publish stage decides copies in order. So while no `Keep` has been
+/// seen, every outstanding delivery up to an `Ack`'s tag is to be acked too, and one
+/// `basic.ack(multiple)` settles them all: a thousand ack frames become one (the broker's
+/// shovel acks the same way). After the first `Keep`, a multiple ack would take the kept
+/// message with it, so acks go one by one.
+async fn ack_stage(
+    session: &Session,
+    dead: &str,
+    holder: &lapin::Channel,
+    mut events: tokio::sync::mpsc::Receiver<Settle>,
+    progress: &Progress,
+) -> std::result::Result<(u64, u64), (Error, u64, u64)> {
+    let mut acked = 0u64;
+    let mut rescuer = Rescuer::new(session, dead);
+    let mut keep_seen = false;
+    let mut pending: Option<(u64, u64)> = None; // (highest tag, how many)
+    let context = format!("cannot acknowledge a message of {dead:?}");
+    let ack = async |tag: u64, multiple: bool| {
+        holder
+            .basic_ack(tag, BasicAckOptions { multiple })
+            .await
+            .map_err(|e| session.amqp_error(&e, &context))
+    };
+    let result: Result<()> = async {
+        loop {
+            let event = match events.try_recv() {
+                Ok(e) => Some(e),
+                Err(_) => {
+                    // Nothing waiting: settle what is pending before sleeping.
+                    if let Some((tag, n)) = pending.take() {
+                        ack(tag, true).await?;
+                        acked += n;
+                        progress.set_message(format!("moved {acked}"));
+                    }
+                    events.recv().await
+                }
+            };
+            let Some(event) = event else {
+                break;
+            };
+            match event {
+                Settle::Ack(tag) if !keep_seen => {
+                    let n = pending.map_or(0, |(_, n)| n) + 1;
+                    pending = Some((tag, n));
+                    if n >= 1024 {
+                        ack(tag, true).await?;
+                        acked += n;
+                        pending = None;
+                    }
+                }
+                Settle::Ack(tag) => {
+                    ack(tag, false).await?;
+                    acked += 1;
+                }
+                Settle::Keep => {
+                    if let Some((tag, n)) = pending.take() {
+                        ack(tag, true).await?;
+                        acked += n;
+                    }
+                    keep_seen = true;
+                }
+                Settle::Rescue(tag, mut message) => {
+                    if let Some((t, n)) = pending.take() {
+                        ack(t, true).await?;
+                        acked += n;
+                    }
+                    rescuer.rescue(holder, tag, &mut message).await?;
+                }
+            }
+        }
+        if let Some((tag, n)) = pending.take() {
+            ack(tag, true).await?;
+            acked += n;
+        }
+        Ok(())
+    }
+    .await;
+    rescuer.close().await;
+    match result {
+        Ok(()) => Ok((acked, rescuer.count)),
+        Err(e) => Err((e, acked, rescuer.count)),
+    }
 }
 
 /// One record of an export file: what a replay needs.
