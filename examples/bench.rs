@@ -232,7 +232,9 @@ async fn bench_replay(conn: &Connection) {
         .await
         .expect("confirms");
 
-    // The broker's own move: a dynamic shovel as the management UI creates it.
+    // The broker's own move: a dynamic shovel as the management UI creates it (src-uri
+    // "amqp://" is a direct connection inside the broker), and the same shovel over a network
+    // connection like queuey's.
     let enabled = Command::new("rabbitmq-plugins")
         .args(["enable", "rabbitmq_shovel"])
         .output();
@@ -241,32 +243,42 @@ async fn bench_replay(conn: &Connection) {
         return;
     }
     std::thread::sleep(Duration::from_secs(2));
-    let (src, dst) = ("bench-shovel.dead", "bench-shovel-target");
-    declare(&ch, src).await;
-    declare(&ch, dst).await;
-    fill(&ch, src, dst, n, 512).await;
-    let value = format!(
-        r#"{{"value":{{"src-protocol":"amqp091","src-uri":"amqp://","src-queue":"{src}","src-prefetch-count":1000,"src-delete-after":"queue-length","dest-protocol":"amqp091","dest-uri":"amqp://","dest-queue":"{dst}","dest-add-forward-headers":false,"ack-mode":"on-confirm"}}}}"#
-    );
-    let start = Instant::now();
-    let status = http("PUT", "/api/parameters/shovel/%2F/bench-move", Some(&value));
-    assert!(
-        (200..300).contains(&status),
-        "creating the shovel answered {status}"
-    );
-    while (count(conn, dst).await as usize) < n {
-        assert!(
-            start.elapsed() < Duration::from_secs(900),
-            "the shovel did not finish"
+    let mut shovels = Vec::new();
+    for (label, uri) in [
+        (
+            "shovel, direct connection (the management UI's \"move messages\")",
+            "amqp://".to_owned(),
+        ),
+        ("shovel, network connection", network_uri()),
+    ] {
+        let (src, dst) = ("bench-shovel.dead", "bench-shovel-target");
+        declare(&ch, src).await;
+        declare(&ch, dst).await;
+        fill(&ch, src, dst, n, 512).await;
+        let value = format!(
+            r#"{{"value":{{"src-protocol":"amqp091","src-uri":"{uri}","src-queue":"{src}","src-prefetch-count":1000,"src-delete-after":"queue-length","dest-protocol":"amqp091","dest-uri":"{uri}","dest-queue":"{dst}","dest-add-forward-headers":false,"ack-mode":"on-confirm"}}}}"#
         );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    let shovel_secs = start.elapsed().as_secs_f64();
-    let _ = http("DELETE", "/api/parameters/shovel/%2F/bench-move", None);
-    for q in [src, dst] {
-        let _ = ch
-            .queue_delete(q.into(), QueueDeleteOptions::default())
-            .await;
+        let start = Instant::now();
+        let status = http("PUT", "/api/parameters/shovel/%2F/bench-move", Some(&value));
+        assert!(
+            (200..300).contains(&status),
+            "creating the shovel answered {status}"
+        );
+        while (count(conn, dst).await as usize) < n {
+            assert!(
+                start.elapsed() < Duration::from_secs(900),
+                "the shovel did not finish"
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        shovels.push((label, start.elapsed().as_secs_f64()));
+        let _ = http("DELETE", "/api/parameters/shovel/%2F/bench-move", None);
+        for q in [src, dst] {
+            let _ = ch
+                .queue_delete(q.into(), QueueDeleteOptions::default())
+                .await;
+        }
+        tokio::time::sleep(Duration::from_secs(2)).await;
     }
 
     // queuey: same messages, same broker, same run.
@@ -289,18 +301,25 @@ async fn bench_replay(conn: &Connection) {
             .await;
     }
 
-    let shovel_rate = n as f64 / shovel_secs;
     let queuey_rate = n as f64 / wall;
-    println!("| mover | time | messages/s | peak RSS |");
-    println!("|---|---:|---:|---:|");
+    println!("| mover | time | messages/s | queuey / mover | peak RSS |");
+    println!("|---|---:|---:|---:|---:|");
+    for (label, secs) in &shovels {
+        let rate = n as f64 / secs;
+        println!(
+            "| {label} | {secs:.2} s | {rate:.0} | {:.2}x | (in the broker) |",
+            queuey_rate / rate
+        );
+    }
     println!(
-        "| shovel (src-delete-after=queue-length, ack-mode=on-confirm) | {shovel_secs:.2} s | {shovel_rate:.0} | (in the broker) |"
-    );
-    println!(
-        "| queuey dead replay (confirms + mandatory, ack after confirm) | {wall:.2} s | {queuey_rate:.0} | {:.1} MB |",
+        "| queuey dead replay (confirms + mandatory, ack after confirm) | {wall:.2} s | {queuey_rate:.0} | | {:.1} MB |",
         rss as f64 / 1024.0
     );
-    println!("\nqueuey / shovel: {:.2}x", queuey_rate / shovel_rate);
+}
+
+/// The benchmark broker's AMQP URL with its host, for a shovel that connects over the network.
+fn network_uri() -> String {
+    url()
 }
 
 fn main() {

@@ -429,7 +429,12 @@ pub fn render_show(
             line(format!("  {name:<17}{}", sanitize(&v)));
         }
     }
-    line(format!("  {:<17}{}", "exchange", sanitize(&m.exchange)));
+    let exchange = if m.exchange.is_empty() {
+        "\"\" (the default exchange)".to_owned()
+    } else {
+        sanitize(&m.exchange)
+    };
+    line(format!("  {:<17}{exchange}", "exchange"));
     line(format!(
         "  {:<17}{}",
         "routing_key",
@@ -501,11 +506,15 @@ fn typed_lines(out: &mut Vec<String>, depth: usize, name: &str, v: &Value) {
             "timestamp",
             utc_time(*t)
         )),
-        other => out.push(format!(
-            "{label:<36} {:<10} {}",
-            other.type_name(),
-            sanitize(&other.display())
-        )),
+        other => {
+            let shown = other.display();
+            let shown = if shown.is_empty() {
+                "\"\"".to_owned()
+            } else {
+                sanitize(&shown)
+            };
+            out.push(format!("{label:<36} {:<10} {shown}", other.type_name()))
+        }
     }
 }
 

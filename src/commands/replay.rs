@@ -796,7 +796,7 @@ fn print_report(r: &ReplayReport, output: Output) -> Result<()> {
         )
     } else {
         let mut s = format!(
-            "replayed {} of {} matching dead letters of {} ({} scanned) in {:.1}s, {}/s",
+            "replayed {} of {} matching dead letters of {} ({} scanned) in {:.2}s, {}/s",
             r.moved,
             r.matched,
             sanitize(&r.source),
