@@ -129,18 +129,10 @@ impl<'a> Peek<'a> {
     /// cost messages, and opens the channel that will hold the deliveries.
     pub async fn open(session: &'a Session, queue: &str, options: PeekOptions) -> Result<Peek<'a>> {
         let kind = queue_kind(session, queue, &options).await?;
-        let counts = session.passive_declare(queue).await?.ok_or_else(|| {
-            Error::new(
-                Kind::QueueNotFound,
-                format!(
-                    "queue {queue:?} does not exist in vhost {:?}",
-                    session.vhost()
-                ),
-            )
-            .with_hint(
-                "check the queue name and the vhost in --url; `queuey status` shows what exists",
-            )
-        })?;
+        let counts = session
+            .passive_declare(queue)
+            .await?
+            .ok_or_else(|| session.queue_not_found(queue))?;
         let mut target = u64::from(counts.messages_ready);
         if let Some(max) = options.max_messages {
             target = target.min(max);
@@ -582,16 +574,7 @@ pub async fn queue_kind(
         Err(e) => return Err(e),
     };
     let Some(live) = live else {
-        return Err(Error::new(
-            Kind::QueueNotFound,
-            format!(
-                "queue {queue:?} does not exist in vhost {:?}",
-                session.vhost()
-            ),
-        )
-        .with_hint(
-            "check the queue name and the vhost in --url; `queuey status` shows what exists",
-        ));
+        return Err(session.queue_not_found(queue));
     };
     let queue_type = live.queue_type.clone().unwrap_or_else(|| "classic".into());
     let version = session.broker_version().await.unwrap_or(None);

@@ -245,6 +245,15 @@ impl Session {
         }
     }
 
+    /// The error for a queue that must exist and does not.
+    pub fn queue_not_found(&self, queue: &str) -> Error {
+        Error::new(
+            Kind::QueueNotFound,
+            format!("queue {queue:?} does not exist in vhost {:?}", self.vhost()),
+        )
+        .with_hint("check the queue name and the vhost in --url; `queuey status` shows what exists")
+    }
+
     /// Closes the AMQP connection politely, if one was opened.
     pub async fn close(&self) {
         if let Some(conn) = self.connection.get() {

@@ -9,7 +9,7 @@ use base64::engine::general_purpose::STANDARD as B64;
 use serde::Serialize;
 use serde_json::{Value as Json, json};
 
-use crate::broker::peek::{Delivered, PeekOptions, with_peek};
+use crate::broker::peek::{Delivered, Peek, PeekOptions, with_peek};
 use crate::broker::session::Session;
 use crate::dead::decode::{self, DeadLetter, Message};
 use crate::dead::filter::{Filter, GroupKey, Grouping};
@@ -23,6 +23,44 @@ use crate::settings::{ConnectionSettings, QueueSettings, Which};
 
 /// The format tag of every export line (and of `dead show -o json`).
 pub const EXPORT_FORMAT: &str = "queuey.dead-letter.v1";
+
+/// Creates `path` for writing, refusing to overwrite an existing file (an export or archive
+/// may be the only copy of what was removed). `what` names it in errors.
+pub fn create_new_file(path: &Path, what: &str) -> Result<File> {
+    File::options()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .map_err(|e| {
+            let err = Error::io(format!("cannot create the {what} {}", path.display()), &e);
+            if e.kind() == io::ErrorKind::AlreadyExists {
+                err.with_hint(format!(
+                    "queuey never overwrites an {what}; remove it or choose another name"
+                ))
+            } else {
+                err
+            }
+        })
+}
+
+/// The next held dead letter that passes `filter`, decoded; the others are skipped (and stay
+/// held, to go back in place).
+pub async fn next_matching(
+    p: &mut Peek<'_>,
+    queue: &QueueSettings,
+    filter: &Filter,
+    now: u64,
+    progress: &Progress,
+) -> Result<Option<(Delivered, DeadLetter)>> {
+    while let Some(d) = p.next().await? {
+        progress.inc(1);
+        let dl = decode::decode(&d.message, &queue.name, &queue.options);
+        if filter.matches(&dl, &d.message.properties, now) {
+            return Ok(Some((d, dl)));
+        }
+    }
+    Ok(None)
+}
 
 pub fn now_secs() -> u64 {
     std::time::SystemTime::now()
@@ -67,15 +105,13 @@ pub async fn ls(
     let mut matched = 0u64;
     let (scanned, target, rescued, kind) = with_peek(&session, &dead, peek, async |p| {
         let progress = Progress::new(output, Some(p.target), "scanning");
-        while let Some(Delivered {
-            position, message, ..
-        }) = p.next().await?
+        while let Some((
+            Delivered {
+                position, message, ..
+            },
+            dl,
+        )) = next_matching(p, queue, filter, now, &progress).await?
         {
-            progress.inc(1);
-            let dl = decode::decode(&message, &queue.name, &queue.options);
-            if !filter.matches(&dl, &message.properties, now) {
-                continue;
-            }
             matched += 1;
             if grouping {
                 groups.add(&dl, &message.properties);
@@ -574,23 +610,7 @@ pub async fn export(
 ) -> Result<ExitCode> {
     let mut sink: Box<dyn Write> = match output_file {
         Some(path) => {
-            let file = File::options()
-                .write(true)
-                .create_new(true)
-                .open(path)
-                .map_err(|e| {
-                    let err = Error::io(
-                        format!("cannot create the export file {}", path.display()),
-                        &e,
-                    );
-                    if e.kind() == io::ErrorKind::AlreadyExists {
-                        err.with_hint(
-                            "queuey never overwrites an export; remove it or choose another name",
-                        )
-                    } else {
-                        err
-                    }
-                })?;
+            let file = create_new_file(path, "export file")?;
             Box::new(BufWriter::new(file))
         }
         None => Box::new(BufWriter::new(io::stdout().lock())),
@@ -609,15 +629,13 @@ pub async fn export(
     let mut exported = 0u64;
     let (scanned, rescued) = with_peek(&session, &dead, peek, async |p| {
         let progress = Progress::new(output, Some(p.target), "exporting");
-        while let Some(Delivered {
-            position, message, ..
-        }) = p.next().await?
+        while let Some((
+            Delivered {
+                position, message, ..
+            },
+            dl,
+        )) = next_matching(p, queue, filter, now, &progress).await?
         {
-            progress.inc(1);
-            let dl = decode::decode(&message, &queue.name, &queue.options);
-            if !filter.matches(&dl, &message.properties, now) {
-                continue;
-            }
             let record = export_record(&dead, &vhost, position, &message, &dl);
             serde_json::to_writer(&mut sink, &record)
                 .map_err(|e| write_error(io::Error::other(e)))?;

@@ -8,9 +8,11 @@ use serde::Serialize;
 
 use crate::broker::peek::{Delivered, PeekOptions, with_peek};
 use crate::broker::session::Session;
-use crate::commands::dead::{export_record, note_rescued, now_secs};
+use crate::commands::dead::{
+    create_new_file, export_record, next_matching, note_rescued, now_secs,
+};
 use crate::dead::decode;
-use crate::error::{Error, ExitCode, Kind, Result};
+use crate::error::{Error, ExitCode, Result};
 use crate::output::progress::Progress;
 use crate::output::sanitize::sanitize;
 use crate::output::{self, Format, Output};
@@ -46,15 +48,7 @@ pub async fn run(
     let ready = session
         .passive_declare(&dead)
         .await?
-        .ok_or_else(|| {
-            Error::new(
-                Kind::QueueNotFound,
-                format!(
-                    "queue {dead:?} does not exist in vhost {:?}",
-                    session.vhost()
-                ),
-            )
-        })?
+        .ok_or_else(|| session.queue_not_found(&dead))?
         .messages_ready;
 
     let needs_prompt = !s.yes && !s.dry_run;
@@ -144,14 +138,13 @@ async fn count_matching(
     let mut matched = 0;
     let rescued = with_peek(session, &dead, s.peek, async |p| {
         let progress = Progress::new(output, Some(p.target), "counting");
-        while let Some(Delivered { message, .. }) = p.next().await? {
-            progress.inc(1);
-            report.scanned += 1;
-            let dl = decode::decode(&message, &s.queue.name, &s.queue.options);
-            if s.filter.matches(&dl, &message.properties, now) {
-                matched += 1;
-            }
+        while next_matching(p, &s.queue, &s.filter, now, &progress)
+            .await?
+            .is_some()
+        {
+            matched += 1;
         }
+        report.scanned = p.received();
         Ok(p.rescuer.count)
     })
     .await?;
@@ -246,20 +239,7 @@ struct Archive {
 
 impl Archive {
     fn create(path: &Path) -> Result<Archive> {
-        let file = File::options()
-            .write(true)
-            .create_new(true)
-            .open(path)
-            .map_err(|e| {
-                let err = Error::io(format!("cannot create the archive {}", path.display()), &e);
-                if e.kind() == io::ErrorKind::AlreadyExists {
-                    err.with_hint(
-                        "queuey never overwrites an archive; remove it or choose another name",
-                    )
-                } else {
-                    err
-                }
-            })?;
+        let file = create_new_file(path, "archive")?;
         Ok(Archive {
             path: path.to_owned(),
             writer: BufWriter::new(file),
