@@ -173,32 +173,43 @@ impl<'a, T> Publisher<'a, T> {
                 }
             }
             let room = self.window - self.filling.len();
-            let chunk: Vec<Copy<T>> = copies.by_ref().take(room).collect();
-            let mut sends = Vec::with_capacity(chunk.len());
-            for c in &chunk {
+            // Bodies stay here while the publishes borrow them; properties move in.
+            let mut bodies = Vec::with_capacity(room);
+            let mut rest = Vec::with_capacity(room);
+            let mut heads = Vec::with_capacity(room);
+            for c in copies.by_ref().take(room) {
                 let queue = ShortString::try_new(c.queue.as_str()).map_err(|_| {
                     Error::internal(format!("queue name over 255 bytes: {:?}", c.queue))
                 })?;
-                sends.push(self.channel.basic_publish(
-                    "".into(),
-                    queue,
-                    BasicPublishOptions {
-                        mandatory: true,
-                        ..BasicPublishOptions::default()
-                    },
-                    &c.body,
-                    c.properties.clone(),
-                ));
+                heads.push((queue, c.properties));
+                bodies.push(c.body);
+                rest.push((c.queue, c.token, c.id));
             }
+            let sends = heads
+                .into_iter()
+                .zip(&bodies)
+                .map(|((queue, properties), body)| {
+                    self.channel.basic_publish(
+                        "".into(),
+                        queue,
+                        BasicPublishOptions {
+                            mandatory: true,
+                            ..BasicPublishOptions::default()
+                        },
+                        body,
+                        properties,
+                    )
+                })
+                .collect();
             let confirms = join_in_order(sends).await;
-            for (c, confirm) in chunk.into_iter().zip(confirms) {
+            for ((queue, token, id), confirm) in rest.into_iter().zip(confirms) {
                 let confirm = confirm.map_err(|e| {
                     self.session
-                        .amqp_error(&e, &format!("cannot publish to queue {:?}", c.queue))
+                        .amqp_error(&e, &format!("cannot publish to queue {queue:?}"))
                 })?;
                 self.filling.push(Pending {
-                    token: c.token,
-                    id: c.id,
+                    token,
+                    id,
                     confirm: Some(confirm),
                     acked: None,
                 });
