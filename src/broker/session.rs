@@ -6,7 +6,6 @@
 //! queue's live state, or for the broker version.
 
 use std::fmt;
-use std::time::Duration;
 
 use lapin::options::QueueDeclareOptions;
 use lapin::protocol::{AMQPErrorKind, AMQPSoftError};
@@ -331,11 +330,6 @@ pub fn protocol_error_text(err: &lapin::Error) -> Option<String> {
         ErrorKind::ProtocolError(amqp) => Some(amqp.get_message().to_string()),
         _ => None,
     }
-}
-
-/// Waits at most `d`, for loops that poll the broker.
-pub async fn pause(d: Duration) {
-    tokio::time::sleep(d).await;
 }
 
 #[cfg(test)]

@@ -69,13 +69,6 @@ pub fn print_json<T: Serialize>(value: &T) -> Result<()> {
     print(text)
 }
 
-/// Prints `value` as one compact JSON line on stdout (streams: one object per line).
-pub fn print_json_line<T: Serialize>(value: &T) -> Result<()> {
-    let text = serde_json::to_string(value)
-        .map_err(|e| Error::internal(format!("cannot encode JSON output: {e}")))?;
-    print(text)
-}
-
 /// A failed write to stdout. A broken pipe is marked so that `main` exits quietly.
 pub fn stdout_error(err: io::Error) -> Error {
     if err.kind() == io::ErrorKind::BrokenPipe {

@@ -45,12 +45,6 @@ impl Progress {
         }
     }
 
-    pub fn set_length(&self, len: u64) {
-        if let Some(b) = &self.bar {
-            b.set_length(len);
-        }
-    }
-
     /// Removes the bar so that the summary prints on a clean line.
     pub fn finish(&self) {
         if let Some(b) = &self.bar {
