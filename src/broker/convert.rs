@@ -49,15 +49,21 @@ pub fn table_from_amqp(t: &FieldTable) -> Table {
 }
 
 fn short(s: &str, what: &str) -> Result<ShortString, String> {
-    ShortString::try_new(s).map_err(|_| {
-        format!(
-            "{what} is {} bytes; AMQP short strings hold at most 255",
-            s.len()
-        )
-    })
+    ShortString::try_new(s).map_err(|_| too_long(what, s.len()))
 }
 
-pub fn value_to_amqp(v: &Value, what: &str) -> Result<AMQPValue, String> {
+fn too_long(what: &str, len: usize) -> String {
+    format!("{what} is {len} bytes; AMQP short strings hold at most 255")
+}
+
+/// A table key too long for AMQP, found under a path built from the key up (".a.b[2].key")
+/// only when it happens: the path of every value is not formatted on the way.
+struct LongKey {
+    path: String,
+    len: usize,
+}
+
+fn value_to_amqp_at(v: &Value) -> Result<AMQPValue, LongKey> {
     Ok(match v {
         Value::Bool(b) => AMQPValue::Boolean(*b),
         Value::I8(n) => AMQPValue::ShortShortInt(*n),
@@ -82,23 +88,43 @@ pub fn value_to_amqp(v: &Value, what: &str) -> Result<AMQPValue, String> {
         Value::Array(items) => {
             let mut out = Vec::with_capacity(items.len());
             for (i, item) in items.iter().enumerate() {
-                out.push(value_to_amqp(item, &format!("{what}[{i}]"))?);
+                out.push(value_to_amqp_at(item).map_err(|mut e| {
+                    e.path.insert_str(0, &format!("[{i}]"));
+                    e
+                })?);
             }
             AMQPValue::FieldArray(FieldArray::from(out))
         }
-        Value::Table(t) => AMQPValue::FieldTable(table_to_amqp(t, what)?),
+        Value::Table(t) => AMQPValue::FieldTable(table_to_amqp_at(t)?),
         Value::Bytes(b) => AMQPValue::ByteArray(ByteArray::from(b.clone())),
         Value::Void => AMQPValue::Void,
     })
 }
 
-pub fn table_to_amqp(t: &Table, what: &str) -> Result<FieldTable, String> {
+fn table_to_amqp_at(t: &Table) -> Result<FieldTable, LongKey> {
     let mut out = FieldTable::default();
     for (k, v) in t {
-        let path = format!("{what}.{k}");
-        out.insert(short(k, &path)?, value_to_amqp(v, &path)?);
+        let key = ShortString::try_new(k.as_str()).map_err(|_| LongKey {
+            path: format!(".{k}"),
+            len: k.len(),
+        })?;
+        let value = value_to_amqp_at(v).map_err(|mut e| {
+            e.path.insert_str(0, &format!(".{k}"));
+            e
+        })?;
+        out.insert(key, value);
     }
     Ok(out)
+}
+
+/// `v` as lapin's value; `what` names it in the error (a table key over 255 bytes).
+pub fn value_to_amqp(v: &Value, what: &str) -> Result<AMQPValue, String> {
+    value_to_amqp_at(v).map_err(|e| too_long(&format!("{what}{}", e.path), e.len))
+}
+
+/// `t` as lapin's table; `what` names it in the error (a key over 255 bytes).
+pub fn table_to_amqp(t: &Table, what: &str) -> Result<FieldTable, String> {
+    table_to_amqp_at(t).map_err(|e| too_long(&format!("{what}{}", e.path), e.len))
 }
 
 pub fn properties_from_amqp(p: &BasicProperties) -> Properties {
@@ -228,5 +254,27 @@ mod tests {
             ..Properties::default()
         };
         assert!(properties_to_amqp(&p).unwrap_err().contains("message_id"));
+    }
+
+    #[test]
+    fn a_long_key_deep_inside_is_named_by_its_path() {
+        let mut deep = Table::new();
+        deep.insert("k".repeat(300), Value::Void);
+        let mut entry = Table::new();
+        entry.insert("inner".into(), Value::Table(deep));
+        let mut headers = Table::new();
+        headers.insert("ok".into(), Value::I8(1));
+        headers.insert(
+            "list".into(),
+            Value::Array(vec![Value::Void, Value::Table(entry)]),
+        );
+        let err = table_to_amqp(&headers, "headers").unwrap_err();
+        assert_eq!(
+            err,
+            format!(
+                "headers.list[1].inner.{} is 300 bytes; AMQP short strings hold at most 255",
+                "k".repeat(300)
+            )
+        );
     }
 }

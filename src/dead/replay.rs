@@ -72,17 +72,22 @@ pub fn replay_properties(
     stamp: &ReplayStamp,
     copy: u64,
 ) -> Properties {
-    let mut out = props.clone();
-    let headers = out.headers.get_or_insert_with(Table::new);
-    let previous = headers
-        .get(HEADER_REPLAYS)
+    let previous = props
+        .header(HEADER_REPLAYS)
         .and_then(Value::as_integer)
         .and_then(|n| i64::try_from(n).ok())
         .unwrap_or(0)
         .max(0);
-    for h in DROPPED_HEADERS {
-        headers.remove(h);
-    }
+    // Copy the headers that stay, never the dropped ones (x-death can be large).
+    let kept: Table = props
+        .headers
+        .iter()
+        .flatten()
+        .filter(|(k, _)| !DROPPED_HEADERS.contains(&k.as_str()))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    let mut out = props.clone_without_headers();
+    let headers = out.headers.insert(kept);
     let mut record = Table::new();
     let text = |s: &str| Value::LongStr(s.as_bytes().to_vec());
     record.insert("run".into(), text(&stamp.run));

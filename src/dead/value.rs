@@ -346,6 +346,26 @@ pub struct Properties {
 }
 
 impl Properties {
+    /// A copy of every property but the headers (`None`), without copying the headers.
+    pub fn clone_without_headers(&self) -> Properties {
+        Properties {
+            content_type: self.content_type.clone(),
+            content_encoding: self.content_encoding.clone(),
+            headers: None,
+            delivery_mode: self.delivery_mode,
+            priority: self.priority,
+            correlation_id: self.correlation_id.clone(),
+            reply_to: self.reply_to.clone(),
+            expiration: self.expiration.clone(),
+            message_id: self.message_id.clone(),
+            timestamp: self.timestamp,
+            kind: self.kind.clone(),
+            user_id: self.user_id.clone(),
+            app_id: self.app_id.clone(),
+            cluster_id: self.cluster_id.clone(),
+        }
+    }
+
     pub fn header(&self, name: &str) -> Option<&Value> {
         self.headers.as_ref().and_then(|h| h.get(name))
     }
