@@ -9,8 +9,10 @@
 //!    peak RSS (from GNU time), which must stay flat as the queue grows.
 //! 2. `dead replay` of 100 000 persistent 512-byte messages against the broker's own
 //!    "move messages" (a dynamic shovel with src-delete-after=queue-length and
-//!    ack-mode=on-confirm, prefetch 1000, as the management UI creates it), in the same run:
-//!    both rates and their ratio. The shovel plugin is enabled if it is not.
+//!    ack-mode=on-confirm, prefetch 1000, as the management UI creates it) and the same shovel
+//!    over the network, in interleaved rounds (QUEUEY_BENCH_ROUNDS, default 3): the medians,
+//!    their ratios, and the rate of the timed fills as the ceiling. The shovel plugin is
+//!    enabled if it is not.
 //!
 //! Uses QUEUEY_BENCH_URL / QUEUEY_BENCH_API_URL (default: the local broker as guest) and the
 //! release binary `target/release/queuey` (built first if missing).
