@@ -809,19 +809,41 @@ fn policy_effect(key: &str, d: &Difference) -> Result<(), String> {
 
 /// The operator's options when `declare` refuses to act over drift, for the drifting queues.
 pub fn remedies(plans: &[&QueuePlan]) -> Vec<String> {
-    let drifting: Vec<&&QueuePlan> = plans.iter().filter(|p| p.status == Status::Drift).collect();
+    // A queue exclusive to another client's connection is not a definition to reconcile: no
+    // setting of queuey declares an exclusive queue, and the queue ends with its connection.
+    let (locked, drifting): (Vec<&&QueuePlan>, Vec<&&QueuePlan>) = plans
+        .iter()
+        .filter(|p| p.status == Status::Drift)
+        .partition(|p| {
+            p.differences
+                .iter()
+                .any(|d| d.field == "exclusive" && d.live == Some(Value::Bool(true)))
+        });
+    let mut out = Vec::new();
+    if !locked.is_empty() {
+        let names: Vec<String> = locked.iter().map(|p| format!("\"{}\"", p.name)).collect();
+        out.push(format!(
+            "{} {} exclusive to another client's connection: no queuey setting matches an \
+             exclusive queue, and it is deleted when that connection closes. Find the owner \
+             (rabbitmqctl list_queues name exclusive owner_pid, or the queue's page in the \
+             management UI), stop the client that declares this name as an exclusive queue, \
+             then run queuey declare again",
+            names.join(" and "),
+            if names.len() == 1 { "is" } else { "are" }
+        ));
+    }
     if drifting.is_empty() {
-        return Vec::new();
+        return out;
     }
     let differences: Vec<(&str, &Difference)> = drifting
         .iter()
         .flat_map(|p| p.differences.iter().map(|d| (p.name.as_str(), d)))
         .collect();
-    let mut out = vec![
+    out.push(
         "if the live queue is what you want, change the settings (queuey.toml or the flags) to \
          match it; the applications declare with the same settings"
             .to_owned(),
-    ];
+    );
     let mut effective: Vec<(&str, &str, &Difference)> = Vec::new();
     let mut useless: Vec<String> = Vec::new();
     for (queue, d) in &differences {
@@ -1288,6 +1310,30 @@ mod tests {
             .iter()
             .map(|d| (d.field.as_str(), d.kind))
             .collect()
+    }
+
+    #[test]
+    fn a_queue_exclusive_to_another_connection_gets_its_own_remedy() {
+        let [work, dead] = long_lived_queues(&settings("orders"));
+        let locked = plan_from_probe(&work, &ProbeOutcome::Locked("RESOURCE_LOCKED".into()), "/");
+        let all = remedies(&[&locked]).join("\n");
+        assert!(
+            all.contains("\"orders\" is exclusive to another client's connection"),
+            "{all}"
+        );
+        assert!(all.contains("owner_pid"), "{all}");
+        assert!(
+            !all.contains("delete_queue"),
+            "deleting is not the fix: {all}"
+        );
+        // Through the API too, and beside another queue's ordinary drift.
+        let mut l = live(json!({}));
+        l.exclusive = Some(true);
+        let locked = diff_queue(&work, Some(&l));
+        let other = diff_queue(&dead, Some(&live(json!({"x-message-ttl": 5}))));
+        let all = remedies(&[&locked, &other]).join("\n");
+        assert!(all.contains("\"orders\" is exclusive"), "{all}");
+        assert!(all.contains("otherwise recreate \"orders.dead\":"), "{all}");
     }
 
     #[test]

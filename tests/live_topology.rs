@@ -640,6 +640,77 @@ fn without_the_management_api_verify_falls_back_to_amqp_and_says_so() {
 }
 
 #[test]
+fn a_queue_exclusive_to_another_connection_is_drift_never_a_raw_error() {
+    // Another client holds `q` as an exclusive queue: to every other connection, even a
+    // passive declare is 405 RESOURCE_LOCKED.
+    let broker = Broker::connect();
+    let q = logical(&broker, "locked");
+    let holder = broker.channel();
+    broker
+        .rt
+        .block_on(holder.queue_declare(
+            q.as_str().into(),
+            lapin::options::QueueDeclareOptions {
+                exclusive: true,
+                ..lapin::options::QueueDeclareOptions::default()
+            },
+            FieldTable::default(),
+        ))
+        .expect("an exclusive queue");
+    let no_api = ["--api-url", "http://127.0.0.1:1"];
+
+    // Through the management API: every differing flag, with both values.
+    let out = run(&["verify", &q, "-o", "json"]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let d = diffs(queue_of(&json(&out), &q, &q));
+    assert!(
+        d.contains(&diff("exclusive", "different", j!(true), j!(false))),
+        "{d:?}"
+    );
+    assert!(
+        d.contains(&diff("durable", "different", j!(false), j!(true))),
+        "{d:?}"
+    );
+
+    // Through the AMQP fallback: the 405 itself is the difference.
+    let out = run(&[&["verify", &q, "-o", "json"][..], &no_api].concat());
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let work = queue_of(&json(&out), &q, &q).clone();
+    assert_eq!(work["status"], "drift");
+    assert_eq!(
+        diffs(&work),
+        [diff("exclusive", "different", j!(true), j!(false))]
+    );
+
+    // declare refuses, explains, and changes nothing, with and without the API.
+    for extra in [&[][..], &no_api[..]] {
+        let out = run(&[&["declare", &q, "-o", "json"][..], extra].concat());
+        assert_eq!(code(&out), 1, "{}", stderr(&out));
+        assert_eq!(queue_of(&json(&out), &q, &q)["result"], "refused");
+        let err = stderr(&out);
+        assert!(
+            !err.lines().any(|l| l.starts_with("error:")),
+            "not a raw error: {err}"
+        );
+        assert!(err.contains("changed nothing"), "{err}");
+        assert!(
+            err.contains("exclusive to another client's connection") && err.contains("owner_pid"),
+            "says whose queue it is and how to find the owner: {err}"
+        );
+        assert!(
+            !err.contains("delete_queue"),
+            "deleting is not the fix: {err}"
+        );
+    }
+    assert!(
+        broker.api_queue(&format!("{q}.dead")).is_none(),
+        "q.dead was created although q drifted"
+    );
+    let live = broker.api_queue(&q).expect("still held by its owner");
+    assert_eq!(live["exclusive"], true);
+}
+
+#[test]
 fn wrong_password_is_exit_5() {
     let _broker = Broker::connect();
     let url = url_for("/", "guest", "Wr0ng-pass");
