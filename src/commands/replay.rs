@@ -6,6 +6,7 @@
 //! instant, each message is in `q.dead` (its ack never happened), in its target (the copy was
 //! confirmed), or in both; never in neither.
 
+use std::collections::HashMap;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::sync::Arc;
@@ -63,19 +64,41 @@ pub struct ReplayReport {
     pub elapsed_ms: u64,
     pub rate_per_sec: f64,
     pub targets: Vec<TargetReport>,
+    /// Where each target is in `targets`: a run with thousands of original queues must not
+    /// search the list for every message.
+    #[serde(skip)]
+    index: HashMap<String, usize>,
 }
 
 impl ReplayReport {
     fn target(&mut self, queue: &str) -> &mut TargetReport {
-        if let Some(i) = self.targets.iter().position(|t| t.queue == queue) {
-            return &mut self.targets[i];
+        let i = match self.index.get(queue) {
+            Some(&i) => i,
+            None => {
+                self.targets.push(TargetReport {
+                    queue: queue.to_owned(),
+                    ..TargetReport::default()
+                });
+                let i = self.targets.len() - 1;
+                self.index.insert(queue.to_owned(), i);
+                i
+            }
+        };
+        &mut self.targets[i]
+    }
+
+    /// Adds the counts of a stage's own tally (moved, failed, per target).
+    fn absorb(&mut self, tally: ReplayReport) {
+        self.moved += tally.moved;
+        self.failed += tally.failed;
+        for t in tally.targets {
+            let mine = self.target(&t.queue);
+            mine.moved += t.moved;
+            mine.failed += t.failed;
+            if t.failure.is_some() {
+                mine.failure = t.failure;
+            }
         }
-        self.targets.push(TargetReport {
-            queue: queue.to_owned(),
-            ..TargetReport::default()
-        });
-        let last = self.targets.len() - 1;
-        &mut self.targets[last]
     }
 
     fn record(&mut self, queue: &str, outcome: &Outcome) {
@@ -264,7 +287,9 @@ async fn from_queue(
         auto_rescue: false,
         ..s.peek
     };
-    let (rescued, outcomes) = with_peek(session, &dead, options, async |p| {
+    // Outcomes are counted as they come, per target, never kept per message: memory stays
+    // bounded by the window on a queue of millions.
+    let rescued = with_peek(session, &dead, options, async |p| {
         let progress = Progress::new(
             output,
             Some(p.target),
@@ -286,8 +311,8 @@ async fn from_queue(
             let mut scanned = 0u64;
             let mut matched = 0u64;
             let mut skipped = 0u64;
-            let mut failed: Vec<(String, String)> = Vec::new();
-            let mut would: Vec<String> = Vec::new();
+            // Failures to build a copy, and with --dry-run what would move, per target.
+            let mut tally = ReplayReport::default();
             let keep = async |tag: u64, message: Message, last: bool| {
                 let event = if last {
                     Settle::Rescue(tag, Box::new(message))
@@ -325,7 +350,7 @@ async fn from_queue(
                 matched += 1;
                 let to = target(&dl, s.to.as_deref());
                 if s.dry_run {
-                    would.push(to);
+                    tally.target(&to).moved += 1;
                     if !keep(tag, message, last_delivery).await {
                         break;
                     }
@@ -342,7 +367,7 @@ async fn from_queue(
                 let properties = match properties {
                     Ok(p) => p,
                     Err(why) => {
-                        failed.push((to, format!("cannot copy the message: {why}")));
+                        tally.fail(&to, format!("cannot copy the message: {why}"));
                         if !keep(tag, message, last_delivery).await {
                             break;
                         }
@@ -372,12 +397,12 @@ async fn from_queue(
                 }
             }
             drop(job_tx);
-            Ok::<_, Error>((scanned, matched, skipped, failed, would))
+            Ok::<_, Error>((scanned, matched, skipped, tally))
         };
 
         let publish = async {
             let settle_tx = settle_publish;
-            let mut outcomes: Vec<(String, Outcome)> = Vec::new();
+            let mut outcomes = ReplayReport::default();
             let mut pace = Pace {
                 rate: s.rate,
                 start: Instant::now(),
@@ -465,24 +490,17 @@ async fn from_queue(
         if let Some(e) = first_error {
             return Err(e);
         }
-        let (scanned, matched, skipped, failed, would) = read?;
+        let (scanned, matched, skipped, read_tally) = read?;
         let outcomes = published?;
-        report.moved = 0; // counted again from the outcomes below
+        report.moved = 0; // counted again from the outcomes
         report.scanned = scanned;
         report.matched = matched;
         report.skipped_own_copies = skipped;
-        for (queue, why) in failed {
-            report.fail(&queue, why);
-        }
-        for queue in would {
-            report.target(&queue).moved += 1;
-        }
-        Ok((rescued, outcomes))
+        report.absorb(read_tally);
+        report.absorb(outcomes);
+        Ok(rescued)
     })
     .await?;
-    for (queue, outcome) in &outcomes {
-        report.record(queue, outcome);
-    }
     report.rescued = rescued;
     report.interrupted = interrupted.load(Ordering::SeqCst);
     if s.dry_run {
@@ -493,11 +511,11 @@ async fn from_queue(
     Ok(())
 }
 
-/// Sends each decided copy's dead letter to the settle stage, in order, and keeps the outcome.
+/// Sends each decided copy's dead letter to the settle stage, in order, and counts the outcome.
 async fn hand_over(
     decided: Vec<(Token, Outcome)>,
     settle: &tokio::sync::mpsc::Sender<Settle>,
-    outcomes: &mut Vec<(String, Outcome)>,
+    outcomes: &mut ReplayReport,
 ) -> Result<()> {
     for ((tag, queue, last_delivery), outcome) in decided {
         let event = match (&outcome, last_delivery) {
@@ -508,7 +526,7 @@ async fn hand_over(
         if settle.send(event).await.is_err() {
             return Err(Error::internal("replay: the settle stage stopped"));
         }
-        outcomes.push((queue, outcome));
+        outcomes.record(&queue, &outcome);
     }
     Ok(())
 }
@@ -819,4 +837,42 @@ fn print_report(r: &ReplayReport, output: Output) -> Result<()> {
         s
     };
     output::print(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stage_tallies_add_up_per_target_without_a_row_per_message() {
+        let mut publish = ReplayReport::default();
+        for _ in 0..3 {
+            publish.record("orders", &Outcome::Delivered);
+        }
+        publish.record(
+            "gone",
+            &Outcome::Returned {
+                code: 312,
+                text: "NO_ROUTE".into(),
+            },
+        );
+        publish.record("orders", &Outcome::Refused);
+        let mut read = ReplayReport::default();
+        read.fail("orders", "cannot copy the message: too long".into());
+        let mut report = ReplayReport::default();
+        report.absorb(read);
+        report.absorb(publish);
+        assert_eq!((report.moved, report.failed), (3, 3));
+        assert_eq!(report.targets.len(), 2, "one entry per target");
+        let orders = report.target("orders").clone();
+        assert_eq!((orders.moved, orders.failed), (3, 2));
+        assert_eq!(
+            orders.failure.as_deref(),
+            Some("refused by the broker (nack)")
+        );
+        let gone = report.target("gone").clone();
+        assert_eq!((gone.moved, gone.failed), (0, 1));
+        assert!(gone.failure.unwrap().contains("312 NO_ROUTE"));
+        assert_eq!(report.exit_code(), ExitCode::Partial);
+    }
 }
