@@ -3,6 +3,7 @@
 //!     cargo run --release --example bench            # everything
 //!     cargo run --release --example bench -- ls      # dead ls --group-by only
 //!     cargo run --release --example bench -- replay  # replay vs the broker's shovel only
+//!     cargo run --release --example bench -- million # ls and replay of a million dead letters
 //!     cargo run --release --example bench -- fill Q.dead Q 1000 512   # test data only
 //!
 //! 1. `dead ls --group-by reason` over 10 000 and 100 000 dead letters of 1 KiB: wall time and
@@ -220,6 +221,56 @@ async fn bench_ls(conn: &Connection) {
         );
         let _ = ch
             .queue_delete(dead.as_str().into(), QueueDeleteOptions::default())
+            .await;
+    }
+}
+
+/// One million dead letters of 1 KiB: `dead ls --group-by reason`, then `dead replay` of all of
+/// them, each with its wall time and peak RSS, which must be no higher than at 100 000.
+async fn bench_million(conn: &Connection) {
+    let n = 1_000_000usize;
+    println!("\n### one million dead letters of 1 KiB\n");
+    println!("| command | wall time | messages/s | peak RSS |");
+    println!("|---|---:|---:|---:|");
+    let (q, dead) = ("bench-million", "bench-million.dead");
+    let ch = conn.create_channel().await.expect("channel");
+    ch.confirm_select(ConfirmSelectOptions::default())
+        .await
+        .expect("confirms");
+    declare(&ch, dead).await;
+    declare(&ch, q).await;
+    fill(&ch, dead, q, n, 1024).await;
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    let (wall, rss, out) = timed(&["dead", "ls", q, "--group-by", "reason", "-q", "-o", "json"]);
+    let doc: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(
+        doc["scanned"].as_u64(),
+        Some(n as u64),
+        "scanned everything"
+    );
+    assert_eq!(
+        count(conn, dead).await as usize,
+        n,
+        "peeking changed nothing"
+    );
+    println!(
+        "| `dead ls --group-by reason` | {wall:.1} s | {:.0} | {:.1} MB |",
+        n as f64 / wall,
+        rss as f64 / 1024.0
+    );
+    let (wall, rss, out) = timed(&["dead", "replay", q, "-q", "-o", "json"]);
+    let doc: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(doc["moved"].as_u64(), Some(n as u64), "moved everything");
+    assert_eq!(count(conn, q).await as usize, n, "every copy arrived");
+    assert_eq!(count(conn, dead).await, 0, "every dead letter acked");
+    println!(
+        "| `dead replay` | {wall:.1} s | {:.0} | {:.1} MB |",
+        n as f64 / wall,
+        rss as f64 / 1024.0
+    );
+    for name in [dead, q] {
+        let _ = ch
+            .queue_delete(name.into(), QueueDeleteOptions::default())
             .await;
     }
 }
@@ -447,6 +498,9 @@ fn main() {
         }
         if what == "all" || what == "replay" {
             bench_replay(&conn).await;
+        }
+        if what == "all" || what == "million" {
+            bench_million(&conn).await;
         }
         let _ = conn.close(200, "bench done".into()).await;
     });
