@@ -188,6 +188,24 @@ fn http(method: &str, path: &str, body: Option<&str>) -> u16 {
         .unwrap_or(0)
 }
 
+/// Times `dead ls q --group-by reason` over the `n` dead letters of `q.dead`, checking that it
+/// scanned them all and left them all there; returns the wall time and peak RSS in KiB.
+async fn timed_group_by(conn: &Connection, q: &str, n: usize) -> (f64, u64) {
+    let (wall, rss, out) = timed(&["dead", "ls", q, "--group-by", "reason", "-q", "-o", "json"]);
+    let doc: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(
+        doc["scanned"].as_u64(),
+        Some(n as u64),
+        "scanned everything"
+    );
+    assert_eq!(
+        count(conn, &format!("{q}.dead")).await as usize,
+        n,
+        "peeking changed nothing"
+    );
+    (wall, rss)
+}
+
 async fn bench_ls(conn: &Connection) {
     println!("\n### dead ls --group-by reason (1 KiB dead letters)\n");
     println!("| dead letters | wall time | peak RSS | scanned/s |");
@@ -201,19 +219,7 @@ async fn bench_ls(conn: &Connection) {
             .expect("confirms");
         declare(&ch, &dead).await;
         fill(&ch, &dead, &q, n, 1024).await;
-        let (wall, rss, out) =
-            timed(&["dead", "ls", &q, "--group-by", "reason", "-q", "-o", "json"]);
-        let doc: serde_json::Value = serde_json::from_str(&out).expect("JSON");
-        assert_eq!(
-            doc["scanned"].as_u64(),
-            Some(n as u64),
-            "scanned everything"
-        );
-        assert_eq!(
-            count(conn, &dead).await as usize,
-            n,
-            "peeking changed nothing"
-        );
+        let (wall, rss) = timed_group_by(conn, &q, n).await;
         println!(
             "| {n} | {wall:.2} s | {:.1} MB | {:.0} |",
             rss as f64 / 1024.0,
@@ -241,18 +247,7 @@ async fn bench_million(conn: &Connection) {
     declare(&ch, q).await;
     fill(&ch, dead, q, n, 1024).await;
     tokio::time::sleep(Duration::from_secs(5)).await;
-    let (wall, rss, out) = timed(&["dead", "ls", q, "--group-by", "reason", "-q", "-o", "json"]);
-    let doc: serde_json::Value = serde_json::from_str(&out).expect("JSON");
-    assert_eq!(
-        doc["scanned"].as_u64(),
-        Some(n as u64),
-        "scanned everything"
-    );
-    assert_eq!(
-        count(conn, dead).await as usize,
-        n,
-        "peeking changed nothing"
-    );
+    let (wall, rss) = timed_group_by(conn, q, n).await;
     println!(
         "| `dead ls --group-by reason` | {wall:.1} s | {:.0} | {:.1} MB |",
         n as f64 / wall,
