@@ -659,17 +659,8 @@ fn malformed_dead_letters_are_shown_for_what_they_are() {
 #[test]
 fn quorum_dead_letter_queue_peeks_never_lose_messages() {
     let broker = Broker::connect();
-    let q = broker.queue_name("qdlq");
-    let dead = format!("{q}.dead");
-    broker.track_queue(&dead);
     // No dead-letter exchange: a message past the limit would be dropped.
-    broker.declare(
-        &dead,
-        table(vec![
-            ("x-queue-type", long_str("quorum")),
-            ("x-delivery-limit", AMQPValue::LongInt(2)),
-        ]),
-    );
+    let (q, dead) = broker.quorum_dead_queue("qdlq", 2);
     let sent: Vec<String> = (0..5).map(|i| format!("qm-{i}")).collect();
     for id in &sent {
         broker.publish_props(&dead, id.as_bytes(), with_id(id));

@@ -609,17 +609,8 @@ fn filtered_purge_with_archive_then_replay_from_the_archive() {
 #[test]
 fn replay_from_a_quorum_dead_queue_keeps_what_it_does_not_move() {
     let broker = Broker::connect();
-    let q = broker.queue_name("qreplay");
-    let dead = format!("{q}.dead");
-    broker.track_queue(&dead);
     // A delivery limit of 1 and no dead-letter exchange: a message returned twice is dropped.
-    broker.declare(
-        &dead,
-        table(vec![
-            ("x-queue-type", long_str("quorum")),
-            ("x-delivery-limit", AMQPValue::LongInt(1)),
-        ]),
-    );
+    let (q, dead) = broker.quorum_dead_queue("qreplay", 1);
     let target = broker.queue_name("qreplay-target");
     broker.declare(&target, FieldTable::default());
     let ids = fill(

@@ -58,6 +58,7 @@ fn too_long(what: &str, len: usize) -> String {
 
 /// A table key too long for AMQP, found under a path built from the key up (".a.b[2].key")
 /// only when it happens: the path of every value is not formatted on the way.
+#[derive(Debug)]
 struct LongKey {
     path: String,
     len: usize,
@@ -115,11 +116,6 @@ fn table_to_amqp_at(t: &Table) -> Result<FieldTable, LongKey> {
         out.insert(key, value);
     }
     Ok(out)
-}
-
-/// `v` as lapin's value; `what` names it in the error (a table key over 255 bytes).
-pub fn value_to_amqp(v: &Value, what: &str) -> Result<AMQPValue, String> {
-    value_to_amqp_at(v).map_err(|e| too_long(&format!("{what}{}", e.path), e.len))
 }
 
 /// `t` as lapin's table; `what` names it in the error (a key over 255 bytes).
@@ -235,7 +231,7 @@ mod tests {
             Value::Bytes(vec![0]),
             Value::Void,
         ]);
-        let back = value_from_amqp(&value_to_amqp(&v, "x").unwrap());
+        let back = value_from_amqp(&value_to_amqp_at(&v).unwrap());
         let Value::Array(mut expected) = v else {
             unreachable!()
         };

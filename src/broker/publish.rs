@@ -135,28 +135,7 @@ impl<'a, T> Publisher<'a, T> {
         })
     }
 
-    /// Publishes `body` to `queue` through the default exchange, mandatory. `id` must be
-    /// readable from `properties` by the publisher's `id_of`. Returns the copies decided by
-    /// now (oldest first), possibly none.
-    pub async fn publish(
-        &mut self,
-        queue: &str,
-        properties: BasicProperties,
-        body: &[u8],
-        token: T,
-        id: u64,
-    ) -> Result<Vec<(T, Outcome)>> {
-        self.publish_many(vec![Copy {
-            queue: queue.to_owned(),
-            properties,
-            body: body.to_vec(),
-            token,
-            id,
-        }])
-        .await
-    }
-
-    /// Publishes several copies, in order, without a round trip to lapin's I/O loop per copy:
+    /// Publishes copies to their queues through the default exchange, mandatory, in order, without a round trip to lapin's I/O loop per copy:
     /// each `basic_publish` queues its frames on its first poll, and the first polls happen in
     /// order, so the frames go out in order. Returns the copies decided by now.
     pub async fn publish_many(&mut self, copies: Vec<Copy<T>>) -> Result<Vec<(T, Outcome)>> {

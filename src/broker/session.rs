@@ -173,14 +173,22 @@ impl Session {
         match self.passive_declare_reply(queue).await? {
             DeclareReply::Ok(counts) => Ok(Some(counts)),
             DeclareReply::Refused { code: 404, .. } => Ok(None),
-            DeclareReply::Refused { code, text } => Err(Error::new(
-                Kind::BrokerRefused,
-                format!(
-                    "cannot inspect queue {queue:?} in vhost {:?}: {code} {text}",
-                    self.vhost()
-                ),
-            )),
+            DeclareReply::Refused { code, text } => {
+                Err(self.refused("inspect", queue, code, &text))
+            }
         }
+    }
+
+    /// A channel-level refusal the caller has no plan for, as an error naming what was tried
+    /// (`doing`: "inspect", "declare"...), on which queue, and the broker's answer.
+    pub fn refused(&self, doing: &str, queue: &str, code: u16, text: &str) -> Error {
+        Error::new(
+            Kind::BrokerRefused,
+            format!(
+                "cannot {doing} queue {queue:?} in vhost {:?}: the broker answered {code} {text}",
+                self.vhost()
+            ),
+        )
     }
 
     /// A passive declare's reply as it is: `Refused` with 404 when the queue does not exist,

@@ -12,7 +12,7 @@ use serde_json::Value;
 use super::inspect::{self, Inspected, Inspector};
 use crate::broker::session::{DeclareReply, Session};
 use crate::duration::format_millis;
-use crate::error::{Error, ExitCode, Kind, Result};
+use crate::error::{ExitCode, Result};
 use crate::output::{self, Format, Output, sanitize::sanitize};
 use crate::plan::{self, DiffKind, Difference, HoldPlan, ProbeOutcome, QueuePlan, Role, Status};
 use crate::settings::{ConnectionSettings, QueueSettings};
@@ -287,15 +287,7 @@ async fn declare_one(
                     }
                 }
                 DeclareReply::Refused { code, text } => {
-                    return Err(Error::new(
-                        Kind::BrokerRefused,
-                        format!(
-                            "cannot declare queue {:?} in vhost {:?}: the broker answered {code} \
-                             {text}",
-                            i.computed.name,
-                            session.vhost()
-                        ),
-                    ));
+                    return Err(session.refused("declare", &i.computed.name, code, &text));
                 }
             };
             entries.push(entry);

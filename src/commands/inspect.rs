@@ -165,14 +165,7 @@ impl<'a> Inspector<'a> {
                 return Ok((ProbeOutcome::Locked(text), None));
             }
             DeclareReply::Refused { code, text } => {
-                return Err(Error::new(
-                    Kind::BrokerRefused,
-                    format!(
-                        "cannot inspect queue {:?} in vhost {:?}: the broker answered {code} {text}",
-                        computed.name,
-                        self.session.vhost()
-                    ),
-                ));
+                return Err(self.session.refused("inspect", &computed.name, code, &text));
             }
         };
         let outcome = match self.session.declare(computed).await? {
@@ -180,14 +173,7 @@ impl<'a> Inspector<'a> {
             DeclareReply::Refused { code: 405, text } => ProbeOutcome::Locked(text),
             DeclareReply::Refused { code: 406, text } => ProbeOutcome::Inequivalent(text),
             DeclareReply::Refused { code, text } => {
-                return Err(Error::new(
-                    Kind::BrokerRefused,
-                    format!(
-                        "cannot check queue {:?} in vhost {:?}: the broker answered {code} {text}",
-                        computed.name,
-                        self.session.vhost()
-                    ),
-                ));
+                return Err(self.session.refused("check", &computed.name, code, &text));
             }
         };
         Ok((outcome, Some(counts)))

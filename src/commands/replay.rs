@@ -722,8 +722,8 @@ async fn from_file(
         })?;
         report.scanned += 1;
         progress.inc(1);
-        let m = &record.message;
-        let dl = decode::decode(m, &s.queue.name, &s.queue.options);
+        let m = record.message;
+        let dl = decode::decode(&m, &s.queue.name, &s.queue.options);
         if !s.filter.matches(&dl, &m.properties, now) {
             continue;
         }
@@ -746,7 +746,14 @@ async fn from_file(
         let Some(publ) = publisher.as_mut() else {
             return Err(Error::internal("replay: no publisher"));
         };
-        for (queue, outcome) in publ.publish(&to, props, &m.body, to.clone(), copy).await? {
+        let copies = vec![Copy {
+            queue: to.clone(),
+            properties: props,
+            body: m.body,
+            token: to,
+            id: copy,
+        }];
+        for (queue, outcome) in publ.publish_many(copies).await? {
             report.record(&queue, &outcome);
         }
     }

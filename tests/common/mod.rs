@@ -202,6 +202,22 @@ impl Broker {
         let _ = self.rt.block_on(ch.close(200, "ok".into()));
     }
 
+    /// A logical queue `q` whose `q.dead` is a quorum queue with `x-delivery-limit` = `limit`
+    /// and no dead-letter exchange, so a message returned past the limit is dropped. Returns
+    /// (`q`, `q.dead`), both deleted on drop.
+    pub fn quorum_dead_queue(&self, label: &str, limit: i32) -> (String, String) {
+        let q = self.queue_name(label);
+        let dead = format!("{q}.dead");
+        self.declare(
+            &dead,
+            table(vec![
+                ("x-queue-type", long_str("quorum")),
+                ("x-delivery-limit", AMQPValue::LongInt(limit)),
+            ]),
+        );
+        (q, dead)
+    }
+
     /// Publishes `bodies` to `queue` through the default exchange, persistent, confirmed.
     pub fn publish(&self, queue: &str, bodies: &[&[u8]], headers: Option<FieldTable>) {
         let ch = self.channel();
