@@ -1,3 +1,3 @@
 fn main() -> std::process::ExitCode {
-    std::process::ExitCode::from(queuey::run().code())
+    std::process::ExitCode::from(queuey_cli::run().code())
 }

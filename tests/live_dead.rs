@@ -411,10 +411,10 @@ fn export_is_lossless_and_never_overwrites() {
     );
     // Every header comes back with its exact type and value.
     let exported =
-        queuey::dead::value::table_from_typed_json(&rec["properties"]["headers"]).unwrap();
-    let published = queuey::broker::convert::table_from_amqp(&headers);
+        queuey_cli::dead::value::table_from_typed_json(&rec["properties"]["headers"]).unwrap();
+    let published = queuey_cli::broker::convert::table_from_amqp(&headers);
     assert_eq!(exported, published);
-    let props = queuey::dead::value::Properties::from_json(&rec["properties"]).unwrap();
+    let props = queuey_cli::dead::value::Properties::from_json(&rec["properties"]).unwrap();
     assert_eq!(props.priority, Some(3));
     assert_eq!(props.kind.as_deref(), Some("order.failed"));
     assert_eq!(lines[1]["body_base64"], "");

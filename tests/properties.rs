@@ -3,8 +3,8 @@
 use std::time::Duration;
 
 use proptest::prelude::*;
-use queuey::duration::{format_millis, parse_duration};
-use queuey::topology::{
+use queuey_cli::duration::{format_millis, parse_duration};
+use queuey_cli::topology::{
     self, ARG_EXPIRES, ARG_MESSAGE_TTL, ArgValue, GranularityError, MAX_DEFERRAL_MS, MAX_TTL_MS,
     RabbitMqOptions,
 };
@@ -97,9 +97,9 @@ proptest! {
 
 mod dead_letters {
     use proptest::prelude::*;
-    use queuey::dead::decode::{self, Message, Source, X_DEATH};
-    use queuey::dead::value::{Properties, Table, Value};
-    use queuey::topology::{
+    use queuey_cli::dead::decode::{self, Message, Source, X_DEATH};
+    use queuey_cli::dead::value::{Properties, Table, Value};
+    use queuey_cli::topology::{
         HEADER_ATTEMPTS, HEADER_DEATH_REASON, HEADER_ORIGINAL_QUEUE, RabbitMqOptions,
     };
 
@@ -201,7 +201,7 @@ mod dead_letters {
         #[test]
         fn display_never_panics(v in any_value()) {
             let _ = v.display();
-            let _ = queuey::output::sanitize::sanitize(&v.display());
+            let _ = queuey_cli::output::sanitize::sanitize(&v.display());
         }
     }
 }
@@ -212,13 +212,13 @@ mod dead_letters {
 
 mod plan_properties {
     use proptest::prelude::*;
-    use queuey::cli::QueueSettingsArgs;
-    use queuey::plan::{
+    use queuey_cli::cli::QueueSettingsArgs;
+    use queuey_cli::plan::{
         self, DiffKind, LiveDefinition, ReplyValue, Status, args_json, long_lived_queues,
         parse_inequivalent, same_value,
     };
-    use queuey::settings::{QueueSettings, resolve_queue};
-    use queuey::topology::{ArgValue, MAX_TTL_MS};
+    use queuey_cli::settings::{QueueSettings, resolve_queue};
+    use queuey_cli::topology::{ArgValue, MAX_TTL_MS};
     use serde_json::{Map, Value, json};
 
     /// Any valid settings of a logical queue.
@@ -390,7 +390,7 @@ mod plan_properties {
 
 mod timestamp_properties {
     use proptest::prelude::*;
-    use queuey::timestamp::{format_utc, parse_timestamp};
+    use queuey_cli::timestamp::{format_utc, parse_timestamp};
 
     proptest! {
         #[test]

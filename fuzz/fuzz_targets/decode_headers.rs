@@ -9,11 +9,11 @@
 
 use lapin::types::parsing::{parse_field_array, parse_field_table};
 use libfuzzer_sys::fuzz_target;
-use queuey::broker::convert::{table_from_amqp, value_from_amqp};
-use queuey::commands::dead::{export_record, render_body, render_show};
-use queuey::dead::decode::{Message, X_DEATH, body_preview, decode};
-use queuey::dead::value::{Properties, Table, Value, table_from_typed_json, table_to_typed_json};
-use queuey::topology::RabbitMqOptions;
+use queuey_cli::broker::convert::{table_from_amqp, value_from_amqp};
+use queuey_cli::commands::dead::{export_record, render_body, render_show};
+use queuey_cli::dead::decode::{Message, X_DEATH, body_preview, decode};
+use queuey_cli::dead::value::{Properties, Table, Value, table_from_typed_json, table_to_typed_json};
+use queuey_cli::topology::RabbitMqOptions;
 
 fuzz_target!(|data: &[u8]| {
     let Some((&mode, rest)) = data.split_first() else {
@@ -56,6 +56,6 @@ fuzz_target!(|data: &[u8]| {
     let back = table_from_typed_json(&serde_json::from_str(&text).expect("it parses")).expect("it reads back");
     assert_eq!(table_to_typed_json(&back), typed);
     for v in headers.values() {
-        let _ = queuey::output::sanitize::sanitize(&Value::display(v));
+        let _ = queuey_cli::output::sanitize::sanitize(&Value::display(v));
     }
 });
