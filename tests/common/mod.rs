@@ -7,10 +7,14 @@
 //!   every queue, vhost and user it made when dropped. There is no skipping: without a broker,
 //!   [`Broker::connect`] panics with the way to start one, so CI fails loudly.
 //! - [`eventually`] polls with a deadline instead of sleeping.
+//! - [`app`] is a small application on the real `queuey` library (producer, worker, handlers
+//!   for every dead-letter cause), one per test on a queue of its own.
 //!
 //! The broker is taken from `QUEUEY_TEST_URL` (default `amqp://guest:guest@127.0.0.1:5672/%2f`)
 //! and `QUEUEY_TEST_API_URL` (default `http://127.0.0.1:15672`).
 #![allow(dead_code)]
+
+pub mod app;
 
 use std::cell::RefCell;
 use std::path::Path;
