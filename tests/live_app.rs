@@ -2,14 +2,19 @@
 //! the library declares, the dead letters its worker writes for every cause, and what its worker
 //! does with what `dead replay` gives back.
 //!
-//! First the harness itself: the dead letters of every cause, exactly as the library writes
-//! them.
-//!
 //! Each test has an application of its own, on a slot of its own (see `common::app`):
 //!
 //! | slot | test |
 //! |------|------|
+//! | 0 | `verify_is_in_sync_with_what_the_library_declares` |
+//! | 1 | `the_library_accepts_what_declare_created` |
 //! | 2 | `the_application_writes_real_dead_letters_with_the_library_headers` |
+//! | 3 | `verify_and_holds_ls_see_the_live_application` |
+//! | 4 | `dead_ls_names_the_cause_of_every_real_dead_letter` |
+//! | 5 | `dead_ls_groups_real_dead_letters_by_cause` |
+//! | 6 | `replayed_jobs_start_again_at_attempt_one_on_the_real_worker` |
+//! | 7 | `replay_keep_attempts_gives_the_worker_the_attempt_it_died_on` |
+//! | 8 | `a_replayed_copy_is_the_same_envelope_at_attempt_one` |
 //! | 9 | `the_application_worker_reports_every_cause` |
 
 mod common;
@@ -18,10 +23,10 @@ use std::collections::{BTreeMap, HashMap};
 use std::time::Duration;
 
 use common::app::{
-    ALWAYS, App, BACKOFF, DEAD_LETTERS, DEFER_HOLD_MS, Died, FATAL_WHY, Flaky, Handled,
-    MALFORMED_BODY, MAX_ATTEMPTS, Mode, Outcome, flaky_error, wrong_shape,
+    ALWAYS, App, BACKOFF, DEAD_LETTERS, DEFER_HOLD_MS, DeadSet, Died, FATAL_WHY, Flaky, Handled,
+    MALFORMED_BODY, MAX_ATTEMPTS, Mode, Outcome, RETRY_HOLD_MS, flaky_error, wrong_shape,
 };
-use common::{Broker, long_str, table};
+use common::{Broker, eventually, json, long_str, queuey, stderr, stdout, table};
 use lapin::BasicProperties;
 use lapin::types::{AMQPValue, FieldTable};
 use queuey_core::{DeadLetterCause, Envelope};
@@ -49,6 +54,24 @@ fn decode_reason() -> String {
     "decode error: serialization error: missing field `n`".to_owned()
 }
 const MALFORMED_REASON: &str = "malformed envelope";
+
+fn run(args: &[&str]) -> std::process::Output {
+    let (mut cmd, _dir) = queuey();
+    cmd.args(args).output().expect("queuey runs")
+}
+
+fn ok(args: &[&str]) -> std::process::Output {
+    let out = run(args);
+    assert!(
+        out.status.success(),
+        "queuey {} exited {:?}\nstdout:\n{}\nstderr:\n{}",
+        args.join(" "),
+        out.status.code(),
+        stdout(&out),
+        stderr(&out)
+    );
+    out
+}
 
 /// The headers of a message, as [`show`] renders them.
 fn headers(props: &BasicProperties) -> BTreeMap<String, String> {
@@ -278,4 +301,384 @@ fn the_application_worker_reports_every_cause() {
     );
     assert_eq!(app.count(&app.dead), Some(1));
     assert_eq!(app.count(app.q), Some(0));
+}
+
+// ---- 1. the topology: the library and queuey agree --------------------------------------
+
+#[test]
+fn verify_is_in_sync_with_what_the_library_declares() {
+    let broker = Broker::connect();
+    let app = App::<0>::new(&broker, "lib-first");
+    app.declare();
+    assert_eq!(app.count(app.q), Some(0));
+    assert_eq!(app.count(&app.dead), Some(0));
+
+    // No flags: queuey's defaults are the library's defaults.
+    ok(&["verify", app.q]);
+}
+
+#[test]
+fn the_library_accepts_what_declare_created() {
+    let broker = Broker::connect();
+    let app = App::<1>::new(&broker, "cli-first");
+    ok(&["declare", app.q]);
+    assert_eq!(app.count(app.q), Some(0), "declare created q");
+    assert_eq!(app.count(&app.dead), Some(0), "declare created q.dead");
+
+    // Producer::new redeclares q and q.dead with the library's arguments: the broker refuses
+    // (PRECONDITION_FAILED) unless they are equivalent to what queuey created.
+    if let Err(e) = app.try_declare() {
+        panic!("the library cannot declare over what `queuey declare` created: {e}");
+    }
+    app.enqueue(&Flaky::<1> { fail_until: 0 });
+    broker.wait_for_count(app.q, 1);
+    ok(&["verify", app.q]);
+}
+
+// ---- 2. verify and holds ls on the live application ---------------------------------------
+
+#[test]
+fn verify_and_holds_ls_see_the_live_application() {
+    let broker = Broker::connect();
+    let app = App::<3>::new(&broker, "holds");
+    let _ids = app.make_dead_letters();
+    let hold = app.hold(DEFER_HOLD_MS);
+
+    // The management API reports a new queue's counts a few seconds late (`null` until then,
+    // and so is a total over a hold queue not yet reported).
+    let doc = eventually(
+        &format!("holds ls to report one message in {hold}, and every count"),
+        Duration::from_secs(30),
+        || {
+            let doc = json(&ok(&["holds", "ls", app.q, "-o", "json"]));
+            let waiting = doc["hold_queues"]
+                .as_array()
+                .expect("hold_queues")
+                .iter()
+                .any(|h| h["name"] == hold.as_str() && h["messages"] == 1)
+                && doc["totals"]["messages"].is_u64()
+                && doc["totals"]["consumers"].is_u64();
+            if !waiting {
+                std::thread::sleep(Duration::from_millis(500));
+            }
+            waiting.then_some(doc)
+        },
+    );
+    assert_eq!(doc["queue"], app.q);
+    assert_eq!(doc["bad_names"], json!([]));
+    let holds = doc["hold_queues"].as_array().unwrap();
+    for h in holds {
+        // The retry hold queue (idle, x-expires 2 s) may or may not still be there.
+        let name = h["name"].as_str().unwrap();
+        assert!(
+            name == hold || name == app.hold(RETRY_HOLD_MS),
+            "an unexpected hold queue: {h}"
+        );
+        assert_eq!(h["arguments_ok"], true, "{h}");
+        assert_eq!(h["differences"], json!([]), "{h}");
+        assert_eq!(h["consumers"], 0, "{h}");
+    }
+    let long = holds.iter().find(|h| h["name"] == hold.as_str()).unwrap();
+    assert_eq!(long["ttl_ms"], DEFER_HOLD_MS);
+    assert_eq!(long["messages"], 1);
+    assert_eq!(doc["totals"]["messages"], 1);
+
+    // And the whole live topology, hold queues included, is what queuey computes.
+    ok(&["verify", app.q]);
+}
+
+// ---- 3. and 4. dead ls: the cause of every real dead letter --------------------------------
+
+/// The fields of a `dead ls` record that speak of the library.
+fn project(record: &Json) -> Json {
+    let mut out = serde_json::Map::new();
+    for key in [
+        "reason",
+        "cause",
+        "attempts",
+        "original_queue",
+        "job_type",
+        "job_id",
+        "message_id",
+    ] {
+        // A missing field shows as such in the comparison, beside every other difference.
+        let value = record
+            .get(key)
+            .cloned()
+            .unwrap_or_else(|| json!("<absent>"));
+        out.insert(key.to_owned(), value);
+    }
+    Json::Object(out)
+}
+
+/// What `dead ls` must say about each dead letter of [`App::make_dead_letters`], by job id
+/// (`malformed` for the body that is not an envelope).
+fn expected_records(q: &str, ids: &DeadSet) -> BTreeMap<String, Json> {
+    let record = |id: &str, cause: &str, reason: String, attempts: u32, job_type: &str| {
+        (
+            id.to_owned(),
+            json!({
+                "reason": reason,
+                "cause": cause,
+                "attempts": attempts,
+                "original_queue": q,
+                "job_type": job_type,
+                "job_id": id,
+                "message_id": id,
+            }),
+        )
+    };
+    BTreeMap::from([
+        record(
+            &ids.exhausted,
+            "exhausted",
+            exhausted_reason(3, &flaky_error(3)),
+            3,
+            FLAKY,
+        ),
+        record(&ids.fatal, "fatal", fatal_reason(), 1, DOOMED),
+        record(
+            &ids.no_handler,
+            "no-handler",
+            no_handler_reason(),
+            1,
+            ORPHAN,
+        ),
+        record(&ids.decode, "decode", decode_reason(), 1, STRICT),
+        (
+            "malformed".to_owned(),
+            json!({
+                "reason": MALFORMED_REASON,
+                "cause": "malformed",
+                "attempts": null,
+                "original_queue": q,
+                "job_type": null,
+                "job_id": null,
+                "message_id": null,
+            }),
+        ),
+    ])
+}
+
+#[test]
+fn dead_ls_names_the_cause_of_every_real_dead_letter() {
+    let broker = Broker::connect();
+    let app = App::<4>::new(&broker, "dead-ls");
+    let ids = app.make_dead_letters();
+    let before = broker.bodies(&app.dead);
+
+    let doc = json(&ok(&["dead", "ls", app.q, "-o", "json", "--limit", "0"]));
+    let messages = doc["messages"].as_array().expect("messages");
+    assert_eq!(messages.len(), DEAD_LETTERS as usize, "{doc}");
+    let mut seen = BTreeMap::new();
+    for m in messages {
+        let key = m["job_id"].as_str().unwrap_or("malformed").to_owned();
+        assert_eq!(m["problems"], json!([]), "{m}");
+        assert!(seen.insert(key, project(m)).is_none(), "twice: {m}");
+    }
+    assert_eq!(seen, expected_records(app.q, &ids));
+
+    // A peek: the same messages in the same order.
+    assert_eq!(broker.bodies(&app.dead), before);
+}
+
+#[test]
+fn dead_ls_groups_real_dead_letters_by_cause() {
+    let broker = Broker::connect();
+    let app = App::<5>::new(&broker, "group");
+    app.make_dead_letters();
+
+    let doc = json(&ok(&[
+        "dead",
+        "ls",
+        app.q,
+        "--group-by",
+        "cause",
+        "-o",
+        "json",
+    ]));
+    let mut causes = BTreeMap::new();
+    for g in doc["groups"].as_array().expect("groups") {
+        let cause = g["key"]["cause"]
+            .as_str()
+            .unwrap_or_else(|| panic!("a group without a cause key: {g}"))
+            .to_owned();
+        let count = g["count"].as_u64().expect("count");
+        assert!(causes.insert(cause, count).is_none(), "twice: {g}");
+    }
+    assert_eq!(
+        causes,
+        BTreeMap::from(
+            ["decode", "exhausted", "fatal", "malformed", "no-handler"].map(|c| (c.to_owned(), 1))
+        )
+    );
+}
+
+// ---- 5. and 6. replay, and the real worker after it ---------------------------------------
+
+/// `dead replay` every cause, then the fixed application: each job is handled again from
+/// attempt 1 of 3, retried once through the hold queue and done at attempt 2; the body that is
+/// not an envelope goes back to q.dead, as the worker forwards it again.
+///
+/// The replay is not filtered: the application after the fix has a handler for `app.Orphan`
+/// and reads `app.Strict` leniently (see `common::app`), which is the usual reason an operator
+/// replays the no-handler and decode dead letters at all.
+#[test]
+fn replayed_jobs_start_again_at_attempt_one_on_the_real_worker() {
+    let broker = Broker::connect();
+    let app = App::<6>::new(&broker, "replay");
+    let ids = app.make_dead_letters();
+
+    let report = json(&ok(&["dead", "replay", app.q, "-o", "json"]));
+    assert_eq!(report["moved"], DEAD_LETTERS, "{report}");
+    assert_eq!(report["failed"], 0, "{report}");
+    broker.wait_for_count(&app.dead, 0);
+    broker.wait_for_count(app.q, DEAD_LETTERS);
+
+    let jobs = [
+        (&ids.exhausted, FLAKY),
+        (&ids.fatal, DOOMED),
+        (&ids.no_handler, ORPHAN),
+        (&ids.decode, STRICT),
+    ];
+    let worker = app.start(Mode::FailOnceThenSucceed);
+    worker.until(
+        "every replayed job to succeed and the malformed body to be back in q.dead",
+        Duration::from_secs(30),
+        |log| {
+            // Fail at once rather than at the deadline: nothing may die in this run.
+            assert_eq!(log.died(), vec![], "a replayed job was given up on");
+            jobs.iter().all(|(id, _)| log.of(id).len() == 2)
+                && app.count(&app.dead) == Some(1)
+                && app.count(app.q) == Some(0)
+        },
+    );
+    let log = worker.stop();
+
+    for (id, job_type) in jobs {
+        assert_eq!(
+            log.of(id),
+            vec![
+                handled(id, job_type, 1, Outcome::Retryable),
+                handled(id, job_type, 2, Outcome::Succeeded),
+            ],
+            "{job_type}"
+        );
+        // Attempt 2 came back through the retry hold queue, after its TTL.
+        let gaps = log.gaps(id);
+        assert!(gaps[0] >= BACKOFF, "{job_type} retried after {gaps:?}");
+    }
+    assert_eq!(log.handled().len(), 2 * jobs.len(), "{:#?}", log.handled());
+    assert_eq!(log.died(), vec![], "nothing was given up on");
+
+    let (envelopes, others) = read_dead(&broker, &app.dead);
+    assert!(envelopes.is_empty(), "{envelopes:?}");
+    assert_eq!(others.len(), 1);
+    assert_eq!(others[0].0.as_slice(), MALFORMED_BODY);
+    assert_eq!(
+        headers(&others[0].1),
+        show(&table(vec![
+            ("x-death-reason", long_str(MALFORMED_REASON)),
+            ("x-original-queue", long_str(app.q)),
+        ]))
+    );
+    assert_eq!(
+        app.count(&app.hold(DEFER_HOLD_MS)),
+        Some(1),
+        "still waiting"
+    );
+}
+
+/// `--keep-attempts`: the copy keeps the attempt it died on, so the worker sees attempt 3 of 3
+/// and gives up at its first failure (it would have succeeded on a second handling).
+#[test]
+fn replay_keep_attempts_gives_the_worker_the_attempt_it_died_on() {
+    let broker = Broker::connect();
+    let app = App::<7>::new(&broker, "keep");
+    app.declare();
+    let id = app.enqueue(&Flaky::<7> { fail_until: ALWAYS });
+    let worker = app.start(Mode::Normal);
+    worker.until("the job to die", Duration::from_secs(30), |_| {
+        app.count(&app.dead) == Some(1)
+    });
+    worker.stop();
+
+    ok(&["dead", "replay", app.q, "--keep-attempts"]);
+    broker.wait_for_count(&app.dead, 0);
+
+    let worker = app.start(Mode::FailOnceThenSucceed);
+    worker.until("the job to die again", Duration::from_secs(30), |log| {
+        // Fail at once rather than at the deadline if the copy came back at another attempt.
+        let attempts: Vec<u32> = log.handled().iter().map(|h| h.attempt).collect();
+        assert!(attempts.iter().all(|&a| a == 3), "handled at {attempts:?}");
+        !log.died().is_empty() && app.count(&app.dead) == Some(1)
+    });
+    let log = worker.stop();
+    let error = "first handling in this run (attempt 3)";
+    assert_eq!(
+        log.handled(),
+        vec![handled(&id, FLAKY, 3, Outcome::Retryable)]
+    );
+    assert_eq!(
+        log.died(),
+        vec![Died {
+            job_id: id.clone(),
+            job_type: FLAKY.to_owned(),
+            cause: DeadLetterCause::Exhausted,
+            reason: exhausted_reason(3, error),
+            attempt: 3,
+            max_attempts: Some(MAX_ATTEMPTS),
+        }]
+    );
+    let (envelopes, _) = read_dead(&broker, &app.dead);
+    let (env, props) = &envelopes[&id];
+    assert_eq!(env.attempt, 3);
+    assert_eq!(
+        headers(props),
+        library_dead_headers(app.q, &exhausted_reason(3, error), 3, 0)
+    );
+}
+
+/// The body of a replayed copy, read from q before any worker consumes it: the library decodes
+/// it as the dead letter's envelope with `attempt` back at 1 and nothing else changed, and the
+/// `x-attempt` header says 1 as well.
+#[test]
+fn a_replayed_copy_is_the_same_envelope_at_attempt_one() {
+    let broker = Broker::connect();
+    let app = App::<8>::new(&broker, "copy");
+    app.make_dead_letters();
+    let (dead, malformed) = read_dead(&broker, &app.dead);
+    assert_eq!(dead.len(), 4);
+    assert_eq!(malformed.len(), 1);
+
+    ok(&["dead", "replay", app.q]);
+    broker.wait_for_count(app.q, DEAD_LETTERS);
+
+    let mut copies = 0;
+    let mut bodies = Vec::new();
+    for (body, props) in broker.snapshot(app.q) {
+        let Ok(env) = Envelope::from_bytes(&body) else {
+            bodies.push(body);
+            continue;
+        };
+        let id = env.job_id.to_string();
+        let (was, dead_props) = dead
+            .get(&id)
+            .unwrap_or_else(|| panic!("a copy of no dead letter: {env:?}"));
+        let mut want = was.clone();
+        want.attempt = 1;
+        assert_eq!(env, want, "the copy of {} ({id})", was.job_type);
+        assert_eq!(
+            headers(&props).get("x-attempt").map(String::as_str),
+            Some("LongUInt(1)"),
+            "{}: {:?}",
+            was.job_type,
+            headers(&props)
+        );
+        assert_eq!(props.message_id(), dead_props.message_id());
+        assert_eq!(props.kind(), dead_props.kind());
+        copies += 1;
+    }
+    assert_eq!(copies, 4);
+    assert_eq!(bodies, vec![MALFORMED_BODY.to_vec()]);
 }
