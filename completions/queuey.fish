@@ -46,12 +46,12 @@ complete -c queuey -n "__fish_queuey_needs_command" -f -a "help" -d 'Print this 
 complete -c queuey -n "__fish_queuey_using_subcommand args" -l delay -d 'A retry or delayed-enqueue delay: adds the hold queue it waits in (retry granularity)' -r
 complete -c queuey -n "__fish_queuey_using_subcommand args" -l defer -d 'A deferral delay: adds the hold queue it waits in (deferral granularity)' -r
 complete -c queuey -n "__fish_queuey_using_subcommand args" -l message-ttl -d 'Queue-wide message TTL of q (x-message-ttl), e.g. 1h or 30s; at most 49d17h2m47s295ms' -r
-complete -c queuey -n "__fish_queuey_using_subcommand args" -l max-priority -d 'Priority levels of q (x-max-priority), 1 to 255; classic queues only' -r
+complete -c queuey -n "__fish_queuey_using_subcommand args" -l max-priority -d 'Priority levels of q (x-max-priority), 0 (no priorities) to 255; classic queues only. [default: 10, as the queuey library\'s QueueConfig::new; none for a quorum q]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand args" -l queue-type -d 'Queue type of q' -r -f -a "classic\t''
 quorum\t''"
 complete -c queuey -n "__fish_queuey_using_subcommand args" -l delivery-limit -d 'Deliveries a message of a quorum q may take before it is dead-lettered to q.dead' -r
 complete -c queuey -n "__fish_queuey_using_subcommand args" -l dead-suffix -d 'Suffix naming the dead-letter queue [default: .dead]' -r
-complete -c queuey -n "__fish_queuey_using_subcommand args" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL [default: .deferred.]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand args" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL: hold queues are q + INFIX + "." + TTL in ms [default: .deferred]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand args" -l retry-granularity -d 'Rounding step of retry and delayed-enqueue delays [default: 1s]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand args" -l deferred-granularity -d 'Rounding step of deferral delays [default: 1s]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand args" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
@@ -65,12 +65,12 @@ complete -c queuey -n "__fish_queuey_using_subcommand args" -s q -l quiet -d 'No
 complete -c queuey -n "__fish_queuey_using_subcommand args" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c queuey -n "__fish_queuey_using_subcommand args" -s V -l version -d 'Print version'
 complete -c queuey -n "__fish_queuey_using_subcommand declare" -l message-ttl -d 'Queue-wide message TTL of q (x-message-ttl), e.g. 1h or 30s; at most 49d17h2m47s295ms' -r
-complete -c queuey -n "__fish_queuey_using_subcommand declare" -l max-priority -d 'Priority levels of q (x-max-priority), 1 to 255; classic queues only' -r
+complete -c queuey -n "__fish_queuey_using_subcommand declare" -l max-priority -d 'Priority levels of q (x-max-priority), 0 (no priorities) to 255; classic queues only. [default: 10, as the queuey library\'s QueueConfig::new; none for a quorum q]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand declare" -l queue-type -d 'Queue type of q' -r -f -a "classic\t''
 quorum\t''"
 complete -c queuey -n "__fish_queuey_using_subcommand declare" -l delivery-limit -d 'Deliveries a message of a quorum q may take before it is dead-lettered to q.dead' -r
 complete -c queuey -n "__fish_queuey_using_subcommand declare" -l dead-suffix -d 'Suffix naming the dead-letter queue [default: .dead]' -r
-complete -c queuey -n "__fish_queuey_using_subcommand declare" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL [default: .deferred.]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand declare" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL: hold queues are q + INFIX + "." + TTL in ms [default: .deferred]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand declare" -l retry-granularity -d 'Rounding step of retry and delayed-enqueue delays [default: 1s]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand declare" -l deferred-granularity -d 'Rounding step of deferral delays [default: 1s]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand declare" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
@@ -85,12 +85,12 @@ complete -c queuey -n "__fish_queuey_using_subcommand declare" -s q -l quiet -d 
 complete -c queuey -n "__fish_queuey_using_subcommand declare" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c queuey -n "__fish_queuey_using_subcommand declare" -s V -l version -d 'Print version'
 complete -c queuey -n "__fish_queuey_using_subcommand verify" -l message-ttl -d 'Queue-wide message TTL of q (x-message-ttl), e.g. 1h or 30s; at most 49d17h2m47s295ms' -r
-complete -c queuey -n "__fish_queuey_using_subcommand verify" -l max-priority -d 'Priority levels of q (x-max-priority), 1 to 255; classic queues only' -r
+complete -c queuey -n "__fish_queuey_using_subcommand verify" -l max-priority -d 'Priority levels of q (x-max-priority), 0 (no priorities) to 255; classic queues only. [default: 10, as the queuey library\'s QueueConfig::new; none for a quorum q]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand verify" -l queue-type -d 'Queue type of q' -r -f -a "classic\t''
 quorum\t''"
 complete -c queuey -n "__fish_queuey_using_subcommand verify" -l delivery-limit -d 'Deliveries a message of a quorum q may take before it is dead-lettered to q.dead' -r
 complete -c queuey -n "__fish_queuey_using_subcommand verify" -l dead-suffix -d 'Suffix naming the dead-letter queue [default: .dead]' -r
-complete -c queuey -n "__fish_queuey_using_subcommand verify" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL [default: .deferred.]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand verify" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL: hold queues are q + INFIX + "." + TTL in ms [default: .deferred]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand verify" -l retry-granularity -d 'Rounding step of retry and delayed-enqueue delays [default: 1s]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand verify" -l deferred-granularity -d 'Rounding step of deferral delays [default: 1s]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand verify" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
@@ -115,12 +115,12 @@ complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls help" -f -a "ls" -d 'List the live hold queues of q, sorted by delay, with totals (management API)'
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l message-ttl -d 'Queue-wide message TTL of q (x-message-ttl), e.g. 1h or 30s; at most 49d17h2m47s295ms' -r
-complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l max-priority -d 'Priority levels of q (x-max-priority), 1 to 255; classic queues only' -r
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l max-priority -d 'Priority levels of q (x-max-priority), 0 (no priorities) to 255; classic queues only. [default: 10, as the queuey library\'s QueueConfig::new; none for a quorum q]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l queue-type -d 'Queue type of q' -r -f -a "classic\t''
 quorum\t''"
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l delivery-limit -d 'Deliveries a message of a quorum q may take before it is dead-lettered to q.dead' -r
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l dead-suffix -d 'Suffix naming the dead-letter queue [default: .dead]' -r
-complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL [default: .deferred.]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL: hold queues are q + INFIX + "." + TTL in ms [default: .deferred]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l retry-granularity -d 'Rounding step of retry and delayed-enqueue delays [default: 1s]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l deferred-granularity -d 'Rounding step of deferral delays [default: 1s]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
@@ -135,12 +135,12 @@ complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_sub
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from help" -f -a "ls" -d 'List the live hold queues of q, sorted by delay, with totals (management API)'
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c queuey -n "__fish_queuey_using_subcommand status" -l message-ttl -d 'Queue-wide message TTL of q (x-message-ttl), e.g. 1h or 30s; at most 49d17h2m47s295ms' -r
-complete -c queuey -n "__fish_queuey_using_subcommand status" -l max-priority -d 'Priority levels of q (x-max-priority), 1 to 255; classic queues only' -r
+complete -c queuey -n "__fish_queuey_using_subcommand status" -l max-priority -d 'Priority levels of q (x-max-priority), 0 (no priorities) to 255; classic queues only. [default: 10, as the queuey library\'s QueueConfig::new; none for a quorum q]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand status" -l queue-type -d 'Queue type of q' -r -f -a "classic\t''
 quorum\t''"
 complete -c queuey -n "__fish_queuey_using_subcommand status" -l delivery-limit -d 'Deliveries a message of a quorum q may take before it is dead-lettered to q.dead' -r
 complete -c queuey -n "__fish_queuey_using_subcommand status" -l dead-suffix -d 'Suffix naming the dead-letter queue [default: .dead]' -r
-complete -c queuey -n "__fish_queuey_using_subcommand status" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL [default: .deferred.]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand status" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL: hold queues are q + INFIX + "." + TTL in ms [default: .deferred]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand status" -l retry-granularity -d 'Rounding step of retry and delayed-enqueue delays [default: 1s]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand status" -l deferred-granularity -d 'Rounding step of deferral delays [default: 1s]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand status" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
@@ -169,22 +169,33 @@ complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge help" -f -a "purge" -d 'Delete dead letters: the whole q.dead, or those matching the filters'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l limit -d 'Show at most N messages (0: all)' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l group-by -d 'Count over the whole queue by these keys instead of listing: reason, original-queue, attempts, first-death-queue, first-death-reason, content-type, header:NAME' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l reason -d 'Death reason (x-queuey-death-reason, else the newest x-death reason)' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l original-queue -d 'Original queue (x-queuey-original-queue, else from x-death, else q)' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l attempts -d 'Attempts (x-queuey-attempts): N, N.., ..N or N..M (inclusive)' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l older-than -d 'Died longer ago than this (e.g. 7d)' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l newer-than -d 'Died more recently than this (e.g. 1h)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l group-by -d 'Count over the whole queue by these keys instead of listing: cause, reason, job-type, original-queue, attempts, first-death-queue, first-death-reason, content-type, header:NAME' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l cause -d 'Why it died, in one word: exhausted, fatal, no-handler, decode, malformed (the queuey library\'s reasons), rejected, expired, maxlen, delivery_limit (the broker\'s), other' -r -f -a "exhausted\t''
+fatal\t''
+no-handler\t''
+decode\t''
+malformed\t''
+rejected\t''
+expired\t''
+maxlen\t''
+delivery_limit\t''
+other\t''"
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l reason -d 'Death reason, the whole text (x-death-reason, else the newest x-death reason)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l job-type -d 'Job type (the envelope\'s job_type)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l original-queue -d 'Original queue (x-original-queue, else the envelope\'s queue, else from x-death, else q)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l attempts -d 'Attempts (x-attempts, else the envelope\'s attempt): N, N.., ..N or N..M (inclusive)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l older-than -d 'Died longer ago than this (e.g. 7d). Without a death time (x-death or the timestamp property; an application\'s dead letter has neither), the time since the job was enqueued counts: never less than the time since it died' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l newer-than -d 'Died more recently than this (e.g. 1h); the same age as --older-than' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l header -d 'A header\'s value (NAME=VALUE) or presence (NAME); all must hold' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l message-id -d 'Message id (the message_id property)' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l window -d 'Messages in flight at most, per stage (memory stays bounded by this window, and by 64 MiB of bodies)' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l message-ttl -d 'Queue-wide message TTL of q (x-message-ttl), e.g. 1h or 30s; at most 49d17h2m47s295ms' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l max-priority -d 'Priority levels of q (x-max-priority), 1 to 255; classic queues only' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l max-priority -d 'Priority levels of q (x-max-priority), 0 (no priorities) to 255; classic queues only. [default: 10, as the queuey library\'s QueueConfig::new; none for a quorum q]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l queue-type -d 'Queue type of q' -r -f -a "classic\t''
 quorum\t''"
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l delivery-limit -d 'Deliveries a message of a quorum q may take before it is dead-lettered to q.dead' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l dead-suffix -d 'Suffix naming the dead-letter queue [default: .dead]' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL [default: .deferred.]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL: hold queues are q + INFIX + "." + TTL in ms [default: .deferred]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l retry-granularity -d 'Rounding step of retry and delayed-enqueue delays [default: 1s]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l deferred-granularity -d 'Rounding step of deferral delays [default: 1s]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
@@ -201,12 +212,12 @@ complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subc
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l message-id -d 'The first message with this message id instead of a position' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l window -d 'Messages in flight at most, per stage (memory stays bounded by this window, and by 64 MiB of bodies)' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l message-ttl -d 'Queue-wide message TTL of q (x-message-ttl), e.g. 1h or 30s; at most 49d17h2m47s295ms' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l max-priority -d 'Priority levels of q (x-max-priority), 1 to 255; classic queues only' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l max-priority -d 'Priority levels of q (x-max-priority), 0 (no priorities) to 255; classic queues only. [default: 10, as the queuey library\'s QueueConfig::new; none for a quorum q]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l queue-type -d 'Queue type of q' -r -f -a "classic\t''
 quorum\t''"
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l delivery-limit -d 'Deliveries a message of a quorum q may take before it is dead-lettered to q.dead' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l dead-suffix -d 'Suffix naming the dead-letter queue [default: .dead]' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL [default: .deferred.]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL: hold queues are q + INFIX + "." + TTL in ms [default: .deferred]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l retry-granularity -d 'Rounding step of retry and delayed-enqueue delays [default: 1s]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l deferred-granularity -d 'Rounding step of deferral delays [default: 1s]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
@@ -222,21 +233,32 @@ complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subc
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l output-file -d 'Write to FILE instead of standard output' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l limit -d 'Export at most N matching messages (0: all)' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l reason -d 'Death reason (x-queuey-death-reason, else the newest x-death reason)' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l original-queue -d 'Original queue (x-queuey-original-queue, else from x-death, else q)' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l attempts -d 'Attempts (x-queuey-attempts): N, N.., ..N or N..M (inclusive)' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l older-than -d 'Died longer ago than this (e.g. 7d)' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l newer-than -d 'Died more recently than this (e.g. 1h)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l cause -d 'Why it died, in one word: exhausted, fatal, no-handler, decode, malformed (the queuey library\'s reasons), rejected, expired, maxlen, delivery_limit (the broker\'s), other' -r -f -a "exhausted\t''
+fatal\t''
+no-handler\t''
+decode\t''
+malformed\t''
+rejected\t''
+expired\t''
+maxlen\t''
+delivery_limit\t''
+other\t''"
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l reason -d 'Death reason, the whole text (x-death-reason, else the newest x-death reason)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l job-type -d 'Job type (the envelope\'s job_type)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l original-queue -d 'Original queue (x-original-queue, else the envelope\'s queue, else from x-death, else q)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l attempts -d 'Attempts (x-attempts, else the envelope\'s attempt): N, N.., ..N or N..M (inclusive)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l older-than -d 'Died longer ago than this (e.g. 7d). Without a death time (x-death or the timestamp property; an application\'s dead letter has neither), the time since the job was enqueued counts: never less than the time since it died' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l newer-than -d 'Died more recently than this (e.g. 1h); the same age as --older-than' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l header -d 'A header\'s value (NAME=VALUE) or presence (NAME); all must hold' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l message-id -d 'Message id (the message_id property)' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l window -d 'Messages in flight at most, per stage (memory stays bounded by this window, and by 64 MiB of bodies)' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l message-ttl -d 'Queue-wide message TTL of q (x-message-ttl), e.g. 1h or 30s; at most 49d17h2m47s295ms' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l max-priority -d 'Priority levels of q (x-max-priority), 1 to 255; classic queues only' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l max-priority -d 'Priority levels of q (x-max-priority), 0 (no priorities) to 255; classic queues only. [default: 10, as the queuey library\'s QueueConfig::new; none for a quorum q]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l queue-type -d 'Queue type of q' -r -f -a "classic\t''
 quorum\t''"
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l delivery-limit -d 'Deliveries a message of a quorum q may take before it is dead-lettered to q.dead' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l dead-suffix -d 'Suffix naming the dead-letter queue [default: .dead]' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL [default: .deferred.]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL: hold queues are q + INFIX + "." + TTL in ms [default: .deferred]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l retry-granularity -d 'Rounding step of retry and delayed-enqueue delays [default: 1s]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l deferred-granularity -d 'Rounding step of deferral delays [default: 1s]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
@@ -254,21 +276,32 @@ complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subc
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l limit -d 'Replay at most N matching messages (0: all)' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l rate -d 'Publish at most N messages per second (e.g. 500 or 500/s)' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l from-file -d 'Replay the dead letters of an export file (`dead export`, `dead purge --archive`) instead of q.dead; nothing is removed from the file' -r -F
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l reason -d 'Death reason (x-queuey-death-reason, else the newest x-death reason)' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l original-queue -d 'Original queue (x-queuey-original-queue, else from x-death, else q)' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l attempts -d 'Attempts (x-queuey-attempts): N, N.., ..N or N..M (inclusive)' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l older-than -d 'Died longer ago than this (e.g. 7d)' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l newer-than -d 'Died more recently than this (e.g. 1h)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l cause -d 'Why it died, in one word: exhausted, fatal, no-handler, decode, malformed (the queuey library\'s reasons), rejected, expired, maxlen, delivery_limit (the broker\'s), other' -r -f -a "exhausted\t''
+fatal\t''
+no-handler\t''
+decode\t''
+malformed\t''
+rejected\t''
+expired\t''
+maxlen\t''
+delivery_limit\t''
+other\t''"
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l reason -d 'Death reason, the whole text (x-death-reason, else the newest x-death reason)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l job-type -d 'Job type (the envelope\'s job_type)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l original-queue -d 'Original queue (x-original-queue, else the envelope\'s queue, else from x-death, else q)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l attempts -d 'Attempts (x-attempts, else the envelope\'s attempt): N, N.., ..N or N..M (inclusive)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l older-than -d 'Died longer ago than this (e.g. 7d). Without a death time (x-death or the timestamp property; an application\'s dead letter has neither), the time since the job was enqueued counts: never less than the time since it died' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l newer-than -d 'Died more recently than this (e.g. 1h); the same age as --older-than' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l header -d 'A header\'s value (NAME=VALUE) or presence (NAME); all must hold' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l message-id -d 'Message id (the message_id property)' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l window -d 'Messages in flight at most, per stage (memory stays bounded by this window, and by 64 MiB of bodies)' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l message-ttl -d 'Queue-wide message TTL of q (x-message-ttl), e.g. 1h or 30s; at most 49d17h2m47s295ms' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l max-priority -d 'Priority levels of q (x-max-priority), 1 to 255; classic queues only' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l max-priority -d 'Priority levels of q (x-max-priority), 0 (no priorities) to 255; classic queues only. [default: 10, as the queuey library\'s QueueConfig::new; none for a quorum q]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l queue-type -d 'Queue type of q' -r -f -a "classic\t''
 quorum\t''"
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l delivery-limit -d 'Deliveries a message of a quorum q may take before it is dead-lettered to q.dead' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l dead-suffix -d 'Suffix naming the dead-letter queue [default: .dead]' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL [default: .deferred.]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL: hold queues are q + INFIX + "." + TTL in ms [default: .deferred]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l retry-granularity -d 'Rounding step of retry and delayed-enqueue delays [default: 1s]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l deferred-granularity -d 'Rounding step of deferral delays [default: 1s]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
@@ -278,27 +311,39 @@ complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subc
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
 json\t'JSON (one document; streams print one object per line)'"
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l dry-run -d 'Print what would go where (counts per target queue) and move nothing'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l keep-attempts -d 'Copy each body unchanged: a job comes back on the attempt it died on (by default its envelope\'s attempt is set to 1, so it gets its full retries back)'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l spend-delivery-budget -d 'Peek a quorum q.dead even though each peek spends one delivery of every message (RabbitMQ before 4.3); a message on its last delivery is moved to the back instead'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l assume-classic -d 'Without the management API, treat q.dead as a classic queue (as queuey declares it)'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -s q -l quiet -d 'No progress bars and no notes on stderr'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -s V -l version -d 'Print version'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l archive -d 'Write every removed message to FILE (export format) before removing it' -r -F
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l reason -d 'Death reason (x-queuey-death-reason, else the newest x-death reason)' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l original-queue -d 'Original queue (x-queuey-original-queue, else from x-death, else q)' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l attempts -d 'Attempts (x-queuey-attempts): N, N.., ..N or N..M (inclusive)' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l older-than -d 'Died longer ago than this (e.g. 7d)' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l newer-than -d 'Died more recently than this (e.g. 1h)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l cause -d 'Why it died, in one word: exhausted, fatal, no-handler, decode, malformed (the queuey library\'s reasons), rejected, expired, maxlen, delivery_limit (the broker\'s), other' -r -f -a "exhausted\t''
+fatal\t''
+no-handler\t''
+decode\t''
+malformed\t''
+rejected\t''
+expired\t''
+maxlen\t''
+delivery_limit\t''
+other\t''"
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l reason -d 'Death reason, the whole text (x-death-reason, else the newest x-death reason)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l job-type -d 'Job type (the envelope\'s job_type)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l original-queue -d 'Original queue (x-original-queue, else the envelope\'s queue, else from x-death, else q)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l attempts -d 'Attempts (x-attempts, else the envelope\'s attempt): N, N.., ..N or N..M (inclusive)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l older-than -d 'Died longer ago than this (e.g. 7d). Without a death time (x-death or the timestamp property; an application\'s dead letter has neither), the time since the job was enqueued counts: never less than the time since it died' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l newer-than -d 'Died more recently than this (e.g. 1h); the same age as --older-than' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l header -d 'A header\'s value (NAME=VALUE) or presence (NAME); all must hold' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l message-id -d 'Message id (the message_id property)' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l window -d 'Messages in flight at most, per stage (memory stays bounded by this window, and by 64 MiB of bodies)' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l message-ttl -d 'Queue-wide message TTL of q (x-message-ttl), e.g. 1h or 30s; at most 49d17h2m47s295ms' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l max-priority -d 'Priority levels of q (x-max-priority), 1 to 255; classic queues only' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l max-priority -d 'Priority levels of q (x-max-priority), 0 (no priorities) to 255; classic queues only. [default: 10, as the queuey library\'s QueueConfig::new; none for a quorum q]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l queue-type -d 'Queue type of q' -r -f -a "classic\t''
 quorum\t''"
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l delivery-limit -d 'Deliveries a message of a quorum q may take before it is dead-lettered to q.dead' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l dead-suffix -d 'Suffix naming the dead-letter queue [default: .dead]' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL [default: .deferred.]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL: hold queues are q + INFIX + "." + TTL in ms [default: .deferred]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l retry-granularity -d 'Rounding step of retry and delayed-enqueue delays [default: 1s]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l deferred-granularity -d 'Rounding step of deferral delays [default: 1s]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r

@@ -28,6 +28,13 @@ use lapin::types::{AMQPValue, FieldArray, FieldTable, LongString};
 use lapin::{BasicProperties, Channel, Connection, ConnectionProperties};
 
 const REASONS: [&str; 4] = ["rejected", "expired", "maxlen", "delivery_limit"];
+/// What a queuey 1.x worker writes in x-death-reason.
+const APP_REASONS: [&str; 4] = [
+    "max attempts (3) exhausted after attempt 3: upstream timeout",
+    "fatal error: card declined",
+    "no handler for job type `bench::Gone`",
+    "decode error: missing field `to`",
+];
 
 fn url() -> String {
     std::env::var("QUEUEY_BENCH_URL")
@@ -58,37 +65,58 @@ async fn declare(ch: &Channel, name: &str) {
     .expect("declare");
 }
 
-/// Fills `queue` with `n` persistent dead letters of `size` bytes, as the broker would have
-/// dead-lettered them (x-death) with queuey's headers, confirmed in pipelined batches.
+/// Fills `queue` with `n` persistent dead letters of about `size` bytes, confirmed in pipelined
+/// batches: three in four as a queuey 1.x application writes them (a JSON envelope on attempt
+/// 3, the library's headers and reasons, no x-death), one in four as the broker dead-letters a
+/// message (x-death).
 async fn fill(ch: &Channel, queue: &str, original: &str, n: usize, size: usize) {
-    let body = vec![b'x'; size];
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
-        .as_secs();
+        .as_millis() as u64;
     let mut pending = Vec::with_capacity(2000);
     for i in 0..n {
-        let reason = REASONS[i % REASONS.len()];
-        let mut entry = FieldTable::default();
-        entry.insert("queue".into(), s(original));
-        entry.insert("reason".into(), s(reason));
-        entry.insert("count".into(), AMQPValue::LongLongInt(1));
-        entry.insert("time".into(), AMQPValue::Timestamp(now));
-        entry.insert("exchange".into(), s(""));
-        entry.insert(
-            "routing-keys".into(),
-            AMQPValue::FieldArray(FieldArray::from(vec![s(original)])),
-        );
         let mut headers = FieldTable::default();
-        headers.insert(
-            "x-death".into(),
-            AMQPValue::FieldArray(FieldArray::from(vec![AMQPValue::FieldTable(entry)])),
-        );
-        headers.insert("x-queuey-original-queue".into(), s(original));
-        headers.insert("x-queuey-attempts".into(), AMQPValue::LongInt(3));
-        let props = BasicProperties::default()
+        let job_id = format!("67e55044-10b1-426f-9247-{i:012x}");
+        let (body, props) = if i % 4 == 3 {
+            let reason = REASONS[(i / 4) % REASONS.len()];
+            let mut entry = FieldTable::default();
+            entry.insert("queue".into(), s(original));
+            entry.insert("reason".into(), s(reason));
+            entry.insert("count".into(), AMQPValue::LongLongInt(1));
+            entry.insert("time".into(), AMQPValue::Timestamp(now / 1000));
+            entry.insert("exchange".into(), s(""));
+            entry.insert(
+                "routing-keys".into(),
+                AMQPValue::FieldArray(FieldArray::from(vec![s(original)])),
+            );
+            headers.insert(
+                "x-death".into(),
+                AMQPValue::FieldArray(FieldArray::from(vec![AMQPValue::FieldTable(entry)])),
+            );
+            (vec![b'x'; size], BasicProperties::default())
+        } else {
+            let reason = APP_REASONS[(i / 4) % APP_REASONS.len()];
+            headers.insert("x-attempt".into(), AMQPValue::LongUInt(3));
+            headers.insert("x-deferrals".into(), AMQPValue::LongUInt(0));
+            headers.insert("x-death-reason".into(), s(reason));
+            headers.insert("x-original-queue".into(), s(original));
+            headers.insert("x-attempts".into(), AMQPValue::LongUInt(3));
+            let head = format!(
+                "{{\"job_id\":\"{job_id}\",\"job_type\":\"bench::Job\",\"queue\":\"{original}\",\"attempt\":3,\"enqueued_at_ms\":{now},\"deferrals\":0,\"priority\":0,\"payload\":{{\"pad\":\""
+            );
+            let mut body = head.into_bytes();
+            body.resize(size.saturating_sub(3).max(body.len()), b'x');
+            body.extend_from_slice(b"\"}}");
+            let props = BasicProperties::default()
+                .with_content_type("application/json".into())
+                .with_type("bench::Job".into())
+                .with_priority(0);
+            (body, props)
+        };
+        let props = props
             .with_delivery_mode(2)
-            .with_message_id(format!("bench-{i}").into())
+            .with_message_id(job_id.into())
             .with_headers(headers);
         pending.push(
             ch.basic_publish(

@@ -194,9 +194,10 @@ pub enum DeadCommand {
     /// List the dead letters in q.dead without removing any
     ///
     /// Peeks at q.dead: every message stays, in its order (only its redelivered flag changes).
-    /// Shows, per message, its position, message id, original queue, attempts, death reason,
-    /// x-death history, age, size and a body preview. --group-by counts over the whole queue
-    /// instead, keeping no bodies.
+    /// Shows, per message, its position, message id, job type (from the queuey envelope in the
+    /// body), original queue, attempts, cause of death, x-death history, age, size and a body
+    /// preview; `dead show` and `-o json` give the whole reason. --group-by counts over the
+    /// whole queue instead, keeping no bodies.
     Ls(DeadLsArgs),
 
     /// Show one dead letter whole: properties, every header with its type, x-death, the body
@@ -220,6 +221,10 @@ pub enum DeadCommand {
     /// stay in q.dead in their order. A run reads at most what q.dead held when it began, and
     /// never replays its own copies again. Ctrl-C stops cleanly: what is in flight is settled,
     /// the rest stays in q.dead, and queuey exits 130.
+    ///
+    /// A replayed job gets its retries back: in a body that is a queuey envelope, `attempt` is
+    /// set to 1 (every other byte stays as it was) and the x-attempt header says 1, unless
+    /// --keep-attempts. Other bodies are copied unchanged.
     Replay(DeadReplayArgs),
 
     /// Delete dead letters: the whole q.dead, or those matching the filters
@@ -243,23 +248,37 @@ pub struct DeadQueueArg {
 #[derive(Debug, Default, Args)]
 #[command(next_help_heading = "Filters")]
 pub struct FilterArgs {
-    /// Death reason (x-queuey-death-reason, else the newest x-death reason)
+    /// Why it died, in one word: exhausted, fatal, no-handler, decode, malformed (the queuey
+    /// library's reasons), rejected, expired, maxlen, delivery_limit (the broker's), other
+    #[arg(long, value_name = "CAUSE", value_parser = [
+        "exhausted", "fatal", "no-handler", "decode", "malformed", "rejected", "expired", "maxlen",
+        "delivery_limit", "other",
+    ])]
+    pub cause: Vec<String>,
+
+    /// Death reason, the whole text (x-death-reason, else the newest x-death reason)
     #[arg(long, value_name = "REASON")]
     pub reason: Vec<String>,
 
-    /// Original queue (x-queuey-original-queue, else from x-death, else q)
+    /// Job type (the envelope's job_type)
+    #[arg(long, value_name = "TYPE")]
+    pub job_type: Vec<String>,
+
+    /// Original queue (x-original-queue, else the envelope's queue, else from x-death, else q)
     #[arg(long, value_name = "QUEUE")]
     pub original_queue: Vec<String>,
 
-    /// Attempts (x-queuey-attempts): N, N.., ..N or N..M (inclusive)
+    /// Attempts (x-attempts, else the envelope's attempt): N, N.., ..N or N..M (inclusive)
     #[arg(long, value_name = "RANGE")]
     pub attempts: Option<String>,
 
-    /// Died longer ago than this (e.g. 7d)
+    /// Died longer ago than this (e.g. 7d). Without a death time (x-death or the timestamp
+    /// property; an application's dead letter has neither), the time since the job was
+    /// enqueued counts: never less than the time since it died
     #[arg(long, value_name = "DURATION")]
     pub older_than: Option<String>,
 
-    /// Died more recently than this (e.g. 1h)
+    /// Died more recently than this (e.g. 1h); the same age as --older-than
     #[arg(long, value_name = "DURATION")]
     pub newer_than: Option<String>,
 
@@ -300,8 +319,9 @@ pub struct DeadLsArgs {
     #[arg(long, value_name = "N", default_value_t = 50)]
     pub limit: u64,
 
-    /// Count over the whole queue by these keys instead of listing: reason, original-queue,
-    /// attempts, first-death-queue, first-death-reason, content-type, header:NAME
+    /// Count over the whole queue by these keys instead of listing: cause, reason, job-type,
+    /// original-queue, attempts, first-death-queue, first-death-reason, content-type,
+    /// header:NAME
     #[arg(long, value_name = "KEY")]
     pub group_by: Vec<String>,
 
@@ -384,6 +404,11 @@ pub struct DeadReplayArgs {
     #[arg(long, value_name = "FILE")]
     pub from_file: Option<PathBuf>,
 
+    /// Copy each body unchanged: a job comes back on the attempt it died on (by default its
+    /// envelope's attempt is set to 1, so it gets its full retries back)
+    #[arg(long)]
+    pub keep_attempts: bool,
+
     #[command(flatten)]
     pub filters: FilterArgs,
 
@@ -441,7 +466,8 @@ pub struct QueueSettingsArgs {
     #[arg(long, value_name = "DURATION")]
     pub message_ttl: Option<String>,
 
-    /// Priority levels of q (x-max-priority), 1 to 255; classic queues only
+    /// Priority levels of q (x-max-priority), 0 (no priorities) to 255; classic queues only.
+    /// [default: 10, as the queuey library's QueueConfig::new; none for a quorum q]
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub max_priority: Option<i64>,
 
@@ -457,7 +483,8 @@ pub struct QueueSettingsArgs {
     #[arg(long, value_name = "SUFFIX")]
     pub dead_suffix: Option<String>,
 
-    /// Infix between q and a hold queue's TTL [default: .deferred.]
+    /// Infix between q and a hold queue's TTL: hold queues are q + INFIX + "." + TTL in ms
+    /// [default: .deferred]
     #[arg(long, value_name = "INFIX")]
     pub deferred_suffix: Option<String>,
 

@@ -100,7 +100,8 @@ fn scaled(number: &str, scale: u128) -> Option<u128> {
 
 /// Formats whole milliseconds the way [`parse_duration`] reads them: `30s`, `1h30m`,
 /// `24d20h31m23s647ms`, `0ms`.
-pub fn format_millis(ms: u64) -> String {
+pub fn format_millis(ms: impl Into<u64>) -> String {
+    let ms: u64 = ms.into();
     if ms == 0 {
         return "0ms".to_owned();
     }
@@ -207,10 +208,10 @@ mod tests {
 
     #[test]
     fn formats_and_round_trips() {
-        assert_eq!(format_millis(30_000), "30s");
-        assert_eq!(format_millis(5_400_000), "1h30m");
-        assert_eq!(format_millis(2_147_483_647), "24d20h31m23s647ms");
-        assert_eq!(format_millis(0), "0ms");
+        assert_eq!(format_millis(30_000u64), "30s");
+        assert_eq!(format_millis(5_400_000u64), "1h30m");
+        assert_eq!(format_millis(2_147_483_647u64), "24d20h31m23s647ms");
+        assert_eq!(format_millis(0u64), "0ms");
         for n in [1, 999, 1000, 61_001, 86_400_000, 4_294_967_295] {
             assert_eq!(parse_duration(&format_millis(n)), Ok(ms(n)));
         }

@@ -74,9 +74,9 @@ pub fn long_lived_queues(q: &QueueSettings) -> [ComputedQueue; 2] {
 }
 
 /// The hold queue of `q` for a TTL: its arguments depend on its name only.
-pub fn hold_queue(q: &QueueSettings, ttl_ms: u64) -> ComputedQueue {
+pub fn hold_queue(q: &QueueSettings, ttl_ms: u32) -> ComputedQueue {
     ComputedQueue {
-        name: topology::deferred_queue_name(&q.name, ttl_ms, &q.options),
+        name: q.options.deferred_queue(&q.name, ttl_ms),
         role: Role::Hold,
         queue_type: QueueType::Classic,
         durable: true,
@@ -673,7 +673,7 @@ pub fn plan_from_probe(computed: &ComputedQueue, outcome: &ProbeOutcome, vhost: 
 pub struct HoldPlan {
     pub name: String,
     /// The TTL in the name; `null` for a bad name.
-    pub ttl_ms: Option<u64>,
+    pub ttl_ms: Option<u32>,
     /// `in_sync` or `drift` (a hold queue is never created by queuey).
     pub status: Status,
     pub differences: Vec<Difference>,
@@ -914,8 +914,28 @@ mod tests {
     use crate::settings::resolve_queue;
     use serde_json::json;
 
+    /// A queue without priorities (`--max-priority 0`): the diffs below are about one argument
+    /// at a time.
     fn settings(name: &str) -> QueueSettings {
-        resolve_queue(name, &crate::cli::QueueSettingsArgs::default(), None).unwrap()
+        let flags = crate::cli::QueueSettingsArgs {
+            max_priority: Some(0),
+            ..Default::default()
+        };
+        resolve_queue(name, &flags, None).unwrap()
+    }
+
+    #[test]
+    fn the_default_work_queue_is_the_librarys_ten_level_priority_queue() {
+        let q = resolve_queue("orders", &crate::cli::QueueSettingsArgs::default(), None).unwrap();
+        let [work, dead] = long_lived_queues(&q);
+        let plan = diff_queue(&work, Some(&live(json!({"x-max-priority": 10}))));
+        assert_eq!(plan.status, Status::InSync);
+        let plan = diff_queue(&work, Some(&live(json!({}))));
+        assert_eq!(fields(&plan), [("x-max-priority", DiffKind::Missing)]);
+        assert_eq!(
+            diff_queue(&dead, Some(&live(json!({})))).status,
+            Status::InSync
+        );
     }
 
     fn with_ttl(name: &str, ttl_ms: u64) -> QueueSettings {
@@ -1263,7 +1283,7 @@ mod tests {
     #[test]
     fn hold_queues_are_checked_against_their_own_name() {
         let q = settings("orders");
-        let good = |ttl: u64| {
+        let good = |ttl: u32| {
             live(Value::Object(args_json(&topology::deferred_queue_args(
                 "orders", ttl,
             ))))

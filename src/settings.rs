@@ -13,6 +13,7 @@ use serde::Deserialize;
 use crate::broker::peek::PeekOptions;
 use crate::broker::url::{AmqpTarget, ApiTarget, DEFAULT_AMQP_URL};
 use crate::cli::{self, Cli, FilterArgs, PeekArgs, QueueSelection, QueueSettingsArgs};
+use crate::dead::decode::Cause;
 use crate::dead::filter::{AttemptRange, Filter, GroupKey, HeaderCondition};
 use crate::duration::{format_millis, parse_duration};
 use crate::error::{Error, Kind, Result};
@@ -35,7 +36,7 @@ pub struct QueueSettings {
 
 impl QueueSettings {
     pub fn dead_queue(&self) -> String {
-        topology::dead_queue_name(&self.name, &self.options)
+        self.options.dead_queue(&self.name)
     }
 }
 
@@ -161,6 +162,8 @@ pub struct ReplaySettings {
     /// Messages per second at most.
     pub rate: Option<f64>,
     pub from_file: Option<PathBuf>,
+    /// Copy envelope bodies unchanged instead of setting their `attempt` to 1.
+    pub keep_attempts: bool,
     pub peek: PeekOptions,
 }
 
@@ -324,6 +327,7 @@ impl Invocation {
                                 limit: (a.limit > 0).then_some(a.limit),
                                 rate: a.rate.as_deref().map(parse_rate).transpose()?,
                                 from_file: a.from_file,
+                                keep_attempts: a.keep_attempts,
                                 peek: peek_options(&a.peek)?,
                                 queue,
                             },
@@ -366,7 +370,20 @@ pub fn filter_from_args(a: &FilterArgs) -> Result<Filter> {
             .transpose()
     };
     let filter = Filter {
+        causes: a
+            .cause
+            .iter()
+            .map(|c| {
+                Cause::parse(c).ok_or_else(|| {
+                    Error::settings(format!(
+                        "invalid --cause {c:?}: one of {}",
+                        Cause::ALL.map(Cause::as_str).join(", ")
+                    ))
+                })
+            })
+            .collect::<Result<_>>()?,
         reasons: a.reason.clone(),
+        job_types: a.job_type.clone(),
         original_queues: a.original_queue.clone(),
         attempts: a
             .attempts
@@ -604,15 +621,10 @@ pub fn resolve_queue(
             let d = parse_duration(&s.value).map_err(|e| {
                 Error::settings(format!("{} (from {}): {e}", "message_ttl", s.origin))
             })?;
-            if d.subsec_nanos() % 1_000_000 != 0 {
-                return Err(invalid(
-                    "message_ttl",
-                    &s.value,
-                    &s.origin,
-                    "x-message-ttl is whole milliseconds",
-                ));
-            }
-            if d.as_millis() > u128::from(MAX_TTL_MS) {
+            // Like the library, a TTL is whole milliseconds rounded up and at least 1 ms
+            // (`topology::ttl_millis`); past MAX_TTL_MS the library clamps, but a setting that
+            // large is a mistake worth saying.
+            if d > Duration::from_millis(u64::from(MAX_TTL_MS)) {
                 return Err(invalid(
                     "message_ttl",
                     &s.value,
@@ -643,13 +655,22 @@ pub fn resolve_queue(
         },
     };
 
+    // The library's default is ten levels (`QueueConfig::new`) and 0 turns priorities off
+    // (`QueueConfig::max_priority(0)`). A quorum queue is queuey's extension, never declared by
+    // a queuey 1.x application, and takes no x-max-priority: its default is none.
     let max_priority = match pick!(max_priority, "--max-priority") {
-        None => None,
+        None if queue_type == QueueType::Quorum => None,
+        None => Some(topology::DEFAULT_MAX_PRIORITY),
+        Some(s) if s.value == 0 => None,
         Some(s) => {
-            let p = u8::try_from(s.value)
-                .ok()
-                .filter(|p| *p >= 1)
-                .ok_or_else(|| invalid("max_priority", &s.value, &s.origin, "allowed 1 to 255"))?;
+            let p = u8::try_from(s.value).ok().ok_or_else(|| {
+                invalid(
+                    "max_priority",
+                    &s.value,
+                    &s.origin,
+                    "allowed 0 (no priorities) to 255",
+                )
+            })?;
             if queue_type == QueueType::Quorum {
                 return Err(invalid(
                     "max_priority",
@@ -715,11 +736,11 @@ pub fn resolve_queue(
         "deferred_suffix",
         topology::DEFAULT_DEFERRED_SUFFIX,
     )?;
-    if dead_suffix.starts_with(&deferred_suffix) {
+    if dead_suffix.starts_with(&format!("{deferred_suffix}.")) {
         return Err(Error::settings(format!(
-            "dead_suffix {dead_suffix:?} starts with deferred_suffix {deferred_suffix:?} for \
-             queue {name:?}: the dead-letter queue would read as a hold queue; choose suffixes \
-             that do not overlap"
+            "dead_suffix {dead_suffix:?} starts with deferred_suffix {deferred_suffix:?} and a \
+             dot for queue {name:?}: the dead-letter queue would read as a hold queue \
+             ({{q}}{deferred_suffix}.{{ttl_ms}}); choose suffixes that do not overlap"
         )));
     }
 
@@ -729,14 +750,9 @@ pub fn resolve_queue(
         };
         let d = parse_duration(&s.value)
             .map_err(|e| Error::settings(format!("{setting} (from {}): {e}", s.origin)))?;
-        let allowed = format!(
-            "allowed 1ms to {} in whole milliseconds",
-            format_millis(MAX_DEFERRAL_MS)
-        );
-        if d.is_zero()
-            || d.subsec_nanos() % 1_000_000 != 0
-            || d.as_millis() > u128::from(MAX_DEFERRAL_MS)
-        {
+        // Like the library, a fraction of a millisecond rounds up to a whole one.
+        let allowed = format!("allowed 1ms to {}", format_millis(MAX_DEFERRAL_MS));
+        if d.is_zero() || d > Duration::from_millis(u64::from(MAX_DEFERRAL_MS)) {
             return Err(invalid(setting, &s.value, &s.origin, &allowed));
         }
         Ok(d)
@@ -783,8 +799,8 @@ pub fn validate_queue_name(name: &str, options: &RabbitMqOptions) -> Result<()> 
              (it refuses them with 403 ACCESS_REFUSED)"
         )));
     }
-    let longest_hold = topology::deferred_queue_name(name, MAX_DEFERRAL_MS, options);
-    let dead = topology::dead_queue_name(name, options);
+    let longest_hold = topology::longest_deferred_queue_name(name, options);
+    let dead = options.dead_queue(name);
     for (what, derived) in [
         ("", name),
         ("its dead-letter queue ", &dead),
@@ -841,7 +857,48 @@ mod tests {
     fn defaults_without_file() {
         let q = resolve_queue("orders", &flags(), None).unwrap();
         assert_eq!(q.config, QueueConfig::default());
+        assert_eq!(
+            q.config.max_priority,
+            Some(10),
+            "QueueConfig::new's ten levels"
+        );
         assert_eq!(q.options, RabbitMqOptions::default());
+    }
+
+    #[test]
+    fn max_priority_zero_is_no_priorities_and_quorum_has_none_by_default() {
+        let off = |f: QueueSettingsArgs| resolve_queue("orders", &f, None).unwrap().config;
+        assert_eq!(
+            off(QueueSettingsArgs {
+                max_priority: Some(0),
+                ..flags()
+            })
+            .max_priority,
+            None
+        );
+        let quorum = off(QueueSettingsArgs {
+            queue_type: Some("quorum".into()),
+            ..flags()
+        });
+        assert_eq!(quorum.max_priority, None);
+        let q = resolve_queue(
+            "orders",
+            &flags(),
+            Some(&file("[queues.orders]\nmax_priority = 0\n")),
+        )
+        .unwrap();
+        assert_eq!(
+            q.config.max_priority, None,
+            "max_priority = 0 in queuey.toml"
+        );
+        // A TTL is whole milliseconds rounded up, as the library computes it; 0 declares 1 ms.
+        for ttl in ["0s", "1500us"] {
+            let c = off(QueueSettingsArgs {
+                message_ttl: Some(ttl.into()),
+                ..flags()
+            });
+            assert!(c.message_ttl.is_some(), "{ttl}");
+        }
     }
 
     #[test]
@@ -893,19 +950,19 @@ mod tests {
 
     #[test]
     fn refuses_bad_settings_naming_them() {
-        let e = refused(QueueSettingsArgs {
-            max_priority: Some(0),
-            ..flags()
-        });
-        assert!(
-            e.contains("max_priority") && e.contains("1 to 255") && e.contains("--max-priority"),
-            "{e}"
-        );
-        let e = refused(QueueSettingsArgs {
-            max_priority: Some(256),
-            ..flags()
-        });
-        assert!(e.contains("256"), "{e}");
+        for bad in [-1, 256] {
+            let e = refused(QueueSettingsArgs {
+                max_priority: Some(bad),
+                ..flags()
+            });
+            assert!(
+                e.contains("max_priority")
+                    && e.contains("0 (no priorities) to 255")
+                    && e.contains("--max-priority")
+                    && e.contains(&bad.to_string()),
+                "{e}"
+            );
+        }
         let e = refused(QueueSettingsArgs {
             message_ttl: Some("50d".into()),
             ..flags()
@@ -917,10 +974,13 @@ mod tests {
         });
         assert!(e.contains("retry_granularity") && e.contains("1ms"), "{e}");
         let e = refused(QueueSettingsArgs {
-            deferred_granularity: Some("1500us".into()),
+            deferred_granularity: Some("25d".into()),
             ..flags()
         });
-        assert!(e.contains("whole milliseconds"), "{e}");
+        assert!(
+            e.contains("deferred_granularity") && e.contains("24d"),
+            "{e}"
+        );
         let e = refused(QueueSettingsArgs {
             queue_type: Some("quorum".into()),
             max_priority: Some(5),

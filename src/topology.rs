@@ -1,8 +1,11 @@
 //! Pure helpers describing the RabbitMQ topology of a queuey job queue.
 //!
-//! This module is seed 000 (`../shared/seeds/000_…`) in Rust: its constants and functions carry
-//! the seed's names and values. It never touches a connection, a file or the clock, so everything
-//! here is unit-tested without a broker; the broker layer turns [`QueueArgs`] into AMQP tables.
+//! This module is the documentation page of `queuey_rabbitmq::topology` (the queuey job-queue
+//! library, 1.x) in Rust: its constants and functions carry the library's names and values, and
+//! compute what the library computes for every input (a property test compares the two, with the
+//! library as a dev-dependency). It never touches a connection, a file or the clock, so
+//! everything here is unit-tested without a broker; the broker layer turns [`QueueArgs`] into
+//! AMQP tables.
 //!
 //! For a logical queue `q` the backend maintains two long-lived broker queues plus one
 //! short-lived hold queue per distinct delay:
@@ -13,9 +16,14 @@
 //! | `q.dead`              | dead-letter queue        | none |
 //! | `q.deferred.{ttl_ms}` | hold queue for one delay | `x-message-ttl = ttl_ms`, `x-dead-letter-exchange = ""`, `x-dead-letter-routing-key = q`, `x-expires = 2 * ttl_ms` |
 //!
-//! queuey's one extension to the seed is the quorum work queue (seed 002): a quorum `q` also
+//! A queue's defaults are the library's `QueueConfig::new`: durable, classic, no message TTL,
+//! [`DEFAULT_MAX_PRIORITY`] priority levels.
+//!
+//! queuey's one extension to the library is the quorum work queue (seed 002): a quorum `q` also
 //! carries `x-queue-type = quorum`, `x-delivery-limit` when set, and dead-letters to `q.dead`, so
-//! that a message past its delivery limit is kept in `q.dead` instead of being dropped.
+//! that a message past its delivery limit is kept in `q.dead` instead of being dropped. A queuey
+//! 1.x application declares classic queues only, so a quorum `q` is for queues the application
+//! does not declare itself (it would otherwise fail its own declaration with PRECONDITION_FAILED).
 //!
 //! # Why hold queues instead of per-message expiration
 //!
@@ -77,27 +85,32 @@ pub const ARG_DELIVERY_LIMIT: &str = "x-delivery-limit";
 
 /// Default suffix appended to a queue name to build its dead-letter queue.
 pub const DEFAULT_DEAD_SUFFIX: &str = ".dead";
-/// Default infix between a queue name and a hold queue's TTL.
-pub const DEFAULT_DEFERRED_SUFFIX: &str = ".deferred.";
+/// Default infix between a queue name and a hold queue's TTL: a hold queue is
+/// `{q}{suffix}.{ttl_ms}`, so a suffix `.hold` gives `q.hold.30000`.
+pub const DEFAULT_DEFERRED_SUFFIX: &str = ".deferred";
 
-/// Header mirroring `queuey_core::Envelope::attempt` on every publish.
-pub const HEADER_ATTEMPT: &str = "x-queuey-attempt";
-/// Header carrying the number of attempts made before dead-lettering.
-pub const HEADER_ATTEMPTS: &str = "x-queuey-attempts";
-/// Header carrying the dead-lettering reason on messages routed to `q.dead`.
-pub const HEADER_DEATH_REASON: &str = "x-queuey-death-reason";
-/// Header mirroring `queuey_core::Envelope::deferrals` on every publish.
-pub const HEADER_DEFERRALS: &str = "x-queuey-deferrals";
-/// Header carrying the originating queue name on messages routed to `q.dead`.
-pub const HEADER_ORIGINAL_QUEUE: &str = "x-queuey-original-queue";
+/// Header mirroring the envelope's `attempt` on every publish (a `u32`, `LongUInt`).
+pub const HEADER_ATTEMPT: &str = "x-attempt";
+/// Header carrying the number of attempts made before dead-lettering (a `u32`).
+pub const HEADER_ATTEMPTS: &str = "x-attempts";
+/// Header carrying the dead-lettering reason on messages routed to `q.dead` (a long string).
+pub const HEADER_DEATH_REASON: &str = "x-death-reason";
+/// Header mirroring the envelope's `deferrals` on every publish (a `u32`).
+pub const HEADER_DEFERRALS: &str = "x-deferrals";
+/// Header carrying the originating queue name on messages routed to `q.dead` (a long string).
+pub const HEADER_ORIGINAL_QUEUE: &str = "x-original-queue";
 
-/// Largest time-to-live RabbitMQ accepts, in milliseconds (2^32-1, ~49.7 days).
+/// Largest time-to-live RabbitMQ accepts, in milliseconds (`u32::MAX`, ~49.7 days).
 ///
-/// Brokers from 3.10.2 accept up to ten years; queuey keeps the seed's tighter bound.
-pub const MAX_TTL_MS: u64 = 4_294_967_295;
-/// Longest delay this backend will hold, in milliseconds (2^31-1, ~24.8 days), so that a hold
-/// queue's `x-expires = 2 * ttl_ms` never passes [`MAX_TTL_MS`].
-pub const MAX_DEFERRAL_MS: u64 = 2_147_483_647;
+/// Brokers from 3.10.2 accept up to ten years; queuey keeps the library's tighter bound.
+pub const MAX_TTL_MS: u32 = u32::MAX;
+/// Longest delay this backend will hold, in milliseconds (`MAX_TTL_MS / 2`, ~24.8 days), so
+/// that a hold queue's `x-expires = 2 * ttl_ms` never passes [`MAX_TTL_MS`].
+pub const MAX_DEFERRAL_MS: u32 = MAX_TTL_MS / 2;
+
+/// Priority levels of a main queue when nothing says otherwise: the library's
+/// `queuey_core::DEFAULT_MAX_PRIORITY` (`QueueConfig::new` declares `x-max-priority = 10`).
+pub const DEFAULT_MAX_PRIORITY: u8 = 10;
 
 /// A queue argument value. Only the two shapes the topology uses: integers (sent as AMQP
 /// signed 64-bit integers; the broker compares integers by value whatever their width) and
@@ -145,24 +158,39 @@ impl fmt::Display for QueueType {
 }
 
 /// The settings of one logical queue that shape the main queue's arguments.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+///
+/// The default is the library's `QueueConfig::new`: no message TTL, [`DEFAULT_MAX_PRIORITY`]
+/// levels, classic.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct QueueConfig {
-    /// Queue-wide message TTL of `q` (`x-message-ttl`), in whole milliseconds.
+    /// Queue-wide message TTL of `q` (`x-message-ttl`).
     pub message_ttl: Option<Duration>,
-    /// Number of priority levels of `q` (`x-max-priority`), 1..=255.
+    /// Number of priority levels of `q` (`x-max-priority`), 1..=255; `None` is no priorities.
     pub max_priority: Option<u8>,
-    /// Classic (the seed) or quorum (queuey's extension).
+    /// Classic (the library) or quorum (queuey's extension).
     pub queue_type: QueueType,
     /// Quorum only: deliveries a message may take before it is dead-lettered to `q.dead`.
     pub delivery_limit: Option<u32>,
 }
 
-/// Backend options shared by the queues of one logical queue: naming and delay rounding.
+impl Default for QueueConfig {
+    fn default() -> Self {
+        QueueConfig {
+            message_ttl: None,
+            max_priority: Some(DEFAULT_MAX_PRIORITY),
+            queue_type: QueueType::Classic,
+            delivery_limit: None,
+        }
+    }
+}
+
+/// Backend options shared by the queues of one logical queue: naming and delay rounding (the
+/// library's `RabbitMqOptions` fields of the same names and defaults).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RabbitMqOptions {
     /// Suffix appended to `q` to name its dead-letter queue.
     pub dead_suffix: String,
-    /// Infix between `q` and a hold queue's TTL.
+    /// Infix between `q` and a hold queue's TTL (`{q}{suffix}.{ttl_ms}`).
     pub deferred_suffix: String,
     /// Rounding step of retry and delayed-enqueue delays.
     pub retry_granularity: Duration,
@@ -181,31 +209,44 @@ impl Default for RabbitMqOptions {
     }
 }
 
-/// Why [`deferred_ttl_ms`] could not round a delay: the granularity itself is unusable.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum GranularityError {
-    #[error("the granularity is zero; it must be at least 1ms")]
-    Zero,
-    #[error("the granularity is not a whole number of milliseconds (TTLs are whole milliseconds)")]
-    NotWholeMilliseconds,
+impl RabbitMqOptions {
+    /// The dead-letter queue of `queue` with these options' suffix.
+    pub fn dead_queue(&self, queue: &str) -> String {
+        dead_queue_name(queue, &self.dead_suffix)
+    }
+
+    /// The hold queue of `queue` for `ttl_ms` with these options' suffix.
+    pub fn deferred_queue(&self, queue: &str, ttl_ms: u32) -> String {
+        deferred_queue_name(queue, &self.deferred_suffix, ttl_ms)
+    }
 }
 
-/// Milliseconds in `d`, saturating at `u64::MAX` (no `Duration` overflows this).
-fn millis_saturating(d: Duration) -> u64 {
-    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+/// Whole milliseconds in `duration`, rounded up, unclamped.
+fn millis_ceil(duration: Duration) -> u128 {
+    duration.as_nanos().div_ceil(1_000_000)
+}
+
+/// The `x-message-ttl` of a queue-wide `ttl`: whole milliseconds, rounded up, clamped to
+/// `[1, MAX_TTL_MS]`, as the library computes it (a zero TTL declares 1 ms).
+pub fn ttl_millis(ttl: Duration) -> u32 {
+    let ms = millis_ceil(ttl).clamp(1, u128::from(MAX_TTL_MS));
+    u32::try_from(ms).unwrap_or(MAX_TTL_MS)
 }
 
 /// Declaration arguments for the main queue `q`.
 ///
-/// `x-message-ttl` when a message TTL is set, `x-max-priority` when a max priority is set (the
-/// seed). A quorum queue adds `x-queue-type = quorum`, `x-delivery-limit` when set, and
-/// dead-letters to `q.dead` through the default exchange, so a message past its delivery limit
-/// is kept rather than dropped (seed 002: a quorum queue with no dead-letter exchange drops it).
+/// `x-message-ttl` when a message TTL is set ([`ttl_millis`]), `x-max-priority` when a max
+/// priority is set (the library). A quorum queue adds `x-queue-type = quorum`,
+/// `x-delivery-limit` when set, and dead-letters to `q.dead` through the default exchange, so a
+/// message past its delivery limit is kept rather than dropped (seed 002: a quorum queue with
+/// no dead-letter exchange drops it).
 pub fn queue_args(queue: &str, config: &QueueConfig, options: &RabbitMqOptions) -> QueueArgs {
     let mut args = QueueArgs::new();
     if let Some(ttl) = config.message_ttl {
-        let ms = i64::try_from(millis_saturating(ttl)).unwrap_or(i64::MAX);
-        args.insert(ARG_MESSAGE_TTL.to_owned(), ArgValue::Int(ms));
+        args.insert(
+            ARG_MESSAGE_TTL.to_owned(),
+            ArgValue::Int(i64::from(ttl_millis(ttl))),
+        );
     }
     if let Some(priority) = config.max_priority {
         args.insert(
@@ -230,7 +271,7 @@ pub fn queue_args(queue: &str, config: &QueueConfig, options: &RabbitMqOptions) 
         );
         args.insert(
             ARG_DEAD_LETTER_ROUTING_KEY.to_owned(),
-            ArgValue::Str(dead_queue_name(queue, options)),
+            ArgValue::Str(options.dead_queue(queue)),
         );
     }
     args
@@ -244,21 +285,22 @@ pub fn dead_queue_args() -> QueueArgs {
     QueueArgs::new()
 }
 
-/// Name of the dead-letter queue for `queue`.
-pub fn dead_queue_name(queue: &str, options: &RabbitMqOptions) -> String {
-    format!("{queue}{}", options.dead_suffix)
+/// Name of the dead-letter queue for `queue`: `{queue}{suffix}`.
+pub fn dead_queue_name(queue: &str, suffix: &str) -> String {
+    format!("{queue}{suffix}")
 }
 
 /// Declaration arguments for the hold queue `q.deferred.{ttl_ms}`.
 ///
 /// Messages wait `ttl_ms`, then dead-letter through the default exchange back to `queue`; the
-/// queue deletes itself after `2 * ttl_ms` unused. `ttl_ms` is expected to come from
-/// [`deferred_ttl_ms`] (at most [`MAX_DEFERRAL_MS`]); a larger value saturates instead of
-/// overflowing.
-pub fn deferred_queue_args(queue: &str, ttl_ms: u64) -> QueueArgs {
-    let ttl = i64::try_from(ttl_ms).unwrap_or(i64::MAX);
+/// queue deletes itself after `2 * ttl_ms` unused, clamped to [`MAX_TTL_MS`] (only reachable
+/// with a TTL past [`MAX_DEFERRAL_MS`], which [`deferred_ttl_ms`] never returns).
+pub fn deferred_queue_args(queue: &str, ttl_ms: u32) -> QueueArgs {
+    let expires = u64::from(ttl_ms)
+        .saturating_mul(2)
+        .min(u64::from(MAX_TTL_MS));
     let mut args = QueueArgs::new();
-    args.insert(ARG_MESSAGE_TTL.to_owned(), ArgValue::Int(ttl));
+    args.insert(ARG_MESSAGE_TTL.to_owned(), ArgValue::Int(i64::from(ttl_ms)));
     args.insert(
         ARG_DEAD_LETTER_EXCHANGE.to_owned(),
         ArgValue::Str(String::new()),
@@ -267,70 +309,71 @@ pub fn deferred_queue_args(queue: &str, ttl_ms: u64) -> QueueArgs {
         ARG_DEAD_LETTER_ROUTING_KEY.to_owned(),
         ArgValue::Str(queue.to_owned()),
     );
-    args.insert(ARG_EXPIRES.to_owned(), ArgValue::Int(ttl.saturating_mul(2)));
+    args.insert(
+        ARG_EXPIRES.to_owned(),
+        ArgValue::Int(i64::try_from(expires).unwrap_or(i64::from(MAX_TTL_MS))),
+    );
     args
 }
 
-/// Name of the hold queue holding `ttl_ms`-long waits of `queue`.
-pub fn deferred_queue_name(queue: &str, ttl_ms: u64, options: &RabbitMqOptions) -> String {
-    format!("{queue}{}{ttl_ms}", options.deferred_suffix)
+/// Name of the hold queue holding `ttl_ms`-long waits of `queue`: `{queue}{suffix}.{ttl_ms}`.
+pub fn deferred_queue_name(queue: &str, suffix: &str, ttl_ms: u32) -> String {
+    format!("{queue}{suffix}.{ttl_ms}")
 }
 
 /// The hold queue TTL for `delay`: `delay` rounded up to a whole multiple of `granularity`, at
-/// least one whole step, or `Ok(None)` when that lands past [`MAX_DEFERRAL_MS`] (a longer delay
-/// is refused, never clamped).
+/// least one whole step, or `None` when that lands past [`MAX_DEFERRAL_MS`] (a longer delay is
+/// refused, never clamped: the job must never come back early).
 ///
-/// A zero or sub-millisecond granularity is an input error, not a panic: TTLs are whole
-/// milliseconds. The arithmetic is done in nanoseconds in `u128`, which no `Duration` overflows.
-pub fn deferred_ttl_ms(
-    delay: Duration,
-    granularity: Duration,
-) -> Result<Option<u64>, GranularityError> {
-    let step = granularity.as_nanos();
-    if step == 0 {
-        return Err(GranularityError::Zero);
+/// Exactly the library's function: both durations are first taken in whole milliseconds,
+/// rounded up, and the granularity is clamped to `[1 ms, MAX_DEFERRAL_MS]`, so a zero or
+/// absurd granularity is corrected rather than refused. (The command line still refuses a
+/// zero granularity as a setting: it is almost certainly a typo.)
+pub fn deferred_ttl_ms(delay: Duration, granularity: Duration) -> Option<u32> {
+    let max = u128::from(MAX_DEFERRAL_MS);
+    let step = millis_ceil(granularity).clamp(1, max);
+    let ttl = millis_ceil(delay)
+        .div_ceil(step)
+        .saturating_mul(step)
+        .max(step);
+    if ttl > max {
+        return None;
     }
-    const NANOS_PER_MS: u128 = 1_000_000;
-    if !step.is_multiple_of(NANOS_PER_MS) {
-        return Err(GranularityError::NotWholeMilliseconds);
-    }
-    let steps = delay.as_nanos().div_ceil(step).max(1);
-    // Both factors can reach ~2^94, so the product may not fit u128: checked_mul turns an
-    // astronomically long delay or granularity into "past the limit" instead of overflowing.
-    let ttl_ms = match steps.checked_mul(step) {
-        Some(nanos) => nanos / NANOS_PER_MS,
-        None => return Ok(None),
-    };
-    if ttl_ms > u128::from(MAX_DEFERRAL_MS) {
-        return Ok(None);
-    }
-    Ok(u64::try_from(ttl_ms).ok())
+    u32::try_from(ttl).ok()
+}
+
+/// The longest hold queue name `queue` can have: its TTL is [`MAX_DEFERRAL_MS`], ten digits.
+/// The library refuses to declare a queue whose longest hold queue name passes 255 bytes.
+pub fn longest_deferred_queue_name(queue: &str, options: &RabbitMqOptions) -> String {
+    options.deferred_queue(queue, MAX_DEFERRAL_MS)
 }
 
 /// The TTL embedded in a hold queue's name, when `name` is exactly `queue` + deferred suffix +
-/// a canonical decimal TTL (no sign, no leading zero) within 1..=[`MAX_DEFERRAL_MS`].
+/// `.` + a canonical decimal TTL (no sign, no leading zero) within 1..=[`MAX_DEFERRAL_MS`].
 ///
 /// `Err(())` marks a name that carries the infix but no valid TTL (`q.deferred.abc`,
-/// `q.deferred.007`); `Ok(None)` a name that is not a hold queue of `queue` at all.
+/// `q.deferred.007`); `Ok(None)` a name that is not a hold queue of `queue` at all
+/// (`q.deferredx`, `q.dead`).
 #[allow(clippy::result_unit_err)]
 pub fn parse_deferred_queue_name(
     queue: &str,
     name: &str,
     options: &RabbitMqOptions,
-) -> Result<Option<u64>, ()> {
-    let Some(rest) = name
+) -> Result<Option<u32>, ()> {
+    let Some(digits) = name
         .strip_prefix(queue)
         .and_then(|r| r.strip_prefix(options.deferred_suffix.as_str()))
+        .and_then(|r| r.strip_prefix('.'))
     else {
         return Ok(None);
     };
-    if rest.is_empty()
-        || !rest.bytes().all(|b| b.is_ascii_digit())
-        || (rest.len() > 1 && rest.starts_with('0'))
+    if digits.is_empty()
+        || !digits.bytes().all(|b| b.is_ascii_digit())
+        || (digits.len() > 1 && digits.starts_with('0'))
     {
         return Err(());
     }
-    match rest.parse::<u64>() {
+    match digits.parse::<u32>() {
         Ok(ttl) if (1..=MAX_DEFERRAL_MS).contains(&ttl) => Ok(Some(ttl)),
         _ => Err(()),
     }
@@ -352,41 +395,54 @@ mod tests {
         ArgValue::Str(v.to_owned())
     }
 
+    fn plain() -> QueueConfig {
+        QueueConfig {
+            max_priority: None,
+            ..QueueConfig::default()
+        }
+    }
+
     #[test]
-    fn constants_have_the_seed_values() {
+    fn constants_have_the_library_values() {
         assert_eq!(DEFAULT_DEAD_SUFFIX, ".dead");
-        assert_eq!(DEFAULT_DEFERRED_SUFFIX, ".deferred.");
-        assert_eq!(MAX_TTL_MS, (1u64 << 32) - 1);
-        assert_eq!(MAX_DEFERRAL_MS, (1u64 << 31) - 1);
-        const { assert!(2 * MAX_DEFERRAL_MS <= MAX_TTL_MS) };
-        assert_eq!(HEADER_ATTEMPT, "x-queuey-attempt");
-        assert_eq!(HEADER_ATTEMPTS, "x-queuey-attempts");
-        assert_eq!(HEADER_DEATH_REASON, "x-queuey-death-reason");
-        assert_eq!(HEADER_DEFERRALS, "x-queuey-deferrals");
-        assert_eq!(HEADER_ORIGINAL_QUEUE, "x-queuey-original-queue");
+        assert_eq!(DEFAULT_DEFERRED_SUFFIX, ".deferred");
+        assert_eq!(MAX_TTL_MS, 4_294_967_295);
+        assert_eq!(MAX_DEFERRAL_MS, 2_147_483_647);
+        const { assert!(2 * (MAX_DEFERRAL_MS as u64) <= MAX_TTL_MS as u64) };
+        assert_eq!(HEADER_ATTEMPT, "x-attempt");
+        assert_eq!(HEADER_ATTEMPTS, "x-attempts");
+        assert_eq!(HEADER_DEATH_REASON, "x-death-reason");
+        assert_eq!(HEADER_DEFERRALS, "x-deferrals");
+        assert_eq!(HEADER_ORIGINAL_QUEUE, "x-original-queue");
         assert_eq!(ARG_DEAD_LETTER_EXCHANGE, "x-dead-letter-exchange");
         assert_eq!(ARG_DEAD_LETTER_ROUTING_KEY, "x-dead-letter-routing-key");
         assert_eq!(ARG_EXPIRES, "x-expires");
         assert_eq!(ARG_MAX_PRIORITY, "x-max-priority");
         assert_eq!(ARG_MESSAGE_TTL, "x-message-ttl");
+        assert_eq!(DEFAULT_MAX_PRIORITY, 10);
     }
 
     #[test]
-    fn queue_args_empty_by_default() {
-        assert!(queue_args("q", &QueueConfig::default(), &opts()).is_empty());
+    fn the_default_queue_has_ten_priority_levels() {
+        let args = queue_args("q", &QueueConfig::default(), &opts());
+        let expected: QueueArgs = [(ARG_MAX_PRIORITY.to_owned(), int(10))]
+            .into_iter()
+            .collect();
+        assert_eq!(args, expected);
+        assert!(queue_args("q", &plain(), &opts()).is_empty());
     }
 
     #[test]
     fn queue_args_ttl_and_priority() {
         let config = QueueConfig {
             message_ttl: Some(Duration::from_secs(3600)),
-            max_priority: Some(10),
+            max_priority: Some(3),
             ..QueueConfig::default()
         };
         let args = queue_args("orders", &config, &opts());
         let expected: QueueArgs = [
             (ARG_MESSAGE_TTL.to_owned(), int(3_600_000)),
-            (ARG_MAX_PRIORITY.to_owned(), int(10)),
+            (ARG_MAX_PRIORITY.to_owned(), int(3)),
         ]
         .into_iter()
         .collect();
@@ -394,15 +450,28 @@ mod tests {
     }
 
     #[test]
-    fn queue_args_zero_ttl_is_kept() {
-        let config = QueueConfig {
-            message_ttl: Some(Duration::ZERO),
-            ..QueueConfig::default()
+    fn message_ttl_is_whole_milliseconds_rounded_up_within_one_and_max_ttl() {
+        let ttl = |d: Duration| {
+            queue_args(
+                "q",
+                &QueueConfig {
+                    message_ttl: Some(d),
+                    ..plain()
+                },
+                &opts(),
+            )
+            .get(ARG_MESSAGE_TTL)
+            .cloned()
         };
+        assert_eq!(ttl(Duration::ZERO), Some(int(1)));
+        assert_eq!(ttl(Duration::from_nanos(1)), Some(int(1)));
+        assert_eq!(ttl(Duration::from_micros(1_500)), Some(int(2)));
+        assert_eq!(ttl(Duration::from_millis(5_000)), Some(int(5_000)));
         assert_eq!(
-            queue_args("q", &config, &opts()).get(ARG_MESSAGE_TTL),
-            Some(&int(0))
+            ttl(Duration::from_millis(u64::from(MAX_TTL_MS))),
+            Some(int(i64::from(MAX_TTL_MS)))
         );
+        assert_eq!(ttl(Duration::MAX), Some(int(i64::from(MAX_TTL_MS))));
     }
 
     #[test]
@@ -410,7 +479,7 @@ mod tests {
         let config = QueueConfig {
             queue_type: QueueType::Quorum,
             delivery_limit: Some(5),
-            ..QueueConfig::default()
+            ..plain()
         };
         let args = queue_args("orders", &config, &opts());
         let expected: QueueArgs = [
@@ -428,7 +497,7 @@ mod tests {
     fn quorum_without_limit_still_dead_letters() {
         let config = QueueConfig {
             queue_type: QueueType::Quorum,
-            ..QueueConfig::default()
+            ..plain()
         };
         let args = queue_args("q", &config, &opts());
         assert!(!args.contains_key(ARG_DELIVERY_LIMIT));
@@ -439,7 +508,7 @@ mod tests {
     fn classic_ignores_delivery_limit() {
         let config = QueueConfig {
             delivery_limit: Some(3),
-            ..QueueConfig::default()
+            ..plain()
         };
         assert!(queue_args("q", &config, &opts()).is_empty());
     }
@@ -451,22 +520,30 @@ mod tests {
 
     #[test]
     fn names() {
-        assert_eq!(dead_queue_name("orders", &opts()), "orders.dead");
         assert_eq!(
-            deferred_queue_name("orders", 30_000, &opts()),
+            dead_queue_name("orders", DEFAULT_DEAD_SUFFIX),
+            "orders.dead"
+        );
+        assert_eq!(opts().dead_queue("orders"), "orders.dead");
+        assert_eq!(
+            deferred_queue_name("orders", DEFAULT_DEFERRED_SUFFIX, 30_000),
             "orders.deferred.30000"
         );
         let custom = RabbitMqOptions {
             dead_suffix: "-dlq".into(),
-            deferred_suffix: "-wait-".into(),
+            deferred_suffix: ".hold".into(),
             ..opts()
         };
-        assert_eq!(dead_queue_name("a.b", &custom), "a.b-dlq");
-        assert_eq!(deferred_queue_name("a.b", 5, &custom), "a.b-wait-5");
+        assert_eq!(custom.dead_queue("a.b"), "a.b-dlq");
+        assert_eq!(custom.deferred_queue("q", 30_000), "q.hold.30000");
+        assert_eq!(
+            longest_deferred_queue_name("q", &opts()),
+            "q.deferred.2147483647"
+        );
     }
 
     #[test]
-    fn deferred_args_match_the_seed() {
+    fn deferred_args_match_the_library() {
         let args = deferred_queue_args("orders", 30_000);
         let expected: QueueArgs = [
             (ARG_MESSAGE_TTL.to_owned(), int(30_000)),
@@ -477,12 +554,16 @@ mod tests {
         .into_iter()
         .collect();
         assert_eq!(args, expected);
+        assert_eq!(
+            deferred_queue_args("q", MAX_TTL_MS).get(ARG_EXPIRES),
+            Some(&int(i64::from(MAX_TTL_MS)))
+        );
     }
 
     #[test]
     fn deferred_ttl_rounds_up_to_the_granularity() {
         let sec = Duration::from_secs(1);
-        let ttl = |d: Duration| deferred_ttl_ms(d, sec).unwrap();
+        let ttl = |d: Duration| deferred_ttl_ms(d, sec);
         assert_eq!(ttl(Duration::from_millis(29_200)), Some(30_000));
         assert_eq!(ttl(Duration::from_secs(30)), Some(30_000));
         assert_eq!(ttl(Duration::from_nanos(30_000_000_001)), Some(31_000));
@@ -490,86 +571,79 @@ mod tests {
         assert_eq!(ttl(Duration::from_nanos(1)), Some(1_000));
         assert_eq!(
             deferred_ttl_ms(Duration::from_millis(1234), Duration::from_millis(1)),
-            Ok(Some(1234))
+            Some(1234)
+        );
+        // A sub-millisecond granularity is whole milliseconds rounded up, like a delay.
+        assert_eq!(
+            deferred_ttl_ms(Duration::from_millis(3), Duration::from_micros(1500)),
+            Some(4)
         );
     }
 
     #[test]
     fn deferred_ttl_refuses_past_the_limit() {
         let ms = Duration::from_millis(1);
+        let max = u64::from(MAX_DEFERRAL_MS);
         assert_eq!(
-            deferred_ttl_ms(Duration::from_millis(MAX_DEFERRAL_MS), ms),
-            Ok(Some(MAX_DEFERRAL_MS))
+            deferred_ttl_ms(Duration::from_millis(max), ms),
+            Some(MAX_DEFERRAL_MS)
         );
-        assert_eq!(
-            deferred_ttl_ms(Duration::from_millis(MAX_DEFERRAL_MS + 1), ms),
-            Ok(None)
-        );
+        assert_eq!(deferred_ttl_ms(Duration::from_millis(max + 1), ms), None);
         // 24.8 days rounds up past the limit at one-second granularity.
         assert_eq!(
-            deferred_ttl_ms(
-                Duration::from_millis(MAX_DEFERRAL_MS),
-                Duration::from_secs(1)
-            ),
-            Ok(None)
+            deferred_ttl_ms(Duration::from_millis(max), Duration::from_secs(1)),
+            None
         );
         assert_eq!(
             deferred_ttl_ms(Duration::from_secs(30 * 86_400), Duration::from_secs(1)),
-            Ok(None)
+            None
         );
-        let huge_step = Duration::from_secs(u64::MAX);
-        assert_eq!(deferred_ttl_ms(Duration::MAX, huge_step), Ok(None));
-        assert_eq!(deferred_ttl_ms(Duration::ZERO, huge_step), Ok(None));
-        assert_eq!(deferred_ttl_ms(Duration::MAX, ms), Ok(None));
-        assert_eq!(
-            deferred_ttl_ms(Duration::ZERO, Duration::from_millis(MAX_DEFERRAL_MS + 1)),
-            Ok(None)
-        );
+        assert_eq!(deferred_ttl_ms(Duration::MAX, ms), None);
     }
 
     #[test]
-    fn deferred_ttl_rejects_bad_granularity() {
+    fn deferred_ttl_clamps_the_granularity_like_the_library() {
         assert_eq!(
-            deferred_ttl_ms(Duration::from_secs(1), Duration::ZERO),
-            Err(GranularityError::Zero)
+            deferred_ttl_ms(Duration::from_millis(7), Duration::ZERO),
+            Some(7)
         );
+        assert_eq!(deferred_ttl_ms(Duration::ZERO, Duration::ZERO), Some(1));
         assert_eq!(
-            deferred_ttl_ms(Duration::from_secs(1), Duration::from_micros(1500)),
-            Err(GranularityError::NotWholeMilliseconds)
+            deferred_ttl_ms(Duration::from_secs(1), Duration::MAX),
+            Some(MAX_DEFERRAL_MS)
         );
+        assert_eq!(deferred_ttl_ms(Duration::MAX, Duration::MAX), None);
     }
 
     #[test]
     fn parses_hold_queue_names_exactly() {
         let o = opts();
+        let parse = |name: &str| parse_deferred_queue_name("q", name, &o);
+        assert_eq!(parse("q.deferred.30000"), Ok(Some(30_000)));
+        assert_eq!(parse("q.dead"), Ok(None));
+        assert_eq!(parse("q"), Ok(None));
+        assert_eq!(parse("q.deferred"), Ok(None));
+        assert_eq!(parse("q.deferredx.5"), Ok(None));
+        assert_eq!(parse("q2.deferred.1000"), Ok(None));
+        assert_eq!(parse("q.deferred.abc"), Err(()));
+        assert_eq!(parse("q.deferred."), Err(()));
+        assert_eq!(parse("q.deferred.0"), Err(()));
+        assert_eq!(parse("q.deferred.010"), Err(()));
+        assert_eq!(parse("q.deferred.+5"), Err(()));
+        assert_eq!(parse("q.deferred.2147483648"), Err(()));
+        assert_eq!(parse("q.deferred.99999999999"), Err(()));
+        assert_eq!(parse("q.deferred.1000.x"), Err(()));
+        let hold = RabbitMqOptions {
+            deferred_suffix: ".hold".into(),
+            ..opts()
+        };
         assert_eq!(
-            parse_deferred_queue_name("q", "q.deferred.30000", &o),
-            Ok(Some(30_000))
+            parse_deferred_queue_name("q", "q.hold.250", &hold),
+            Ok(Some(250))
         );
-        assert_eq!(parse_deferred_queue_name("q", "q.dead", &o), Ok(None));
-        assert_eq!(parse_deferred_queue_name("q", "q", &o), Ok(None));
         assert_eq!(
-            parse_deferred_queue_name("q", "q2.deferred.1000", &o),
+            parse_deferred_queue_name("q", "q.deferred.250", &hold),
             Ok(None)
-        );
-        assert_eq!(
-            parse_deferred_queue_name("q", "q.deferred.abc", &o),
-            Err(())
-        );
-        assert_eq!(parse_deferred_queue_name("q", "q.deferred.", &o), Err(()));
-        assert_eq!(parse_deferred_queue_name("q", "q.deferred.0", &o), Err(()));
-        assert_eq!(
-            parse_deferred_queue_name("q", "q.deferred.010", &o),
-            Err(())
-        );
-        assert_eq!(parse_deferred_queue_name("q", "q.deferred.+5", &o), Err(()));
-        assert_eq!(
-            parse_deferred_queue_name("q", "q.deferred.2147483648", &o),
-            Err(())
-        );
-        assert_eq!(
-            parse_deferred_queue_name("q", "q.deferred.1000.x", &o),
-            Err(())
         );
     }
 }

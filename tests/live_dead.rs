@@ -93,8 +93,9 @@ fn ls_reads_real_dead_letters_of_every_kind_and_changes_nothing() {
     broker.reject(&qq, 2, true);
     broker.wait_for_count(&dead, 5);
 
-    // 5. waited in a real hold queue, then dead-lettered by the application with queuey's
-    //    headers (as the queuey backend does), carrying the broker's x-death along.
+    // 5. waited in a real hold queue, then dead-lettered by an application with the queuey
+    //    library's headers, here carrying the broker's x-death along (the library itself
+    //    publishes fresh headers: tests/live_app.rs has those).
     let hold = format!("{q}.deferred.200");
     broker.track_queue(&hold);
     broker.declare(
@@ -110,9 +111,9 @@ fn ls_reads_real_dead_letters_of_every_kind_and_changes_nothing() {
     broker.wait_for_count(&q, 1);
     let (body, props) = broker.snapshot(&q).remove(0);
     let mut headers = props.headers().clone().unwrap_or_default();
-    headers.insert("x-queuey-original-queue".into(), long_str(&q));
-    headers.insert("x-queuey-death-reason".into(), long_str("timeout"));
-    headers.insert("x-queuey-attempts".into(), AMQPValue::LongInt(3));
+    headers.insert("x-original-queue".into(), long_str(&q));
+    headers.insert("x-death-reason".into(), long_str(EXHAUSTED));
+    headers.insert("x-attempts".into(), AMQPValue::LongUInt(3));
     broker.publish_props(&dead, &body, props.with_headers(headers));
     // The original still sits in q (the snapshot returned it): remove it.
     broker
@@ -139,10 +140,19 @@ fn ls_reads_real_dead_letters_of_every_kind_and_changes_nothing() {
         ("expired", ttlq.as_str(), "x-death"),
         ("maxlen", lenq.as_str(), "x-death"),
         ("delivery_limit", qq.as_str(), "x-death"),
-        ("timeout", q.as_str(), "header"),
+        (EXHAUSTED, q.as_str(), "header"),
+    ];
+    let causes = [
+        "rejected",
+        "rejected",
+        "expired",
+        "maxlen",
+        "delivery_limit",
+        "exhausted",
     ];
     for (i, (reason, original, from)) in expect.iter().enumerate() {
         assert_eq!(m[i]["reason"], *reason, "message {i}: {}", m[i]);
+        assert_eq!(m[i]["cause"], causes[i], "message {i}: {}", m[i]);
         assert_eq!(m[i]["original_queue"], *original, "message {i}");
         assert_eq!(m[i]["original_queue_from"], *from, "message {i}");
         assert_eq!(m[i]["position"], i as u64 + 1);
@@ -150,6 +160,7 @@ fn ls_reads_real_dead_letters_of_every_kind_and_changes_nothing() {
     }
     // The hold-queue message: queuey's headers, and the broker's x-death for the wait.
     assert_eq!(m[5]["attempts"], 3);
+    assert_eq!(m[5]["max_attempts"], 3);
     assert_eq!(m[5]["deaths"][0]["queue"], hold.as_str());
     assert_eq!(m[5]["deaths"][0]["reason"], "expired");
     assert_eq!(m[5]["first_death"]["queue"], hold.as_str());
@@ -166,7 +177,8 @@ fn ls_reads_real_dead_letters_of_every_kind_and_changes_nothing() {
         "m-rej-1",
         "delivery_limit",
         "maxlen",
-        "timeout",
+        "exhausted",
+        "3/3",
         "expired @",
     ] {
         assert!(text.contains(needle), "{needle} missing from\n{text}");
@@ -174,11 +186,14 @@ fn ls_reads_real_dead_letters_of_every_kind_and_changes_nothing() {
     assert_eq!(snapshot_ids(&broker, &dead), before);
 }
 
+/// What a queuey 1.x worker writes when a job's last attempt fails.
+const EXHAUSTED: &str = "max attempts (3) exhausted after attempt 3: timeout";
+
 fn queuey_headers(original: &str, reason: &str, attempts: i32) -> FieldTable {
     table(vec![
-        ("x-queuey-original-queue", long_str(original)),
-        ("x-queuey-death-reason", long_str(reason)),
-        ("x-queuey-attempts", AMQPValue::LongInt(attempts)),
+        ("x-original-queue", long_str(original)),
+        ("x-death-reason", long_str(reason)),
+        ("x-attempts", AMQPValue::LongInt(attempts)),
     ])
 }
 
@@ -300,7 +315,7 @@ fn show_prints_one_message_whole_and_escaped() {
         "{text}"
     );
     assert!(
-        text.contains("x-queuey-attempts") && text.contains("i32"),
+        text.contains("x-attempts") && text.contains("i32"),
         "{text}"
     );
     assert!(
@@ -542,28 +557,28 @@ fn malformed_corpus() -> Vec<(String, FieldTable, Vec<u8>)> {
         ),
         (
             "attempts-string",
-            table(vec![("x-queuey-attempts", long_str("three"))]),
+            table(vec![("x-attempts", long_str("three"))]),
             b"16".to_vec(),
         ),
         (
             "attempts-negative",
-            table(vec![("x-queuey-attempts", AMQPValue::LongInt(-1))]),
+            table(vec![("x-attempts", AMQPValue::LongInt(-1))]),
             b"17".to_vec(),
         ),
         (
             "original-queue-int",
-            table(vec![("x-queuey-original-queue", AMQPValue::LongInt(4))]),
+            table(vec![("x-original-queue", AMQPValue::LongInt(4))]),
             b"18".to_vec(),
         ),
         (
             "reason-bool",
-            table(vec![("x-queuey-death-reason", AMQPValue::Boolean(false))]),
+            table(vec![("x-death-reason", AMQPValue::Boolean(false))]),
             b"19".to_vec(),
         ),
         (
             "non-utf8-strings",
             table(vec![(
-                "x-queuey-original-queue",
+                "x-original-queue",
                 AMQPValue::LongString(vec![0xc3, 0x28].into()),
             )]),
             b"20".to_vec(),
@@ -632,7 +647,7 @@ fn malformed_dead_letters_are_shown_for_what_they_are() {
     assert!(problems("count-string").contains("count is a longstr"));
     assert!(problems("count-negative").contains("non-negative"));
     assert!(problems("time-missing").contains("has no time"));
-    assert!(problems("attempts-string").contains("x-queuey-attempts"));
+    assert!(problems("attempts-string").contains("x-attempts"));
     assert!(problems("original-queue-int").contains("not a string"));
     assert_eq!(by_id("count-huge")["death_count"], 2 * i64::MAX as u64);
     assert_eq!(by_id("count-u8")["deaths"][0]["count"], 2);

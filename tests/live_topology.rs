@@ -27,6 +27,12 @@ fn logical(broker: &Broker, label: &str) -> String {
     q
 }
 
+/// The x-max-priority a queuey 1.x application declares on q by default (`QueueConfig::new`:
+/// ten levels, sent as an unsigned byte).
+fn priority10() -> (&'static str, AMQPValue) {
+    ("x-max-priority", AMQPValue::ShortShortUInt(10))
+}
+
 fn ttl(ms: i64) -> (&'static str, AMQPValue) {
     ("x-message-ttl", AMQPValue::LongLongInt(ms))
 }
@@ -195,7 +201,13 @@ fn a_different_ttl_is_drift_with_both_values_and_integer_widths_do_not_matter() 
     let q = logical(&broker, "ttl");
     // Declared by another client with a 32-bit integer: queuey sends 64-bit ones, and the
     // broker compares by value.
-    broker.declare(&q, table(vec![("x-message-ttl", AMQPValue::LongInt(5000))]));
+    broker.declare(
+        &q,
+        table(vec![
+            ("x-message-ttl", AMQPValue::LongInt(5000)),
+            priority10(),
+        ]),
+    );
     broker.declare(&format!("{q}.dead"), FieldTable::default());
     let out = run(&["verify", &q, "--message-ttl", "5s"]);
     assert_eq!(code(&out), 0, "{}", stdout(&out));
@@ -225,23 +237,32 @@ fn a_different_ttl_is_drift_with_both_values_and_integer_widths_do_not_matter() 
 #[test]
 fn a_missing_or_an_extra_max_priority_is_drift() {
     let broker = Broker::connect();
+    // A queue without priorities, against queuey's default (the library's ten levels).
     let plain = logical(&broker, "plain");
     broker.declare(&plain, FieldTable::default());
     broker.declare(&format!("{plain}.dead"), FieldTable::default());
-    let out = run(&["verify", &plain, "--max-priority", "10", "-o", "json"]);
+    let out = run(&["verify", &plain, "-o", "json"]);
     assert_eq!(code(&out), 1);
     assert_eq!(
         diffs(queue_of(&json(&out), &plain, &plain)),
         [diff("x-max-priority", "missing", Value::Null, j!(10))]
     );
-
-    let prio = logical(&broker, "prio");
-    broker.declare(
-        &prio,
-        table(vec![("x-max-priority", AMQPValue::ShortShortUInt(10))]),
+    let out = run(&["verify", &plain, "--max-priority", "0"]);
+    assert_eq!(
+        code(&out),
+        0,
+        "--max-priority 0 is no priorities: {}",
+        stdout(&out)
     );
+
+    // The library's own declaration is in sync with the defaults, and priorities are extra
+    // against --max-priority 0.
+    let prio = logical(&broker, "prio");
+    broker.declare(&prio, table(vec![priority10()]));
     broker.declare(&format!("{prio}.dead"), FieldTable::default());
-    let out = run(&["verify", &prio, "-o", "json"]);
+    let out = run(&["verify", &prio]);
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    let out = run(&["verify", &prio, "--max-priority", "0", "-o", "json"]);
     assert_eq!(code(&out), 1);
     assert_eq!(
         diffs(queue_of(&json(&out), &prio, &prio)),
@@ -255,7 +276,7 @@ fn classic_against_quorum_is_type_drift_both_ways() {
     let qq = logical(&broker, "was-quorum");
     broker.declare(&qq, table(vec![("x-queue-type", long_str("quorum"))]));
     broker.declare(&format!("{qq}.dead"), FieldTable::default());
-    let out = run(&["verify", &qq, "-o", "json"]);
+    let out = run(&["verify", &qq, "--max-priority", "0", "-o", "json"]);
     assert_eq!(code(&out), 1);
     assert_eq!(
         diffs(queue_of(&json(&out), &qq, &qq)),
@@ -263,7 +284,10 @@ fn classic_against_quorum_is_type_drift_both_ways() {
     );
 
     let cq = logical(&broker, "was-classic");
-    broker.declare(&cq, table(vec![("x-queue-type", long_str("classic"))]));
+    broker.declare(
+        &cq,
+        table(vec![("x-queue-type", long_str("classic")), priority10()]),
+    );
     broker.declare(&format!("{cq}.dead"), FieldTable::default());
     // x-queue-type=classic is the same queue as no x-queue-type.
     let out = run(&["verify", &cq]);
@@ -300,6 +324,7 @@ fn extra_arguments_the_broker_enforces_are_drift_and_ignored_ones_are_not() {
         table(vec![
             ("x-some-client-tag", long_str("billing")),
             ("x-overflow", long_str("reject-publish")),
+            priority10(),
         ]),
     );
     // A dead-letter queue that dead-letters somewhere (seed 003 forbids it).
@@ -340,7 +365,7 @@ fn extra_arguments_the_broker_enforces_are_drift_and_ignored_ones_are_not() {
 fn a_policy_on_the_queue_is_shown_but_is_not_drift() {
     let broker = Broker::connect();
     let q = logical(&broker, "policied");
-    broker.declare(&q, FieldTable::default());
+    broker.declare(&q, table(vec![priority10()]));
     broker.declare(&format!("{q}.dead"), FieldTable::default());
     let policy = unique("policy");
     let pattern = format!("^{}$", q.replace('.', "\\."));
@@ -377,7 +402,7 @@ fn a_policy_on_the_queue_is_shown_but_is_not_drift() {
 fn hold_queues_with_wrong_arguments_consumers_or_bad_names_are_drift() {
     let broker = Broker::connect();
     let q = logical(&broker, "holds");
-    broker.declare(&q, FieldTable::default());
+    broker.declare(&q, table(vec![priority10()]));
     broker.declare(&format!("{q}.dead"), FieldTable::default());
     let good = format!("{q}.deferred.60000");
     let wrong_rk = format!("{q}.deferred.30000");
@@ -448,7 +473,7 @@ fn hold_queues_with_wrong_arguments_consumers_or_bad_names_are_drift() {
 fn declare_over_drift_refuses_explains_and_changes_nothing() {
     let broker = Broker::connect();
     let q = logical(&broker, "busy");
-    broker.declare(&q, table(vec![ttl(5000)]));
+    broker.declare(&q, table(vec![ttl(5000), priority10()]));
     broker.publish(&q, &[b"keep me"], None);
     // q.dead is missing: declare must not create it either, since q drifted.
     let out = run(&["declare", &q, "--message-ttl", "4s", "-o", "json"]);
@@ -481,7 +506,10 @@ fn declare_over_drift_refuses_explains_and_changes_nothing() {
     // Nothing changed: q keeps its TTL and its message, q.dead still does not exist.
     assert!(broker.api_queue(&format!("{q}.dead")).is_none());
     let live = broker.api_queue(&q).expect("q is still there");
-    assert_eq!(live["arguments"], j!({"x-message-ttl": 5000}));
+    assert_eq!(
+        live["arguments"],
+        j!({"x-message-ttl": 5000, "x-max-priority": 10})
+    );
     assert_eq!(broker.message_count(&q), Some(1));
 }
 
@@ -549,7 +577,7 @@ fn without_the_management_api_verify_falls_back_to_amqp_and_says_so() {
 
     // In sync through the probe.
     let q = logical(&broker, "probe");
-    broker.declare(&q, table(vec![ttl(5000)]));
+    broker.declare(&q, table(vec![ttl(5000), priority10()]));
     broker.declare(&format!("{q}.dead"), FieldTable::default());
     let out = run(&[
         &["verify", &q, "--message-ttl", "5s", "-o", "json"][..],
@@ -600,7 +628,7 @@ fn without_the_management_api_verify_falls_back_to_amqp_and_says_so() {
     assert_eq!(d.len(), 1, "{d:?}");
     assert!(
         d[0] == diff("x-message-ttl", "different", j!(5000), j!(6000))
-            || d[0] == diff("x-max-priority", "missing", Value::Null, j!(3)),
+            || d[0] == diff("x-max-priority", "different", j!(10), j!(3)),
         "{d:?}"
     );
     let out = run(&[&["verify", &q, "--message-ttl", "6s"][..], &no_api].concat());
@@ -612,7 +640,7 @@ fn without_the_management_api_verify_falls_back_to_amqp_and_says_so() {
     // The probe changed nothing.
     assert_eq!(
         broker.api_queue(&q).unwrap()["arguments"],
-        j!({"x-message-ttl": 5000})
+        j!({"x-message-ttl": 5000, "x-max-priority": 10})
     );
 
     // A queue that does not exist is never created by the probe.
@@ -854,7 +882,7 @@ fn status_shows_depths_hold_queues_and_drift() {
     let broker = Broker::connect();
     let q = logical(&broker, "st");
     let hold = format!("{q}.deferred.20000");
-    broker.declare(&q, FieldTable::default());
+    broker.declare(&q, table(vec![priority10()]));
     broker.declare(&format!("{q}.dead"), FieldTable::default());
     broker.declare(&hold, hold_args(&q, 20_000));
     broker.publish(&q, &[b"1", b"2", b"3"], None);
@@ -937,7 +965,7 @@ fn verify_all_from_a_topology_file_is_a_ci_gate() {
 fn verify_does_not_renew_a_hold_queues_lease() {
     let broker = Broker::connect();
     let q = logical(&broker, "lease");
-    broker.declare(&q, FieldTable::default());
+    broker.declare(&q, table(vec![priority10()]));
     broker.declare(&format!("{q}.dead"), FieldTable::default());
     let hold = format!("{q}.deferred.1000");
     // x-expires = 2000 ms: unused for 2 s, the broker deletes it.

@@ -145,9 +145,14 @@ fn too_long_a_delay_is_refused_naming_the_limit() {
 fn every_bad_setting_is_refused_with_its_name_and_range() {
     let long_name = "x".repeat(250);
     let cases: Vec<(Vec<&str>, &[&str])> = vec![
-        (vec!["--max-priority", "0"], &["max_priority", "1 to 255"]),
-        (vec!["--max-priority", "256"], &["max_priority", "1 to 255"]),
-        (vec!["--max-priority", "-1"], &["max_priority", "1 to 255"]),
+        (
+            vec!["--max-priority", "256"],
+            &["max_priority", "0 (no priorities) to 255"],
+        ),
+        (
+            vec!["--max-priority", "-1"],
+            &["max_priority", "0 (no priorities) to 255"],
+        ),
         (vec!["--message-ttl", "50d"], &["message_ttl", "49.7 days"]),
         (vec!["--message-ttl", "30"], &["no unit"]),
         (
@@ -202,11 +207,11 @@ message_ttl = "1h30m"
 [queues."emails.send"]
 queue_type = "quorum"
 delivery_limit = 20
-max_priority = 0
+max_priority = 5
 "#,
     )
     .unwrap();
-    // A quorum queue inherits max_priority 3 from [defaults] unless it overrides; 0 is refused.
+    // A quorum queue takes no x-max-priority.
     let out = cmd.args(["args", "--all", "-o", "json"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(
@@ -228,6 +233,7 @@ max_priority = 3
 [queues."emails.send"]
 queue_type = "quorum"
 delivery_limit = 20
+max_priority = 0
 "#,
     )
     .unwrap();
@@ -382,4 +388,46 @@ fn completions_print_for_each_shell() {
         assert!(out.status.success());
         assert!(stdout(&out).contains("queuey"));
     }
+}
+
+#[test]
+fn the_defaults_are_the_librarys_and_a_suffix_changes_names_as_the_librarys_option_does() {
+    let args_json = |extra: &[&str]| {
+        let (mut cmd, _dir) = queuey();
+        let out = cmd
+            .args(["args", "orders", "-o", "json"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{extra:?}: {}", stderr(&out));
+        json(&out)["logical_queues"][0]["queues"].clone()
+    };
+    // QueueConfig::new: ten priority levels, nothing else.
+    let queues = args_json(&[]);
+    assert_eq!(
+        queues[0]["arguments"],
+        serde_json::json!({"x-max-priority": 10})
+    );
+    // max_priority(0) turns priorities off.
+    let queues = args_json(&["--max-priority", "0"]);
+    assert_eq!(queues[0]["arguments"], serde_json::json!({}));
+    // A zero TTL declares 1 ms and a fraction of a millisecond rounds up, as the library does.
+    let queues = args_json(&["--message-ttl", "1500us"]);
+    assert_eq!(queues[0]["arguments"]["x-message-ttl"], 2);
+    // The deferred suffix is an infix: `{q}{suffix}.{ttl_ms}`.
+    let queues = args_json(&["--deferred-suffix", ".hold", "--delay", "30s"]);
+    assert_eq!(queues[2]["name"], "orders.hold.30000");
+    // A quorum q has no priorities by default, and the table says who can use one.
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args(["args", "orders", "--queue-type", "quorum"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!stdout(&out).contains("x-max-priority"), "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains("a queuey 1.x application declares its queues classic"),
+        "{}",
+        stderr(&out)
+    );
 }

@@ -1,91 +1,128 @@
-//! Property tests of the pure core: hold-queue rounding, durations, names.
+//! Property tests of the pure core: hold-queue rounding and names against the queuey library
+//! itself (the oracle), durations, dead-letter decoding, the envelope, the plan.
 
 use std::time::Duration;
 
 use proptest::prelude::*;
 use queuey_cli::duration::{format_millis, parse_duration};
 use queuey_cli::topology::{
-    self, ARG_EXPIRES, ARG_MESSAGE_TTL, ArgValue, GranularityError, MAX_DEFERRAL_MS, MAX_TTL_MS,
-    RabbitMqOptions,
+    self, ARG_EXPIRES, ARG_MESSAGE_TTL, ArgValue, MAX_DEFERRAL_MS, MAX_TTL_MS, RabbitMqOptions,
 };
+use queuey_rabbitmq::topology as library;
 
+const MS: u128 = 1_000_000;
+
+/// Delays and granularities of every kind: the edges where rounding goes wrong (exact multiples
+/// of a step and one nanosecond either side, zero, the limit and past it, sub-millisecond
+/// values) as well as arbitrary ones.
 fn any_duration() -> impl Strategy<Value = Duration> {
     prop_oneof![
         (0u64..=u64::MAX, 0u32..1_000_000_000).prop_map(|(s, n)| Duration::new(s, n)),
-        (0u64..=3 * MAX_DEFERRAL_MS).prop_map(Duration::from_millis),
+        (0u64..=3 * u64::from(MAX_DEFERRAL_MS)).prop_map(Duration::from_millis),
         (0u64..=u64::MAX).prop_map(Duration::from_nanos),
+        (0u64..5_000_000).prop_map(Duration::from_nanos),
+        near_multiples(),
+        (0u64..=3).prop_map(|d| Duration::from_millis(u64::from(MAX_DEFERRAL_MS) - 1 + d)),
         Just(Duration::ZERO),
         Just(Duration::MAX),
     ]
 }
 
-fn whole_ms_granularity() -> impl Strategy<Value = Duration> {
+/// k whole steps of a common granularity, exactly or one nanosecond off.
+fn near_multiples() -> impl Strategy<Value = Duration> {
+    (
+        prop::sample::select(vec![1u64, 7, 250, 1_000, 60_000]),
+        0u64..100_000,
+        prop::sample::select(vec![-1i64, 0, 1]),
+    )
+        .prop_map(|(step_ms, k, off)| {
+            let nanos = u128::from(step_ms * k) * MS;
+            let nanos = nanos.saturating_add_signed(i128::from(off));
+            Duration::from_nanos(u64::try_from(nanos).unwrap_or(u64::MAX))
+        })
+}
+
+fn any_granularity() -> impl Strategy<Value = Duration> {
     prop_oneof![
-        (1u64..=10_000).prop_map(Duration::from_millis),
-        (1u64..=MAX_DEFERRAL_MS).prop_map(Duration::from_millis),
-        (1u64..=u64::MAX / 1_000_000).prop_map(Duration::from_secs),
+        prop::sample::select(vec![1u64, 7, 250, 1_000, 60_000]).prop_map(Duration::from_millis),
+        (1u64..=u64::from(MAX_DEFERRAL_MS)).prop_map(Duration::from_millis),
+        any_duration(),
     ]
 }
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(4000))]
 
+    /// The oracle: queuey computes the library's hold queue TTL for every input, zero and huge
+    /// granularities included.
     #[test]
-    fn deferred_ttl_is_a_bounded_whole_multiple_not_below_the_delay(
+    fn deferred_ttl_is_the_librarys(delay in any_duration(), granularity in any_granularity()) {
+        prop_assert_eq!(
+            topology::deferred_ttl_ms(delay, granularity),
+            library::deferred_ttl_ms(delay, granularity)
+        );
+    }
+
+    /// What the rounding must mean, stated without repeating its arithmetic: the smallest
+    /// whole multiple of the step that is at least the delay (and at least one step), refused
+    /// exactly when that multiple passes MAX_DEFERRAL_MS.
+    #[test]
+    fn deferred_ttl_is_the_smallest_step_multiple_not_below_the_delay(
         delay in any_duration(),
-        granularity in whole_ms_granularity(),
+        step_ms in prop_oneof![1u64..=10_000, 1u64..=u64::from(MAX_DEFERRAL_MS)],
     ) {
-        match topology::deferred_ttl_ms(delay, granularity).unwrap() {
+        let granularity = Duration::from_millis(step_ms);
+        let step = u128::from(step_ms) * MS;
+        let delay_nanos = delay.as_nanos();
+        match topology::deferred_ttl_ms(delay, granularity) {
             Some(ttl) => {
-                let step = u64::try_from(granularity.as_millis()).unwrap();
-                prop_assert_eq!(ttl % step, 0, "whole multiple");
-                prop_assert!(ttl >= step, "at least one step");
-                prop_assert!(Duration::from_millis(ttl) >= delay, "not below the delay");
-                if let Some(upper) = delay.checked_add(granularity) {
-                    prop_assert!(Duration::from_millis(ttl) < upper.max(granularity + granularity), "the smallest such multiple");
-                }
+                let ttl_nanos = u128::from(ttl) * MS;
+                prop_assert_eq!(ttl_nanos % step, 0, "whole multiple");
+                prop_assert!(ttl_nanos >= step, "at least one step");
+                prop_assert!(ttl_nanos >= delay_nanos, "never early");
+                prop_assert!(ttl_nanos == step || ttl_nanos - step < delay_nanos, "the smallest");
                 prop_assert!(ttl <= MAX_DEFERRAL_MS);
                 let args = topology::deferred_queue_args("q", ttl);
                 let (ArgValue::Int(t), ArgValue::Int(e)) = (&args[ARG_MESSAGE_TTL], &args[ARG_EXPIRES]) else {
                     panic!("integer arguments");
                 };
                 prop_assert!(e > t, "x-expires strictly above x-message-ttl");
-                prop_assert!(u64::try_from(*e).unwrap() <= MAX_TTL_MS, "x-expires within MAX_TTL_MS");
+                prop_assert!(*e <= i64::from(MAX_TTL_MS), "x-expires within MAX_TTL_MS");
             }
             None => {
-                // Refused only when the smallest whole multiple passes the limit.
-                let step = granularity.as_nanos();
-                let steps = delay.as_nanos().div_ceil(step).max(1);
-                let needed = steps.saturating_mul(step) / 1_000_000;
-                prop_assert!(needed > u128::from(MAX_DEFERRAL_MS));
+                // The first multiple of the step at or past the delay passes the limit.
+                let limit = u128::from(MAX_DEFERRAL_MS) * MS;
+                prop_assert!(delay_nanos > limit - (limit % step) || step > limit);
             }
         }
     }
 
     #[test]
-    fn deferred_ttl_never_panics(delay in any_duration(), granularity in any_duration()) {
-        match topology::deferred_ttl_ms(delay, granularity) {
-            Ok(_) => prop_assert!(granularity.as_nanos() % 1_000_000 == 0 && !granularity.is_zero()),
-            Err(GranularityError::Zero) => prop_assert!(granularity.is_zero()),
-            Err(GranularityError::NotWholeMilliseconds) => prop_assert!(granularity.as_nanos() % 1_000_000 != 0),
-        }
+    fn names_are_the_librarys(
+        queue in "[a-zA-Z0-9._ü -]{0,40}",
+        suffix in prop_oneof![Just(".dead".to_owned()), Just(".deferred".to_owned()), "[a-z.-]{1,8}"],
+        ttl in any::<u32>(),
+    ) {
+        prop_assert_eq!(
+            topology::dead_queue_name(&queue, &suffix),
+            library::dead_queue_name(&queue, &suffix)
+        );
+        prop_assert_eq!(
+            topology::deferred_queue_name(&queue, &suffix, ttl),
+            library::deferred_queue_name(&queue, &suffix, ttl)
+        );
     }
 
     #[test]
-    fn zero_granularity_is_an_error(delay in any_duration()) {
-        prop_assert_eq!(topology::deferred_ttl_ms(delay, Duration::ZERO), Err(GranularityError::Zero));
-    }
-
-    #[test]
-    fn hold_queue_names_round_trip(queue in "[a-z.]{1,20}", ttl in 1u64..=MAX_DEFERRAL_MS) {
+    fn hold_queue_names_round_trip(queue in "[a-z.]{1,20}", ttl in 1u32..=MAX_DEFERRAL_MS) {
         let o = RabbitMqOptions::default();
-        let name = topology::deferred_queue_name(&queue, ttl, &o);
+        let name = o.deferred_queue(&queue, ttl);
         prop_assert_eq!(topology::parse_deferred_queue_name(&queue, &name, &o), Ok(Some(ttl)));
-        prop_assert_eq!(topology::parse_deferred_queue_name(&queue, &topology::dead_queue_name(&queue, &o), &o), Ok(None));
+        prop_assert_eq!(topology::parse_deferred_queue_name(&queue, &o.dead_queue(&queue), &o), Ok(None));
     }
 
     #[test]
-    fn durations_round_trip(ms in 0u64..=MAX_TTL_MS * 10) {
+    fn durations_round_trip(ms in 0u64..=u64::from(MAX_TTL_MS) * 10) {
         prop_assert_eq!(parse_duration(&format_millis(ms)), Ok(Duration::from_millis(ms)));
     }
 
@@ -93,6 +130,47 @@ proptest! {
     fn duration_parser_never_panics(s in "\\PC{0,30}") {
         let _ = parse_duration(&s);
     }
+}
+
+/// Every public constant of `queuey_rabbitmq::topology` has the library's value in queuey.
+#[test]
+fn constants_are_the_librarys() {
+    assert_eq!(topology::DEFAULT_DEAD_SUFFIX, library::DEFAULT_DEAD_SUFFIX);
+    assert_eq!(
+        topology::DEFAULT_DEFERRED_SUFFIX,
+        library::DEFAULT_DEFERRED_SUFFIX
+    );
+    assert_eq!(topology::HEADER_ATTEMPT, library::HEADER_ATTEMPT);
+    assert_eq!(topology::HEADER_ATTEMPTS, library::HEADER_ATTEMPTS);
+    assert_eq!(topology::HEADER_DEATH_REASON, library::HEADER_DEATH_REASON);
+    assert_eq!(topology::HEADER_DEFERRALS, library::HEADER_DEFERRALS);
+    assert_eq!(
+        topology::HEADER_ORIGINAL_QUEUE,
+        library::HEADER_ORIGINAL_QUEUE
+    );
+    assert_eq!(
+        topology::ARG_DEAD_LETTER_EXCHANGE,
+        library::ARG_DEAD_LETTER_EXCHANGE
+    );
+    assert_eq!(
+        topology::ARG_DEAD_LETTER_ROUTING_KEY,
+        library::ARG_DEAD_LETTER_ROUTING_KEY
+    );
+    assert_eq!(topology::ARG_EXPIRES, library::ARG_EXPIRES);
+    assert_eq!(topology::ARG_MAX_PRIORITY, library::ARG_MAX_PRIORITY);
+    assert_eq!(topology::ARG_MESSAGE_TTL, library::ARG_MESSAGE_TTL);
+    assert_eq!(topology::MAX_TTL_MS, library::MAX_TTL_MS);
+    assert_eq!(topology::MAX_DEFERRAL_MS, library::MAX_DEFERRAL_MS);
+    assert_eq!(
+        topology::DEFAULT_MAX_PRIORITY,
+        queuey_core::DEFAULT_MAX_PRIORITY
+    );
+    // QueueConfig::new's defaults are queuey's defaults.
+    let library_default = queuey_core::QueueConfig::new("q");
+    let ours = topology::QueueConfig::default();
+    assert_eq!(ours.max_priority, library_default.max_priority);
+    assert_eq!(ours.message_ttl, library_default.message_ttl);
+    assert!(library_default.durable, "queuey declares durable queues");
 }
 
 mod dead_letters {
@@ -225,7 +303,7 @@ mod plan_properties {
     fn any_settings() -> impl Strategy<Value = QueueSettings> {
         (
             "[a-z][a-z0-9 .ü-]{0,20}",
-            prop::option::of(0u64..=MAX_TTL_MS),
+            prop::option::of(0u64..=u64::from(MAX_TTL_MS)),
             prop::option::of(1i64..=255),
             any::<bool>(),
             prop::option::of(1i64..=1000),
@@ -405,6 +483,302 @@ mod timestamp_properties {
         fn the_timestamp_parser_never_panics(s in "\\PC{0,40}", t in "[0-9T:. +Z-]{0,32}") {
             let _ = parse_timestamp(&s);
             let _ = parse_timestamp(&t);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The envelope in a body: decoded exactly when the library decodes it, and a replay's attempt
+// reset that changes nothing else.
+// ---------------------------------------------------------------------------------------------
+
+mod envelope_properties {
+    use proptest::prelude::*;
+    use queuey_cli::dead::envelope;
+    use queuey_core::Envelope as LibraryEnvelope;
+
+    fn ws() -> impl Strategy<Value = String> {
+        prop::sample::select(vec!["", "", " ", "\n", "\t", "  \r\n "]).prop_map(str::to_owned)
+    }
+
+    /// `s` as a JSON string literal, escaping the characters chosen by `mask` (and always the
+    /// ones JSON requires) as `\uXXXX`, surrogate pairs included.
+    fn quoted(s: &str, mask: u64) -> String {
+        let mut out = String::from("\"");
+        for (i, c) in s.chars().enumerate() {
+            let forced = c == '"' || c == '\\' || (c as u32) < 0x20;
+            if forced || (mask >> (i % 64)) & 1 == 1 {
+                let mut units = [0u16; 2];
+                for u in c.encode_utf16(&mut units) {
+                    out.push_str(&format!("\\u{:04x}", u));
+                }
+            } else {
+                out.push(c);
+            }
+        }
+        out.push('"');
+        out
+    }
+
+    fn text() -> impl Strategy<Value = String> {
+        prop_oneof!["[a-zA-Z0-9:_. -]{0,12}", "\\PC{0,8}", ".{0,6}"]
+    }
+
+    fn string_literal() -> impl Strategy<Value = String> {
+        (text(), any::<u64>()).prop_map(|(s, m)| quoted(&s, m))
+    }
+
+    fn number_literal() -> impl Strategy<Value = String> {
+        prop_oneof![
+            any::<i64>().prop_map(|n| n.to_string()),
+            any::<u64>().prop_map(|n| n.to_string()),
+            prop::sample::select(vec![
+                "1.50",
+                "-0",
+                "0.0",
+                "1e3",
+                "2.5E-3",
+                "-1.0e+2",
+                "12345678901234567890123",
+                "3.141592653589793238462643383279",
+                "5e-324",
+            ])
+            .prop_map(str::to_owned),
+            any::<f64>()
+                .prop_filter("finite", |f| f.is_finite())
+                .prop_map(|f| f.to_string()),
+        ]
+    }
+
+    /// Any JSON value as text, with varied whitespace and spellings.
+    fn value_literal() -> impl Strategy<Value = String> {
+        let leaf = prop_oneof![
+            Just("null".to_owned()),
+            Just("true".to_owned()),
+            Just("false".to_owned()),
+            number_literal(),
+            string_literal(),
+        ];
+        leaf.prop_recursive(4, 24, 5, |inner| {
+            prop_oneof![
+                (prop::collection::vec((ws(), inner.clone(), ws()), 0..5)).prop_map(|items| {
+                    let parts: Vec<String> = items
+                        .into_iter()
+                        .map(|(a, v, b)| format!("{a}{v}{b}"))
+                        .collect();
+                    format!("[{}]", parts.join(","))
+                }),
+                (prop::collection::vec((ws(), string_literal(), ws(), inner, ws()), 0..5))
+                    .prop_map(|items| {
+                        let parts: Vec<String> = items
+                            .into_iter()
+                            .map(|(a, k, b, v, c)| format!("{a}{k}{b}:{c}{v}"))
+                            .collect();
+                        format!("{{{}}}", parts.join(","))
+                    }),
+            ]
+        })
+    }
+
+    fn uuid_literal() -> impl Strategy<Value = String> {
+        (any::<u128>(), 0usize..5).prop_map(|(n, form)| {
+            let u = uuid::Uuid::from_u128(n);
+            let s = match form {
+                0 => u.hyphenated().to_string(),
+                1 => u.hyphenated().to_string().to_uppercase(),
+                2 => u.simple().to_string(),
+                3 => u.braced().to_string(),
+                _ => u.urn().to_string(),
+            };
+            format!("\"{s}\"")
+        })
+    }
+
+    /// A body the library decodes: its fields in any order, keys sometimes escaped, optional
+    /// fields sometimes absent, unknown keys, any payload.
+    fn envelope_body() -> impl Strategy<Value = String> {
+        (
+            uuid_literal(),
+            string_literal(),
+            string_literal(),
+            any::<u32>(),
+            any::<u64>(),
+            prop::option::of(any::<u32>()),
+            prop::option::of(any::<u8>()),
+            prop::option::of(prop_oneof![string_literal(), Just("null".to_owned())]),
+            value_literal(),
+            prop::collection::vec(("x-[a-z]{1,5}", value_literal()), 0..3),
+            (any::<u64>(), any::<u64>()),
+            prop::collection::vec(ws(), 40),
+        )
+            .prop_map(
+                |(
+                    id,
+                    job_type,
+                    queue,
+                    attempt,
+                    enq,
+                    deferrals,
+                    priority,
+                    corr,
+                    payload,
+                    extra,
+                    (mask, order),
+                    spaces,
+                )| {
+                    let mut fields: Vec<(String, String)> = vec![
+                        ("job_id".into(), id),
+                        ("job_type".into(), job_type),
+                        ("queue".into(), queue),
+                        ("attempt".into(), attempt.to_string()),
+                        ("enqueued_at_ms".into(), enq.to_string()),
+                        ("payload".into(), payload),
+                    ];
+                    if let Some(d) = deferrals {
+                        fields.push(("deferrals".into(), d.to_string()));
+                    }
+                    if let Some(p) = priority {
+                        fields.push(("priority".into(), p.to_string()));
+                    }
+                    if let Some(c) = corr {
+                        fields.push(("correlation_id".into(), c));
+                    }
+                    fields.extend(extra);
+                    // A deterministic shuffle from `order`.
+                    let n = fields.len();
+                    for i in (1..n).rev() {
+                        let j = ((order >> (i % 60)) as usize ^ i.wrapping_mul(31)) % (i + 1);
+                        fields.swap(i, j);
+                    }
+                    let mut sp = spaces.into_iter().cycle();
+                    let mut out = format!("{}{{", sp.next().unwrap_or_default());
+                    for (i, (k, v)) in fields.into_iter().enumerate() {
+                        if i > 0 {
+                            out.push(',');
+                        }
+                        // Keys are escaped in one body of four, so that most keep their plain
+                        // spelling (which the edits of `near_envelope` look for).
+                        let key_mask = if mask % 4 == 0 {
+                            mask.rotate_left(i as u32)
+                        } else {
+                            0
+                        };
+                        let key = quoted(&k, key_mask);
+                        out.push_str(&format!(
+                            "{}{key}{}:{}{v}{}",
+                            sp.next().unwrap_or_default(),
+                            sp.next().unwrap_or_default(),
+                            sp.next().unwrap_or_default(),
+                            sp.next().unwrap_or_default()
+                        ));
+                    }
+                    out.push('}');
+                    out.push_str(&sp.next().unwrap_or_default());
+                    out
+                },
+            )
+    }
+
+    /// A body near an envelope: one random edit of a valid one, or anything at all.
+    fn near_envelope() -> impl Strategy<Value = Vec<u8>> {
+        prop_oneof![
+            (
+                envelope_body(),
+                any::<prop::sample::Index>(),
+                any::<u8>(),
+                0usize..4
+            )
+                .prop_map(|(body, at, byte, edit)| {
+                    let mut b = body.into_bytes();
+                    let i = at.index(b.len().max(1)).min(b.len());
+                    match edit {
+                        0 if i < b.len() => {
+                            b.remove(i);
+                        }
+                        1 => b.insert(i, byte),
+                        2 if i < b.len() => b[i] = byte,
+                        _ => b.truncate(i),
+                    }
+                    b
+                }),
+            (
+                envelope_body(),
+                prop::sample::select(vec![
+                    ("\"attempt\"", "\"attempt\":1,\"attempt\""),
+                    ("\"attempt\"", "\"attempts\""),
+                    ("\"job_id\"", "\"job-id\""),
+                    ("\"payload\"", "\"x\":1,\"payload\""),
+                    ("\"payload\"", "\"x\":1E400,\"payload\""),
+                    ("\"attempt\":", "\"attempt\":4294967296,\"z\":"),
+                    ("\"attempt\":", "\"attempt\":-1,\"z\":"),
+                    ("\"attempt\":", "\"attempt\":1.0,\"z\":"),
+                    ("\"priority\":", "\"priority\":256,\"z\":"),
+                    ("\"deferrals\":", "\"deferrals\":null,\"z\":"),
+                    (
+                        "\"enqueued_at_ms\":",
+                        "\"enqueued_at_ms\":18446744073709551616,\"z\":"
+                    ),
+                    (
+                        "\"job_id\":",
+                        "\"job_id\":\"67e55044-10b1-426f-9247\",\"z\":"
+                    ),
+                    ("\"job_type\":", "\"job_type\":null,\"z\":"),
+                    ("\"correlation_id\":", "\"correlation_id\":7,\"z\":"),
+                    (",\"deferrals\":", ",\"x\":"),
+                    ("\"payload\":", "\"payload\":[1E400],\"y\":"),
+                ])
+            )
+                .prop_map(|(body, (from, to))| body.replacen(from, to, 1).into_bytes()),
+            (value_literal(), any::<u64>()).prop_map(|(v, _)| v.into_bytes()),
+            prop::collection::vec(any::<u8>(), 0..64),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+
+        /// queuey sees an envelope exactly where the library does, with the same fields.
+        #[test]
+        fn decoded_exactly_when_the_library_decodes(body in prop_oneof![envelope_body().prop_map(String::into_bytes), near_envelope()]) {
+            let ours = envelope::decode(&body);
+            let theirs = LibraryEnvelope::from_bytes(&body);
+            prop_assert_eq!(ours.is_some(), theirs.is_ok(), "{:?}", String::from_utf8_lossy(&body));
+            if let (Some(o), Ok(t)) = (ours, theirs) {
+                prop_assert_eq!(o.job_id, t.job_id.to_string());
+                prop_assert_eq!(o.job_type, t.job_type);
+                prop_assert_eq!(o.queue, t.queue);
+                prop_assert_eq!(o.attempt, t.attempt);
+                prop_assert_eq!(o.enqueued_at_ms, t.enqueued_at_ms);
+                prop_assert_eq!(o.deferrals, t.deferrals);
+                prop_assert_eq!(o.priority, t.priority);
+                prop_assert_eq!(o.correlation_id, t.correlation_id);
+            }
+        }
+
+        /// A replayed body is the same envelope on attempt 1, and the same bytes but for the
+        /// attempt's value.
+        #[test]
+        fn first_attempt_changes_the_attempt_and_no_other_byte(body in envelope_body()) {
+            let before = LibraryEnvelope::from_bytes(body.as_bytes()).expect("a generated envelope decodes");
+            let out = envelope::with_first_attempt(body.as_bytes()).expect("the attempt is found");
+            let after = LibraryEnvelope::from_bytes(&out).expect("the copy still decodes");
+            prop_assert_eq!(after.attempt, 1);
+            let mut expected = before.clone();
+            expected.attempt = 1;
+            prop_assert_eq!(&after, &expected);
+            // Byte for byte: the only change is the attempt's digits.
+            let span = envelope::top_level_value(body.as_bytes(), "attempt").expect("span");
+            let b = body.as_bytes();
+            prop_assert_eq!(&out[..span.start], &b[..span.start]);
+            prop_assert_eq!(&out[span.start + 1..], &b[span.end..]);
+            let digits = before.attempt.to_string();
+            prop_assert_eq!(&b[span.clone()], digits.as_bytes());
+        }
+
+        #[test]
+        fn the_scanner_never_panics(body in prop::collection::vec(any::<u8>(), 0..200)) {
+            let _ = envelope::top_level_value(&body, "attempt");
+            let _ = envelope::with_first_attempt(&body);
         }
     }
 }

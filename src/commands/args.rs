@@ -8,7 +8,7 @@ use crate::error::{Error, ExitCode, Result};
 use crate::output::{self, Format, Output, sanitize::sanitize};
 use crate::plan::{self, ComputedQueue, Role};
 use crate::settings::{DelayRequest, QueueSettings};
-use crate::topology::{self, ArgValue, MAX_DEFERRAL_MS, QueueArgs};
+use crate::topology::{self, ArgValue, MAX_DEFERRAL_MS, QueueArgs, QueueType};
 
 /// The JSON document `queuey args -o json` prints.
 #[derive(Debug, Serialize)]
@@ -57,7 +57,7 @@ pub struct DelayReport {
     pub requested_ms: u64,
     pub kind: &'static str,
     pub granularity_ms: u64,
-    pub ttl_ms: u64,
+    pub ttl_ms: u32,
 }
 
 fn millis(d: std::time::Duration) -> u64 {
@@ -87,25 +87,23 @@ pub fn report(queues: &[QueueSettings], delays: &[DelayRequest]) -> Result<ArgsR
             .collect();
         for d in delays {
             let granularity = d.kind.granularity(&q.options);
-            let ttl = topology::deferred_ttl_ms(d.delay, granularity)
-                .map_err(|e| Error::settings(format!("granularity of queue {:?}: {e}", q.name)))?
-                .ok_or_else(|| {
-                    Error::settings(format!(
-                        "delay {} is too long for a hold queue of {:?}: rounded up to the {} \
+            let ttl = topology::deferred_ttl_ms(d.delay, granularity).ok_or_else(|| {
+                Error::settings(format!(
+                    "delay {} is too long for a hold queue of {:?}: rounded up to the {} \
                          granularity ({}), it passes the longest delay queuey holds, {} \
                          (MAX_DEFERRAL_MS = {MAX_DEFERRAL_MS} ms, ~24.8 days)",
-                        d.written,
-                        q.name,
-                        d.kind.as_str(),
-                        format_duration(granularity),
-                        format_millis(MAX_DEFERRAL_MS),
-                    ))
-                    .with_hint(
-                        "a hold queue expires after 2 x its TTL, which must stay within \
+                    d.written,
+                    q.name,
+                    d.kind.as_str(),
+                    format_duration(granularity),
+                    format_millis(MAX_DEFERRAL_MS),
+                ))
+                .with_hint(
+                    "a hold queue expires after 2 x its TTL, which must stay within \
                          RabbitMQ's 2^32-1 ms TTL ceiling, so longer delays are refused rather \
                          than clamped; schedule them outside the broker",
-                    )
-                })?;
+                )
+            })?;
             let delay = DelayReport {
                 requested: d.written.clone(),
                 requested_ms: millis(d.delay),
@@ -203,7 +201,19 @@ pub fn run(queues: &[QueueSettings], delays: &[DelayRequest], output: Output) ->
                 }
             }
             output::print(table)?;
+            if report
+                .logical_queues
+                .iter()
+                .any(|lq| lq.settings.queue_type == QueueType::Quorum.as_str())
+            {
+                output.note(QUORUM_NOTE);
+            }
         }
     }
     Ok(ExitCode::Ok)
 }
+
+/// Said wherever a quorum `q` is computed: the queuey library cannot use one.
+pub const QUORUM_NOTE: &str = "a quorum q is queuey's extension: a queuey 1.x application \
+     declares its queues classic (with x-max-priority) and would fail its own declaration \
+     (PRECONDITION_FAILED) on a quorum q; use it for queues the application does not declare";

@@ -11,7 +11,7 @@ use serde_json::{Value as Json, json};
 
 use crate::broker::peek::{Delivered, Peek, PeekOptions, with_peek};
 use crate::broker::session::Session;
-use crate::dead::decode::{self, DeadLetter, Message};
+use crate::dead::decode::{self, AgeFrom, DeadLetter, Message};
 use crate::dead::filter::{Filter, GroupKey, Grouping};
 use crate::dead::value::Value;
 use crate::duration::format_age;
@@ -74,7 +74,9 @@ pub struct LsRow {
     pub position: u64,
     #[serde(flatten)]
     pub dead_letter: DeadLetter,
+    /// Seconds since it died, or since its job was enqueued (`age_from`).
     pub age_secs: Option<u64>,
+    pub age_from: Option<AgeFrom>,
     pub body_preview: String,
 }
 
@@ -117,9 +119,11 @@ pub async fn ls(
                 groups.add(&dl, &message.properties);
                 continue;
             }
+            let age = dl.age(now);
             rows.push(LsRow {
                 position,
-                age_secs: dl.age_secs(now),
+                age_secs: age.map(|(secs, _)| secs),
+                age_from: age.map(|(_, from)| from),
                 body_preview: decode::body_preview(&message.body, 60),
                 dead_letter: dl,
             });
@@ -149,50 +153,63 @@ pub async fn ls(
             "messages": rows,
         }))?,
         Format::Table => {
-            let mut table = output::table(&[
-                "#",
-                "message id",
-                "original queue",
-                "attempts",
-                "reason",
-                "deaths",
-                "age",
-                "size",
-                "body",
-            ]);
+            // The job type and x-death columns only when some row has one: a queuey
+            // application's dead letters have no x-death, a broker's often no envelope.
+            let with_jobs = rows.iter().any(|r| r.dead_letter.job_type.is_some());
+            let with_deaths = rows.iter().any(|r| !r.dead_letter.deaths.is_empty());
+            let mut header = vec!["#", "message id"];
+            if with_jobs {
+                header.push("job type");
+            }
+            header.extend(["original queue", "attempts", "cause"]);
+            if with_deaths {
+                header.push("deaths");
+            }
+            header.extend(["age", "size", "body"]);
+            let mut table = output::table(&header);
             for r in &rows {
                 let dl = &r.dead_letter;
-                let deaths: Vec<String> = dl
-                    .deaths
-                    .iter()
-                    .map(|d| {
-                        format!(
-                            "{} @ {} x{}",
-                            sanitize(d.reason.as_deref().unwrap_or("?")),
-                            sanitize(d.queue.as_deref().unwrap_or("?")),
-                            d.count.map_or("?".to_owned(), |c| c.to_string())
-                        )
-                    })
-                    .collect();
-                let mut reason = sanitize(dl.reason.as_deref().unwrap_or("-"));
+                let mut cause = dl.cause.as_str().to_owned();
                 if !dl.problems.is_empty() {
-                    reason.push_str(&format!(" (!{})", dl.problems.len()));
+                    cause.push_str(&format!(" (!{})", dl.problems.len()));
                 }
-                table.add_row(vec![
+                let mut row = vec![
                     r.position.to_string(),
                     sanitize(dl.message_id.as_deref().unwrap_or("-")),
-                    sanitize(&dl.original_queue),
-                    dl.attempts.map_or("-".to_owned(), |a| a.to_string()),
-                    reason,
-                    if deaths.is_empty() {
+                ];
+                if with_jobs {
+                    row.push(sanitize(dl.job_type.as_deref().unwrap_or("-")));
+                }
+                row.extend([sanitize(&dl.original_queue), attempts_text(dl), cause]);
+                if with_deaths {
+                    let deaths: Vec<String> = dl
+                        .deaths
+                        .iter()
+                        .map(|d| {
+                            format!(
+                                "{} @ {} x{}",
+                                sanitize(d.reason.as_deref().unwrap_or("?")),
+                                sanitize(d.queue.as_deref().unwrap_or("?")),
+                                d.count.map_or("?".to_owned(), |c| c.to_string())
+                            )
+                        })
+                        .collect();
+                    row.push(if deaths.is_empty() {
                         "-".to_owned()
                     } else {
                         deaths.join("\n")
+                    });
+                }
+                row.extend([
+                    match (r.age_secs, r.age_from) {
+                        (Some(secs), Some(AgeFrom::Enqueued)) => format!("{}*", format_age(secs)),
+                        (Some(secs), _) => format_age(secs),
+                        (None, _) => "-".to_owned(),
                     },
-                    r.age_secs.map_or("-".to_owned(), format_age),
                     dl.size.to_string(),
                     sanitize(&r.body_preview),
                 ]);
+                table.add_row(row);
             }
             output::print(table)?;
             let shown = rows.len();
@@ -211,6 +228,18 @@ pub async fn ls(
             }
             if rows.iter().any(|r| !r.dead_letter.problems.is_empty()) {
                 footer.push_str("; (!n): n header problems, see `queuey dead show`");
+            }
+            if rows.iter().any(|r| r.age_from == Some(AgeFrom::Enqueued)) {
+                footer.push_str(
+                    "; age*: since the job was enqueued (an application's dead letter carries no \
+                     death time)",
+                );
+            }
+            if rows
+                .iter()
+                .any(|r| r.dead_letter.cause != decode::Cause::Other)
+            {
+                footer.push_str("; `queuey dead show` gives the whole reason");
             }
             output.note(&footer);
         }
@@ -287,6 +316,15 @@ fn print_groups(
             ));
             Ok(())
         }
+    }
+}
+
+/// Attempts as `M/N` when the reason says how many were allowed, else `M`, else `-`.
+pub fn attempts_text(dl: &DeadLetter) -> String {
+    match (dl.attempts, dl.max_attempts) {
+        (Some(a), Some(max)) => format!("{a}/{max}"),
+        (Some(a), None) => a.to_string(),
+        (None, _) => "-".to_owned(),
     }
 }
 
@@ -397,33 +435,70 @@ pub fn render_show(
     line(String::new());
     line("Dead letter".into());
     let from = |s: Option<decode::Source>| match s {
-        Some(decode::Source::Header) => " (queuey header)",
+        Some(decode::Source::Header) => " (header)",
+        Some(decode::Source::Envelope) => " (envelope)",
         Some(decode::Source::XDeath) => " (x-death)",
         Some(decode::Source::Default) => " (default: the logical queue)",
         None => "",
     };
-    line(format!(
-        "  original queue   {}{}",
-        sanitize(&dl.original_queue),
-        from(Some(dl.original_queue_from))
-    ));
+    line(format!("  cause            {}", dl.cause.as_str()));
     line(format!(
         "  reason           {}{}",
         sanitize(dl.reason.as_deref().unwrap_or("unknown")),
         from(dl.reason_from)
     ));
     line(format!(
-        "  attempts         {}",
-        dl.attempts.map_or("unknown".into(), |a| a.to_string())
+        "  original queue   {}{}",
+        sanitize(&dl.original_queue),
+        from(Some(dl.original_queue_from))
     ));
     line(format!(
-        "  died             {}",
-        dl.died_at.map_or("unknown".into(), |t| format!(
-            "{} ({} ago)",
-            utc_time(t),
-            format_age(now.saturating_sub(t))
-        ))
+        "  attempts         {}{}",
+        attempts_text(dl),
+        from(dl.attempts_from)
     ));
+    if let Some(d) = dl.deferrals.filter(|d| *d > 0) {
+        line(format!("  deferrals        {d}"));
+    }
+    line(format!(
+        "  died             {}",
+        dl.died_at.map_or(
+            "unknown (no x-death, no timestamp property)".into(),
+            |t| format!(
+                "{} ({} ago)",
+                utc_time(t),
+                format_age(now.saturating_sub(t))
+            )
+        )
+    ));
+    match &dl.envelope {
+        Some(e) => {
+            line(String::new());
+            line("Job (the queuey envelope in the body)".into());
+            line(format!("  job type         {}", sanitize(&e.job_type)));
+            line(format!("  job id           {}", sanitize(&e.job_id)));
+            line(format!("  queue            {}", sanitize(&e.queue)));
+            line(format!(
+                "  attempt          {} (a replay sets it to 1; --keep-attempts keeps it)",
+                e.attempt
+            ));
+            line(format!("  deferrals        {}", e.deferrals));
+            line(format!("  priority         {}", e.priority));
+            let secs = e.enqueued_at_ms / 1000;
+            line(format!(
+                "  enqueued         {} ({} ago)",
+                utc_time(secs),
+                format_age(now.saturating_sub(secs))
+            ));
+            if let Some(c) = &e.correlation_id {
+                line(format!("  correlation id   {}", sanitize(c)));
+            }
+        }
+        None => {
+            line(String::new());
+            line("Job: none (the body is not a queuey envelope)".into());
+        }
+    }
     if let Some(c) = dl.delivery_count {
         line(format!(
             "  delivery count   {c} (x-delivery-count of the quorum queue)"

@@ -26,7 +26,7 @@ use crate::topology;
 #[derive(Debug, Serialize)]
 pub struct HoldEntry {
     pub name: String,
-    pub ttl_ms: u64,
+    pub ttl_ms: u32,
     /// The delay, human-readable (`30s`).
     pub delay: String,
     /// Messages waiting (ready + unacknowledged); `null` until the broker reports it.

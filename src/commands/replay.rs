@@ -23,7 +23,9 @@ use crate::broker::publish::{Copy, Outcome, Publisher};
 use crate::broker::session::Session;
 use crate::commands::dead::{EXPORT_FORMAT, note_rescued, now_secs};
 use crate::dead::decode::{self, Message};
-use crate::dead::replay::{ReplayStamp, copy_id, replay_properties, replayed_in_run, target};
+use crate::dead::replay::{
+    CopyBody, ReplayStamp, copy_id, replay_body, replay_properties, replayed_in_run, target,
+};
 use crate::dead::value::Properties;
 use crate::error::{Error, ExitCode, Kind, Result};
 use crate::output::progress::Progress;
@@ -58,6 +60,8 @@ pub struct ReplayReport {
     pub failed: u64,
     /// Copies this run made that died again and came back during the run: left in place.
     pub skipped_own_copies: u64,
+    /// Moved jobs whose envelope's attempt was set back to 1 (with --dry-run: would be).
+    pub attempts_reset: u64,
     /// Quorum q.dead only: messages on their last delivery republished instead of returned.
     pub rescued: u64,
     pub interrupted: bool,
@@ -91,6 +95,7 @@ impl ReplayReport {
     fn absorb(&mut self, tally: ReplayReport) {
         self.moved += tally.moved;
         self.failed += tally.failed;
+        self.attempts_reset += tally.attempts_reset;
         for t in tally.targets {
             let mine = self.target(&t.queue);
             mine.moved += t.moved;
@@ -101,10 +106,12 @@ impl ReplayReport {
         }
     }
 
-    fn record(&mut self, queue: &str, outcome: &Outcome) {
+    /// Counts one copy's outcome; `reset` says its envelope's attempt was set back to 1.
+    fn record(&mut self, queue: &str, outcome: &Outcome, reset: bool) {
         match outcome {
             Outcome::Delivered => {
                 self.moved += 1;
+                self.attempts_reset += u64::from(reset);
                 self.target(queue).moved += 1;
             }
             Outcome::Returned { code, text } => {
@@ -238,19 +245,23 @@ pub async fn run(
 /// few windows of messages between the stages.
 /// A copy for the publishing stage.
 struct Job {
-    tag: u64,
-    target: String,
     copy: u64,
     properties: lapin::BasicProperties,
     body: Vec<u8>,
+    token: Token,
+}
+
+/// What the publish stage keeps of each copy until it is decided.
+struct Token {
+    /// The dead letter's delivery tag.
+    tag: u64,
+    target: String,
+    /// Its envelope's attempt was set back to 1.
+    reset: bool,
     /// The dead letter itself when it is on its last delivery (quorum): if its copy fails, it
     /// must be republished rather than returned.
     last_delivery: Option<Message>,
 }
-
-/// What the publish stage keeps of each copy until it is decided: the dead letter's delivery
-/// tag, its target, and the dead letter itself when it is on its last delivery.
-type Token = (u64, String, Option<Message>);
 
 /// What the ack stage does with one held dead letter. Sent in delivery order (see
 /// [`ack_stage`]).
@@ -324,7 +335,7 @@ async fn from_queue(
             while !interrupted.load(Ordering::SeqCst) && s.limit.is_none_or(|l| matched < l) {
                 let Some(Delivered {
                     tag,
-                    message,
+                    mut message,
                     last_delivery,
                     ..
                 }) = p.next().await?
@@ -351,21 +362,22 @@ async fn from_queue(
                 let to = target(&dl, s.to.as_deref());
                 if s.dry_run {
                     tally.target(&to).moved += 1;
+                    tally.attempts_reset += u64::from(would_reset(&dl, s.keep_attempts));
                     if !keep(tag, message, last_delivery).await {
                         break;
                     }
                     continue;
                 }
-                let properties = if to.len() > MAX_QUEUE_NAME_BYTES {
-                    Err(format!(
-                        "its original queue name is {} bytes; AMQP queue names hold at most {MAX_QUEUE_NAME_BYTES} (use --to)",
-                        to.len()
-                    ))
+                // A message on its last delivery is kept whole for its rescue; the others give
+                // their body to the copy.
+                let raw = if last_delivery {
+                    message.body.clone()
                 } else {
-                    properties_to_amqp(&replay_properties(&message.properties, &dl, &stamp, matched))
+                    std::mem::take(&mut message.body)
                 };
-                let properties = match properties {
-                    Ok(p) => p,
+                let copy = copy_of(raw, &message, &dl, &to, &stamp, matched, s.keep_attempts);
+                let (properties, body) = match copy {
+                    Ok(c) => c,
                     Err(why) => {
                         tally.fail(&to, format!("cannot copy the message: {why}"));
                         if !keep(tag, message, last_delivery).await {
@@ -374,23 +386,25 @@ async fn from_queue(
                         continue;
                     }
                 };
-                let (body, last_delivery) = if last_delivery {
-                    (message.body.clone(), Some(message))
-                } else {
-                    (message.body, None)
-                };
-                let weight = u32::try_from(body.len()).unwrap_or(u32::MAX).clamp(1, budget);
+                let reset = matches!(body, CopyBody::Reset { .. });
+                let body = body.into_bytes();
+                let weight = u32::try_from(body.len())
+                    .unwrap_or(u32::MAX)
+                    .clamp(1, budget);
                 match bytes.acquire_many(weight).await {
                     Ok(permit) => permit.forget(),
                     Err(_) => break,
                 }
                 let job = Job {
-                    tag,
-                    target: to,
                     copy: matched,
                     properties,
                     body,
-                    last_delivery,
+                    token: Token {
+                        tag,
+                        target: to,
+                        reset,
+                        last_delivery: last_delivery.then_some(message),
+                    },
                 };
                 if job_tx.send(job).await.is_err() {
                     break; // the publishing stage stopped; its error is what gets reported
@@ -437,15 +451,19 @@ async fn from_queue(
                     };
                     let weight: usize = jobs
                         .iter()
-                        .map(|j| u32::try_from(j.body.len()).unwrap_or(u32::MAX).clamp(1, budget) as usize)
+                        .map(|j| {
+                            u32::try_from(j.body.len())
+                                .unwrap_or(u32::MAX)
+                                .clamp(1, budget) as usize
+                        })
                         .sum();
                     let copies = jobs
                         .into_iter()
                         .map(|j| Copy {
-                            queue: j.target.clone(),
+                            queue: j.token.target.clone(),
                             properties: j.properties,
                             body: j.body,
-                            token: (j.tag, j.target, j.last_delivery),
+                            token: j.token,
                             id: j.copy,
                         })
                         .collect();
@@ -517,18 +535,52 @@ async fn hand_over(
     settle: &tokio::sync::mpsc::Sender<Settle>,
     outcomes: &mut ReplayReport,
 ) -> Result<()> {
-    for ((tag, queue, last_delivery), outcome) in decided {
-        let event = match (&outcome, last_delivery) {
-            (Outcome::Delivered, _) => Settle::Ack(tag),
-            (_, Some(message)) => Settle::Rescue(tag, Box::new(message)),
+    for (token, outcome) in decided {
+        let event = match (&outcome, token.last_delivery) {
+            (Outcome::Delivered, _) => Settle::Ack(token.tag),
+            (_, Some(message)) => Settle::Rescue(token.tag, Box::new(message)),
             (_, None) => Settle::Keep,
         };
         if settle.send(event).await.is_err() {
             return Err(Error::internal("replay: the settle stage stopped"));
         }
-        outcomes.record(&queue, &outcome);
+        outcomes.record(&token.target, &outcome, token.reset);
     }
     Ok(())
+}
+
+/// Whether replaying `dl` sets its envelope's attempt back to 1.
+fn would_reset(dl: &decode::DeadLetter, keep_attempts: bool) -> bool {
+    !keep_attempts && dl.envelope.as_ref().is_some_and(|e| e.attempt != 1)
+}
+
+/// The AMQP properties and the body of the replayed copy of `message` (whose body is `raw`),
+/// going to `to`; an error says why no copy can be made (the dead letter then stays).
+fn copy_of(
+    raw: Vec<u8>,
+    message: &Message,
+    dl: &decode::DeadLetter,
+    to: &str,
+    stamp: &ReplayStamp,
+    copy: u64,
+    keep_attempts: bool,
+) -> std::result::Result<(lapin::BasicProperties, CopyBody), String> {
+    if to.len() > MAX_QUEUE_NAME_BYTES {
+        return Err(format!(
+            "its original queue name is {} bytes; AMQP queue names hold at most \
+             {MAX_QUEUE_NAME_BYTES} (use --to)",
+            to.len()
+        ));
+    }
+    let body = replay_body(raw, dl, keep_attempts)?;
+    let properties = properties_to_amqp(&replay_properties(
+        &message.properties,
+        dl,
+        stamp,
+        copy,
+        body.first_attempt(),
+    ))?;
+    Ok((properties, body))
 }
 
 /// Settles held dead letters on the channel that holds them, returning (acked, rescued).
@@ -702,7 +754,8 @@ async fn from_file(
         Some(total),
         if s.dry_run { "counting" } else { "replaying" },
     );
-    let mut publisher: Option<Publisher<'_, String>> = None;
+    // The token of a copy: its target, and whether its envelope's attempt was reset.
+    let mut publisher: Option<Publisher<'_, (String, bool)>> = None;
     let mut pace = Pace {
         rate: s.rate,
         start: Instant::now(),
@@ -731,13 +784,17 @@ async fn from_file(
         let to = target(&dl, s.to.as_deref());
         if s.dry_run {
             report.target(&to).moved += 1;
+            report.attempts_reset += u64::from(would_reset(&dl, s.keep_attempts));
             continue;
         }
         let copy = report.matched;
-        let props = properties_to_amqp(&replay_properties(&m.properties, &dl, &stamp, copy))
-            .map_err(|why| {
+        let mut m = m;
+        let raw = std::mem::take(&mut m.body);
+        let (props, body) =
+            copy_of(raw, &m, &dl, &to, &stamp, copy, s.keep_attempts).map_err(|why| {
                 Error::new(Kind::Usage, format!("{} line {n}: {why}", path.display()))
             })?;
+        let reset = matches!(body, CopyBody::Reset { .. });
         pace.wait().await;
         if publisher.is_none() {
             publisher =
@@ -749,17 +806,17 @@ async fn from_file(
         let copies = vec![Copy {
             queue: to.clone(),
             properties: props,
-            body: m.body,
-            token: to,
+            body: body.into_bytes(),
+            token: (to, reset),
             id: copy,
         }];
         for (queue, outcome) in publ.publish_many(copies).await? {
-            report.record(&queue, &outcome);
+            report.record(&queue.0, &outcome, queue.1);
         }
     }
     if let Some(mut publ) = publisher {
         for (queue, outcome) in publ.flush().await? {
-            report.record(&queue, &outcome);
+            report.record(&queue.0, &outcome, queue.1);
         }
         publ.close().await;
     }
@@ -813,12 +870,20 @@ fn print_report(r: &ReplayReport, output: Output) -> Result<()> {
         output::print(table)?;
     }
     let summary = if r.dry_run {
-        format!(
-            "dry run: {} of {} scanned dead letters of {} would be replayed; nothing moved",
+        let mut s = format!(
+            "dry run: {} of {} scanned dead letters of {} would be replayed",
             r.matched,
             r.scanned,
             sanitize(&r.source)
-        )
+        );
+        if r.attempts_reset > 0 {
+            s.push_str(&format!(
+                ", {} of them jobs whose attempt would be set back to 1",
+                r.attempts_reset
+            ));
+        }
+        s.push_str("; nothing moved");
+        s
     } else {
         let mut s = format!(
             "replayed {} of {} matching dead letters of {} ({} scanned) in {:.2}s, {}/s",
@@ -829,6 +894,12 @@ fn print_report(r: &ReplayReport, output: Output) -> Result<()> {
             r.elapsed_ms as f64 / 1000.0,
             r.rate_per_sec
         );
+        if r.attempts_reset > 0 {
+            s.push_str(&format!(
+                "; {} jobs start again at attempt 1",
+                r.attempts_reset
+            ));
+        }
         if r.failed > 0 {
             s.push_str(&format!("; {} failed and stay where they were", r.failed));
         }
@@ -854,7 +925,7 @@ mod tests {
     fn stage_tallies_add_up_per_target_without_a_row_per_message() {
         let mut publish = ReplayReport::default();
         for _ in 0..3 {
-            publish.record("orders", &Outcome::Delivered);
+            publish.record("orders", &Outcome::Delivered, true);
         }
         publish.record(
             "gone",
@@ -862,14 +933,16 @@ mod tests {
                 code: 312,
                 text: "NO_ROUTE".into(),
             },
+            true,
         );
-        publish.record("orders", &Outcome::Refused);
+        publish.record("orders", &Outcome::Refused, true);
         let mut read = ReplayReport::default();
         read.fail("orders", "cannot copy the message: too long".into());
         let mut report = ReplayReport::default();
         report.absorb(read);
         report.absorb(publish);
         assert_eq!((report.moved, report.failed), (3, 3));
+        assert_eq!(report.attempts_reset, 3, "only delivered copies count");
         assert_eq!(report.targets.len(), 2, "one entry per target");
         let orders = report.target("orders").clone();
         assert_eq!((orders.moved, orders.failed), (3, 2));

@@ -1,25 +1,36 @@
 //! PURE: from a delivered message to a dead letter: where it came from, why it died, how often.
 //!
-//! Reading order (SPEC.md §4):
-//! - original queue: `x-queuey-original-queue`, else the queue of the newest `x-death` entry
-//!   that is not a hold queue of this topology (a message that waited in `q.deferred.30000` and
-//!   then died in `q` came from `q`), else `q` itself;
-//! - attempts: `x-queuey-attempts`;
-//! - reason: `x-queuey-death-reason`, else the newest `x-death` entry's reason;
+//! A dead letter comes from one of two writers. A queuey 1.x application dead-letters a job
+//! itself: it publishes a copy of the envelope to `q.dead` with the headers `x-death-reason`,
+//! `x-original-queue`, `x-attempts` (plus `x-attempt`, `x-deferrals`) and no `x-death`; a body
+//! that was not an envelope goes there as it was, with only `x-death-reason: malformed envelope`
+//! and `x-original-queue`. The broker dead-letters where a queue argument or policy says so, and
+//! records it in `x-death`. Both are read; reading order:
+//! - original queue: `x-original-queue`, else the envelope's `queue`, else the queue of the
+//!   newest `x-death` entry that is not a hold queue of this topology (a message that waited in
+//!   `q.deferred.30000` and then died in `q` came from `q`), else `q` itself;
+//! - attempts: `x-attempts`, else the envelope's `attempt`;
+//! - reason: `x-death-reason`, else the newest `x-death` entry's reason; its [`Cause`] is
+//!   derived from the text;
 //! - when it died: the latest `time` among the `x-death` entries (RabbitMQ keeps the *first*
 //!   time of each queue/reason pair and moves a repeat to the front), else the `timestamp`
-//!   property.
+//!   property. An application's dead letter has neither: its age is then counted from the
+//!   envelope's `enqueued_at_ms` ([`AgeFrom::Enqueued`]), an upper bound of the time since it
+//!   died.
 //!
 //! Nothing here trusts the broker or the publisher: `x-death` may not be an array, its entries
 //! may not be tables, `count` may be any integer type, a string, negative or missing, `time`
 //! may be missing, the queuey headers may have the wrong types. What cannot be read is left
-//! unknown and described in `problems`; decoding never fails and never panics.
+//! unknown and described in `problems`; decoding never fails and never panics. A body that is
+//! not an envelope is no problem: it is just not a job.
 
 use serde::Serialize;
 
+use super::envelope::{self, Envelope};
 use super::value::{Properties, Table, Value, bytes_text};
 use crate::topology::{
-    self, HEADER_ATTEMPTS, HEADER_DEATH_REASON, HEADER_ORIGINAL_QUEUE, RabbitMqOptions,
+    self, HEADER_ATTEMPTS, HEADER_DEATH_REASON, HEADER_DEFERRALS, HEADER_ORIGINAL_QUEUE,
+    RabbitMqOptions,
 };
 
 /// The `x-death` header RabbitMQ writes when it dead-letters a message.
@@ -45,12 +56,134 @@ pub struct Message {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Source {
-    /// A queuey header (`x-queuey-…`).
+    /// A header the application wrote (`x-original-queue`, `x-attempts`, `x-death-reason`...).
     Header,
+    /// The JSON envelope in the body.
+    Envelope,
     /// The broker's `x-death` history.
     XDeath,
     /// Nothing said otherwise: the logical queue itself.
     Default,
+}
+
+/// Why a message died, in one word: derived from its reason (the library's own texts, or the
+/// broker's `x-death` reasons).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub enum Cause {
+    /// `max attempts (N) exhausted after attempt M: ...`: a retryable failure on the last attempt.
+    #[serde(rename = "exhausted")]
+    Exhausted,
+    /// `fatal error: ...`: the handler said it can never succeed.
+    #[serde(rename = "fatal")]
+    Fatal,
+    /// `no handler for job type `T``: no worker handles this job type.
+    #[serde(rename = "no-handler")]
+    NoHandler,
+    /// `decode error: ...`: the payload did not fit the handler's job type.
+    #[serde(rename = "decode")]
+    Decode,
+    /// `malformed envelope`: the body was not a queuey envelope at all.
+    #[serde(rename = "malformed")]
+    Malformed,
+    /// The broker's reasons: rejected (reject/nack without requeue), expired (TTL), maxlen
+    /// (length limit), delivery_limit (quorum queue).
+    #[serde(rename = "rejected")]
+    Rejected,
+    #[serde(rename = "expired")]
+    Expired,
+    #[serde(rename = "maxlen")]
+    Maxlen,
+    #[serde(rename = "delivery_limit")]
+    DeliveryLimit,
+    /// Any other reason, or none.
+    #[serde(rename = "other")]
+    Other,
+}
+
+impl Cause {
+    pub const ALL: [Cause; 10] = [
+        Cause::Exhausted,
+        Cause::Fatal,
+        Cause::NoHandler,
+        Cause::Decode,
+        Cause::Malformed,
+        Cause::Rejected,
+        Cause::Expired,
+        Cause::Maxlen,
+        Cause::DeliveryLimit,
+        Cause::Other,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Cause::Exhausted => "exhausted",
+            Cause::Fatal => "fatal",
+            Cause::NoHandler => "no-handler",
+            Cause::Decode => "decode",
+            Cause::Malformed => "malformed",
+            Cause::Rejected => "rejected",
+            Cause::Expired => "expired",
+            Cause::Maxlen => "maxlen",
+            Cause::DeliveryLimit => "delivery_limit",
+            Cause::Other => "other",
+        }
+    }
+
+    /// The cause named `text` (as [`Cause::as_str`] writes it).
+    pub fn parse(text: &str) -> Option<Cause> {
+        Cause::ALL.into_iter().find(|c| c.as_str() == text)
+    }
+
+    /// The cause of a death `reason` (the library's texts are those of queuey-core 1.x's
+    /// worker and queuey-rabbitmq's backend).
+    pub fn of(reason: Option<&str>) -> Cause {
+        let Some(r) = reason else {
+            return Cause::Other;
+        };
+        if max_attempts_of(r).is_some() {
+            Cause::Exhausted
+        } else if r.starts_with("fatal error: ") {
+            Cause::Fatal
+        } else if r.starts_with("no handler for job type ") {
+            Cause::NoHandler
+        } else if r.starts_with("decode error: ") {
+            Cause::Decode
+        } else {
+            match r {
+                "malformed envelope" => Cause::Malformed,
+                "rejected" => Cause::Rejected,
+                "expired" => Cause::Expired,
+                "maxlen" => Cause::Maxlen,
+                "delivery_limit" => Cause::DeliveryLimit,
+                _ => Cause::Other,
+            }
+        }
+    }
+}
+
+/// The N of the library's `max attempts (N) exhausted after attempt M: ...`.
+pub fn max_attempts_of(reason: &str) -> Option<u64> {
+    let rest = reason.strip_prefix("max attempts (")?;
+    let (n, rest) = rest.split_once(") exhausted after attempt ")?;
+    if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let (m, _) = rest.split_once(':')?;
+    if m.is_empty() || !m.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    n.parse().ok()
+}
+
+/// What an age is counted from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AgeFrom {
+    /// The death (`x-death` time, or the `timestamp` property).
+    Death,
+    /// The job's first enqueue (the envelope's `enqueued_at_ms`): the dead letter carries no
+    /// death time, as an application's never does. At least as old as the death.
+    Enqueued,
 }
 
 /// One readable entry of `x-death`. Fields that could not be read are `None` and described in
@@ -81,11 +214,23 @@ pub struct FirstDeath {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct DeadLetter {
     pub message_id: Option<String>,
+    /// The envelope's job type and id (`None` when the body is not an envelope).
+    pub job_type: Option<String>,
+    pub job_id: Option<String>,
     pub original_queue: String,
     pub original_queue_from: Source,
+    /// Attempts made: the attempt that failed last.
     pub attempts: Option<u64>,
+    pub attempts_from: Option<Source>,
+    /// The N of an exhausted job's reason (`max attempts (N) exhausted ...`).
+    pub max_attempts: Option<u64>,
+    /// Deferrals (`x-deferrals`, else the envelope's).
+    pub deferrals: Option<u64>,
     pub reason: Option<String>,
     pub reason_from: Option<Source>,
+    pub cause: Cause,
+    /// The JSON envelope in the body, when it is one (everything but the payload).
+    pub envelope: Option<Envelope>,
     /// The readable `x-death` entries, newest first.
     pub deaths: Vec<Death>,
     /// Sum of the readable `count`s.
@@ -103,9 +248,24 @@ pub struct DeadLetter {
 }
 
 impl DeadLetter {
-    /// Seconds since it died, at `now` (seconds since the epoch).
+    /// Seconds since it died, or since its job was enqueued where no death time is known, at
+    /// `now` (seconds since the epoch).
+    pub fn age(&self, now: u64) -> Option<(u64, AgeFrom)> {
+        self.time().map(|(t, from)| (now.saturating_sub(t), from))
+    }
+
+    /// When it died (seconds since the epoch), else when its job was enqueued.
+    pub fn time(&self) -> Option<(u64, AgeFrom)> {
+        match (self.died_at, &self.envelope) {
+            (Some(t), _) => Some((t, AgeFrom::Death)),
+            (None, Some(e)) => Some((e.enqueued_at_ms / 1000, AgeFrom::Enqueued)),
+            (None, None) => None,
+        }
+    }
+
+    /// The seconds of [`DeadLetter::age`].
     pub fn age_secs(&self, now: u64) -> Option<u64> {
-        self.died_at.map(|t| now.saturating_sub(t))
+        self.age(now).map(|(secs, _)| secs)
     }
 }
 
@@ -158,6 +318,7 @@ pub fn decode(message: &Message, queue: &str, options: &RabbitMqOptions) -> Dead
         }
     };
 
+    let envelope = envelope::decode(&message.body);
     let newest_not_hold = deaths.iter().find_map(|d| {
         d.queue.as_ref().filter(|q| {
             !matches!(
@@ -169,24 +330,34 @@ pub fn decode(message: &Message, queue: &str, options: &RabbitMqOptions) -> Dead
     let (original_queue, original_queue_from) =
         match string_header(HEADER_ORIGINAL_QUEUE, &mut problems) {
             Some(q) => (q, Source::Header),
-            None => match newest_not_hold {
-                Some(q) => (q.clone(), Source::XDeath),
-                None => (queue.to_owned(), Source::Default),
+            None => match (&envelope, newest_not_hold) {
+                (Some(e), _) => (e.queue.clone(), Source::Envelope),
+                (None, Some(q)) => (q.clone(), Source::XDeath),
+                (None, None) => (queue.to_owned(), Source::Default),
             },
         };
 
-    let attempts = headers
-        .get(HEADER_ATTEMPTS)
-        .and_then(|v| match unsigned_of(v) {
+    let mut counter_header = |name: &str| {
+        headers.get(name).and_then(|v| match unsigned_of(v) {
             Some(n) => Some(n),
             None => {
                 problems.push(format!(
-                    "{HEADER_ATTEMPTS} is a {}, not a non-negative integer",
+                    "{name} is a {}, not a non-negative integer",
                     describe(v)
                 ));
                 None
             }
-        });
+        })
+    };
+    let (attempts, attempts_from) = match counter_header(HEADER_ATTEMPTS) {
+        Some(n) => (Some(n), Some(Source::Header)),
+        None => match &envelope {
+            Some(e) => (Some(u64::from(e.attempt)), Some(Source::Envelope)),
+            None => (None, None),
+        },
+    };
+    let deferrals = counter_header(HEADER_DEFERRALS)
+        .or_else(|| envelope.as_ref().map(|e| u64::from(e.deferrals)));
 
     let (reason, reason_from) = match string_header(HEADER_DEATH_REASON, &mut problems) {
         Some(r) => (Some(r), Some(Source::Header)),
@@ -215,11 +386,18 @@ pub fn decode(message: &Message, queue: &str, options: &RabbitMqOptions) -> Dead
 
     DeadLetter {
         message_id: props.message_id.clone(),
+        job_type: envelope.as_ref().map(|e| e.job_type.clone()),
+        job_id: envelope.as_ref().map(|e| e.job_id.clone()),
         original_queue,
         original_queue_from,
         attempts,
+        attempts_from,
+        max_attempts: reason.as_deref().and_then(max_attempts_of),
+        deferrals,
+        cause: Cause::of(reason.as_deref()),
         reason,
         reason_from,
+        envelope,
         deaths,
         death_count,
         first_death,
@@ -498,6 +676,118 @@ mod tests {
             ]),
         )]);
         assert_eq!(decode(&m, "q", &opts()).death_count, u64::MAX);
+    }
+
+    const ENVELOPE: &str = r#"{"job_id":"67e55044-10b1-426f-9247-bb680e5fe0c8","job_type":"app::Send","queue":"app.emails","attempt":3,"enqueued_at_ms":1700000000000,"deferrals":2,"priority":0,"payload":{}}"#;
+
+    /// What queuey-rabbitmq 1.1.0's `dead_letter_props` writes (codec.rs).
+    fn library_dead_letter(reason: &str) -> Message {
+        let mut m = message(vec![
+            (HEADER_ATTEMPTS, Value::U32(3)),
+            (topology::HEADER_ATTEMPT, Value::U32(3)),
+            (HEADER_DEFERRALS, Value::U32(2)),
+            (HEADER_DEATH_REASON, s(reason)),
+            (HEADER_ORIGINAL_QUEUE, s("app.emails")),
+        ]);
+        m.body = ENVELOPE.as_bytes().to_vec();
+        m.properties.message_id = Some("67e55044-10b1-426f-9247-bb680e5fe0c8".into());
+        m
+    }
+
+    #[test]
+    fn an_applications_dead_letter_is_read_from_its_headers_and_envelope() {
+        let reason = "max attempts (3) exhausted after attempt 3: smtp timeout";
+        let d = decode(&library_dead_letter(reason), "app.emails", &opts());
+        assert_eq!(d.cause, Cause::Exhausted);
+        assert_eq!(d.reason.as_deref(), Some(reason));
+        assert_eq!((d.attempts, d.max_attempts), (Some(3), Some(3)));
+        assert_eq!(d.attempts_from, Some(Source::Header));
+        assert_eq!(d.deferrals, Some(2));
+        assert_eq!(d.job_type.as_deref(), Some("app::Send"));
+        assert_eq!(
+            d.job_id.as_deref(),
+            Some("67e55044-10b1-426f-9247-bb680e5fe0c8")
+        );
+        assert_eq!(d.original_queue, "app.emails");
+        assert_eq!(d.original_queue_from, Source::Header);
+        assert_eq!(d.died_at, None);
+        assert_eq!(
+            d.age(1_700_000_060),
+            Some((60, AgeFrom::Enqueued)),
+            "no death time: the age counts from the enqueue"
+        );
+        assert!(d.problems.is_empty(), "{:?}", d.problems);
+    }
+
+    #[test]
+    fn without_headers_the_envelope_says_queue_and_attempts() {
+        let m = Message {
+            body: ENVELOPE.as_bytes().to_vec(),
+            ..Message::default()
+        };
+        let d = decode(&m, "other", &opts());
+        assert_eq!(d.original_queue, "app.emails");
+        assert_eq!(d.original_queue_from, Source::Envelope);
+        assert_eq!(d.attempts, Some(3));
+        assert_eq!(d.attempts_from, Some(Source::Envelope));
+        assert_eq!(d.cause, Cause::Other);
+    }
+
+    #[test]
+    fn a_body_that_is_not_an_envelope_is_not_a_problem() {
+        let mut m = message(vec![
+            (HEADER_DEATH_REASON, s("malformed envelope")),
+            (HEADER_ORIGINAL_QUEUE, s("app.emails")),
+        ]);
+        m.body = b"not json".to_vec();
+        let d = decode(&m, "app.emails", &opts());
+        assert_eq!(d.cause, Cause::Malformed);
+        assert_eq!((d.job_type, d.attempts, d.envelope), (None, None, None));
+        assert!(d.problems.is_empty(), "{:?}", d.problems);
+    }
+
+    #[test]
+    fn causes_of_every_reason_the_library_and_the_broker_write() {
+        for (reason, cause) in [
+            (
+                "max attempts (3) exhausted after attempt 3: boom",
+                Cause::Exhausted,
+            ),
+            (
+                "max attempts (10) exhausted after attempt 12: ",
+                Cause::Exhausted,
+            ),
+            ("fatal error: card declined", Cause::Fatal),
+            ("no handler for job type `app::Gone`", Cause::NoHandler),
+            ("decode error: missing field `to`", Cause::Decode),
+            ("malformed envelope", Cause::Malformed),
+            ("rejected", Cause::Rejected),
+            ("expired", Cause::Expired),
+            ("maxlen", Cause::Maxlen),
+            ("delivery_limit", Cause::DeliveryLimit),
+            (
+                "max attempts (x) exhausted after attempt 3: y",
+                Cause::Other,
+            ),
+            ("Fatal error: x", Cause::Other),
+            ("timeout", Cause::Other),
+        ] {
+            assert_eq!(Cause::of(Some(reason)), cause, "{reason}");
+            assert_eq!(Cause::parse(cause.as_str()), Some(cause));
+        }
+        assert_eq!(Cause::of(None), Cause::Other);
+        assert_eq!(
+            max_attempts_of("max attempts (5) exhausted after attempt 5: x: y"),
+            Some(5)
+        );
+        assert_eq!(
+            serde_json::to_value(Cause::NoHandler).unwrap(),
+            serde_json::json!("no-handler")
+        );
+        assert_eq!(
+            serde_json::to_value(Cause::DeliveryLimit).unwrap(),
+            serde_json::json!("delivery_limit")
+        );
     }
 
     #[test]

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use super::decode::DeadLetter;
+use super::decode::{Cause, DeadLetter};
 use super::value::Properties;
 
 /// An inclusive range of attempts: `3`, `3..`, `..5`, `2..5`.
@@ -86,7 +86,9 @@ impl HeaderCondition {
 /// The filters of `dead ls`, `replay`, `purge`, `export`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Filter {
+    pub causes: Vec<Cause>,
     pub reasons: Vec<String>,
+    pub job_types: Vec<String>,
     pub original_queues: Vec<String>,
     pub attempts: Option<AttemptRange>,
     pub older_than: Option<Duration>,
@@ -101,9 +103,21 @@ impl Filter {
     }
 
     /// Whether `dl` (with its message's `properties`) passes every filter at `now` (seconds
-    /// since the epoch). A message whose death time is unknown never matches an age filter; one
-    /// whose attempts are unknown never matches an attempts filter.
+    /// since the epoch). The age is [`DeadLetter::age`]: since the death, else since the job
+    /// was enqueued; a message with neither never matches an age filter. One whose attempts or
+    /// job type are unknown never matches an attempts or job type filter.
     pub fn matches(&self, dl: &DeadLetter, properties: &Properties, now: u64) -> bool {
+        if !self.causes.is_empty() && !self.causes.contains(&dl.cause) {
+            return false;
+        }
+        if !self.job_types.is_empty()
+            && !dl
+                .job_type
+                .as_ref()
+                .is_some_and(|t| self.job_types.contains(t))
+        {
+            return false;
+        }
         if !self.reasons.is_empty() && !dl.reason.as_ref().is_some_and(|r| self.reasons.contains(r))
         {
             return false;
@@ -153,6 +167,8 @@ impl Filter {
 /// A key `dead ls --group-by` counts by.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GroupKey {
+    Cause,
+    JobType,
     Reason,
     OriginalQueue,
     Attempts,
@@ -163,10 +179,12 @@ pub enum GroupKey {
 }
 
 impl GroupKey {
-    pub const NAMES: &'static str = "reason, original-queue, attempts, first-death-queue, first-death-reason, content-type, header:NAME";
+    pub const NAMES: &'static str = "cause, reason, job-type, original-queue, attempts, first-death-queue, first-death-reason, content-type, header:NAME";
 
     pub fn parse(text: &str) -> Result<GroupKey, String> {
         Ok(match text {
+            "cause" => GroupKey::Cause,
+            "job-type" => GroupKey::JobType,
             "reason" => GroupKey::Reason,
             "original-queue" => GroupKey::OriginalQueue,
             "attempts" => GroupKey::Attempts,
@@ -187,6 +205,8 @@ impl GroupKey {
 
     pub fn label(&self) -> String {
         match self {
+            GroupKey::Cause => "cause".into(),
+            GroupKey::JobType => "job-type".into(),
             GroupKey::Reason => "reason".into(),
             GroupKey::OriginalQueue => "original-queue".into(),
             GroupKey::Attempts => "attempts".into(),
@@ -200,6 +220,8 @@ impl GroupKey {
     /// This key's value for `dl`; `None` is shown as "(none)".
     pub fn value(&self, dl: &DeadLetter, properties: &Properties) -> Option<String> {
         match self {
+            GroupKey::Cause => Some(dl.cause.as_str().to_owned()),
+            GroupKey::JobType => dl.job_type.clone(),
             GroupKey::Reason => dl.reason.clone(),
             GroupKey::OriginalQueue => Some(dl.original_queue.clone()),
             GroupKey::Attempts => dl.attempts.map(|a| a.to_string()),
@@ -216,7 +238,8 @@ impl GroupKey {
 pub struct GroupStats {
     pub count: u64,
     pub bytes: u64,
-    /// Earliest and latest death time in the group (seconds since the epoch).
+    /// Earliest and latest death time in the group (seconds since the epoch); the enqueue time
+    /// of a job whose dead letter carries no death time.
     pub oldest: Option<u64>,
     pub newest: Option<u64>,
 }
@@ -242,7 +265,7 @@ impl Grouping {
         let g = self.groups.entry(key).or_default();
         g.count += 1;
         g.bytes = g.bytes.saturating_add(dl.size as u64);
-        if let Some(t) = dl.died_at {
+        if let Some((t, _)) = dl.time() {
             g.oldest = Some(g.oldest.map_or(t, |o| o.min(t)));
             g.newest = Some(g.newest.map_or(t, |n| n.max(t)));
         }
@@ -264,11 +287,18 @@ mod tests {
     fn dl() -> DeadLetter {
         DeadLetter {
             message_id: Some("m-1".into()),
+            job_type: Some("app::Send".into()),
+            job_id: Some("m-1".into()),
             original_queue: "orders".into(),
             original_queue_from: Source::Header,
             attempts: Some(3),
+            attempts_from: Some(Source::Header),
+            max_attempts: None,
+            deferrals: None,
             reason: Some("timeout".into()),
             reason_from: Some(Source::Header),
+            cause: Cause::Other,
+            envelope: None,
             deaths: vec![],
             death_count: 0,
             first_death: Default::default(),
@@ -323,6 +353,30 @@ mod tests {
             ..Filter::default()
         };
         assert!(!f.matches(&d, &p, 0));
+    }
+
+    #[test]
+    fn causes_and_job_types_filter_with_or_within_and_across() {
+        let p = Properties::default();
+        let mut d = dl();
+        d.cause = Cause::Exhausted;
+        let f = |causes: Vec<Cause>, types: Vec<&str>| Filter {
+            causes,
+            job_types: types.into_iter().map(str::to_owned).collect(),
+            ..Filter::default()
+        };
+        assert!(f(vec![Cause::Fatal, Cause::Exhausted], vec![]).matches(&d, &p, 0));
+        assert!(!f(vec![Cause::Fatal], vec![]).matches(&d, &p, 0));
+        assert!(f(vec![], vec!["x", "app::Send"]).matches(&d, &p, 0));
+        assert!(!f(vec![Cause::Exhausted], vec!["x"]).matches(&d, &p, 0));
+        d.job_type = None;
+        assert!(
+            !f(vec![], vec!["app::Send"]).matches(&d, &p, 0),
+            "no envelope, no job type"
+        );
+        let mut g = Grouping::new(vec![GroupKey::parse("cause").unwrap(), GroupKey::JobType]);
+        g.add(&d, &p);
+        assert_eq!(g.sorted()[0].0, &vec![Some("exhausted".to_owned()), None]);
     }
 
     #[test]

@@ -1,7 +1,8 @@
-//! Dead letters: what they are (pure decoding of a delivery), which ones a command acts on
-//! (filters, grouping). The I/O that reads them from the broker lives in `broker::peek`.
+//! Dead letters: what they are (pure decoding of a delivery and of the queuey envelope in its
+//! body), which ones a command acts on (filters, grouping), what a replayed copy carries. The I/O that reads them from the broker lives in `broker::peek`.
 
 pub mod decode;
+pub mod envelope;
 pub mod filter;
 pub mod replay;
 pub mod value;
