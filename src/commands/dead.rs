@@ -77,6 +77,7 @@ pub struct LsRow {
     /// Seconds since it died, or since its job was enqueued (`age_from`).
     pub age_secs: Option<u64>,
     pub age_from: Option<AgeFrom>,
+    /// The start of the body; of the job's payload when the body is an envelope.
     pub body_preview: String,
 }
 
@@ -124,7 +125,7 @@ pub async fn ls(
                 position,
                 age_secs: age.map(|(secs, _)| secs),
                 age_from: age.map(|(_, from)| from),
-                body_preview: decode::body_preview(&message.body, 60),
+                body_preview: decode::job_preview(&message.body, &dl, 60),
                 dead_letter: dl,
             });
             if limit.is_some_and(|l| matched >= l) {
@@ -165,7 +166,11 @@ pub async fn ls(
             if with_deaths {
                 header.push("deaths");
             }
-            header.extend(["age", "size", "body"]);
+            header.extend([
+                "age",
+                "size",
+                if with_jobs { "payload / body" } else { "body" },
+            ]);
             let mut table = output::table(&header);
             for r in &rows {
                 let dl = &r.dead_letter;

@@ -490,6 +490,19 @@ fn decode_deaths(entries: &[Value], problems: &mut Vec<String>) -> Vec<Death> {
     out
 }
 
+/// A short one-line preview of a dead letter's body for tables: the job's payload when the
+/// body is a queuey envelope (its metadata has columns of its own), else the body.
+pub fn job_preview(body: &[u8], dl: &DeadLetter, max_chars: usize) -> String {
+    match dl
+        .envelope
+        .as_ref()
+        .and_then(|_| envelope::top_level_value(body, "payload"))
+    {
+        Some(span) => body_preview(body.get(span).unwrap_or(body), max_chars),
+        None => body_preview(body, max_chars),
+    }
+}
+
 /// A short one-line preview of a body for tables: text as text, binary as hex.
 pub fn body_preview(body: &[u8], max_chars: usize) -> String {
     if body.is_empty() {
