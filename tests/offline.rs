@@ -431,3 +431,67 @@ fn the_defaults_are_the_librarys_and_a_suffix_changes_names_as_the_librarys_opti
         stderr(&out)
     );
 }
+
+/// Every relative link in the README and docs/ points at a file that exists (and a `#fragment`
+/// at a heading of that file), so the front door never leads nowhere.
+#[test]
+fn documentation_links_resolve() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut pages = vec![root.join("README.md")];
+    let mut dirs = vec![root.join("docs")];
+    while let Some(dir) = dirs.pop() {
+        for entry in fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "md") {
+                pages.push(path);
+            }
+        }
+    }
+    let slug = |heading: &str| -> String {
+        heading
+            .trim()
+            .to_lowercase()
+            .chars()
+            .filter_map(|c| match c {
+                'a'..='z' | '0'..='9' | '-' | '_' => Some(c),
+                ' ' => Some('-'),
+                _ => None,
+            })
+            .collect()
+    };
+    let mut checked = 0;
+    for page in &pages {
+        let text = fs::read_to_string(page).unwrap();
+        let mut rest = text.as_str();
+        while let Some(i) = rest.find("](") {
+            rest = &rest[i + 2..];
+            let Some(end) = rest.find(')') else { break };
+            let target = &rest[..end];
+            if target.contains("://") || target.starts_with('#') || target.contains(' ') {
+                continue;
+            }
+            let (file, fragment) = target.split_once('#').unwrap_or((target, ""));
+            let path = page.parent().unwrap().join(file);
+            assert!(
+                path.exists(),
+                "{}: link to {target} leads nowhere",
+                page.display()
+            );
+            if !fragment.is_empty() {
+                let linked = fs::read_to_string(&path).unwrap();
+                assert!(
+                    linked
+                        .lines()
+                        .filter(|l| l.starts_with('#'))
+                        .any(|l| slug(l.trim_start_matches('#')) == fragment),
+                    "{}: no heading #{fragment} in {file}",
+                    page.display()
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 20, "only {checked} links checked");
+}

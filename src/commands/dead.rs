@@ -240,10 +240,10 @@ pub async fn ls(
                      death time)",
                 );
             }
-            if rows
-                .iter()
-                .any(|r| r.dead_letter.cause != decode::Cause::Other)
-            {
+            if rows.iter().any(|r| {
+                let dl = &r.dead_letter;
+                dl.reason.as_deref().is_some_and(|t| t != dl.cause.as_str())
+            }) {
                 footer.push_str("; `queuey dead show` gives the whole reason");
             }
             output.note(&footer);
@@ -459,7 +459,10 @@ pub fn render_show(
     ));
     line(format!(
         "  attempts         {}{}",
-        attempts_text(dl),
+        match dl.attempts {
+            Some(_) => attempts_text(dl),
+            None => "unknown".to_owned(),
+        },
         from(dl.attempts_from)
     ));
     if let Some(d) = dl.deferrals.filter(|d| *d > 0) {
@@ -476,6 +479,14 @@ pub fn render_show(
             )
         )
     ));
+    if let Some(c) = dl.delivery_count {
+        line(format!(
+            "  delivery count   {c} (x-delivery-count of the quorum queue)"
+        ));
+    }
+    for p in &dl.problems {
+        line(format!("  problem          {}", sanitize(p)));
+    }
     match &dl.envelope {
         Some(e) => {
             line(String::new());
@@ -503,14 +514,6 @@ pub fn render_show(
             line(String::new());
             line("Job: none (the body is not a queuey envelope)".into());
         }
-    }
-    if let Some(c) = dl.delivery_count {
-        line(format!(
-            "  delivery count   {c} (x-delivery-count of the quorum queue)"
-        ));
-    }
-    for p in &dl.problems {
-        line(format!("  problem          {}", sanitize(p)));
     }
     line(String::new());
     line("Properties".into());
