@@ -676,3 +676,120 @@ fn replay_from_a_quorum_dead_queue_keeps_what_it_does_not_move() {
     let timeout: Vec<String> = ids.iter().step_by(2).cloned().collect();
     assert_eq!(moved, timeout);
 }
+
+/// An application's dead letter: a queuey envelope on attempt 3 with the library's headers.
+fn envelope_dead_letter(broker: &Broker, dead: &str, original: &str, id: &str) -> Vec<u8> {
+    // Key order, spacing, an escape and a number spelling the library would not write: a
+    // replay must keep every byte but the attempt's.
+    let body = format!(
+        "{{ \"job_id\": \"{id}\", \"queue\": \"{original}\", \"job_type\": \"app.Charge\", \
+         \"attempt\": 3, \"enqueued_at_ms\": 1700000000000, \"deferrals\": 1, \"priority\": 0, \
+         \"payload\": {{\"amount\": 1.50, \"note\": \"caf\\u00e9\", \"attempt\": 9}} }}"
+    );
+    let props = BasicProperties::default()
+        .with_message_id(id.into())
+        .with_delivery_mode(2)
+        .with_content_type("application/json".into())
+        .with_headers(table(vec![
+            ("x-attempt", AMQPValue::LongUInt(3)),
+            ("x-deferrals", AMQPValue::LongUInt(1)),
+            (
+                "x-death-reason",
+                long_str("max attempts (3) exhausted after attempt 3: timeout"),
+            ),
+            ("x-original-queue", long_str(original)),
+            ("x-attempts", AMQPValue::LongUInt(3)),
+        ]));
+    broker.publish_props(dead, body.as_bytes(), props);
+    body.into_bytes()
+}
+
+#[test]
+fn replay_from_an_export_resets_the_attempt_as_from_the_queue() {
+    let broker = Broker::connect();
+    let (q, dead, targets) = setup(&broker, "export-reset", 1);
+    let ids = [
+        "67e55044-10b1-426f-9247-bb680e5fe0c1",
+        "67e55044-10b1-426f-9247-bb680e5fe0c2",
+    ];
+    let bodies: Vec<Vec<u8>> = ids
+        .iter()
+        .map(|id| envelope_dead_letter(&broker, &dead, &targets[0], id))
+        .collect();
+    broker.wait_for_count(&dead, 2);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("dead.jsonl");
+    let out = queuey_in(dir.path())
+        .args([
+            "dead",
+            "export",
+            &q,
+            "--output-file",
+            file.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+
+    let replay = |extra: &[&str]| {
+        let out = queuey_in(dir.path())
+            .args(["dead", "replay", &q, "--from-file", file.to_str().unwrap()])
+            .args(extra)
+            .args(["-o", "json"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+        json(&out)
+    };
+    let dry = replay(&["--dry-run"]);
+    assert_eq!(
+        (dry["matched"].clone(), dry["attempts_reset"].clone()),
+        (2.into(), 2.into())
+    );
+    assert_eq!(
+        broker.message_count(&targets[0]),
+        Some(0),
+        "a dry run moves nothing"
+    );
+
+    let report = replay(&[]);
+    assert_eq!(
+        (report["moved"].clone(), report["attempts_reset"].clone()),
+        (2.into(), 2.into())
+    );
+    let copies = broker.snapshot(&targets[0]);
+    assert_eq!(copies.len(), 2);
+    for ((body, props), original) in copies.iter().zip(&bodies) {
+        let expected = String::from_utf8(original.clone()).unwrap().replacen(
+            "\"attempt\": 3",
+            "\"attempt\": 1",
+            1,
+        );
+        assert_eq!(String::from_utf8(body.clone()).unwrap(), expected);
+        let envelope = queuey_core::Envelope::from_bytes(body).expect("the library decodes it");
+        assert_eq!((envelope.attempt, envelope.deferrals), (1, 1));
+        let h = props.headers().as_ref().unwrap().inner();
+        assert_eq!(h.get("x-attempt"), Some(&AMQPValue::LongUInt(1)));
+        assert_eq!(h.get("x-deferrals"), Some(&AMQPValue::LongUInt(1)));
+        assert!(!h.contains_key("x-attempts") && !h.contains_key("x-death-reason"));
+    }
+    broker
+        .rt
+        .block_on(broker.api.purge_queue("/", &targets[0]))
+        .expect("purge");
+    broker.wait_for_count(&targets[0], 0);
+
+    // --keep-attempts: the bodies and x-attempt as they were.
+    let report = replay(&["--keep-attempts"]);
+    assert_eq!(
+        (report["moved"].clone(), report["attempts_reset"].clone()),
+        (2.into(), 0.into())
+    );
+    let copies = broker.snapshot(&targets[0]);
+    let got: Vec<&Vec<u8>> = copies.iter().map(|(b, _)| b).collect();
+    assert_eq!(got, bodies.iter().collect::<Vec<_>>());
+    for (_, props) in &copies {
+        let h = props.headers().as_ref().unwrap().inner();
+        assert_eq!(h.get("x-attempt"), Some(&AMQPValue::LongUInt(3)));
+    }
+}
