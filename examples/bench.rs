@@ -4,6 +4,7 @@
 //!     cargo run --release --example bench -- ls      # dead ls --group-by only
 //!     cargo run --release --example bench -- replay  # replay vs the broker's shovel only
 //!     cargo run --release --example bench -- million # ls and replay of a million dead letters
+//!     cargo run --release --example bench -- fleet   # declare/verify/status --all over 300 and 1000 queues
 //!     cargo run --release --example bench -- fill Q.dead Q 1000 512   # test data only
 //!
 //! 1. `dead ls --group-by reason` over 10 000 and 100 000 dead letters of 1 KiB: wall time and
@@ -472,6 +473,52 @@ async fn bench_replay(conn: &Connection) {
     );
 }
 
+/// `verify --all`, `status --all` and `declare --all` over a topology file of `n` logical queues
+/// (each with its `q` and `q.dead` declared), as a CI gate over a whole fleet runs them.
+fn bench_fleet() {
+    println!("\n### a fleet of logical queues in one queuey.toml\n");
+    println!(
+        "| logical queues | `declare --all` (creating) | `declare --all` (in sync) | `verify --all` | `status --all` |"
+    );
+    println!("|---:|---:|---:|---:|---:|");
+    for n in [300usize, 1000] {
+        let dir =
+            std::env::temp_dir().join(format!("queuey-bench-fleet-{n}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a temporary directory");
+        let names: Vec<String> = (0..n).map(|i| format!("bench-fleet.{n}.q{i:04}")).collect();
+        let mut toml = String::new();
+        for (i, name) in names.iter().enumerate() {
+            toml.push_str(&format!("[queues.\"{name}\"]\n"));
+            if i % 3 == 0 {
+                toml.push_str("message_ttl = \"1h\"\n");
+            }
+        }
+        let config = dir.join("queuey.toml");
+        std::fs::write(&config, toml).expect("writing queuey.toml");
+        let config = config.to_string_lossy().into_owned();
+        let run = |args: &[&str]| -> f64 {
+            let mut all = args.to_vec();
+            all.extend(["--config", config.as_str(), "-o", "json"]);
+            timed(&all).0
+        };
+        let create = run(&["declare", "--all"]);
+        let again = run(&["declare", "--all"]);
+        let verify = run(&["verify", "--all"]);
+        let status = run(&["status", "--all"]);
+        println!("| {n} | {create:.2} s | {again:.2} s | {verify:.2} s | {status:.2} s |");
+        for name in &names {
+            for q in [name.clone(), format!("{name}.dead")] {
+                http(
+                    "DELETE",
+                    &format!("/api/queues/%2f/{}", q.replace('/', "%2f")),
+                    None,
+                );
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
 /// The benchmark broker's AMQP URL with its host, for a shovel that connects over the network.
 fn network_uri() -> String {
     url()
@@ -521,6 +568,9 @@ fn main() {
         }
         if what == "all" || what == "replay" {
             bench_replay(&conn).await;
+        }
+        if what == "all" || what == "fleet" {
+            bench_fleet();
         }
         if what == "all" || what == "million" {
             bench_million(&conn).await;
