@@ -296,13 +296,7 @@ impl ApiClient {
                 )
                 .await?;
             let Some(result) = result else {
-                return Err(Error::new(
-                    Kind::AccessRefused,
-                    format!(
-                        "the vhost {vhost:?} does not exist (the management API at {} answered 404)",
-                        self.target.display()
-                    ),
-                ));
+                return Err(self.missing_vhost(vhost));
             };
             out.extend(result.items);
             if page >= result.page_count {
@@ -310,6 +304,58 @@ impl ApiClient {
             }
             page += 1;
         }
+    }
+
+    /// The names of the queues of `vhost`, at most `limit` of them (pages of 500 names, the
+    /// name column only): enough to suggest what a mistyped name meant.
+    pub async fn queue_names(&self, vhost: &str, limit: usize) -> Result<Vec<String>> {
+        #[derive(Deserialize)]
+        struct Named {
+            name: String,
+        }
+        #[derive(Deserialize)]
+        struct Page {
+            #[serde(default)]
+            items: Vec<Named>,
+            #[serde(default)]
+            page_count: u64,
+        }
+        let mut out = Vec::new();
+        let mut page = 1u64;
+        loop {
+            let page_text = page.to_string();
+            let result: Option<Page> = self
+                .get_json_opt(
+                    &["queues", vhost],
+                    &[
+                        ("page", page_text.as_str()),
+                        ("page_size", "500"),
+                        ("columns", "name"),
+                    ],
+                )
+                .await?;
+            let Some(result) = result else {
+                return Err(self.missing_vhost(vhost));
+            };
+            out.extend(result.items.into_iter().map(|n| n.name));
+            if page >= result.page_count || out.len() >= limit {
+                out.truncate(limit);
+                return Ok(out);
+            }
+            page += 1;
+        }
+    }
+
+    /// The error for a vhost the API does not know (exit 5, as AMQP answers it).
+    fn missing_vhost(&self, vhost: &str) -> Error {
+        Error::new(
+            Kind::AccessRefused,
+            format!(
+                "the vhost {vhost:?} does not exist (the management API at {} answered 404)",
+                self.target.display()
+            ),
+        )
+        .with_hint(super::amqp::MISSING_VHOST_HINT)
     }
 
     /// Whether `vhost` exists.

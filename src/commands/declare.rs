@@ -22,7 +22,10 @@ use crate::topology;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
     Declare,
-    DryRun,
+    /// `declare --dry-run`; `allow_unlisted` as `declare --allow-unlisted`.
+    DryRun {
+        allow_unlisted: bool,
+    },
     Verify,
 }
 
@@ -30,7 +33,7 @@ impl Mode {
     fn command(self) -> &'static str {
         match self {
             Mode::Declare => "declare",
-            Mode::DryRun => "declare --dry-run",
+            Mode::DryRun { .. } => "declare --dry-run",
             Mode::Verify => "verify",
         }
     }
@@ -83,6 +86,9 @@ pub struct HoldsCheck {
 #[derive(Debug, Serialize)]
 pub struct LogicalPlan {
     pub name: String,
+    /// False when a topology file is in use and does not list this queue (its settings are the
+    /// defaults; `declare` refuses it without `--allow-unlisted`).
+    pub listed: bool,
     /// `drift` when any queue (or, for verify, hold queue) drifted, else `create` when any
     /// queue is missing, else `in_sync`. After `declare`, what the broker now has.
     pub status: Status,
@@ -137,13 +143,31 @@ async fn run_in(
         output.note(&format!("note: {note}"));
         notes.push(note);
     }
-    let mut logical = Vec::new();
     let mut code = ExitCode::Ok;
     for q in queues {
+        let Some(unlisted) = &q.unlisted else {
+            continue;
+        };
+        let mut note = unlisted.explain(&q.name);
+        if let Mode::DryRun {
+            allow_unlisted: false,
+        } = mode
+        {
+            note.push_str(
+                "; queuey declare refuses to create it without --allow-unlisted, so this dry \
+                 run exits 2 as declare would",
+            );
+            code = code.merge(ExitCode::Usage);
+        }
+        output.note(&format!("note: {note}"));
+        notes.push(note);
+    }
+    let mut logical = Vec::new();
+    for q in queues {
         let inspected = inspector.long_lived(q).await?;
-        let (entry, entry_code) = match mode {
+        let (mut entry, entry_code) = match mode {
             Mode::Declare => declare_one(session, q, inspected).await?,
-            Mode::DryRun => {
+            Mode::DryRun { .. } => {
                 let entry = plan_entry(q, inspected, None);
                 let c = if entry.status == Status::Drift {
                     ExitCode::Drift
@@ -167,6 +191,7 @@ async fn run_in(
                 (entry, c)
             }
         };
+        entry.listed = q.unlisted.is_none();
         code = code.merge(entry_code);
         logical.push(entry);
     }
@@ -217,6 +242,7 @@ fn plan_entry(
     let remedies = plan::remedies(&plans.iter().collect::<Vec<_>>());
     LogicalPlan {
         name: q.name.clone(),
+        listed: true,
         status,
         queues: plans
             .into_iter()
@@ -308,6 +334,7 @@ async fn declare_one(
     Ok((
         LogicalPlan {
             name: q.name.clone(),
+            listed: true,
             status,
             queues: entries,
             hold_queues: None,
@@ -440,7 +467,7 @@ fn print_plans(report: &TopologyReport, mode: Mode, output: Output) -> Result<()
     }
     let result_header = match mode {
         Mode::Declare => "result",
-        Mode::DryRun | Mode::Verify => "plan",
+        Mode::DryRun { .. } | Mode::Verify => "plan",
     };
     let mut rows: Vec<Vec<String>> = Vec::new();
     for l in &report.logical_queues {
@@ -528,9 +555,14 @@ fn print_plans(report: &TopologyReport, mode: Mode, output: Output) -> Result<()
             None => String::new(),
         };
         output::print(format!(
-            "{}: {}{holds}",
+            "{}: {}{holds}{}",
             sanitize(&l.name),
-            l.status.describe()
+            l.status.describe(),
+            if l.listed {
+                ""
+            } else {
+                " (not in the topology file: default settings)"
+            }
         ))?;
     }
     Ok(())

@@ -104,10 +104,7 @@ impl<'a> Inspector<'a> {
                     session.api().target().display()
                 ),
             )
-            .with_hint(
-                "the vhost is the URL's path, percent-encoded: /%2f is the default vhost \"/\". \
-                 List vhosts with rabbitmqctl list_vhosts",
-            )),
+            .with_hint(crate::broker::amqp::MISSING_VHOST_HINT)),
             Err(e) if e.kind == Kind::Api => Ok(fallback(e)),
             Err(e) => Err(e),
         }

@@ -1,0 +1,542 @@
+//! Issue 10 against the real broker: every answer right, and leading somewhere. Each test names
+//! the item of the issue it covers.
+
+mod common;
+
+use std::fs;
+use std::io::Write;
+use std::process::{Output, Stdio};
+use std::time::Duration;
+
+use common::{
+    Broker, json, long_str, queuey, queuey_in, queuey_process, stderr, stdout, table, unique,
+    url_for,
+};
+use lapin::BasicProperties;
+use lapin::types::{AMQPValue, FieldTable};
+use serde_json::Value;
+
+fn run(args: &[&str]) -> Output {
+    let (mut cmd, _dir) = queuey();
+    cmd.args(args).output().expect("queuey runs")
+}
+
+fn code(out: &Output) -> i32 {
+    out.status.code().expect("exited")
+}
+
+/// A dead letter as a queuey application writes it, with a `tenant` header.
+fn dead_letter(id: &str, original: &str, tenant: &str) -> BasicProperties {
+    BasicProperties::default()
+        .with_message_id(id.into())
+        .with_delivery_mode(2)
+        .with_content_type("application/json".into())
+        .with_headers(table(vec![
+            ("x-original-queue", long_str(original)),
+            ("x-death-reason", long_str("fatal error: boom")),
+            ("x-attempts", AMQPValue::LongUInt(1)),
+            ("tenant", long_str(tenant)),
+        ]))
+}
+
+/// A logical queue `q` whose `q.dead` holds `n` dead letters (ids `m-0`...), whose original
+/// queue is `original` (else `q`), tenants acme, globex, initech in turn. Only `q.dead` exists.
+fn dead_letters(
+    broker: &Broker,
+    label: &str,
+    n: usize,
+    original: Option<&str>,
+) -> (String, String) {
+    let q = broker.queue_name(label);
+    let dead = format!("{q}.dead");
+    broker.declare(&dead, FieldTable::default());
+    let original = original.unwrap_or(&q).to_owned();
+    for i in 0..n {
+        let tenant = ["acme", "globex", "initech"][i % 3];
+        broker.publish_props(
+            &dead,
+            format!("{{\"n\":{i}}}").as_bytes(),
+            dead_letter(&format!("m-{i}"), &original, tenant),
+        );
+    }
+    (q, dead)
+}
+
+/// Runs queuey with its standard output a pipe whose reading end is already closed, as in
+/// `queuey ... | head` once head has exited.
+fn with_stdout_closed(args: &[&str]) -> Output {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = queuey_process(dir.path())
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    child.wait_with_output().unwrap()
+}
+
+/// Item 10: a filter given several times matches any of its values (OR), `--header` as much as
+/// `--reason` or `--message-id`; different filters still combine with AND.
+#[test]
+fn repeated_header_filters_match_any_of_their_values() {
+    let broker = Broker::connect();
+    let (q, _dead) = dead_letters(&broker, "headers", 6, None);
+    let matched = |extra: &[&str]| {
+        let mut args = vec!["dead", "ls", q.as_str(), "--limit", "0", "-o", "json"];
+        args.extend_from_slice(extra);
+        let out = run(&args);
+        assert_eq!(code(&out), 0, "{extra:?}: {}", stderr(&out));
+        json(&out)["matched"].as_u64().unwrap()
+    };
+    assert_eq!(matched(&["--header", "tenant=acme"]), 2);
+    assert_eq!(
+        matched(&["--header", "tenant=acme", "--header", "tenant=globex"]),
+        4,
+        "OR within --header"
+    );
+    assert_eq!(
+        matched(&["--header", "tenant=initech", "--header", "no-such-header"]),
+        2,
+        "presence or value, any of them"
+    );
+    assert_eq!(
+        matched(&[
+            "--header",
+            "tenant=acme",
+            "--header",
+            "tenant=globex",
+            "--message-id",
+            "m-1",
+            "--message-id",
+            "m-2",
+        ]),
+        1,
+        "AND across filters: m-1 is globex, m-2 initech"
+    );
+}
+
+/// Item 1: a URL whose vhost does not exist gets the same answer from every command: the vhost
+/// is named, with the way out, and the exit code is 5.
+#[test]
+fn a_missing_vhost_is_the_same_answer_everywhere() {
+    let _broker = Broker::connect();
+    let vhost = unique("no-such-vhost");
+    let url = url_for(&vhost, "guest", "guest");
+    let commands: Vec<Vec<&str>> = vec![
+        vec!["ping"],
+        vec!["status", "orders"],
+        vec!["verify", "orders"],
+        vec!["declare", "orders"],
+        vec!["holds", "ls", "orders"],
+        vec!["dead", "ls", "orders"],
+        vec!["dead", "show", "orders", "1"],
+        vec!["dead", "export", "orders"],
+        vec!["dead", "replay", "orders"],
+        vec!["dead", "replay", "orders", "--dry-run"],
+        vec!["dead", "purge", "orders", "--yes"],
+        vec!["dead", "purge", "orders", "--dry-run"],
+    ];
+    for mut args in commands {
+        args.extend(["--url", url.as_str()]);
+        let out = run(&args);
+        let err = stderr(&out);
+        assert_eq!(code(&out), 5, "{args:?}: {err}");
+        assert!(
+            err.contains(&format!("the vhost {vhost:?} does not exist")),
+            "{args:?}: {err}"
+        );
+        assert!(
+            err.contains("rabbitmqctl list_vhosts"),
+            "{args:?} gives the way out: {err}"
+        );
+        assert!(!err.contains("queue \"orders"), "{args:?}: {err}");
+    }
+}
+
+/// Item 3: every command that writes to standard output ends quietly with 0 when the pipe is
+/// closed (`queuey ... | head`), and what it read stays where it was.
+#[test]
+fn a_closed_pipe_ends_every_command_quietly() {
+    let broker = Broker::connect();
+    let (q, dead) = dead_letters(&broker, "pipe", 300, None);
+    let dead_show = ["dead", "show", q.as_str(), "1"];
+    let commands: Vec<Vec<&str>> = vec![
+        vec!["args", &q, "--delay", "30s"],
+        vec!["completions", "bash"],
+        vec!["ping"],
+        vec!["verify", &q],
+        vec!["status", &q, "-o", "json"],
+        vec!["holds", "ls", &q],
+        vec!["dead", "ls", &q],
+        vec!["dead", "ls", &q, "-o", "json"],
+        dead_show.to_vec(),
+        vec!["dead", "export", &q],
+        vec!["dead", "export", &q, "-o", "json"],
+        vec!["dead", "replay", &q, "--dry-run"],
+        vec!["dead", "purge", &q, "--dry-run"],
+    ];
+    for args in commands {
+        let out = with_stdout_closed(&args);
+        let err = stderr(&out);
+        assert_eq!(code(&out), 0, "{args:?}: {err}");
+        assert!(!err.contains("error"), "{args:?}: {err}");
+        assert_eq!(broker.message_count(&dead), Some(300), "{args:?}");
+    }
+    assert_eq!(
+        broker.snapshot(&dead).len(),
+        300,
+        "every dead letter is still there"
+    );
+}
+
+/// Item 4: a dry run to a queue that does not exist says how many would fail and exits 3, as
+/// the real run does; `moved` means moved (0 in a dry run) everywhere in its JSON.
+#[test]
+fn a_dry_run_to_a_missing_target_fails_as_the_real_run_would() {
+    let broker = Broker::connect();
+    let (q, dead) = dead_letters(&broker, "dry", 5, None);
+    let typo = unique("typo");
+    let out = run(&[
+        "dead",
+        "replay",
+        &q,
+        "--to",
+        &typo,
+        "--dry-run",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(code(&out), 3, "{}", stderr(&out));
+    let doc = json(&out);
+    assert_eq!(doc["dry_run"], true);
+    assert_eq!(
+        (doc["moved"].as_u64(), doc["failed"].as_u64()),
+        (Some(0), Some(0))
+    );
+    assert_eq!(
+        (doc["would_move"].as_u64(), doc["would_fail"].as_u64()),
+        (Some(0), Some(5)),
+        "{doc:#}"
+    );
+    let t = &doc["targets"][0];
+    assert_eq!(t["queue"], typo.as_str());
+    assert_eq!(
+        (t["moved"].as_u64(), t["failed"].as_u64()),
+        (Some(0), Some(0))
+    );
+    assert_eq!(
+        (t["would_move"].as_u64(), t["would_fail"].as_u64()),
+        (Some(0), Some(5))
+    );
+    assert_eq!(t["exists"], false);
+
+    let out = run(&["dead", "replay", &q, "--to", &typo, "--dry-run"]);
+    assert_eq!(code(&out), 3);
+    let text = stdout(&out);
+    assert!(text.contains("5 would fail"), "{text}");
+    assert!(!text.contains("5 of 5 scanned dead letters of"), "{text}");
+
+    // The real run agrees.
+    let out = run(&["dead", "replay", &q, "--to", &typo]);
+    assert_eq!(code(&out), 3);
+    assert_eq!(broker.message_count(&dead), Some(5));
+
+    // A target that exists: 0, and `would_move` counts them.
+    broker.declare(&q, FieldTable::default());
+    let out = run(&["dead", "replay", &q, "--dry-run", "-o", "json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let doc = json(&out);
+    assert_eq!(
+        (doc["moved"].as_u64(), doc["would_move"].as_u64()),
+        (Some(0), Some(5))
+    );
+    assert_eq!(doc["targets"][0]["would_move"], 5);
+    assert_eq!(doc["targets"][0]["moved"], 0);
+    assert_eq!(broker.message_count(&dead), Some(5));
+}
+
+/// Extracts the first `queuey ...` command quoted in backticks from `text`.
+fn suggested_command(text: &str) -> String {
+    let start = text
+        .find("`queuey ")
+        .unwrap_or_else(|| panic!("no queuey command suggested in: {text}"));
+    let rest = &text[start + 1..];
+    rest[..rest.find('`').expect("closing backtick")].to_owned()
+}
+
+/// Runs a command line as a user pastes it into a shell, the queuey binary on the PATH, aimed at
+/// the test broker.
+fn paste(command_line: &str) -> Output {
+    let bin_dir = assert_cmd::cargo::cargo_bin("queuey")
+        .parent()
+        .unwrap()
+        .to_owned();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let dir = tempfile::tempdir().unwrap();
+    std::process::Command::new("sh")
+        .args(["-c", command_line])
+        .env_clear()
+        .env("PATH", path)
+        .env("QUEUEY_URL", common::test_url())
+        .env("QUEUEY_API_URL", common::test_api_url())
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+/// Item 5: a missing queue's answer suggests the names that exist and the command that fixes
+/// it, and each suggested command works when pasted.
+#[test]
+fn a_missing_queue_suggests_what_exists_and_how_to_fix_it() {
+    let broker = Broker::connect();
+    let (q, dead) = dead_letters(&broker, "orders", 2, None);
+
+    // `dead ls q.dead`: the dead-letter queue named instead of its logical queue.
+    let out = run(&["dead", "ls", &dead]);
+    assert_eq!(code(&out), 7);
+    let err = stderr(&out);
+    assert!(!err.contains("queuey status"), "{err}");
+    let fix = suggested_command(&err);
+    assert_eq!(fix, format!("queuey dead ls {q}"), "{err}");
+    let pasted = paste(&fix);
+    assert!(pasted.status.success(), "{}", stderr(&pasted));
+    assert!(stdout(&pasted).contains("m-1"), "{}", stdout(&pasted));
+
+    // A typo: the near name is suggested.
+    let typo = q.replace("orders", "ordres");
+    let out = run(&["dead", "ls", &typo]);
+    assert_eq!(code(&out), 7);
+    let err = stderr(&out);
+    assert_eq!(
+        suggested_command(&err),
+        format!("queuey dead ls {q}"),
+        "{err}"
+    );
+
+    // A work queue without its dead-letter queue: `queuey declare q` creates it.
+    let lonely = broker.queue_name("lonely");
+    broker.track_queue(&format!("{lonely}.dead"));
+    broker.declare(
+        &lonely,
+        table(vec![("x-max-priority", AMQPValue::ShortShortUInt(10))]),
+    );
+    let out = run(&["dead", "ls", &lonely]);
+    assert_eq!(code(&out), 7);
+    let err = stderr(&out);
+    let fix = suggested_command(&err);
+    assert_eq!(fix, format!("queuey declare {lonely}"), "{err}");
+    let pasted = paste(&fix);
+    assert!(pasted.status.success(), "{}", stderr(&pasted));
+    assert!(broker.api_queue(&format!("{lonely}.dead")).is_some());
+    let out = run(&["dead", "ls", &lonely]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+
+    // Nothing near: no made-up suggestion, and a way to list what exists.
+    let out = run(&["dead", "ls", &unique("zzzz-nothing-like-it")]);
+    assert_eq!(code(&out), 7);
+    let err = stderr(&out);
+    assert!(!err.contains("queuey status`"), "{err}");
+    assert!(err.contains("rabbitmqctl list_queues"), "{err}");
+
+    // `dead show` past the end names the command that lists what is there.
+    let out = run(&["dead", "show", &q, "9"]);
+    assert_eq!(code(&out), 7);
+    let err = stderr(&out);
+    assert_eq!(
+        suggested_command(&err),
+        format!("queuey dead ls {q}"),
+        "{err}"
+    );
+}
+
+/// Item 11: counts agree with their nouns.
+#[test]
+fn one_dead_letter_is_one_dead_letter() {
+    let broker = Broker::connect();
+    let (q, _dead) = dead_letters(&broker, "singular", 1, None);
+    let out = run(&["dead", "purge", &q, "--dry-run"]);
+    let text = stdout(&out);
+    assert!(text.contains("1 dead letter "), "{text}");
+    assert!(!text.contains("1 dead letters"), "{text}");
+    let out = run(&["dead", "show", &q, "2"]);
+    let err = stderr(&out);
+    assert!(err.contains("(1 message)"), "{err}");
+    let out = run(&["dead", "export", &q, "--output-file", "/dev/null/x"]);
+    assert_ne!(code(&out), 0);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("one.jsonl");
+    let out = run(&[
+        "dead",
+        "export",
+        &q,
+        "--output-file",
+        file.to_str().unwrap(),
+    ]);
+    let err = stderr(&out);
+    assert!(err.contains("exported 1 of 1 "), "{err}");
+    assert!(!err.contains("letters"), "{err}");
+}
+
+/// Item 11: `status` of a missing queue reads as a sentence and names the fix.
+#[test]
+fn status_of_missing_queues_names_the_fix() {
+    let _broker = Broker::connect();
+    let q = unique("never-declared");
+    let out = run(&["status", &q]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(!text.contains(") ("), "{text}");
+    assert!(!text.contains("does not exist) "), "{text}");
+    assert!(text.contains(&format!("queuey declare {q}")), "{text}");
+}
+
+/// Item 11: `dead export -o json` ends with a JSON summary when the records go to a file.
+#[test]
+fn export_to_a_file_prints_a_json_summary() {
+    let broker = Broker::connect();
+    let (q, _dead) = dead_letters(&broker, "export-json", 3, None);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("out.jsonl");
+    let out = run(&[
+        "dead",
+        "export",
+        &q,
+        "--output-file",
+        file.to_str().unwrap(),
+        "-o",
+        "json",
+    ]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let doc = json(&out);
+    assert_eq!(doc["exported"], 3);
+    assert_eq!(doc["scanned"], 3);
+    assert_eq!(doc["output_file"], file.to_str().unwrap());
+    assert_eq!(fs::read_to_string(&file).unwrap().lines().count(), 3);
+}
+
+/// Item 11: a dry run of a whole-queue purge does not claim to have scanned nothing and matched
+/// everything.
+#[test]
+fn a_whole_queue_purge_dry_run_reports_what_it_counted() {
+    let broker = Broker::connect();
+    let (q, _dead) = dead_letters(&broker, "purge-json", 4, None);
+    let out = run(&["dead", "purge", &q, "--dry-run", "-o", "json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let doc = json(&out);
+    assert_eq!(doc["matched"], 4);
+    assert_eq!(doc["scanned"], Value::Null, "nothing was read: {doc:#}");
+    assert_eq!(doc["whole_queue"], true);
+    let out = run(&[
+        "dead",
+        "purge",
+        &q,
+        "--dry-run",
+        "--reason",
+        "nope",
+        "-o",
+        "json",
+    ]);
+    let doc = json(&out);
+    assert_eq!(
+        (doc["scanned"].as_u64(), doc["matched"].as_u64()),
+        (Some(4), Some(0))
+    );
+    assert_eq!(doc["whole_queue"], false);
+}
+
+/// Item 11: answering no to the purge prompt exits 9 (declined), not 0 as a purge does.
+#[test]
+fn declining_the_purge_prompt_exits_9() {
+    let broker = Broker::connect();
+    let (q, dead) = dead_letters(&broker, "declined", 3, None);
+    let bin = assert_cmd::cargo::cargo_bin("queuey");
+    let dir = tempfile::tempdir().unwrap();
+    let answer = |text: &str| {
+        let command = format!("{} dead purge {q}", bin.display());
+        let mut child = std::process::Command::new("script")
+            .args(["-qec", &command, "/dev/null"])
+            .env("QUEUEY_URL", common::test_url())
+            .env("QUEUEY_API_URL", common::test_api_url())
+            .current_dir(dir.path())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("script(1) from util-linux");
+        std::thread::sleep(Duration::from_millis(1500));
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(text.as_bytes())
+            .unwrap();
+        child.wait_with_output().unwrap()
+    };
+    let out = answer("n\n");
+    assert_eq!(code(&out), 9, "{}", stdout(&out));
+    assert!(stdout(&out).contains("nothing removed"), "{}", stdout(&out));
+    assert_eq!(broker.message_count(&dead), Some(3));
+    let out = answer("y\n");
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    assert_eq!(broker.message_count(&dead), Some(0));
+}
+
+/// Item 6: with a topology file in use, a name it does not list is said to be unlisted; declare
+/// refuses to create it without --allow-unlisted; verify and dry runs say "not in queuey.toml".
+#[test]
+fn a_name_missing_from_the_topology_file_is_not_created_by_default() {
+    let broker = Broker::connect();
+    let listed = broker.queue_name("tour.orders");
+    broker.track_queue(&format!("{listed}.dead"));
+    let typo = listed.replace("orders", "ordres");
+    broker.track_queue(&typo);
+    broker.track_queue(&format!("{typo}.dead"));
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(
+        dir.path().join("queuey.toml"),
+        format!("[queues.\"{listed}\"]\nmessage_ttl = \"1h\"\n"),
+    )
+    .unwrap();
+    let in_dir = |args: &[&str]| queuey_in(dir.path()).args(args).output().unwrap();
+
+    let out = in_dir(&["declare", &typo]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("not in queuey.toml"), "{err}");
+    assert!(err.contains(&listed), "suggests the listed name: {err}");
+    assert!(err.contains("--allow-unlisted"), "{err}");
+    assert!(broker.api_queue(&typo).is_none(), "nothing was created");
+
+    let out = in_dir(&["declare", &typo, "--dry-run", "-o", "json"]);
+    assert_eq!(code(&out), 2, "declare would refuse: {}", stderr(&out));
+    let doc = json(&out);
+    assert_eq!(doc["logical_queues"][0]["listed"], false);
+    assert!(
+        doc["notes"].to_string().contains("not in queuey.toml"),
+        "{doc:#}"
+    );
+    assert!(stderr(&out).contains("not in queuey.toml"));
+
+    let out = in_dir(&["verify", &typo]);
+    assert_eq!(code(&out), 1);
+    assert!(
+        format!("{}{}", stdout(&out), stderr(&out)).contains("not in queuey.toml"),
+        "{}",
+        stdout(&out)
+    );
+
+    let out = in_dir(&["declare", &listed]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(!stderr(&out).contains("not in"), "{}", stderr(&out));
+
+    let out = in_dir(&["declare", &typo, "--allow-unlisted"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(broker.api_queue(&typo).is_some());
+}
