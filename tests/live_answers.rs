@@ -540,3 +540,113 @@ fn a_name_missing_from_the_topology_file_is_not_created_by_default() {
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert!(broker.api_queue(&typo).is_some());
 }
+
+/// One frame of a progress bar as the terminal showed it: elapsed seconds, position, length,
+/// and the rate as printed.
+#[derive(Debug)]
+struct Frame {
+    elapsed_secs: u64,
+    pos: u64,
+    len: u64,
+    rate: String,
+}
+
+/// The frames of the bar labelled `label` in what a terminal showed (escape sequences removed).
+fn frames(screen: &str, label: &str) -> Vec<Frame> {
+    let mut plain = String::new();
+    let mut chars = screen.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\x1b' {
+            if chars.peek() == Some(&'[') {
+                chars.next();
+                for d in chars.by_ref() {
+                    if d.is_ascii_alphabetic() {
+                        break;
+                    }
+                }
+            }
+            plain.push('\n');
+            continue;
+        }
+        plain.push(if c == '\r' { '\n' } else { c });
+    }
+    let mut out = Vec::new();
+    for line in plain.lines() {
+        let Some(rest) = line.trim_start().strip_prefix(&format!("{label} [")) else {
+            continue;
+        };
+        let Some((elapsed, rest)) = rest.split_once(']') else {
+            continue;
+        };
+        let secs: Vec<u64> = elapsed.split(':').filter_map(|p| p.parse().ok()).collect();
+        if secs.len() != 3 {
+            continue;
+        }
+        let words: Vec<&str> = rest.split_whitespace().collect();
+        let Some(i) = words.iter().position(|w| {
+            w.split_once('/')
+                .is_some_and(|(a, b)| a.parse::<u64>().is_ok() && b.parse::<u64>().is_ok())
+        }) else {
+            continue;
+        };
+        let (pos, len) = words[i].split_once('/').unwrap();
+        let Some(rate) = words.get(i + 1) else {
+            continue;
+        };
+        out.push(Frame {
+            elapsed_secs: secs[0] * 3600 + secs[1] * 60 + secs[2],
+            pos: pos.parse().unwrap(),
+            len: len.parse().unwrap(),
+            rate: (*rate).to_owned(),
+        });
+    }
+    out
+}
+
+/// Item 9: the replay bar counts dead letters settled (moved, or kept), not read; its total is
+/// the depth of q.dead when the run began; its rate has at most one decimal.
+#[test]
+fn the_replay_progress_bar_counts_what_is_settled() {
+    let broker = Broker::connect();
+    let (q, dead) = dead_letters(&broker, "progress", 60, None);
+    broker.declare(&q, FieldTable::default());
+    let bin = assert_cmd::cargo::cargo_bin("queuey");
+    let dir = tempfile::tempdir().unwrap();
+    // A terminal of a real size on stderr, where the bar is drawn.
+    let command = format!(
+        "stty cols 150 rows 40; {} dead replay {q} --rate 20",
+        bin.display()
+    );
+    let out = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("TERM", "xterm")
+        .env("QUEUEY_URL", common::test_url())
+        .env("QUEUEY_API_URL", common::test_api_url())
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .output()
+        .expect("script(1) from util-linux");
+    let screen = stdout(&out);
+    assert_eq!(code(&out), 0, "{screen}");
+    assert_eq!(broker.message_count(&dead), Some(0), "{screen}");
+    let frames = frames(&screen, "replaying");
+    assert!(frames.len() >= 3, "the bar was drawn: {frames:?}\n{screen}");
+    for f in &frames {
+        assert_eq!(f.len, 60, "the total is q.dead's depth at the start: {f:?}");
+        // At 20/s, no more than 20 per second of elapsed time can have been moved.
+        assert!(
+            f.pos <= 20 * (f.elapsed_secs + 1) + 2,
+            "counts settled messages, not read ones: {f:?} in {frames:?}"
+        );
+        let (number, unit) = f.rate.split_at(f.rate.len() - 2);
+        assert_eq!(unit, "/s", "{f:?}");
+        let decimals = number.split_once('.').map_or(0, |(_, d)| d.len());
+        assert!(decimals <= 1, "at most one decimal: {f:?}");
+    }
+    assert!(
+        frames.iter().any(|f| f.pos > 0 && f.pos < 60),
+        "the bar moves with the replay: {frames:?}"
+    );
+}

@@ -249,6 +249,14 @@ fn ctrl_c_flag() -> Arc<AtomicBool> {
     flag
 }
 
+/// The publisher's window of copies in flight: `window`, or under `--rate` half a second's
+/// worth. The publisher decides a window of copies only once later ones are confirmed (that is
+/// how it attributes returns), so a full window at a slow rate would settle nothing for
+/// seconds and then everything at once.
+fn paced_window(rate: Option<f64>, window: usize) -> usize {
+    rate.map_or(window, |r| ((r / 2.0) as usize).clamp(1, window.max(1)))
+}
+
 /// Keeps publishing under `rate` messages per second.
 struct Pace {
     rate: Option<f64>,
@@ -422,7 +430,6 @@ async fn from_queue(
                     break;
                 };
                 scanned += 1;
-                progress.inc(1);
                 if replayed_in_run(&message.properties, &stamp.run) {
                     skipped += 1;
                     if !keep(tag, message, last_delivery).await {
@@ -500,6 +507,8 @@ async fn from_queue(
                 start: Instant::now(),
                 sent: 0,
             };
+            let chunk = s.rate.map_or(256, |r| ((r / 20.0) as usize).clamp(1, 256));
+            let publish_window = paced_window(s.rate, window);
             let result: Result<()> = async {
                 let mut publisher: Option<Publisher<'_, Token>> = None;
                 while let Some(first) = job_rx.recv().await {
@@ -508,8 +517,11 @@ async fn from_queue(
                         break;
                     }
                     // Take what is already waiting, up to a chunk, and publish it in one go.
+                    // Under --rate a chunk is what the rate allows in 50 ms, so that copies go
+                    // out (and dead letters are settled) steadily rather than in one burst
+                    // after a whole chunk's wait.
                     let mut jobs = vec![first];
-                    while jobs.len() < 256 {
+                    while jobs.len() < chunk {
                         match job_rx.try_recv() {
                             Ok(j) => jobs.push(j),
                             Err(_) => break,
@@ -522,7 +534,8 @@ async fn from_queue(
                     }
                     pace.wait().await;
                     if publisher.is_none() {
-                        publisher = Some(Publisher::open(session, window, returned_copy_id).await?);
+                        publisher =
+                            Some(Publisher::open(session, publish_window, returned_copy_id).await?);
                     }
                     let Some(publ) = publisher.as_mut() else {
                         return Err(Error::internal("replay: no publisher"));
@@ -659,7 +672,9 @@ fn copy_of(
     Ok((properties, body))
 }
 
-/// Settles held dead letters on the channel that holds them, returning (acked, rescued).
+/// Settles held dead letters on the channel that holds them, returning (acked, rescued). The
+/// progress bar counts here, as each dead letter is settled (acked once its copy is safe, or
+/// kept), never as it is read: reading runs a window ahead of the broker's confirmations.
 ///
 /// Events arrive in delivery order: the read stage sends a `Keep` before it passes any later
 /// message on, and the publish stage decides copies in order. So while no `Keep` has been
@@ -694,6 +709,7 @@ async fn ack_stage(
                     if let Some((tag, n)) = pending.take() {
                         ack(tag, true).await?;
                         acked += n;
+                        progress.inc(n);
                         progress.set_message(format!("moved {acked}"));
                     }
                     events.recv().await
@@ -709,32 +725,40 @@ async fn ack_stage(
                     if n >= 1024 {
                         ack(tag, true).await?;
                         acked += n;
+                        progress.inc(n);
                         pending = None;
                     }
                 }
                 Settle::Ack(tag) => {
                     ack(tag, false).await?;
                     acked += 1;
+                    progress.inc(1);
                 }
                 Settle::Keep => {
                     if let Some((tag, n)) = pending.take() {
                         ack(tag, true).await?;
                         acked += n;
+                        progress.inc(n);
                     }
                     keep_seen = true;
+                    // It stays in q.dead: settled too.
+                    progress.inc(1);
                 }
                 Settle::Rescue(tag, mut message) => {
                     if let Some((t, n)) = pending.take() {
                         ack(t, true).await?;
                         acked += n;
+                        progress.inc(n);
                     }
                     rescuer.rescue(holder, tag, &mut message).await?;
+                    progress.inc(1);
                 }
             }
         }
         if let Some((tag, n)) = pending.take() {
             ack(tag, true).await?;
             acked += n;
+            progress.inc(n);
         }
         Ok(())
     }
@@ -850,16 +874,17 @@ async fn from_file(
             Error::new(Kind::Usage, format!("{} line {n}: {why}", path.display()))
         })?;
         report.scanned += 1;
-        progress.inc(1);
         let m = record.message;
         let dl = decode::decode(&m, &s.queue.name, &s.queue.options);
         if !s.filter.matches(&dl, &m.properties, now) {
+            progress.inc(1);
             continue;
         }
         report.matched += 1;
         let to = target(&dl, s.to.as_deref());
         if s.dry_run {
             report.would(&to, would_reset(&dl, s.keep_attempts));
+            progress.inc(1);
             continue;
         }
         let copy = report.matched;
@@ -872,8 +897,14 @@ async fn from_file(
         let reset = matches!(body, CopyBody::Reset { .. });
         pace.wait().await;
         if publisher.is_none() {
-            publisher =
-                Some(Publisher::open(session, usize::from(s.peek.window), returned_copy_id).await?);
+            publisher = Some(
+                Publisher::open(
+                    session,
+                    paced_window(s.rate, usize::from(s.peek.window)),
+                    returned_copy_id,
+                )
+                .await?,
+            );
         }
         let Some(publ) = publisher.as_mut() else {
             return Err(Error::internal("replay: no publisher"));
@@ -887,11 +918,13 @@ async fn from_file(
         }];
         for (queue, outcome) in publ.publish_many(copies).await? {
             report.record(&queue.0, &outcome, queue.1);
+            progress.inc(1);
         }
     }
     if let Some(mut publ) = publisher {
         for (queue, outcome) in publ.flush().await? {
             report.record(&queue.0, &outcome, queue.1);
+            progress.inc(1);
         }
         publ.close().await;
     }
