@@ -145,8 +145,12 @@ pub enum Command {
     /// auto_delete, exclusive and the queue type) and the live hold queues of q: drift when a
     /// hold queue's arguments differ from those its name implies, when it has consumers, or
     /// when its name carries the deferred infix but no valid TTL. Policies applied to a queue
-    /// are shown, never counted as drift. Exit 0 when everything exists and is in sync, 1
-    /// otherwise (a missing queue is not in sync), 2 and up for errors.
+    /// are shown, and are drift only where they cost dead letters: a policy or operator policy
+    /// giving q.dead a message TTL, expires, a max length (messages or bytes), a dead-letter
+    /// exchange or (quorum) a delivery limit, named with what it does to the dead letters (the
+    /// same for such arguments declared on q.dead). Exit 0 when everything exists and is in
+    /// sync, 1 otherwise (a missing queue is not in sync), 2 and up for errors. Each drift comes
+    /// with the operator's options on stderr, with commands to paste.
     ///
     /// Reads live state through the management API and never declares a hold queue (a passive
     /// declare would renew an idle hold queue's x-expires lease). Without the API it falls back

@@ -10,6 +10,14 @@
 //!
 //! Nothing else quotes for the shell: text printed through `output::sanitize` is for reading
 //! (it doubles backslashes), never for pasting.
+//!
+//! `rabbitmqctl` commands must survive a second reading too: the Debian and Ubuntu packages'
+//! `rabbitmqctl` is a wrapper that, run as root, passes its arguments on through `su -c` inside
+//! double quotes, where `$`, a backquote and `\` are read again (`\$` becomes `$`, `$q`
+//! disappears). So a pattern never spells those three with themselves ([`exact_pattern`] writes
+//! them `\x24`, `\x60`, `\x5c`), and [`rabbitmqctl`] prints no command with a name that holds
+//! one of them (the caller says why, rather than print a command that would act on another
+//! name).
 
 use crate::output::sanitize::is_visible;
 
@@ -52,27 +60,55 @@ pub fn command_line<S: AsRef<str>>(words: &[S]) -> String {
 }
 
 /// The policy pattern (a PCRE regex, as RabbitMQ reads it) matching exactly the queue `name`:
-/// anchored, every metacharacter escaped, and characters that are not visible written as
-/// `\x{HEX}` so that the pattern itself stays printable.
+/// anchored, every metacharacter escaped; `$`, a backquote and `\` written as hex escapes (see
+/// the module docs) and characters that are not visible as `\x{HEX}`, so that the pattern
+/// stays printable and survives a wrapper's second reading.
 pub fn exact_pattern(name: &str) -> String {
     let mut out = String::with_capacity(name.len() + 2);
     out.push('^');
     for c in name.chars() {
-        if ".^$*+?()[]{}|\\".contains(c) {
-            out.push('\\');
-            out.push(c);
-        } else if is_visible(c) {
-            out.push(c);
-        } else {
-            out.push_str(&format!("\\x{{{:x}}}", c as u32));
+        match c {
+            '$' => out.push_str("\\x24"),
+            '`' => out.push_str("\\x60"),
+            '\\' => out.push_str("\\x5c"),
+            c if ".^*+?()[]{}|".contains(c) => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if is_visible(c) => out.push(c),
+            c => out.push_str(&format!("\\x{{{:x}}}", c as u32)),
         }
     }
     out.push('$');
     out
 }
 
-/// `rabbitmqctl` with `-p VHOST` when the vhost is not the default one.
-pub fn rabbitmqctl(vhost: &str, words: &[&str]) -> String {
+/// Whether `word` reaches a command unchanged through a second reading inside double quotes
+/// (the Debian `rabbitmqctl` wrapper run as root): no backquote, no `$` but a last one (an
+/// anchor, which the closing quote keeps literal), and no `\` but before a character that
+/// double quotes leave alone (`\.` stays `\.`; `\$`, `\\`, a final `\` do not).
+pub fn survives_rereading(word: &str) -> bool {
+    let chars: Vec<char> = word.chars().collect();
+    chars.iter().enumerate().all(|(i, c)| match c {
+        '`' => false,
+        '$' => i + 1 == chars.len(),
+        '\\' => chars
+            .get(i + 1)
+            .is_some_and(|next| !matches!(next, '$' | '`' | '"' | '\\' | '\n')),
+        _ => true,
+    })
+}
+
+/// Why [`rabbitmqctl`] printed no command.
+pub const REREAD_CAVEAT: &str = "queuey prints no rabbitmqctl command for a name that holds $, a \
+     backquote or a backslash: the Debian and Ubuntu rabbitmqctl wrapper, run as root, reads \
+     them again and would act on another name; run rabbitmqctl as the rabbitmq user (sudo -u \
+     rabbitmq rabbitmqctl ...) with the name in single quotes";
+
+/// `rabbitmqctl SUBCOMMAND [-p VHOST] ARGS...` (the vhost only when it is not the default one),
+/// or `None` when a word would not survive the Debian wrapper's second reading (see
+/// [`REREAD_CAVEAT`]).
+pub fn rabbitmqctl(vhost: &str, words: &[&str]) -> Option<String> {
     let mut all = vec!["rabbitmqctl"];
     let (first, rest) = words
         .split_first()
@@ -82,7 +118,9 @@ pub fn rabbitmqctl(vhost: &str, words: &[&str]) -> String {
         all.extend(["-p", vhost]);
     }
     all.extend(rest);
-    command_line(&all)
+    all.iter()
+        .all(|w| survives_rereading(w))
+        .then(|| command_line(&all))
 }
 
 #[cfg(test)]
@@ -134,19 +172,43 @@ mod tests {
     #[test]
     fn patterns_are_anchored_and_escaped() {
         assert_eq!(exact_pattern("tour.orders"), "^tour\\.orders$");
-        assert_eq!(exact_pattern("a$b(c)"), "^a\\$b\\(c\\)$");
+        assert_eq!(exact_pattern("a$b(c)"), "^a\\x24b\\(c\\)$");
         assert_eq!(exact_pattern("x\x1by"), "^x\\x{1b}y$");
+        assert_eq!(exact_pattern("a`b\\c"), "^a\\x60b\\x5cc$");
+    }
+
+    /// What the Debian wrapper does to a word: `sh -c "... \"WORD\""` with `"` escaped.
+    fn reread(word: &str) -> String {
+        let escaped = word.replace('"', "\\\"");
+        let out = std::process::Command::new("sh")
+            .args(["-c", &format!("printf '%s' \"{escaped}\"")])
+            .env_remove("q")
+            .output()
+            .expect("sh");
+        String::from_utf8(out.stdout).unwrap()
     }
 
     #[test]
-    fn rabbitmqctl_names_the_vhost_only_when_it_is_not_the_default() {
+    fn patterns_survive_a_second_reading_and_commands_refuse_names_that_would_not() {
+        for name in ["it's a $q.eu", "a`b", "back\\slash", "x\"y", "tour.orders"] {
+            let pattern = exact_pattern(name);
+            assert!(survives_rereading(&pattern), "{pattern}");
+            assert_eq!(reread(&pattern), pattern, "{name:?}");
+        }
+        for word in ["a$q", "a`b", "a\\$", "a\\", "a\\\\b", "$x"] {
+            assert!(!survives_rereading(word), "{word}");
+            assert_ne!(reread(word), word, "{word}");
+        }
+        assert_eq!(reread("a$q"), "a", "what the second reading does");
         assert_eq!(
-            rabbitmqctl("/", &["clear_policy", "p"]),
-            "rabbitmqctl clear_policy p"
+            rabbitmqctl("/", &["clear_policy", "p"]).as_deref(),
+            Some("rabbitmqctl clear_policy p")
         );
         assert_eq!(
-            rabbitmqctl("prod eu", &["clear_policy", "p"]),
-            "rabbitmqctl clear_policy -p 'prod eu' p"
+            rabbitmqctl("prod eu", &["clear_policy", "p"]).as_deref(),
+            Some("rabbitmqctl clear_policy -p 'prod eu' p")
         );
+        assert_eq!(rabbitmqctl("/", &["delete_queue", "a$b"]), None);
+        assert_eq!(rabbitmqctl("v`", &["list_queues"]), None);
     }
 }

@@ -650,3 +650,530 @@ fn the_replay_progress_bar_counts_what_is_settled() {
         "the bar moves with the replay: {frames:?}"
     );
 }
+
+/// `^name$` with the name's regex metacharacters escaped: a policy for exactly one queue.
+fn exact(name: &str) -> String {
+    let mut p = String::from("^");
+    for c in name.chars() {
+        if ".^$*+?()[]{}|\\".contains(c) {
+            p.push('\\');
+        }
+        p.push(c);
+    }
+    p.push('$');
+    p
+}
+
+/// The remedy commands of one logical queue in a `verify -o json` report.
+fn remedy_commands(doc: &Value, logical: &str) -> Vec<String> {
+    doc["logical_queues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["name"] == logical)
+        .map(|l| {
+            l["remedies"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter_map(|r| r["command"].as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The differences of `q.dead` in a verify report, by field.
+fn dead_differences(doc: &Value, logical: &str) -> Vec<Value> {
+    let dead = format!("{logical}.dead");
+    doc["logical_queues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["name"] == logical)
+        .and_then(|l| {
+            l["queues"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|q| q["name"] == dead.as_str())
+        })
+        .map(|q| q["differences"].as_array().unwrap().clone())
+        .unwrap_or_default()
+}
+
+/// Item 12 (and item 2 for its remedies): a policy, an operator policy or an argument that
+/// makes q.dead lose its dead letters is drift, named with what it does; the remedies printed
+/// for it (clear the policy, delete the queue to declare it again) work when pasted.
+#[test]
+fn a_dead_letter_queue_that_destroys_its_letters_is_drift() {
+    let broker = Broker::connect();
+    struct Case {
+        q: String,
+        /// (definition, operator policy?)
+        policy: Option<(Value, bool)>,
+        /// Arguments another client declared q.dead with.
+        arguments: Vec<(&'static str, AMQPValue)>,
+        quorum: bool,
+        field: &'static str,
+        kind: &'static str,
+        says: &'static str,
+    }
+    let case = |label: &str,
+                policy: Option<(Value, bool)>,
+                arguments: Vec<(&'static str, AMQPValue)>,
+                quorum: bool,
+                field: &'static str,
+                kind: &'static str,
+                says: &'static str| {
+        let q = broker.queue_name(label);
+        broker.track_queue(&format!("{q}.dead"));
+        Case {
+            q,
+            policy,
+            arguments,
+            quorum,
+            field,
+            kind,
+            says,
+        }
+    };
+    let policy = |v: Value| Some((v, false));
+    let operator = |v: Value| Some((v, true));
+    let mut cases = vec![
+        case(
+            "p-ttl-loop",
+            None,
+            vec![],
+            false,
+            "message-ttl",
+            "policy",
+            "sent back to",
+        ),
+        case(
+            "p-expires",
+            policy(serde_json::json!({"expires": 3_600_000})),
+            vec![],
+            false,
+            "expires",
+            "policy",
+            "itself is deleted",
+        ),
+        case(
+            "p-maxlen",
+            policy(serde_json::json!({"max-length": 1000})),
+            vec![],
+            false,
+            "max-length",
+            "policy",
+            "the oldest dead letters",
+        ),
+        case(
+            "p-maxbytes",
+            policy(serde_json::json!({"max-length-bytes": 1_000_000})),
+            vec![],
+            false,
+            "max-length-bytes",
+            "policy",
+            "the oldest dead letters",
+        ),
+        case(
+            "p-dlx",
+            policy(serde_json::json!({"dead-letter-exchange": "amq.fanout"})),
+            vec![],
+            false,
+            "dead-letter-exchange",
+            "policy",
+            "exchange \"amq.fanout\"",
+        ),
+        case(
+            "p-limit",
+            policy(serde_json::json!({"delivery-limit": 5})),
+            vec![],
+            true,
+            "delivery-limit",
+            "policy",
+            "return of a delivery",
+        ),
+        case(
+            "o-ttl",
+            operator(serde_json::json!({"message-ttl": 60_000})),
+            vec![],
+            false,
+            "message-ttl",
+            "policy",
+            "dropped",
+        ),
+        case(
+            "o-expires",
+            operator(serde_json::json!({"expires": 3_600_000})),
+            vec![],
+            false,
+            "expires",
+            "policy",
+            "itself is deleted",
+        ),
+        case(
+            "o-maxlen",
+            operator(serde_json::json!({"max-length": 1000})),
+            vec![],
+            false,
+            "max-length",
+            "policy",
+            "the oldest dead letters",
+        ),
+        case(
+            "o-maxbytes",
+            operator(serde_json::json!({"max-length-bytes": 1_000_000})),
+            vec![],
+            false,
+            "max-length-bytes",
+            "policy",
+            "the oldest dead letters",
+        ),
+        case(
+            "o-limit",
+            operator(serde_json::json!({"delivery-limit": 5})),
+            vec![],
+            true,
+            "delivery-limit",
+            "policy",
+            "return of a delivery",
+        ),
+        case(
+            "a-ttl",
+            None,
+            vec![("x-message-ttl", AMQPValue::LongLongInt(60_000))],
+            false,
+            "x-message-ttl",
+            "extra",
+            "expires 1m",
+        ),
+        case(
+            "a-expires",
+            None,
+            vec![("x-expires", AMQPValue::LongLongInt(3_600_000))],
+            false,
+            "x-expires",
+            "extra",
+            "itself is deleted",
+        ),
+        case(
+            "a-maxlen",
+            None,
+            vec![("x-max-length", AMQPValue::LongLongInt(1000))],
+            false,
+            "x-max-length",
+            "extra",
+            "the oldest dead letters",
+        ),
+        case(
+            "a-maxbytes",
+            None,
+            vec![("x-max-length-bytes", AMQPValue::LongLongInt(1_000_000))],
+            false,
+            "x-max-length-bytes",
+            "extra",
+            "the oldest dead letters",
+        ),
+        case(
+            "a-dlx",
+            None,
+            vec![("x-dead-letter-exchange", long_str(""))],
+            false,
+            "x-dead-letter-exchange",
+            "extra",
+            "sent back to",
+        ),
+        case(
+            "a-limit",
+            None,
+            vec![("x-delivery-limit", AMQPValue::LongLongInt(5))],
+            true,
+            "x-delivery-limit",
+            "extra",
+            "return of a delivery",
+        ),
+    ];
+    // The issue's case: a minute's TTL that sends every dead letter back to q.
+    let first = cases[0].q.clone();
+    cases[0].policy = policy(serde_json::json!({
+        "message-ttl": 60_000,
+        "dead-letter-exchange": "",
+        "dead-letter-routing-key": first,
+    }));
+    // The routing key back to q goes with the dead-letter exchange argument.
+    let a_dlx = cases
+        .iter()
+        .position(|c| c.field == "x-dead-letter-exchange")
+        .unwrap();
+    let back_to = cases[a_dlx].q.clone();
+    cases[a_dlx]
+        .arguments
+        .push(("x-dead-letter-routing-key", long_str(&back_to)));
+
+    let mut policies = Vec::new();
+    for (i, c) in cases.iter().enumerate() {
+        let dead = format!("{}.dead", c.q);
+        broker.declare(
+            &c.q,
+            table(vec![("x-max-priority", AMQPValue::ShortShortUInt(10))]),
+        );
+        let mut args = c.arguments.clone();
+        if c.quorum {
+            args.push(("x-queue-type", long_str("quorum")));
+        }
+        broker.declare(&dead, table(args));
+        if let Some((definition, operator)) = &c.policy {
+            let name = format!("{}-{i}", unique("policy"));
+            broker.set_policy(&name, &exact(&dead), definition.clone(), *operator);
+            policies.push((name, *operator));
+        }
+    }
+    let names: Vec<&str> = cases.iter().map(|c| c.q.as_str()).collect();
+    let verify_all = |format_json: bool| {
+        let mut args = vec!["verify"];
+        args.extend(&names);
+        if format_json {
+            args.extend(["-o", "json"]);
+        }
+        run(&args)
+    };
+    // Policies reach the API's queue objects with the next stats emission (about 5 s).
+    let (out, doc) = common::eventually(
+        "every policy shown on its queue",
+        Duration::from_secs(30),
+        || {
+            let out = verify_all(true);
+            let doc = json(&out);
+            cases
+                .iter()
+                .all(|c| {
+                    dead_differences(&doc, &c.q)
+                        .iter()
+                        .any(|d| d["field"] == c.field)
+                })
+                .then_some((out, doc))
+        },
+    );
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    for c in &cases {
+        let diffs = dead_differences(&doc, &c.q);
+        let d = diffs
+            .iter()
+            .find(|d| d["field"] == c.field)
+            .unwrap_or_else(|| panic!("{}: {diffs:?}", c.q));
+        assert_eq!(d["kind"], c.kind, "{}: {d}", c.field);
+        let effect = d["effect"].as_str().unwrap_or_default();
+        assert!(effect.contains(c.says), "{}: {effect}", c.field);
+        if let Some((_, operator)) = &c.policy {
+            assert_eq!(d["policies"][0]["operator"], *operator, "{d}");
+            assert!(
+                d["policies"][0]["name"]
+                    .as_str()
+                    .unwrap()
+                    .contains("policy")
+            );
+        }
+    }
+    let issue = dead_differences(&doc, &cases[0].q);
+    let ttl = issue.iter().find(|d| d["field"] == "message-ttl").unwrap();
+    assert!(ttl["effect"].as_str().unwrap().contains("loop"), "{ttl}");
+    assert!(
+        issue.iter().any(|d| d["field"] == "dead-letter-exchange"),
+        "{issue:?}"
+    );
+
+    // The table names what each does, and the remedies print their commands on lines of
+    // their own.
+    let out = verify_all(false);
+    let text = stdout(&out);
+    assert!(text.contains("sent back to"), "{text}");
+    assert!(!text.contains("policy (info)"), "{text}");
+    let err = stderr(&out);
+    let mut pasted = 0;
+    for c in &cases {
+        let commands = remedy_commands(&doc, &c.q);
+        assert!(!commands.is_empty(), "{}: no remedy command", c.q);
+        for command in commands {
+            assert!(
+                err.lines().any(|l| l.trim() == command),
+                "{command} on a line of its own in:\n{err}"
+            );
+            assert!(
+                command.starts_with("rabbitmqctl clear_policy ")
+                    || command.starts_with("rabbitmqctl clear_operator_policy ")
+                    || command.starts_with("rabbitmqctl delete_queue "),
+                "{command}"
+            );
+            let out = paste(&command);
+            assert!(out.status.success(), "{command}: {}", stderr(&out));
+            pasted += 1;
+        }
+    }
+    assert!(pasted >= cases.len());
+    // They took effect: no policy is left, and the deleted queues come back as computed
+    // (once the API stops showing the cleared policies: stats lag).
+    for (name, operator) in &policies {
+        assert!(!broker.policy_exists(name, *operator), "{name} is gone");
+    }
+    let mut declare = vec!["declare"];
+    declare.extend(&names);
+    let last = std::cell::RefCell::new(String::new());
+    let recreated = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        common::eventually("declare to recreate them", Duration::from_secs(30), || {
+            let out = run(&declare);
+            *last.borrow_mut() = format!("{}{}", stdout(&out), stderr(&out));
+            (code(&out) == 0).then_some(())
+        })
+    }));
+    assert!(recreated.is_ok(), "declare: {}", last.borrow());
+    common::eventually("every q.dead in sync", Duration::from_secs(30), || {
+        (code(&verify_all(true)) == 0).then_some(())
+    });
+}
+
+/// The first remedy command of the first drifted logical queue in a declare/verify report.
+fn commands_of(doc: &Value) -> Vec<String> {
+    doc["logical_queues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|l| l["remedies"].as_array().cloned().unwrap_or_default())
+        .filter_map(|r| r["command"].as_str().map(str::to_owned))
+        .collect()
+}
+
+/// Item 2: every remedy printed for a shell works when pasted as it is (here through `sh -c`),
+/// whatever the queue and vhost are called, and takes effect.
+#[test]
+fn every_remedy_printed_for_a_shell_works_when_pasted() {
+    let broker = Broker::connect();
+    let vhost = unique("remedies/in a vhost");
+    broker.create_vhost(&vhost);
+    let url = url_for(&vhost, "guest", "guest");
+    let in_vhost = Broker::connect_to(&url);
+
+    // A policy gives the live queue the lower TTL asked for: `set_policy`, with a name that
+    // holds a quote, a space, a `$` and dots, in a vhost whose name has a slash and a space.
+    let q = in_vhost.queue_name("it's a $q.eu");
+    in_vhost.track_queue(&format!("{q}.dead"));
+    in_vhost.declare(
+        &q,
+        table(vec![
+            ("x-message-ttl", AMQPValue::LongLongInt(5000)),
+            ("x-max-priority", AMQPValue::ShortShortUInt(10)),
+        ]),
+    );
+    let args = [
+        "declare",
+        q.as_str(),
+        "--message-ttl",
+        "4s",
+        "--url",
+        url.as_str(),
+    ];
+    // What the operator sees and copies: the command as printed.
+    let out = run(&args);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let err = stderr(&out);
+    let line = err
+        .lines()
+        .find(|l| l.contains("rabbitmqctl set_policy"))
+        .unwrap_or_else(|| panic!("a set_policy remedy in:\n{err}"));
+    let command = line[line.find("rabbitmqctl").unwrap()..].trim().to_owned();
+    // (The policy goes with the vhost when the test ends; one set in "/" by a command that
+    // forgot the vhost would be deleted with the harness's policies.)
+    broker.track_policy(&format!("queuey-{q}"), false);
+    let pasted = paste(&command);
+    assert!(pasted.status.success(), "{command}: {}", stderr(&pasted));
+    let live = common::eventually("the policy on the queue", Duration::from_secs(30), || {
+        // queuey names it after the queue, `$` replaced (see the Debian wrapper).
+        in_vhost
+            .api_queue(&q)
+            .filter(|l| l["policy"] == format!("queuey-{}", q.replace('$', "_")).as_str())
+    });
+    assert_eq!(
+        live["effective_policy_definition"]["message-ttl"], 4000,
+        "{live}"
+    );
+    // The JSON report carries the same command, on its own.
+    let out = run(&[&args[..], &["-o", "json"]].concat());
+    assert_eq!(commands_of(&json(&out)).first(), Some(&command));
+
+    // Recreating a drifted queue: `delete_queue --if-empty`, then `queuey declare` again.
+    let drifted = in_vhost.queue_name("drifted");
+    in_vhost.track_queue(&format!("{drifted}.dead"));
+    in_vhost.declare(
+        &drifted,
+        table(vec![("x-max-priority", AMQPValue::ShortShortUInt(3))]),
+    );
+    let out = run(&["declare", &drifted, "--url", &url, "-o", "json"]);
+    assert_eq!(code(&out), 1);
+    let commands = commands_of(&json(&out));
+    let delete: Vec<&String> = commands
+        .iter()
+        .filter(|c| c.starts_with("rabbitmqctl delete_queue"))
+        .collect();
+    assert_eq!(delete.len(), 1, "{commands:?}");
+    let pasted = paste(delete[0]);
+    assert!(pasted.status.success(), "{}", stderr(&pasted));
+    assert!(
+        in_vhost.api_queue(&drifted).is_none(),
+        "{} took effect",
+        delete[0]
+    );
+    let out = run(&["declare", &drifted, "--url", &url]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    // A name that the Debian rabbitmqctl wrapper (run as root) would read again gets no command
+    // that could act on another queue, and the text says why.
+    let dollar = in_vhost.queue_name("price$eur");
+    in_vhost.track_queue(&format!("{dollar}.dead"));
+    in_vhost.declare(
+        &dollar,
+        table(vec![("x-max-priority", AMQPValue::ShortShortUInt(3))]),
+    );
+    let out = run(&["declare", &dollar, "--url", &url, "-o", "json"]);
+    assert_eq!(code(&out), 1);
+    let doc = json(&out);
+    assert!(
+        !commands_of(&doc).iter().any(|c| c.contains("delete_queue")),
+        "{doc:#}"
+    );
+    assert!(
+        doc["logical_queues"][0]["remedies"]
+            .to_string()
+            .contains("sudo -u rabbitmq"),
+        "{doc:#}"
+    );
+
+    // A queue exclusive to another connection: `list_queues` finds its owner.
+    let locked = in_vhost.queue_name("locked");
+    let holder = in_vhost.channel();
+    in_vhost
+        .rt
+        .block_on(holder.queue_declare(
+            locked.as_str().into(),
+            lapin::options::QueueDeclareOptions {
+                exclusive: true,
+                ..lapin::options::QueueDeclareOptions::default()
+            },
+            FieldTable::default(),
+        ))
+        .expect("an exclusive queue");
+    let out = run(&["verify", &locked, "--url", &url, "-o", "json"]);
+    assert_eq!(code(&out), 1);
+    let commands = commands_of(&json(&out));
+    assert_eq!(commands.len(), 1, "{commands:?}");
+    let pasted = paste(&commands[0]);
+    assert!(pasted.status.success(), "{}", stderr(&pasted));
+    let listing = stdout(&pasted);
+    let row = listing
+        .lines()
+        .find(|l| l.starts_with(&locked))
+        .unwrap_or_else(|| panic!("{} lists {locked}: {listing}", commands[0]));
+    assert!(
+        row.contains("true") && row.contains('<'),
+        "owner shown: {row}"
+    );
+    drop(in_vhost);
+}

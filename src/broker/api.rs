@@ -79,6 +79,8 @@ pub struct LiveQueue {
     #[serde(default)]
     pub policy: Option<String>,
     #[serde(default)]
+    pub operator_policy: Option<String>,
+    #[serde(default)]
     pub effective_policy_definition: Option<serde_json::Value>,
     #[serde(default)]
     pub state: Option<String>,
@@ -94,9 +96,20 @@ impl LiveQueue {
             exclusive: self.exclusive,
             queue_type: self.queue_type.clone(),
             policy: self.policy.clone(),
+            operator_policy: self.operator_policy.clone(),
             effective_policy_definition: self.effective_policy_definition.clone(),
+            applied_policies: Vec::new(),
         }
     }
+}
+
+/// The fields of a policy or operator policy (`GET /api/policies/{vhost}/{name}`) queuey uses.
+#[derive(Clone, Debug, Default, Deserialize)]
+pub struct PolicyDefinition {
+    #[serde(default)]
+    pub pattern: Option<String>,
+    #[serde(default)]
+    pub definition: serde_json::Map<String, serde_json::Value>,
 }
 
 /// `text` as a literal inside the API's (PCRE) name regex: every ASCII character that is not a
@@ -356,6 +369,22 @@ impl ApiClient {
             ),
         )
         .with_hint(super::amqp::MISSING_VHOST_HINT)
+    }
+
+    /// A policy (or, with `operator`, an operator policy) of `vhost`; `None` when it does not
+    /// exist. Reading policies needs the policymaker, monitoring or administrator tag.
+    pub async fn policy(
+        &self,
+        vhost: &str,
+        name: &str,
+        operator: bool,
+    ) -> Result<Option<PolicyDefinition>> {
+        let kind = if operator {
+            "operator-policies"
+        } else {
+            "policies"
+        };
+        self.get_json_opt(&[kind, vhost, name], &[]).await
     }
 
     /// Whether `vhost` exists.
