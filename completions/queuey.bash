@@ -341,7 +341,7 @@ _queuey() {
             return 0
             ;;
         queuey__subcmd__dead__subcmd__export)
-            opts="-o -q -h -V --output-file --limit --cause --reason --job-type --original-queue --attempts --older-than --newer-than --header --message-id --spend-delivery-budget --assume-classic --window --message-ttl --max-priority --queue-type --delivery-limit --dead-suffix --deferred-suffix --retry-granularity --deferred-granularity --url --api-url --connect-timeout --config --output --quiet --help --version"
+            opts="-o -q -h -V --output-file --limit --cause --reason --job-type --original-queue --attempts --older-than --newer-than --header --message-id --spend-delivery-budget --assume-classic --window --dead-suffix --deferred-suffix --url --api-url --connect-timeout --config --output --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -395,35 +395,11 @@ _queuey() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --message-ttl)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --max-priority)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --queue-type)
-                    COMPREPLY=($(compgen -W "classic quorum" -- "${cur}"))
-                    return 0
-                    ;;
-                --delivery-limit)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --dead-suffix)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --deferred-suffix)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --retry-granularity)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --deferred-granularity)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -557,7 +533,7 @@ _queuey() {
             return 0
             ;;
         queuey__subcmd__dead__subcmd__ls)
-            opts="-o -q -h -V --limit --group-by --cause --reason --job-type --original-queue --attempts --older-than --newer-than --header --message-id --spend-delivery-budget --assume-classic --window --message-ttl --max-priority --queue-type --delivery-limit --dead-suffix --deferred-suffix --retry-granularity --deferred-granularity --url --api-url --connect-timeout --config --output --quiet --help --version"
+            opts="-o -q -h -V --limit --group-by --cause --reason --job-type --original-queue --attempts --older-than --newer-than --header --message-id --spend-delivery-budget --assume-classic --window --dead-suffix --deferred-suffix --url --api-url --connect-timeout --config --output --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -611,35 +587,11 @@ _queuey() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --message-ttl)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --max-priority)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --queue-type)
-                    COMPREPLY=($(compgen -W "classic quorum" -- "${cur}"))
-                    return 0
-                    ;;
-                --delivery-limit)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --dead-suffix)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --deferred-suffix)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --retry-granularity)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --deferred-granularity)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -675,7 +627,7 @@ _queuey() {
             return 0
             ;;
         queuey__subcmd__dead__subcmd__purge)
-            opts="-y -o -q -h -V --yes --dry-run --archive --cause --reason --job-type --original-queue --attempts --older-than --newer-than --header --message-id --spend-delivery-budget --assume-classic --window --message-ttl --max-priority --queue-type --delivery-limit --dead-suffix --deferred-suffix --retry-granularity --deferred-granularity --url --api-url --connect-timeout --config --output --quiet --help --version"
+            opts="-y -o -q -h -V --yes --dry-run --archive --cause --reason --job-type --original-queue --attempts --older-than --newer-than --header --message-id --spend-delivery-budget --assume-classic --window --dead-suffix --deferred-suffix --url --api-url --connect-timeout --config --output --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -725,35 +677,11 @@ _queuey() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --message-ttl)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --max-priority)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --queue-type)
-                    COMPREPLY=($(compgen -W "classic quorum" -- "${cur}"))
-                    return 0
-                    ;;
-                --delivery-limit)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --dead-suffix)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --deferred-suffix)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --retry-granularity)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --deferred-granularity)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -789,7 +717,7 @@ _queuey() {
             return 0
             ;;
         queuey__subcmd__dead__subcmd__replay)
-            opts="-o -q -h -V --to --dry-run --limit --rate --from-file --keep-attempts --cause --reason --job-type --original-queue --attempts --older-than --newer-than --header --message-id --spend-delivery-budget --assume-classic --window --message-ttl --max-priority --queue-type --delivery-limit --dead-suffix --deferred-suffix --retry-granularity --deferred-granularity --url --api-url --connect-timeout --config --output --quiet --help --version"
+            opts="-o -q -h -V --to --dry-run --limit --rate --from-file --keep-attempts --cause --reason --job-type --original-queue --attempts --older-than --newer-than --header --message-id --spend-delivery-budget --assume-classic --window --dead-suffix --deferred-suffix --url --api-url --connect-timeout --config --output --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -851,35 +779,11 @@ _queuey() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --message-ttl)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --max-priority)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --queue-type)
-                    COMPREPLY=($(compgen -W "classic quorum" -- "${cur}"))
-                    return 0
-                    ;;
-                --delivery-limit)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --dead-suffix)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --deferred-suffix)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --retry-granularity)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --deferred-granularity)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -915,7 +819,7 @@ _queuey() {
             return 0
             ;;
         queuey__subcmd__dead__subcmd__show)
-            opts="-o -q -h -V --message-id --spend-delivery-budget --assume-classic --window --message-ttl --max-priority --queue-type --delivery-limit --dead-suffix --deferred-suffix --retry-granularity --deferred-granularity --url --api-url --connect-timeout --config --output --quiet --help --version"
+            opts="-o -q -h -V --message-id --spend-delivery-budget --assume-classic --window --dead-suffix --deferred-suffix --url --api-url --connect-timeout --config --output --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -929,35 +833,11 @@ _queuey() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --message-ttl)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --max-priority)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --queue-type)
-                    COMPREPLY=($(compgen -W "classic quorum" -- "${cur}"))
-                    return 0
-                    ;;
-                --delivery-limit)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --dead-suffix)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --deferred-suffix)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --retry-granularity)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --deferred-granularity)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -993,7 +873,7 @@ _queuey() {
             return 0
             ;;
         queuey__subcmd__declare)
-            opts="-o -q -h -V --all --dry-run --message-ttl --max-priority --queue-type --delivery-limit --dead-suffix --deferred-suffix --retry-granularity --deferred-granularity --url --api-url --connect-timeout --config --output --quiet --help --version"
+            opts="-o -q -h -V --all --dry-run --allow-unlisted --message-ttl --max-priority --queue-type --delivery-limit --dead-suffix --deferred-suffix --retry-granularity --deferred-granularity --url --api-url --connect-timeout --config --output --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1419,41 +1299,17 @@ _queuey() {
             return 0
             ;;
         queuey__subcmd__holds__subcmd__ls)
-            opts="-o -q -h -V --message-ttl --max-priority --queue-type --delivery-limit --dead-suffix --deferred-suffix --retry-granularity --deferred-granularity --url --api-url --connect-timeout --config --output --quiet --help --version"
+            opts="-o -q -h -V --dead-suffix --deferred-suffix --url --api-url --connect-timeout --config --output --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --message-ttl)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --max-priority)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --queue-type)
-                    COMPREPLY=($(compgen -W "classic quorum" -- "${cur}"))
-                    return 0
-                    ;;
-                --delivery-limit)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --dead-suffix)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --deferred-suffix)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --retry-granularity)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --deferred-granularity)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -81,6 +81,7 @@ complete -c queuey -n "__fish_queuey_using_subcommand declare" -s o -l output -d
 json\t'JSON (one document; streams print one object per line)'"
 complete -c queuey -n "__fish_queuey_using_subcommand declare" -l all -d 'Every queue in the topology file'
 complete -c queuey -n "__fish_queuey_using_subcommand declare" -l dry-run -d 'Change nothing: print the plan (create, in sync or drift per queue)'
+complete -c queuey -n "__fish_queuey_using_subcommand declare" -l allow-unlisted -d 'Create queues the topology file does not list, with its [defaults] (without this flag, a name missing from the file is refused: it is usually a typo)'
 complete -c queuey -n "__fish_queuey_using_subcommand declare" -s q -l quiet -d 'No progress bars and no notes on stderr'
 complete -c queuey -n "__fish_queuey_using_subcommand declare" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c queuey -n "__fish_queuey_using_subcommand declare" -s V -l version -d 'Print version'
@@ -114,15 +115,8 @@ complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls help" -s V -l version -d 'Print version'
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls help" -f -a "ls" -d 'List the live hold queues of q, sorted by delay, with totals (management API)'
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l message-ttl -d 'Queue-wide message TTL of q (x-message-ttl), e.g. 1h or 30s; at most 49d17h2m47s295ms' -r
-complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l max-priority -d 'Priority levels of q (x-max-priority), 0 (no priorities) to 255; classic queues only. [default: 10, as the queuey library\'s QueueConfig::new; none for a quorum q]' -r
-complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l queue-type -d 'Queue type of q' -r -f -a "classic\t''
-quorum\t''"
-complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l delivery-limit -d 'Deliveries a message of a quorum q may take before it is dead-lettered to q.dead' -r
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l dead-suffix -d 'Suffix naming the dead-letter queue [default: .dead]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL: hold queues are q + INFIX + "." + TTL in ms [default: .deferred]' -r
-complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l retry-granularity -d 'Rounding step of retry and delayed-enqueue delays [default: 1s]' -r
-complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l deferred-granularity -d 'Rounding step of deferral delays [default: 1s]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
@@ -186,18 +180,11 @@ complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subc
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l attempts -d 'Attempts (x-attempts, else the envelope\'s attempt): N, N.., ..N or N..M (inclusive)' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l older-than -d 'Died longer ago than this (e.g. 7d). Without a death time (x-death or the timestamp property; an application\'s dead letter has neither), the time since the job was enqueued counts: never less than the time since it died' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l newer-than -d 'Died more recently than this (e.g. 1h); the same age as --older-than' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l header -d 'A header\'s value (NAME=VALUE) or presence (NAME); all must hold' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l header -d 'A header\'s value (NAME=VALUE) or presence (NAME). Given several times, any of them (OR), like every filter: --header tenant=acme --header tenant=globex matches both tenants' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l message-id -d 'Message id (the message_id property)' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l window -d 'Messages in flight at most, per stage (memory stays bounded by this window, and by 64 MiB of bodies)' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l message-ttl -d 'Queue-wide message TTL of q (x-message-ttl), e.g. 1h or 30s; at most 49d17h2m47s295ms' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l max-priority -d 'Priority levels of q (x-max-priority), 0 (no priorities) to 255; classic queues only. [default: 10, as the queuey library\'s QueueConfig::new; none for a quorum q]' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l queue-type -d 'Queue type of q' -r -f -a "classic\t''
-quorum\t''"
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l delivery-limit -d 'Deliveries a message of a quorum q may take before it is dead-lettered to q.dead' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l dead-suffix -d 'Suffix naming the dead-letter queue [default: .dead]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL: hold queues are q + INFIX + "." + TTL in ms [default: .deferred]' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l retry-granularity -d 'Rounding step of retry and delayed-enqueue delays [default: 1s]' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l deferred-granularity -d 'Rounding step of deferral delays [default: 1s]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
@@ -211,15 +198,8 @@ complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subc
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -s V -l version -d 'Print version'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l message-id -d 'The first message with this message id instead of a position' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l window -d 'Messages in flight at most, per stage (memory stays bounded by this window, and by 64 MiB of bodies)' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l message-ttl -d 'Queue-wide message TTL of q (x-message-ttl), e.g. 1h or 30s; at most 49d17h2m47s295ms' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l max-priority -d 'Priority levels of q (x-max-priority), 0 (no priorities) to 255; classic queues only. [default: 10, as the queuey library\'s QueueConfig::new; none for a quorum q]' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l queue-type -d 'Queue type of q' -r -f -a "classic\t''
-quorum\t''"
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l delivery-limit -d 'Deliveries a message of a quorum q may take before it is dead-lettered to q.dead' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l dead-suffix -d 'Suffix naming the dead-letter queue [default: .dead]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL: hold queues are q + INFIX + "." + TTL in ms [default: .deferred]' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l retry-granularity -d 'Rounding step of retry and delayed-enqueue delays [default: 1s]' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l deferred-granularity -d 'Rounding step of deferral delays [default: 1s]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
@@ -249,18 +229,11 @@ complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subc
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l attempts -d 'Attempts (x-attempts, else the envelope\'s attempt): N, N.., ..N or N..M (inclusive)' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l older-than -d 'Died longer ago than this (e.g. 7d). Without a death time (x-death or the timestamp property; an application\'s dead letter has neither), the time since the job was enqueued counts: never less than the time since it died' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l newer-than -d 'Died more recently than this (e.g. 1h); the same age as --older-than' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l header -d 'A header\'s value (NAME=VALUE) or presence (NAME); all must hold' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l header -d 'A header\'s value (NAME=VALUE) or presence (NAME). Given several times, any of them (OR), like every filter: --header tenant=acme --header tenant=globex matches both tenants' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l message-id -d 'Message id (the message_id property)' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l window -d 'Messages in flight at most, per stage (memory stays bounded by this window, and by 64 MiB of bodies)' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l message-ttl -d 'Queue-wide message TTL of q (x-message-ttl), e.g. 1h or 30s; at most 49d17h2m47s295ms' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l max-priority -d 'Priority levels of q (x-max-priority), 0 (no priorities) to 255; classic queues only. [default: 10, as the queuey library\'s QueueConfig::new; none for a quorum q]' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l queue-type -d 'Queue type of q' -r -f -a "classic\t''
-quorum\t''"
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l delivery-limit -d 'Deliveries a message of a quorum q may take before it is dead-lettered to q.dead' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l dead-suffix -d 'Suffix naming the dead-letter queue [default: .dead]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL: hold queues are q + INFIX + "." + TTL in ms [default: .deferred]' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l retry-granularity -d 'Rounding step of retry and delayed-enqueue delays [default: 1s]' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l deferred-granularity -d 'Rounding step of deferral delays [default: 1s]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
@@ -292,18 +265,11 @@ complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subc
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l attempts -d 'Attempts (x-attempts, else the envelope\'s attempt): N, N.., ..N or N..M (inclusive)' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l older-than -d 'Died longer ago than this (e.g. 7d). Without a death time (x-death or the timestamp property; an application\'s dead letter has neither), the time since the job was enqueued counts: never less than the time since it died' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l newer-than -d 'Died more recently than this (e.g. 1h); the same age as --older-than' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l header -d 'A header\'s value (NAME=VALUE) or presence (NAME); all must hold' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l header -d 'A header\'s value (NAME=VALUE) or presence (NAME). Given several times, any of them (OR), like every filter: --header tenant=acme --header tenant=globex matches both tenants' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l message-id -d 'Message id (the message_id property)' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l window -d 'Messages in flight at most, per stage (memory stays bounded by this window, and by 64 MiB of bodies)' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l message-ttl -d 'Queue-wide message TTL of q (x-message-ttl), e.g. 1h or 30s; at most 49d17h2m47s295ms' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l max-priority -d 'Priority levels of q (x-max-priority), 0 (no priorities) to 255; classic queues only. [default: 10, as the queuey library\'s QueueConfig::new; none for a quorum q]' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l queue-type -d 'Queue type of q' -r -f -a "classic\t''
-quorum\t''"
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l delivery-limit -d 'Deliveries a message of a quorum q may take before it is dead-lettered to q.dead' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l dead-suffix -d 'Suffix naming the dead-letter queue [default: .dead]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL: hold queues are q + INFIX + "." + TTL in ms [default: .deferred]' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l retry-granularity -d 'Rounding step of retry and delayed-enqueue delays [default: 1s]' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l deferred-granularity -d 'Rounding step of deferral delays [default: 1s]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
@@ -334,18 +300,11 @@ complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subc
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l attempts -d 'Attempts (x-attempts, else the envelope\'s attempt): N, N.., ..N or N..M (inclusive)' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l older-than -d 'Died longer ago than this (e.g. 7d). Without a death time (x-death or the timestamp property; an application\'s dead letter has neither), the time since the job was enqueued counts: never less than the time since it died' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l newer-than -d 'Died more recently than this (e.g. 1h); the same age as --older-than' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l header -d 'A header\'s value (NAME=VALUE) or presence (NAME); all must hold' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l header -d 'A header\'s value (NAME=VALUE) or presence (NAME). Given several times, any of them (OR), like every filter: --header tenant=acme --header tenant=globex matches both tenants' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l message-id -d 'Message id (the message_id property)' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l window -d 'Messages in flight at most, per stage (memory stays bounded by this window, and by 64 MiB of bodies)' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l message-ttl -d 'Queue-wide message TTL of q (x-message-ttl), e.g. 1h or 30s; at most 49d17h2m47s295ms' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l max-priority -d 'Priority levels of q (x-max-priority), 0 (no priorities) to 255; classic queues only. [default: 10, as the queuey library\'s QueueConfig::new; none for a quorum q]' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l queue-type -d 'Queue type of q' -r -f -a "classic\t''
-quorum\t''"
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l delivery-limit -d 'Deliveries a message of a quorum q may take before it is dead-lettered to q.dead' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l dead-suffix -d 'Suffix naming the dead-letter queue [default: .dead]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL: hold queues are q + INFIX + "." + TTL in ms [default: .deferred]' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l retry-granularity -d 'Rounding step of retry and delayed-enqueue delays [default: 1s]' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l deferred-granularity -d 'Rounding step of deferral delays [default: 1s]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r

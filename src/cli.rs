@@ -21,6 +21,7 @@ Exit codes:
   6    management API off, unreachable or refusing the request
   7    the broker refused an operation (missing queue, inequivalent arguments, ...)
   8    a local file could not be read or written
+  9    declined: a confirmation prompt was answered no (dead purge); nothing was changed
   70   internal error (a bug in queuey)
   130  interrupted (Ctrl-C)
 
@@ -84,6 +85,7 @@ pub struct GlobalArgs {
         long,
         global = true,
         env = "QUEUEY_CONFIG",
+        hide_env_values = true,
         value_name = "FILE",
         help_heading = "Topology file"
     )]
@@ -143,8 +145,12 @@ pub enum Command {
     /// auto_delete, exclusive and the queue type) and the live hold queues of q: drift when a
     /// hold queue's arguments differ from those its name implies, when it has consumers, or
     /// when its name carries the deferred infix but no valid TTL. Policies applied to a queue
-    /// are shown, never counted as drift. Exit 0 when everything exists and is in sync, 1
-    /// otherwise (a missing queue is not in sync), 2 and up for errors.
+    /// are shown, and are drift only where they cost dead letters: a policy or operator policy
+    /// giving q.dead a message TTL, expires, a max length (messages or bytes), a dead-letter
+    /// exchange or (quorum) a delivery limit, named with what it does to the dead letters (the
+    /// same for such arguments declared on q.dead). Exit 0 when everything exists and is in
+    /// sync, 1 otherwise (a missing queue is not in sync), 2 and up for errors. Each drift comes
+    /// with the operator's options on stderr, with commands to paste.
     ///
     /// Reads live state through the management API and never declares a hold queue (a passive
     /// declare would renew an idle hold queue's x-expires lease). Without the API it falls back
@@ -230,8 +236,10 @@ pub enum DeadCommand {
     /// Delete dead letters: the whole q.dead, or those matching the filters
     ///
     /// Asks for confirmation on a terminal (with the count and the queue); --yes for scripts.
-    /// Without a terminal and without --yes it refuses. --archive writes every removed message
-    /// in the export format (flushed to disk) before it is removed.
+    /// Without a terminal and without --yes it refuses (exit 2). Answering anything but y or
+    /// yes removes nothing and exits 9 (declined), so that a wrapper can tell a purge (0) from
+    /// a refusal. --archive writes every removed message in the export format (flushed to
+    /// disk) before it is removed.
     Purge(DeadPurgeArgs),
 }
 
@@ -244,9 +252,11 @@ pub struct DeadQueueArg {
 }
 
 /// Which dead letters a command acts on. Different filters combine with AND; a filter given
-/// several times matches any of its values.
+/// several times matches any of its values (OR), `--header` included.
 #[derive(Debug, Default, Args)]
-#[command(next_help_heading = "Filters")]
+#[command(
+    next_help_heading = "Filters (AND across filters; a filter given several times: any of its values)"
+)]
 pub struct FilterArgs {
     /// Why it died, in one word: exhausted, fatal, no-handler, decode, malformed (the queuey
     /// library's reasons), rejected, expired, maxlen, delivery_limit (the broker's), other
@@ -282,7 +292,8 @@ pub struct FilterArgs {
     #[arg(long, value_name = "DURATION")]
     pub newer_than: Option<String>,
 
-    /// A header's value (NAME=VALUE) or presence (NAME); all must hold
+    /// A header's value (NAME=VALUE) or presence (NAME). Given several times, any of them
+    /// (OR), like every filter: --header tenant=acme --header tenant=globex matches both tenants
     #[arg(long, value_name = "NAME[=VALUE]")]
     pub header: Vec<String>,
 
@@ -332,7 +343,7 @@ pub struct DeadLsArgs {
     pub peek: PeekArgs,
 
     #[command(flatten)]
-    pub settings: QueueSettingsArgs,
+    pub settings: QueueNamesArgs,
 }
 
 #[derive(Debug, Args)]
@@ -352,7 +363,7 @@ pub struct DeadShowArgs {
     pub peek: PeekArgs,
 
     #[command(flatten)]
-    pub settings: QueueSettingsArgs,
+    pub settings: QueueNamesArgs,
 }
 
 #[derive(Debug, Args)]
@@ -375,7 +386,7 @@ pub struct DeadExportArgs {
     pub peek: PeekArgs,
 
     #[command(flatten)]
-    pub settings: QueueSettingsArgs,
+    pub settings: QueueNamesArgs,
 }
 
 #[derive(Debug, Args)]
@@ -416,7 +427,7 @@ pub struct DeadReplayArgs {
     pub peek: PeekArgs,
 
     #[command(flatten)]
-    pub settings: QueueSettingsArgs,
+    pub settings: QueueNamesArgs,
 }
 
 #[derive(Debug, Args)]
@@ -443,7 +454,7 @@ pub struct DeadPurgeArgs {
     pub peek: PeekArgs,
 
     #[command(flatten)]
-    pub settings: QueueSettingsArgs,
+    pub settings: QueueNamesArgs,
 }
 
 /// Which logical queues a command acts on.
@@ -497,6 +508,21 @@ pub struct QueueSettingsArgs {
     pub deferred_granularity: Option<String>,
 }
 
+/// The two settings that name a logical queue's broker queues: all that the commands which
+/// only read or move messages (`dead ...`, `holds ls`) use.
+#[derive(Debug, Default, Args)]
+#[command(next_help_heading = "Queue names (override the topology file)")]
+pub struct QueueNamesArgs {
+    /// Suffix naming the dead-letter queue [default: .dead]
+    #[arg(long, value_name = "SUFFIX")]
+    pub dead_suffix: Option<String>,
+
+    /// Infix between q and a hold queue's TTL: hold queues are q + INFIX + "." + TTL in ms
+    /// [default: .deferred]
+    #[arg(long, value_name = "INFIX")]
+    pub deferred_suffix: Option<String>,
+}
+
 #[derive(Debug, Args)]
 pub struct DeclareArgs {
     #[command(flatten)]
@@ -505,6 +531,11 @@ pub struct DeclareArgs {
     /// Change nothing: print the plan (create, in sync or drift per queue)
     #[arg(long)]
     pub dry_run: bool,
+
+    /// Create queues the topology file does not list, with its [defaults] (without this flag,
+    /// a name missing from the file is refused: it is usually a typo)
+    #[arg(long)]
+    pub allow_unlisted: bool,
 
     #[command(flatten)]
     pub settings: QueueSettingsArgs,
@@ -548,7 +579,7 @@ pub struct HoldsLsArgs {
     pub queue: String,
 
     #[command(flatten)]
-    pub settings: QueueSettingsArgs,
+    pub settings: QueueNamesArgs,
 }
 
 #[derive(Debug, Args)]
@@ -568,10 +599,101 @@ pub struct ArgsArgs {
     pub settings: QueueSettingsArgs,
 }
 
+/// A flag given before the subcommand that defines it (`queuey --reason x dead ls q`): clap
+/// refuses it at the top level and, by spelling alone, suggests `--version`. Returns the
+/// subcommand that takes `flag` (`dead ls`) and the command line with the flag (and its value)
+/// moved to the end, where it belongs, when that command line parses. `args` are the words
+/// after the program name; `flag` is the word clap refused.
+pub fn misplaced_flag(args: &[String], flag: &str) -> Option<(String, String)> {
+    use clap::CommandFactory;
+    let at = args.iter().position(|a| a == flag)?;
+    let name = flag.split('=').next().unwrap_or(flag);
+    let inline_value = flag.contains('=');
+    for takes_value in [true, false] {
+        if inline_value && !takes_value {
+            continue;
+        }
+        let mut rest: Vec<String> = args.to_vec();
+        let mut moved = vec![rest.remove(at)];
+        if takes_value && !inline_value {
+            if at >= rest.len() {
+                continue;
+            }
+            moved.push(rest.remove(at));
+        }
+        rest.extend(moved);
+        let command = Cli::command();
+        let Ok(matches) = command
+            .clone()
+            .try_get_matches_from(std::iter::once("queuey".to_owned()).chain(rest.clone()))
+        else {
+            continue;
+        };
+        // The subcommand that parsed last is where the flag now sits.
+        let mut leaf = command;
+        let mut path = Vec::new();
+        let mut m = &matches;
+        while let Some((sub, sub_matches)) = m.subcommand() {
+            let Some(next) = leaf.find_subcommand(sub).cloned() else {
+                break;
+            };
+            path.push(sub.to_owned());
+            leaf = next;
+            m = sub_matches;
+        }
+        let defines = leaf.get_arguments().any(|a| {
+            let long = a.get_long().map(|l| format!("--{l}"));
+            let short = a.get_short().map(|s| format!("-{s}"));
+            (long.as_deref() == Some(name) || short.as_deref() == Some(name))
+                && a.get_action().takes_values() == takes_value
+                && !a.is_global_set()
+        });
+        if defines && !path.is_empty() {
+            let mut words = vec!["queuey".to_owned()];
+            words.extend(rest);
+            return Some((path.join(" "), crate::shell::command_line(&words)));
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use clap::CommandFactory;
+
+    fn words(line: &str) -> Vec<String> {
+        line.split(' ').map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn a_flag_before_its_subcommand_is_moved_after_it() {
+        assert_eq!(
+            misplaced_flag(&words("--reason timeout dead ls q"), "--reason"),
+            Some((
+                "dead ls".to_owned(),
+                "queuey dead ls q --reason timeout".to_owned()
+            ))
+        );
+        assert_eq!(
+            misplaced_flag(&words("--reason=a b dead ls q"), "--reason=a"),
+            None,
+            "`b` is no subcommand"
+        );
+        assert_eq!(
+            misplaced_flag(&words("-y dead purge q"), "-y"),
+            Some(("dead purge".to_owned(), "queuey dead purge q -y".to_owned()))
+        );
+        assert_eq!(
+            misplaced_flag(&words("--colour dead ls q"), "--colour"),
+            None
+        );
+        assert_eq!(
+            misplaced_flag(&words("--reason x verify q"), "--reason"),
+            None,
+            "verify takes no --reason"
+        );
+    }
 
     #[test]
     fn definitions_are_consistent() {

@@ -29,6 +29,9 @@ pub enum ExitCode {
     BrokerRefused = 7,
     /// A local file could not be read or written.
     Io = 8,
+    /// The operator answered no at a confirmation prompt (`dead purge`): nothing was changed.
+    /// Not 0, which says the purge happened, nor 130, which says a signal stopped the work.
+    Declined = 9,
     /// A bug in queuey.
     Internal = 70,
     /// Stopped by Ctrl-C (SIGINT) after finishing what was in flight.
@@ -54,6 +57,7 @@ impl ExitCode {
                 | ExitCode::Api
                 | ExitCode::BrokerRefused
                 | ExitCode::Io
+                | ExitCode::Declined
                 | ExitCode::Internal => 3,
                 ExitCode::Interrupted => 4,
             }
@@ -201,13 +205,14 @@ mod tests {
             ExitCode::Api,
             ExitCode::BrokerRefused,
             ExitCode::Io,
+            ExitCode::Declined,
             ExitCode::Internal,
             ExitCode::Interrupted,
         ]
         .iter()
         .map(|c| c.code())
         .collect();
-        assert_eq!(codes, vec![0, 1, 2, 3, 4, 5, 6, 7, 8, 70, 130]);
+        assert_eq!(codes, vec![0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 70, 130]);
     }
 
     #[test]

@@ -16,6 +16,8 @@ pub mod output;
 pub mod plan;
 pub mod redact;
 pub mod settings;
+pub mod shell;
+pub mod suggest;
 pub mod timestamp;
 pub mod topology;
 
@@ -28,6 +30,10 @@ pub fn run() -> ExitCode {
     let cli = match cli::Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
+            if let Some(text) = misplaced_flag_error(&e) {
+                eprintln!("{}", redact::redact(&text));
+                return ExitCode::Usage;
+            }
             // clap prints help and version to stdout with success, usage errors to stderr.
             let _ = e.print();
             return if e.use_stderr() {
@@ -55,10 +61,34 @@ pub fn run() -> ExitCode {
         }
     };
     let output = invocation.output;
+    for note in &invocation.notes {
+        output.note(note);
+    }
     match runtime.block_on(commands::run(invocation.work, output)) {
         Ok(code) => code,
         Err(e) => report(&e),
     }
+}
+
+/// clap's answer to a subcommand's flag given before the subcommand suggests a top-level flag
+/// that merely looks alike (`--reason` -> `--version`); this says where the flag goes instead.
+fn misplaced_flag_error(e: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if e.kind() != ErrorKind::UnknownArgument {
+        return None;
+    }
+    let Some(ContextValue::String(flag)) = e.get(ContextKind::InvalidArg) else {
+        return None;
+    };
+    let args: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let (subcommand, corrected) = cli::misplaced_flag(&args, flag)?;
+    Some(format!(
+        "error: {flag} is an option of `queuey {subcommand}`: it goes after the subcommand, as in\n  \
+         {corrected}"
+    ))
 }
 
 /// Prints `err` once, on stderr, with its hint and without secrets; a closed stdout is silent.

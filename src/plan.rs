@@ -44,6 +44,8 @@ impl Role {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ComputedQueue {
     pub name: String,
+    /// The logical queue it belongs to (`q` for `q`, `q.dead` and `q`'s hold queues).
+    pub logical: String,
     pub role: Role,
     pub queue_type: QueueType,
     /// Every queue queuey declares is durable: dead letters and waiting retries must survive a
@@ -58,6 +60,7 @@ pub fn long_lived_queues(q: &QueueSettings) -> [ComputedQueue; 2] {
     [
         ComputedQueue {
             name: q.name.clone(),
+            logical: q.name.clone(),
             role: Role::Work,
             queue_type: q.config.queue_type,
             durable: true,
@@ -65,6 +68,7 @@ pub fn long_lived_queues(q: &QueueSettings) -> [ComputedQueue; 2] {
         },
         ComputedQueue {
             name: q.dead_queue(),
+            logical: q.name.clone(),
             role: Role::Dead,
             queue_type: QueueType::Classic,
             durable: true,
@@ -77,6 +81,7 @@ pub fn long_lived_queues(q: &QueueSettings) -> [ComputedQueue; 2] {
 pub fn hold_queue(q: &QueueSettings, ttl_ms: u32) -> ComputedQueue {
     ComputedQueue {
         name: q.options.deferred_queue(&q.name, ttl_ms),
+        logical: q.name.clone(),
         role: Role::Hold,
         queue_type: QueueType::Classic,
         durable: true,
@@ -99,7 +104,12 @@ pub struct LiveDefinition {
     /// The API's `type` field (`classic`, `quorum`, `stream`).
     pub queue_type: Option<String>,
     pub policy: Option<String>,
+    /// The operator policy applied, if any (its keys are merged into the effective definition).
+    pub operator_policy: Option<String>,
     pub effective_policy_definition: Option<Value>,
+    /// The policies applied, with their definitions when they could be read (filled for
+    /// `q.dead`, where a policy can destroy dead letters).
+    pub applied_policies: Vec<AppliedPolicy>,
 }
 
 impl LiveDefinition {
@@ -154,6 +164,29 @@ pub enum DiffKind {
     /// The AMQP fallback learnt that this argument differs, but the broker's reply was cut
     /// (255 bytes) before the live value.
     Unknown,
+    /// A policy or operator policy gives the queue this key (`field` is the policy key, `live`
+    /// its effective value); the queue's own definition may be as computed. Only for what
+    /// destroys or moves dead letters on `q.dead`; other policies are information.
+    Policy,
+}
+
+/// A policy that applies to a queue.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PolicyRef {
+    pub name: String,
+    /// An operator policy (`rabbitmqctl set_operator_policy`), rather than a user policy.
+    pub operator: bool,
+}
+
+/// A policy applied to a live queue, as the management API shows it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AppliedPolicy {
+    pub name: String,
+    pub operator: bool,
+    /// Its pattern and definition, when the API let queuey read them (reading policies needs
+    /// the policymaker or administrator tag).
+    pub pattern: Option<String>,
+    pub definition: Option<Map<String, Value>>,
 }
 
 /// One differing argument or flag.
@@ -167,6 +200,11 @@ pub struct Difference {
     pub live: Option<Value>,
     /// queuey's value; `null` when queuey computes none.
     pub computed: Option<Value>,
+    /// What it does, in words, where that is what matters: on `q.dead`, what happens to the
+    /// dead letters (expire, dropped, sent back to `q`, ...). `null` otherwise.
+    pub effect: Option<String>,
+    /// The policies that set it (kind `policy`); empty for the queue's own arguments.
+    pub policies: Vec<PolicyRef>,
 }
 
 /// Where a plan's live state came from.
@@ -193,9 +231,18 @@ pub struct QueuePlan {
     /// never drift.
     pub ignored_arguments: Map<String, Value>,
     /// The policy applied to the queue, if any: it changes the effective behaviour without
-    /// changing the declared arguments, so it is shown (never drift).
+    /// changing the declared arguments, so it is shown; on `q.dead`, the keys that destroy or
+    /// move dead letters are drift (differences of kind `policy`).
     pub policy: Option<String>,
+    /// The operator policy applied to the queue, if any; the same rule.
+    pub operator_policy: Option<String>,
     pub effective_policy_definition: Option<Value>,
+    /// The policies applied, with what could be read of them (for the remedies).
+    #[serde(skip)]
+    pub applied_policies: Vec<AppliedPolicy>,
+    /// The live queue's type, when it exists and the source tells (for the remedies).
+    #[serde(skip)]
+    pub live_type: Option<String>,
     pub source: Source,
     /// True when only the first differing argument is known (AMQP fallback).
     pub first_difference_only: bool,
@@ -309,6 +356,8 @@ pub fn compare(
             kind: DiffKind::Different,
             live: Some(Value::Bool(l)),
             computed: Some(Value::Bool(computed)),
+            effect: None,
+            policies: Vec::new(),
         })
     };
     differences.extend(flag("durable", live.durable, computed.durable));
@@ -321,6 +370,8 @@ pub fn compare(
             kind: DiffKind::Different,
             live: Some(Value::from(live_type.clone())),
             computed: Some(Value::from(computed.queue_type.as_str())),
+            effect: None,
+            policies: Vec::new(),
         });
     }
 
@@ -344,12 +395,16 @@ pub fn compare(
                 kind: DiffKind::Different,
                 live: Some(l.clone()),
                 computed: Some(arg_json(c)),
+                effect: None,
+                policies: Vec::new(),
             }),
             (None, Some(c)) => differences.push(Difference {
                 field: name.clone(),
                 kind: DiffKind::Missing,
                 live: None,
                 computed: Some(arg_json(c)),
+                effect: None,
+                policies: Vec::new(),
             }),
             (Some(l), None) if enforced_argument(name, &live_type) => {
                 differences.push(Difference {
@@ -357,6 +412,8 @@ pub fn compare(
                     kind: DiffKind::Extra,
                     live: Some(l.clone()),
                     computed: None,
+                    effect: None,
+                    policies: Vec::new(),
                 })
             }
             (Some(l), None) => {
@@ -378,14 +435,20 @@ pub fn diff_queue(computed: &ComputedQueue, live: Option<&LiveDefinition>) -> Qu
         differences: Vec::new(),
         ignored_arguments: Map::new(),
         policy: None,
+        operator_policy: None,
         effective_policy_definition: None,
+        applied_policies: Vec::new(),
+        live_type: None,
         source: Source::ManagementApi,
         first_difference_only: false,
         computed_arguments: args_json(&computed.arguments),
     };
     if let Some(live) = live {
-        let (differences, ignored) = compare(computed, live);
+        let (mut differences, ignored) = compare(computed, live);
         let (policy, definition) = policy_info(live);
+        if computed.role == Role::Dead {
+            dead_letter_hazards(computed, live, &mut differences);
+        }
         plan.status = if differences.is_empty() {
             Status::InSync
         } else {
@@ -394,9 +457,222 @@ pub fn diff_queue(computed: &ComputedQueue, live: Option<&LiveDefinition>) -> Qu
         plan.differences = differences;
         plan.ignored_arguments = ignored;
         plan.policy = policy;
+        plan.operator_policy = live.operator_policy.clone().filter(|p| !p.is_empty());
         plan.effective_policy_definition = definition;
+        plan.applied_policies = applied_policies(live);
+        plan.live_type = Some(live.effective_type());
     }
     plan
+}
+
+// ---------------------------------------------------------------------------------------------
+// A dead-letter queue that destroys its letters.
+// ---------------------------------------------------------------------------------------------
+
+/// The policy keys that make `q.dead` lose or move its dead letters: a TTL expires them, an
+/// `expires` deletes the queue with them, a length limit drops the oldest (or refuses new
+/// ones), a dead-letter exchange sends whatever leaves elsewhere (back to `q`: the loop seed 003
+/// warns about), and on a quorum queue a delivery limit ends a letter after so many returns
+/// (every peek returns). `dead-letter-routing-key` acts only with an exchange, and is told with
+/// it.
+pub const DEAD_LETTER_HAZARDS: [&str; 6] = [
+    "message-ttl",
+    "expires",
+    "max-length",
+    "max-length-bytes",
+    "dead-letter-exchange",
+    "delivery-limit",
+];
+
+/// The policies applied to a live queue: the names the API shows, with what was read of them.
+pub fn applied_policies(live: &LiveDefinition) -> Vec<AppliedPolicy> {
+    let mut out = Vec::new();
+    for (name, operator) in [(&live.policy, false), (&live.operator_policy, true)] {
+        let Some(name) = name.as_ref().filter(|n| !n.is_empty()) else {
+            continue;
+        };
+        out.push(
+            live.applied_policies
+                .iter()
+                .find(|a| &a.name == name && a.operator == operator)
+                .cloned()
+                .unwrap_or_else(|| AppliedPolicy {
+                    name: name.clone(),
+                    operator,
+                    ..AppliedPolicy::default()
+                }),
+        );
+    }
+    out
+}
+
+/// The policies that set `key`: those whose definition has it, else (definitions unread)
+/// every policy applied.
+fn policies_setting(key: &str, applied: &[AppliedPolicy]) -> Vec<PolicyRef> {
+    let known: Vec<&AppliedPolicy> = applied
+        .iter()
+        .filter(|a| a.definition.as_ref().is_some_and(|d| d.contains_key(key)))
+        .collect();
+    let chosen: Vec<&AppliedPolicy> = if known.is_empty() {
+        applied.iter().filter(|a| a.definition.is_none()).collect()
+    } else {
+        known
+    };
+    chosen
+        .into_iter()
+        .map(|a| PolicyRef {
+            name: a.name.clone(),
+            operator: a.operator,
+        })
+        .collect()
+}
+
+/// What happens to the dead letters of a live `q.dead`, from its arguments and policies.
+struct DeadLetterFate<'a> {
+    logical: &'a str,
+    dead: &'a str,
+    /// The dead-letter exchange and routing key in force (an argument wins over a policy).
+    exchange: Option<String>,
+    routing_key: Option<String>,
+    overflow: Option<String>,
+}
+
+impl DeadLetterFate<'_> {
+    fn new<'a>(computed: &'a ComputedQueue, live: &LiveDefinition) -> DeadLetterFate<'a> {
+        let text = |arg: &str, key: &str| -> Option<String> {
+            live.arguments
+                .get(arg)
+                .or_else(|| {
+                    live.effective_policy_definition
+                        .as_ref()
+                        .and_then(|d| d.get(key))
+                })
+                .and_then(|v| v.as_str().map(str::to_owned))
+        };
+        DeadLetterFate {
+            logical: &computed.logical,
+            dead: &computed.name,
+            exchange: text("x-dead-letter-exchange", "dead-letter-exchange"),
+            routing_key: text("x-dead-letter-routing-key", "dead-letter-routing-key"),
+            overflow: text("x-overflow", "overflow"),
+        }
+    }
+
+    /// Where a dead letter goes when it leaves `q.dead`.
+    fn leaves(&self) -> String {
+        let Some(exchange) = &self.exchange else {
+            return "dropped: it is gone".to_owned();
+        };
+        match (exchange.as_str(), &self.routing_key) {
+            ("", Some(rk)) if rk == self.logical => format!(
+                "sent back to {:?}: its job runs again and dies again, round and round (the loop \
+                 seed 003 warns about)",
+                self.logical
+            ),
+            ("", Some(rk)) => format!("sent to the queue {rk:?}, out of {:?}", self.dead),
+            (ex, Some(rk)) => format!("sent to exchange {ex:?} with routing key {rk:?}"),
+            (ex, None) => format!("sent to exchange {ex:?} with its own routing key"),
+        }
+    }
+
+    /// In words, what `key` (a policy key, or the argument `x-` + key) set to `value` does to
+    /// the dead letters; `None` when it does nothing to them by itself.
+    fn effect(&self, key: &str, value: &Value) -> Option<String> {
+        let key = key.strip_prefix("x-").unwrap_or(key);
+        let number = value.as_u64();
+        let millis = |n: Option<u64>| n.map_or_else(|| value.to_string(), format_millis);
+        let refuse = matches!(
+            self.overflow.as_deref(),
+            Some("reject-publish" | "reject-publish-dlx")
+        );
+        let limit = |what: String| {
+            if refuse {
+                format!(
+                    "once {:?} holds {what}, new dead letters are refused: the application's \
+                     dead-lettering fails",
+                    self.dead
+                )
+            } else {
+                format!(
+                    "beyond {what}, the oldest dead letters are pushed out of {:?} and {}",
+                    self.dead,
+                    self.leaves()
+                )
+            }
+        };
+        Some(match key {
+            "message-ttl" => format!(
+                "every dead letter expires {} after it reaches {:?} and is {}",
+                millis(number),
+                self.dead,
+                self.leaves()
+            ),
+            "expires" => format!(
+                "{:?} itself is deleted, with every dead letter in it, once unused for {} (no \
+                 consumer, no basic.get, no redeclare)",
+                self.dead,
+                millis(number)
+            ),
+            "max-length" => limit(format!("{value} messages")),
+            "max-length-bytes" => limit(format!("{value} bytes")),
+            "dead-letter-exchange" => format!(
+                "a dead letter that expires, overflows or is rejected leaves {:?} and is {}",
+                self.dead,
+                self.leaves()
+            ),
+            "dead-letter-routing-key" if self.exchange.is_some() => format!(
+                "with the dead-letter exchange: a dead letter that leaves {:?} is {}",
+                self.dead,
+                self.leaves()
+            ),
+            "delivery-limit" => format!(
+                "every return of a delivery counts (each peek, a failed replay, a consumer's \
+                 nack): after {value}, a dead letter is {}",
+                self.leaves()
+            ),
+            _ => return None,
+        })
+    }
+}
+
+/// On a live `q.dead`: names what each argument another client declared does to the dead
+/// letters, and adds a difference (kind `policy`) for each policy key that destroys or moves
+/// them (seed 003: `q.dead` must never dead-letter anywhere, and must keep its letters).
+pub fn dead_letter_hazards(
+    computed: &ComputedQueue,
+    live: &LiveDefinition,
+    differences: &mut Vec<Difference>,
+) {
+    let fate = DeadLetterFate::new(computed, live);
+    let quorum = live.effective_type() == QueueType::Quorum.as_str();
+    for d in differences.iter_mut() {
+        if d.kind == DiffKind::Extra
+            && let Some(value) = &d.live
+            && (d.field != "x-delivery-limit" || quorum)
+        {
+            d.effect = fate.effect(&d.field, value);
+        }
+    }
+    let Some(Value::Object(definition)) = &live.effective_policy_definition else {
+        return;
+    };
+    let applied = applied_policies(live);
+    for key in DEAD_LETTER_HAZARDS {
+        let Some(value) = definition.get(key) else {
+            continue;
+        };
+        if key == "delivery-limit" && !quorum {
+            continue; // a classic queue has no delivery limit
+        }
+        differences.push(Difference {
+            field: key.to_owned(),
+            kind: DiffKind::Policy,
+            live: Some(value.clone()),
+            computed: None,
+            effect: fate.effect(key, value),
+            policies: policies_setting(key, &applied),
+        });
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -598,12 +874,16 @@ pub fn probe_difference(computed: &ComputedQueue, found: &Inequivalence) -> Diff
             kind: DiffKind::Different,
             live: reply_json(&found.current).or(Some(Value::Bool(!computed.durable))),
             computed: Some(Value::Bool(computed.durable)),
+            effect: None,
+            policies: Vec::new(),
         },
         "auto_delete" => Difference {
             field: field.to_owned(),
             kind: DiffKind::Different,
             live: reply_json(&found.current).or(Some(Value::Bool(true))),
             computed: Some(Value::Bool(false)),
+            effect: None,
+            policies: Vec::new(),
         },
         a if a == topology::ARG_QUEUE_TYPE => Difference {
             field: "type".to_owned(),
@@ -617,12 +897,16 @@ pub fn probe_difference(computed: &ComputedQueue, found: &Inequivalence) -> Diff
                 other => reply_json(other),
             },
             computed: Some(Value::from(computed.queue_type.as_str())),
+            effect: None,
+            policies: Vec::new(),
         },
         _ => Difference {
             field: field.to_owned(),
             kind,
             live: reply_json(&found.current),
             computed: computed.arguments.get(field).map(arg_json),
+            effect: None,
+            policies: Vec::new(),
         },
     }
 }
@@ -642,6 +926,8 @@ pub fn plan_from_probe(computed: &ComputedQueue, outcome: &ProbeOutcome, vhost: 
                 kind: DiffKind::Different,
                 live: Some(Value::Bool(true)),
                 computed: Some(Value::Bool(false)),
+                effect: None,
+                policies: Vec::new(),
             });
         }
         ProbeOutcome::Inequivalent(text) => {
@@ -655,6 +941,8 @@ pub fn plan_from_probe(computed: &ComputedQueue, outcome: &ProbeOutcome, vhost: 
                     kind: DiffKind::Unknown,
                     live: Some(Value::from(text.clone())),
                     computed: None,
+                    effect: None,
+                    policies: Vec::new(),
                 },
             };
             plan.differences.push(difference);
@@ -789,6 +1077,7 @@ fn policy_effect(key: &str, d: &Difference) -> Result<(), String> {
         DiffKind::Missing => Ok(()),
         DiffKind::Extra => Err("a policy cannot remove an argument the queue declares".to_owned()),
         DiffKind::Unknown => Err("the live value is not known".to_owned()),
+        DiffKind::Policy => Err("it comes from a policy already".to_owned()),
         DiffKind::Different if LOWER_WINS.contains(&key) => {
             let live = d.live.as_ref().and_then(Value::as_i64);
             let computed = d.computed.as_ref().and_then(Value::as_i64);
@@ -807,8 +1096,60 @@ fn policy_effect(key: &str, d: &Difference) -> Result<(), String> {
     }
 }
 
-/// The operator's options when `declare` refuses to act over drift, for the drifting queues.
-pub fn remedies(plans: &[&QueuePlan]) -> Vec<String> {
+/// One of the operator's options over drift: what to do, in words, and the command that does it
+/// when there is one, ready to paste into a POSIX shell (every word quoted by [`crate::shell`];
+/// it shows only visible characters, however the queue is named).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Remedy {
+    pub text: String,
+    pub command: Option<String>,
+}
+
+impl Remedy {
+    fn say(text: String) -> Remedy {
+        Remedy {
+            text,
+            command: None,
+        }
+    }
+
+    /// A remedy with its command; without one (a name the Debian rabbitmqctl wrapper would
+    /// misread, see [`crate::shell::REREAD_CAVEAT`]) the text says why.
+    fn run(text: String, command: Option<String>) -> Remedy {
+        match command {
+            Some(command) => Remedy {
+                text,
+                command: Some(command),
+            },
+            None => Remedy {
+                text: format!("{text} ({})", crate::shell::REREAD_CAVEAT),
+                command: None,
+            },
+        }
+    }
+}
+
+/// The name queuey gives a policy it suggests for `queue`: `queuey-` and the queue's name, with
+/// anything invisible replaced (a policy name is shown in the management UI), and `$`, a
+/// backquote or `\` too (so that the command survives the Debian rabbitmqctl wrapper).
+fn suggested_policy_name(queue: &str) -> String {
+    let visible: String = queue
+        .chars()
+        .map(|c| {
+            if crate::output::sanitize::is_visible(c) && !matches!(c, '$' | '`' | '\\') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    format!("queuey-{visible}")
+}
+
+/// The operator's options for the drifting queues among `plans`, in the vhost `vhost`: in words
+/// (every name from outside `{:?}`-escaped), each with a command where one does it.
+pub fn remedies(plans: &[&QueuePlan], vhost: &str) -> Vec<Remedy> {
+    use crate::shell;
     // A queue exclusive to another client's connection is not a definition to reconcile: no
     // setting of queuey declares an exclusive queue, and the queue ends with its connection.
     let (locked, drifting): (Vec<&&QueuePlan>, Vec<&&QueuePlan>) = plans
@@ -821,29 +1162,94 @@ pub fn remedies(plans: &[&QueuePlan]) -> Vec<String> {
         });
     let mut out = Vec::new();
     if !locked.is_empty() {
-        let names: Vec<String> = locked.iter().map(|p| format!("\"{}\"", p.name)).collect();
-        out.push(format!(
-            "{} {} exclusive to another client's connection: no queuey setting matches an \
-             exclusive queue, and it is deleted when that connection closes. Find the owner \
-             (rabbitmqctl list_queues name exclusive owner_pid, or the queue's page in the \
-             management UI), stop the client that declares this name as an exclusive queue, \
-             then run queuey declare again",
-            names.join(" and "),
-            if names.len() == 1 { "is" } else { "are" }
+        let names: Vec<String> = locked.iter().map(|p| format!("{:?}", p.name)).collect();
+        out.push(Remedy::run(
+            format!(
+                "{} {} exclusive to another client's connection: no queuey setting matches an \
+                 exclusive queue, and it is deleted when that connection closes. Find the owner \
+                 (the queue's page in the management UI, or the owner_pid this lists), stop the \
+                 client that declares this name as an exclusive queue, then run queuey declare \
+                 again",
+                names.join(" and "),
+                if names.len() == 1 { "is" } else { "are" }
+            ),
+            shell::rabbitmqctl(vhost, &["list_queues", "name", "exclusive", "owner_pid"]),
         ));
     }
-    if drifting.is_empty() {
+    // Policies that destroy dead letters: clear them (or narrow their pattern).
+    let mut by_policy: Vec<(PolicyRef, &QueuePlan, Vec<&str>)> = Vec::new();
+    for p in &drifting {
+        for d in p.differences.iter().filter(|d| d.kind == DiffKind::Policy) {
+            for policy in &d.policies {
+                match by_policy
+                    .iter_mut()
+                    .find(|(r, q, _)| r == policy && q.name == p.name)
+                {
+                    Some((_, _, keys)) => keys.push(&d.field),
+                    None => by_policy.push((policy.clone(), p, vec![&d.field])),
+                }
+            }
+        }
+    }
+    for (policy, plan, keys) in &by_policy {
+        let kind = if policy.operator {
+            "operator policy"
+        } else {
+            "policy"
+        };
+        let pattern = plan
+            .applied_policies
+            .iter()
+            .find(|a| a.name == policy.name && a.operator == policy.operator)
+            .and_then(|a| a.pattern.as_deref())
+            .map_or(String::new(), |p| format!(" (pattern {})", shell::quote(p)));
+        out.push(Remedy::run(
+            format!(
+                "the {kind} {:?}{pattern} gives {:?} {}, which {} its dead letters (see the \
+                 effects above). If it is meant for other queues, set it again under the same \
+                 name with a pattern that does not match {:?}; otherwise delete it",
+                policy.name,
+                plan.name,
+                keys.join(", "),
+                if keys.len() == 1 { "costs" } else { "cost" },
+                plan.name,
+            ),
+            shell::rabbitmqctl(
+                vhost,
+                &[
+                    if policy.operator {
+                        "clear_operator_policy"
+                    } else {
+                        "clear_policy"
+                    },
+                    &policy.name,
+                ],
+            ),
+        ));
+    }
+    // Queues whose own definition differs (not only their policies).
+    let defined: Vec<&&QueuePlan> = drifting
+        .iter()
+        .copied()
+        .filter(|p| p.differences.iter().any(|d| d.kind != DiffKind::Policy))
+        .collect();
+    if defined.is_empty() {
         return out;
     }
-    let differences: Vec<(&str, &Difference)> = drifting
+    let differences: Vec<(&str, &Difference)> = defined
         .iter()
-        .flat_map(|p| p.differences.iter().map(|d| (p.name.as_str(), d)))
+        .flat_map(|p| {
+            p.differences
+                .iter()
+                .filter(|d| d.kind != DiffKind::Policy)
+                .map(|d| (p.name.as_str(), d))
+        })
         .collect();
-    out.push(
+    out.push(Remedy::say(
         "if the live queue is what you want, change the settings (queuey.toml or the flags) to \
          match it; the applications declare with the same settings"
             .to_owned(),
-    );
+    ));
     let mut effective: Vec<(&str, &str, &Difference)> = Vec::new();
     let mut useless: Vec<String> = Vec::new();
     for (queue, d) in &differences {
@@ -852,7 +1258,7 @@ pub fn remedies(plans: &[&QueuePlan]) -> Vec<String> {
         };
         match policy_effect(key, d) {
             Ok(()) => effective.push((queue, key, d)),
-            Err(why) => useless.push(format!("{} of \"{queue}\": {why}", d.field)),
+            Err(why) => useless.push(format!("{:?} of {queue:?}: {why}", d.field)),
         }
     }
     if let Some((queue, _, _)) = effective.first() {
@@ -867,43 +1273,75 @@ pub fn remedies(plans: &[&QueuePlan]) -> Vec<String> {
                 format!("\"{key}\": {value}")
             })
             .collect();
-        out.push(format!(
-            "a policy can give the live queue the computed value without recreating it: keep \
-             its declared arguments (set queuey.toml to the live values, so the applications' \
-             declarations keep matching) and apply e.g. rabbitmqctl set_policy --apply-to \
-             queues queuey-{queue} '^{}$' '{{{}}}'",
-            policy_regex(queue),
-            definition.join(", "),
+        let existing = defined
+            .iter()
+            .find(|p| p.name == *queue)
+            .and_then(|p| p.policy.as_ref());
+        let mut text = format!(
+            "a policy can give the live queue {queue:?} the computed value without recreating \
+             it: keep its declared arguments (set queuey.toml to the live values, so the \
+             applications' declarations keep matching) and apply a policy"
+        );
+        if let Some(existing) = existing {
+            text.push_str(&format!(
+                " (it already has the policy {existing:?}, and only one policy applies to a \
+                 queue, the highest priority's: add these keys to {existing:?} instead, or give \
+                 this one a higher --priority)"
+            ));
+        }
+        out.push(Remedy::run(
+            text,
+            shell::rabbitmqctl(
+                vhost,
+                &[
+                    "set_policy",
+                    "--apply-to",
+                    "queues",
+                    &suggested_policy_name(queue),
+                    &shell::exact_pattern(queue),
+                    &format!("{{{}}}", definition.join(", ")),
+                ],
+            ),
         ));
     }
     if !useless.is_empty() {
-        out.push(format!("a policy cannot fix {}", useless.join("; ")));
+        out.push(Remedy::say(format!(
+            "a policy cannot fix {}",
+            useless.join("; ")
+        )));
     }
-    let names: Vec<String> = drifting.iter().map(|p| format!("\"{}\"", p.name)).collect();
-    out.push(format!(
-        "otherwise recreate {}: stop the publishers, drain it (let the consumers finish it, or \
-         move its messages elsewhere), delete it (rabbitmqctl delete_queue <name>; deleting a \
-         queue loses every message still in it), then run queuey declare again",
-        names.join(" and ")
-    ));
+    for p in &defined {
+        // RabbitMQ 3.10 refuses `--if-empty` on a quorum queue (not_implemented), and
+        // rabbitmqctl still exits 0 having deleted nothing.
+        let quorum = p.live_type.as_deref() == Some(QueueType::Quorum.as_str());
+        let (guard, command) = if quorum {
+            (
+                "a quorum queue cannot be deleted --if-empty: check that it holds no message \
+                 first (queuey status)",
+                shell::rabbitmqctl(vhost, &["delete_queue", &p.name]),
+            )
+        } else {
+            (
+                "--if-empty refuses while any is left",
+                shell::rabbitmqctl(vhost, &["delete_queue", "--if-empty", &p.name]),
+            )
+        };
+        out.push(Remedy::run(
+            format!(
+                "otherwise recreate {:?}: stop the publishers, drain it (let the consumers finish \
+                 it, or move its messages elsewhere), delete it (deleting a queue loses every \
+                 message still in it; {guard}), then run queuey declare again",
+                p.name
+            ),
+            command,
+        ));
+    }
     if differences.iter().any(|(_, d)| d.field == "type") {
-        out.push(
+        out.push(Remedy::say(
             "a change between classic and quorum always needs a new queue: a queue's type \
              never changes in place"
                 .to_owned(),
-        );
-    }
-    out
-}
-
-/// `name` as an anchored policy pattern body: regex metacharacters escaped.
-fn policy_regex(name: &str) -> String {
-    let mut out = String::with_capacity(name.len() * 2);
-    for c in name.chars() {
-        if ".^$*+?()[]{}|\\".contains(c) {
-            out.push('\\');
-        }
-        out.push(c);
+        ));
     }
     out
 }
@@ -959,8 +1397,19 @@ mod tests {
             exclusive: Some(false),
             queue_type: Some("classic".into()),
             policy: None,
+            operator_policy: None,
             effective_policy_definition: Some(json!({})),
+            applied_policies: Vec::new(),
         }
+    }
+
+    /// Every remedy's words and command, one per line.
+    fn joined(remedies: &[Remedy]) -> String {
+        remedies
+            .iter()
+            .flat_map(|r| std::iter::once(r.text.clone()).chain(r.command.clone()))
+            .collect::<Vec<_>>()
+            .join("\n")
     }
 
     fn fields(plan: &QueuePlan) -> Vec<(&str, DiffKind)> {
@@ -1012,6 +1461,8 @@ mod tests {
                 kind: DiffKind::Different,
                 live: Some(json!(5000)),
                 computed: Some(json!(6000)),
+                effect: None,
+                policies: Vec::new(),
             }]
         );
         let plan = diff_queue(&work, Some(&live(json!({}))));
@@ -1262,6 +1713,8 @@ mod tests {
                 kind: DiffKind::Different,
                 live: Some(json!(5000)),
                 computed: Some(json!(6000)),
+                effect: None,
+                policies: Vec::new(),
             }]
         );
         let text = "PRECONDITION_FAILED - inequivalent arg 'x-queue-type' for queue 'orders' in \
@@ -1336,7 +1789,7 @@ mod tests {
     fn a_queue_exclusive_to_another_connection_gets_its_own_remedy() {
         let [work, dead] = long_lived_queues(&settings("orders"));
         let locked = plan_from_probe(&work, &ProbeOutcome::Locked("RESOURCE_LOCKED".into()), "/");
-        let all = remedies(&[&locked]).join("\n");
+        let all = joined(&remedies(&[&locked], "/"));
         assert!(
             all.contains("\"orders\" is exclusive to another client's connection"),
             "{all}"
@@ -1351,9 +1804,13 @@ mod tests {
         l.exclusive = Some(true);
         let locked = diff_queue(&work, Some(&l));
         let other = diff_queue(&dead, Some(&live(json!({"x-message-ttl": 5}))));
-        let all = remedies(&[&locked, &other]).join("\n");
+        let all = joined(&remedies(&[&locked, &other], "/"));
         assert!(all.contains("\"orders\" is exclusive"), "{all}");
         assert!(all.contains("otherwise recreate \"orders.dead\":"), "{all}");
+        assert!(
+            all.contains("rabbitmqctl delete_queue --if-empty orders.dead"),
+            "{all}"
+        );
     }
 
     #[test]
@@ -1361,33 +1818,206 @@ mod tests {
         let [work, dead] = long_lived_queues(&with_ttl("orders.eu", 6000));
         let p = diff_queue(&work, Some(&live(json!({"x-message-ttl": 5000}))));
         let d = diff_queue(&dead, Some(&live(json!({}))));
-        let r = remedies(&[&p, &d]);
-        let all = r.join("\n");
+        let all = joined(&remedies(&[&p, &d], "/"));
         // 6000 above the live 5000: the lower wins, so a policy cannot raise it.
         assert!(!all.contains("set_policy"), "{all}");
         assert!(all.contains("the lower value wins"), "{all}");
         assert!(all.contains("loses every message"), "{all}");
         assert!(!all.contains("classic and quorum"), "{all}");
-        assert!(remedies(&[&d]).is_empty());
+        assert!(remedies(&[&d], "/").is_empty());
         // 4000 below the live 5000, and a missing max priority (not policy-able).
         let [work, _] = long_lived_queues(&with_ttl("orders.eu", 4000));
         let p = diff_queue(&work, Some(&live(json!({"x-message-ttl": 5000}))));
-        let all = remedies(&[&p]).join("\n");
+        let all = joined(&remedies(&[&p], "/"));
         assert!(
-            all.contains(r#"set_policy --apply-to queues queuey-orders.eu '^orders\.eu$' '{"message-ttl": 4000}'"#),
+            all.contains(r#"rabbitmqctl set_policy --apply-to queues queuey-orders.eu '^orders\.eu$' '{"message-ttl": 4000}'"#),
             "{all}"
         );
         // The queue's own dead-letter argument wins over a policy.
         let [_, dead] = long_lived_queues(&settings("x"));
         let p = diff_queue(&dead, Some(&live(json!({"x-dead-letter-exchange": "dlx"}))));
-        let all = remedies(&[&p]).join("\n");
+        let all = joined(&remedies(&[&p], "/"));
         assert!(all.contains("cannot remove an argument"), "{all}");
         let l = LiveDefinition {
             queue_type: Some("quorum".into()),
             ..live(json!({"x-message-ttl": 4000}))
         };
-        let all = remedies(&[&diff_queue(&work, Some(&l))]).join("\n");
+        let all = joined(&remedies(&[&diff_queue(&work, Some(&l))], "/"));
         assert!(all.contains("classic and quorum"), "{all}");
         assert!(!all.contains("set_policy"), "{all}");
+    }
+
+    fn policied(definition: Value, policy: Option<&str>, operator: Option<&str>) -> LiveDefinition {
+        LiveDefinition {
+            policy: policy.map(str::to_owned),
+            operator_policy: operator.map(str::to_owned),
+            effective_policy_definition: Some(definition),
+            ..live(json!({}))
+        }
+    }
+
+    #[test]
+    fn a_dead_letter_queue_that_loses_its_letters_is_drift_named_with_what_it_does() {
+        let [work, dead] = long_lived_queues(&settings("orders"));
+        // The issue's case: a TTL that sends every dead letter back to q after a minute.
+        let l = policied(
+            json!({"message-ttl": 60000, "dead-letter-exchange": "", "dead-letter-routing-key": "orders"}),
+            Some("dlx-all"),
+            None,
+        );
+        let plan = diff_queue(&dead, Some(&l));
+        assert_eq!(plan.status, Status::Drift);
+        assert_eq!(
+            fields(&plan),
+            [
+                ("message-ttl", DiffKind::Policy),
+                ("dead-letter-exchange", DiffKind::Policy)
+            ]
+        );
+        let ttl = &plan.differences[0];
+        assert_eq!(ttl.live, Some(json!(60000)));
+        assert_eq!(
+            ttl.policies,
+            [PolicyRef {
+                name: "dlx-all".into(),
+                operator: false
+            }]
+        );
+        let effect = ttl.effect.as_deref().unwrap();
+        assert!(effect.contains("expires 1m"), "{effect}");
+        assert!(effect.contains("sent back to \"orders\""), "{effect}");
+        assert!(effect.contains("loop"), "{effect}");
+        // Without an exchange, the same TTL drops them.
+        let l = policied(json!({"message-ttl": 60000}), None, Some("op"));
+        let plan = diff_queue(&dead, Some(&l));
+        let d = &plan.differences[0];
+        assert!(d.effect.as_deref().unwrap().contains("dropped"), "{d:?}");
+        assert!(d.policies[0].operator);
+        // Each key, and what it does.
+        for (definition, says) in [
+            (json!({"expires": 3_600_000}), "itself is deleted"),
+            (json!({"max-length": 10}), "the oldest dead letters"),
+            (json!({"max-length-bytes": 10}), "10 bytes"),
+            (
+                json!({"max-length": 10, "overflow": "reject-publish"}),
+                "new dead letters are refused",
+            ),
+            (
+                json!({"dead-letter-exchange": "elsewhere"}),
+                "exchange \"elsewhere\"",
+            ),
+        ] {
+            let plan = diff_queue(&dead, Some(&policied(definition.clone(), Some("p"), None)));
+            assert_eq!(plan.status, Status::Drift, "{definition}");
+            let effects: Vec<&str> = plan
+                .differences
+                .iter()
+                .filter_map(|d| d.effect.as_deref())
+                .collect();
+            assert!(
+                effects.iter().any(|e| e.contains(says)),
+                "{definition}: {effects:?}"
+            );
+        }
+        // A delivery limit costs letters on a quorum queue only.
+        let classic = policied(json!({"delivery-limit": 3}), Some("p"), None);
+        assert_eq!(diff_queue(&dead, Some(&classic)).status, Status::InSync);
+        let quorum = LiveDefinition {
+            queue_type: Some("quorum".into()),
+            ..policied(json!({"delivery-limit": 3}), Some("p"), None)
+        };
+        let plan = diff_queue(&dead, Some(&quorum));
+        assert!(
+            plan.differences
+                .iter()
+                .any(|d| d.field == "delivery-limit" && d.kind == DiffKind::Policy),
+            "{plan:?}"
+        );
+        // Harmless keys stay information, and the work queue's policies are never drift.
+        let lazy = policied(json!({"queue-mode": "lazy"}), Some("p"), None);
+        assert_eq!(diff_queue(&dead, Some(&lazy)).status, Status::InSync);
+        let ttl = policied(json!({"message-ttl": 1000}), Some("p"), None);
+        assert_eq!(diff_queue(&work, Some(&ttl)).status, Status::InSync);
+    }
+
+    #[test]
+    fn arguments_declared_on_the_dead_letter_queue_say_what_they_do() {
+        let [_, dead] = long_lived_queues(&settings("orders"));
+        let plan = diff_queue(
+            &dead,
+            Some(&live(json!({
+                "x-message-ttl": 5000,
+                "x-dead-letter-exchange": "",
+                "x-dead-letter-routing-key": "orders",
+                "x-max-length": 7,
+            }))),
+        );
+        for d in &plan.differences {
+            assert_eq!(d.kind, DiffKind::Extra);
+            let effect = d.effect.as_deref().unwrap_or_default();
+            assert!(effect.contains("sent back to \"orders\""), "{d:?}");
+        }
+    }
+
+    #[test]
+    fn the_policy_remedy_names_the_policy_that_sets_each_key() {
+        let [_, dead] = long_lived_queues(&settings("orders"));
+        let mut l = policied(
+            json!({"message-ttl": 1000, "max-length": 5}),
+            Some("mine"),
+            Some("theirs"),
+        );
+        l.applied_policies = vec![
+            AppliedPolicy {
+                name: "mine".into(),
+                operator: false,
+                pattern: Some("^orders\\.dead$".into()),
+                definition: json!({"message-ttl": 1000}).as_object().cloned(),
+            },
+            AppliedPolicy {
+                name: "theirs".into(),
+                operator: true,
+                pattern: None,
+                definition: json!({"max-length": 5}).as_object().cloned(),
+            },
+        ];
+        let plan = diff_queue(&dead, Some(&l));
+        assert_eq!(plan.differences[0].policies[0].name, "mine");
+        assert_eq!(plan.differences[1].policies[0].name, "theirs");
+        let r = remedies(&[&plan], "prod");
+        let commands: Vec<&str> = r.iter().filter_map(|r| r.command.as_deref()).collect();
+        assert_eq!(
+            commands,
+            [
+                "rabbitmqctl clear_policy -p prod mine",
+                "rabbitmqctl clear_operator_policy -p prod theirs"
+            ]
+        );
+        assert!(
+            r[0].text.contains("pattern '^orders\\.dead$'"),
+            "{}",
+            r[0].text
+        );
+        assert!(
+            !joined(&r).contains("delete_queue"),
+            "deleting the queue does not remove a policy"
+        );
+    }
+
+    #[test]
+    fn remedies_show_only_visible_characters_whatever_the_name() {
+        let q = settings("a'b \u{1b}[31m\u{202e}c");
+        let [work, dead] = long_lived_queues(&q);
+        let p = diff_queue(&work, Some(&live(json!({"x-max-priority": 5}))));
+        let d = diff_queue(
+            &dead,
+            Some(&policied(json!({"expires": 5}), Some("p\u{1b}"), None)),
+        );
+        let all = joined(&remedies(&[&p, &d], "v\u{202e}"));
+        assert!(
+            all.chars()
+                .all(|c| c == '\n' || crate::output::sanitize::is_visible(c)),
+            "{all:?}"
+        );
     }
 }

@@ -12,7 +12,9 @@ use serde::Deserialize;
 
 use crate::broker::peek::PeekOptions;
 use crate::broker::url::{AmqpTarget, ApiTarget, DEFAULT_AMQP_URL};
-use crate::cli::{self, Cli, FilterArgs, PeekArgs, QueueSelection, QueueSettingsArgs};
+use crate::cli::{
+    self, Cli, FilterArgs, PeekArgs, QueueNamesArgs, QueueSelection, QueueSettingsArgs,
+};
 use crate::dead::decode::Cause;
 use crate::dead::filter::{AttemptRange, Filter, GroupKey, HeaderCondition};
 use crate::duration::{format_millis, parse_duration};
@@ -32,11 +34,55 @@ pub struct QueueSettings {
     pub name: String,
     pub config: QueueConfig,
     pub options: RabbitMqOptions,
+    /// Set when a topology file is in use and does not list this queue: its settings then come
+    /// from the file's `[defaults]` and queuey's defaults, which is usually a typo in the name.
+    pub unlisted: Option<Unlisted>,
 }
 
 impl QueueSettings {
     pub fn dead_queue(&self) -> String {
         self.options.dead_queue(&self.name)
+    }
+}
+
+/// A queue name the topology file in use does not list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unlisted {
+    /// The topology file.
+    pub file: PathBuf,
+    /// The listed names nearest to it (a typo's intended name), nearest first.
+    pub near: Vec<String>,
+}
+
+impl Unlisted {
+    /// `not in queuey.toml`, naming the file as the user knows it.
+    pub fn not_in(&self) -> String {
+        format!("not in {}", self.file.display())
+    }
+
+    /// One sentence on what an unlisted `name` gets, with the listed names it is near.
+    pub fn explain(&self, name: &str) -> String {
+        let mut text = format!(
+            "{name:?} is {}: it gets the file's [defaults] and queuey's defaults",
+            self.not_in()
+        );
+        if !self.near.is_empty() {
+            let near: Vec<String> = self.near.iter().map(|n| format!("{n:?}")).collect();
+            text.push_str(&format!("; did you mean {}?", near.join(" or ")));
+        }
+        text
+    }
+}
+
+impl From<&QueueNamesArgs> for QueueSettingsArgs {
+    /// The commands that only read or move messages take the two naming settings; the others
+    /// come from the topology file alone.
+    fn from(names: &QueueNamesArgs) -> QueueSettingsArgs {
+        QueueSettingsArgs {
+            dead_suffix: names.dead_suffix.clone(),
+            deferred_suffix: names.deferred_suffix.clone(),
+            ..QueueSettingsArgs::default()
+        }
     }
 }
 
@@ -96,6 +142,8 @@ pub enum Work {
         queues: Vec<QueueSettings>,
         connection: ConnectionSettings,
         dry_run: bool,
+        /// Create queues the topology file does not list.
+        allow_unlisted: bool,
     },
     Verify {
         queues: Vec<QueueSettings>,
@@ -201,6 +249,8 @@ pub enum Which {
 pub struct Invocation {
     pub output: Output,
     pub work: Work,
+    /// Said on stderr before the work starts (a queue name the topology file does not list).
+    pub notes: Vec<String>,
 }
 
 impl Invocation {
@@ -247,10 +297,15 @@ impl Invocation {
             }
             cli::Command::Declare(a) => {
                 let file = TopologyFile::discover(global.config.as_deref())?;
+                let queues = resolve_queues(&a.selection, &a.settings, file.as_ref())?;
+                if !a.dry_run && !a.allow_unlisted {
+                    refuse_unlisted(&queues)?;
+                }
                 Work::Declare {
-                    queues: resolve_queues(&a.selection, &a.settings, file.as_ref())?,
+                    queues,
                     connection: connection()?,
                     dry_run: a.dry_run,
+                    allow_unlisted: a.allow_unlisted,
                 }
             }
             cli::Command::Verify(a) => {
@@ -270,7 +325,7 @@ impl Invocation {
             cli::Command::Holds(cli::HoldsCommand::Ls(a)) => {
                 let file = TopologyFile::discover(global.config.as_deref())?;
                 Work::HoldsLs {
-                    queue: resolve_queue(&a.queue, &a.settings, file.as_ref())?,
+                    queue: resolve_queue(&a.queue, &(&a.settings).into(), file.as_ref())?,
                     connection: connection()?,
                 }
             }
@@ -281,7 +336,7 @@ impl Invocation {
                 let file = TopologyFile::discover(global.config.as_deref())?;
                 match dead {
                     cli::DeadCommand::Ls(a) => Work::DeadLs {
-                        queue: resolve_queue(&a.queue.queue, &a.settings, file.as_ref())?,
+                        queue: resolve_queue(&a.queue.queue, &(&a.settings).into(), file.as_ref())?,
                         filter: filter_from_args(&a.filters)?,
                         limit: (a.limit > 0).then_some(a.limit),
                         group_by: a
@@ -293,7 +348,7 @@ impl Invocation {
                         connection: connection()?,
                     },
                     cli::DeadCommand::Show(a) => Work::DeadShow {
-                        queue: resolve_queue(&a.queue.queue, &a.settings, file.as_ref())?,
+                        queue: resolve_queue(&a.queue.queue, &(&a.settings).into(), file.as_ref())?,
                         which: match (a.position, a.message_id) {
                             (_, Some(id)) => Which::MessageId(id),
                             (Some(0), None) => {
@@ -310,7 +365,8 @@ impl Invocation {
                         connection: connection()?,
                     },
                     cli::DeadCommand::Replay(a) => {
-                        let queue = resolve_queue(&a.queue.queue, &a.settings, file.as_ref())?;
+                        let queue =
+                            resolve_queue(&a.queue.queue, &(&a.settings).into(), file.as_ref())?;
                         if let Some(to) = &a.to {
                             validate_target_queue(to)?;
                             if *to == queue.dead_queue() {
@@ -336,7 +392,11 @@ impl Invocation {
                     }
                     cli::DeadCommand::Purge(a) => Work::DeadPurge {
                         purge: PurgeSettings {
-                            queue: resolve_queue(&a.queue.queue, &a.settings, file.as_ref())?,
+                            queue: resolve_queue(
+                                &a.queue.queue,
+                                &(&a.settings).into(),
+                                file.as_ref(),
+                            )?,
                             filter: filter_from_args(&a.filters)?,
                             yes: a.yes,
                             dry_run: a.dry_run,
@@ -346,7 +406,7 @@ impl Invocation {
                         connection: connection()?,
                     },
                     cli::DeadCommand::Export(a) => Work::DeadExport {
-                        queue: resolve_queue(&a.queue.queue, &a.settings, file.as_ref())?,
+                        queue: resolve_queue(&a.queue.queue, &(&a.settings).into(), file.as_ref())?,
                         filter: filter_from_args(&a.filters)?,
                         limit: (a.limit > 0).then_some(a.limit),
                         output_file: a.output_file,
@@ -358,8 +418,69 @@ impl Invocation {
             cli::Command::Completions { shell } => Work::Completions { shell },
             cli::Command::GenerateAssets { dir } => Work::GenerateAssets { dir },
         };
-        Ok(Invocation { output, work })
+        let notes = match &work {
+            // Declare and verify say it in their report, where it decides what happens.
+            Work::Declare { .. } | Work::Verify { .. } => Vec::new(),
+            other => other
+                .queues()
+                .into_iter()
+                .filter_map(|q| {
+                    q.unlisted
+                        .as_ref()
+                        .map(|u| format!("note: {}", u.explain(&q.name)))
+                })
+                .collect(),
+        };
+        Ok(Invocation {
+            output,
+            work,
+            notes,
+        })
     }
+}
+
+impl Work {
+    /// The logical queues this work is about.
+    pub fn queues(&self) -> Vec<&QueueSettings> {
+        match self {
+            Work::Args { queues, .. }
+            | Work::Declare { queues, .. }
+            | Work::Verify { queues, .. }
+            | Work::Status { queues, .. } => queues.iter().collect(),
+            Work::HoldsLs { queue, .. }
+            | Work::DeadLs { queue, .. }
+            | Work::DeadShow { queue, .. }
+            | Work::DeadExport { queue, .. } => vec![queue],
+            Work::DeadReplay { replay, .. } => vec![&replay.queue],
+            Work::DeadPurge { purge, .. } => vec![&purge.queue],
+            Work::Ping { .. } | Work::Completions { .. } | Work::GenerateAssets { .. } => {
+                Vec::new()
+            }
+        }
+    }
+}
+
+/// `declare` creates only what the topology file lists (when one is in use): a name it does not
+/// list is usually a typo, and would be created with default settings.
+pub fn refuse_unlisted(queues: &[QueueSettings]) -> Result<()> {
+    let unlisted: Vec<(&QueueSettings, &Unlisted)> = queues
+        .iter()
+        .filter_map(|q| q.unlisted.as_ref().map(|u| (q, u)))
+        .collect();
+    let Some((_, first)) = unlisted.first() else {
+        return Ok(());
+    };
+    let explained: Vec<String> = unlisted.iter().map(|(q, u)| u.explain(&q.name)).collect();
+    Err(Error::usage(format!(
+        "refusing to declare a queue that is {}: {}; nothing was declared",
+        first.not_in(),
+        explained.join("; ")
+    ))
+    .with_hint(format!(
+        "fix the name, add a table [queues.\"<name>\"] to {}, or pass --allow-unlisted to \
+         create it with the defaults",
+        first.file.display()
+    )))
 }
 
 /// The filters of a dead-letter command, validated.
@@ -523,6 +644,20 @@ impl TopologyFile {
         let raw: RawFile = toml::from_str(text).map_err(|e| file_error(e.to_string()))?;
         let mut queues = Vec::new();
         for (name, value) in raw.queues {
+            if let Some(dotted) = dotted_name(&name, &value) {
+                return Err(Error::new(
+                    Kind::ConfigFile,
+                    format!(
+                        "invalid topology file {}: [queues.{dotted}] is, in TOML, a queue {name:?} \
+                         holding a table, not a queue named {dotted:?}",
+                        path.display()
+                    ),
+                )
+                .with_hint(format!(
+                    "quote a queue name that holds dots: [queues.{:?}]",
+                    dotted
+                )));
+            }
             let settings: RawQueueSettings = value
                 .try_into()
                 .map_err(|e: toml::de::Error| file_error(format!("[queues.{name:?}]: {e}")))?;
@@ -538,6 +673,22 @@ impl TopologyFile {
     fn entry(&self, name: &str) -> Option<&RawQueueSettings> {
         self.queues.iter().find(|(n, _)| n == name).map(|(_, s)| s)
     }
+}
+
+/// A table under `[queues]` that holds tables is a dotted name written without quotes
+/// (`[queues.tour.orders]`): the name it was meant to be (`tour.orders`). Queue settings are
+/// never tables.
+fn dotted_name(name: &str, value: &toml::Value) -> Option<String> {
+    let toml::Value::Table(table) = value else {
+        return None;
+    };
+    table.iter().find_map(|(key, inner)| match inner {
+        toml::Value::Table(_) => {
+            let full = format!("{name}.{key}");
+            Some(dotted_name(&full, inner).unwrap_or(full))
+        }
+        _ => None,
+    })
 }
 
 /// The queues a command acts on, each with its settings merged and validated.
@@ -773,7 +924,15 @@ pub fn resolve_queue(
         deferred_granularity,
     };
     validate_queue_name(name, &options)?;
+    let unlisted = file.filter(|f| f.entry(name).is_none()).map(|f| Unlisted {
+        file: f.path.clone(),
+        near: crate::suggest::near(name, f.queues.iter().map(|(n, _)| n.as_str()), 3)
+            .into_iter()
+            .map(str::to_owned)
+            .collect(),
+    });
     Ok(QueueSettings {
+        unlisted,
         name: name.to_owned(),
         config: QueueConfig {
             message_ttl,

@@ -247,7 +247,8 @@ fn a_filter_matching_half_leaves_the_other_half_in_order() {
     let r = json(&out);
     assert_eq!(r["matched"], 100);
     assert_eq!(r["moved"], 0, "a dry run moves nothing: {r}");
-    assert_eq!(r["targets"][0]["moved"], 100, "would move");
+    assert_eq!(r["targets"][0]["would_move"], 100, "would move");
+    assert_eq!(r["targets"][0]["moved"], 0, "moved means moved");
     assert_eq!(r["targets"][0]["exists"], true);
     assert_eq!(broker.message_count(&dead), Some(100));
     let (mut cmd, _dir) = queuey();
@@ -743,8 +744,12 @@ fn replay_from_an_export_resets_the_attempt_as_from_the_queue() {
     };
     let dry = replay(&["--dry-run"]);
     assert_eq!(
-        (dry["matched"].clone(), dry["attempts_reset"].clone()),
-        (2.into(), 2.into())
+        (
+            dry["matched"].clone(),
+            dry["would_reset_attempts"].clone(),
+            dry["attempts_reset"].clone()
+        ),
+        (2.into(), 2.into(), 0.into())
     );
     assert_eq!(
         broker.message_count(&targets[0]),

@@ -340,8 +340,7 @@ mod plan_properties {
             auto_delete: Some(false),
             exclusive: Some(false),
             queue_type: Some(queue_type.to_owned()),
-            policy: None,
-            effective_policy_definition: None,
+            ..LiveDefinition::default()
         }
     }
 

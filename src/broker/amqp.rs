@@ -131,6 +131,10 @@ pub fn classify_connect(target: &AmqpTarget, err: &lapin::Error) -> Error {
     }
 }
 
+/// The way out of a vhost that does not exist, the same from every command.
+pub const MISSING_VHOST_HINT: &str = "the vhost is the URL's path, percent-encoded: /%2f is the \
+     default vhost \"/\". `rabbitmqctl list_vhosts` lists the vhosts there are";
+
 fn credentials_refused(target: &AmqpTarget, text: &str) -> Error {
     Error::new(
         Kind::AccessRefused,
@@ -163,8 +167,7 @@ fn vhost_refused(target: &AmqpTarget, text: &str) -> Error {
         )
     };
     let hint = if missing {
-        "the vhost is the URL's path, percent-encoded: /%2f is the default vhost \"/\". List \
-         vhosts with rabbitmqctl list_vhosts"
+        MISSING_VHOST_HINT
     } else {
         "grant access with rabbitmqctl set_permissions -p <vhost> <user> '.*' '.*' '.*', or use \
          another user"

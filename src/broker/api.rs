@@ -79,6 +79,8 @@ pub struct LiveQueue {
     #[serde(default)]
     pub policy: Option<String>,
     #[serde(default)]
+    pub operator_policy: Option<String>,
+    #[serde(default)]
     pub effective_policy_definition: Option<serde_json::Value>,
     #[serde(default)]
     pub state: Option<String>,
@@ -94,9 +96,20 @@ impl LiveQueue {
             exclusive: self.exclusive,
             queue_type: self.queue_type.clone(),
             policy: self.policy.clone(),
+            operator_policy: self.operator_policy.clone(),
             effective_policy_definition: self.effective_policy_definition.clone(),
+            applied_policies: Vec::new(),
         }
     }
+}
+
+/// The fields of a policy or operator policy (`GET /api/policies/{vhost}/{name}`) queuey uses.
+#[derive(Clone, Debug, Default, Deserialize)]
+pub struct PolicyDefinition {
+    #[serde(default)]
+    pub pattern: Option<String>,
+    #[serde(default)]
+    pub definition: serde_json::Map<String, serde_json::Value>,
 }
 
 /// `text` as a literal inside the API's (PCRE) name regex: every ASCII character that is not a
@@ -296,13 +309,7 @@ impl ApiClient {
                 )
                 .await?;
             let Some(result) = result else {
-                return Err(Error::new(
-                    Kind::AccessRefused,
-                    format!(
-                        "the vhost {vhost:?} does not exist (the management API at {} answered 404)",
-                        self.target.display()
-                    ),
-                ));
+                return Err(self.missing_vhost(vhost));
             };
             out.extend(result.items);
             if page >= result.page_count {
@@ -310,6 +317,74 @@ impl ApiClient {
             }
             page += 1;
         }
+    }
+
+    /// The names of the queues of `vhost`, at most `limit` of them (pages of 500 names, the
+    /// name column only): enough to suggest what a mistyped name meant.
+    pub async fn queue_names(&self, vhost: &str, limit: usize) -> Result<Vec<String>> {
+        #[derive(Deserialize)]
+        struct Named {
+            name: String,
+        }
+        #[derive(Deserialize)]
+        struct Page {
+            #[serde(default)]
+            items: Vec<Named>,
+            #[serde(default)]
+            page_count: u64,
+        }
+        let mut out = Vec::new();
+        let mut page = 1u64;
+        loop {
+            let page_text = page.to_string();
+            let result: Option<Page> = self
+                .get_json_opt(
+                    &["queues", vhost],
+                    &[
+                        ("page", page_text.as_str()),
+                        ("page_size", "500"),
+                        ("columns", "name"),
+                    ],
+                )
+                .await?;
+            let Some(result) = result else {
+                return Err(self.missing_vhost(vhost));
+            };
+            out.extend(result.items.into_iter().map(|n| n.name));
+            if page >= result.page_count || out.len() >= limit {
+                out.truncate(limit);
+                return Ok(out);
+            }
+            page += 1;
+        }
+    }
+
+    /// The error for a vhost the API does not know (exit 5, as AMQP answers it).
+    fn missing_vhost(&self, vhost: &str) -> Error {
+        Error::new(
+            Kind::AccessRefused,
+            format!(
+                "the vhost {vhost:?} does not exist (the management API at {} answered 404)",
+                self.target.display()
+            ),
+        )
+        .with_hint(super::amqp::MISSING_VHOST_HINT)
+    }
+
+    /// A policy (or, with `operator`, an operator policy) of `vhost`; `None` when it does not
+    /// exist. Reading policies needs the policymaker, monitoring or administrator tag.
+    pub async fn policy(
+        &self,
+        vhost: &str,
+        name: &str,
+        operator: bool,
+    ) -> Result<Option<PolicyDefinition>> {
+        let kind = if operator {
+            "operator-policies"
+        } else {
+            "policies"
+        };
+        self.get_json_opt(&[kind, vhost, name], &[]).await
     }
 
     /// Whether `vhost` exists.

@@ -258,7 +258,11 @@ impl Session {
             Kind::QueueNotFound,
             format!("queue {queue:?} does not exist in vhost {:?}", self.vhost()),
         )
-        .with_hint("check the queue name and the vhost in --url; `queuey status` shows what exists")
+        .with_hint(format!(
+            "check the queue name, and the vhost in --url; `{}` lists the queues there",
+            crate::shell::rabbitmqctl(self.vhost(), &["list_queues", "name", "messages"])
+                .unwrap_or_else(|| "rabbitmqctl list_queues -p <vhost> name messages".to_owned())
+        ))
     }
 
     /// Closes the AMQP connection politely, if one was opened.

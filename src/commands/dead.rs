@@ -18,7 +18,7 @@ use crate::duration::format_age;
 use crate::error::{Error, ExitCode, Kind, Result};
 use crate::output::progress::Progress;
 use crate::output::sanitize::{sanitize, sanitize_multiline};
-use crate::output::{self, Format, Output, stdout_error, utc_time};
+use crate::output::{self, Format, Output, plural, stdout_error, utc_time};
 use crate::settings::{ConnectionSettings, QueueSettings, Which};
 
 /// The format tag of every export line (and of `dead show -o json`).
@@ -62,6 +62,117 @@ pub async fn next_matching(
     Ok(None)
 }
 
+/// Queue names read at most to suggest near ones (20 pages of the management API's listing).
+const NAMES_TO_SUGGEST_FROM: usize = 10_000;
+
+/// `err` from reading q.dead, explained when it is q.dead that does not exist: see
+/// [`missing_dead_queue`]. Other errors are returned as they are.
+pub async fn explain_missing(session: &Session, queue: &QueueSettings, err: Error) -> Error {
+    if err.kind != Kind::QueueNotFound {
+        return err;
+    }
+    // The peek asked the management API, which answers 404 for a missing vhost too: AMQP
+    // tells the two apart (a missing vhost refuses the connection, exit 5).
+    match session.passive_declare(&queue.dead_queue()).await {
+        Ok(None) => missing_dead_queue(session, queue).await,
+        Ok(Some(_)) => err,
+        Err(e) => e,
+    }
+}
+
+/// The answer when `q.dead` does not exist: the queue, and where the operator most likely meant
+/// to go, with the command that goes there: the logical queue when `q.dead` itself was named,
+/// `queuey declare q` when `q` exists without its dead-letter queue, the near names that exist
+/// (management API), or how to list the queues of the vhost.
+pub async fn missing_dead_queue(session: &Session, queue: &QueueSettings) -> Error {
+    use crate::suggest::{self, MissingDeadQueue};
+    let dead = queue.dead_queue();
+    let vhost = session.vhost();
+    let name = &queue.name;
+    let err = Error::new(
+        Kind::QueueNotFound,
+        format!("queue {dead:?} does not exist in vhost {vhost:?}"),
+    );
+    let listing = session
+        .api()
+        .queue_names(vhost, NAMES_TO_SUGGEST_FROM)
+        .await;
+    let (existing, listed) = match listing {
+        Ok(names) => (names, true),
+        Err(e) if e.kind == Kind::AccessRefused => return e,
+        // Without the management API, AMQP can still tell whether `q` itself exists.
+        Err(_) => match session.passive_declare(name).await {
+            Ok(Some(_)) => (vec![name.clone()], false),
+            Ok(None) => (Vec::new(), false),
+            Err(e) => return e,
+        },
+    };
+    let advice = suggest::missing_dead_queue(
+        name,
+        &queue.options.dead_suffix,
+        &queue.options.deferred_suffix,
+        &existing,
+    );
+    let hint = match advice {
+        MissingDeadQueue::DeadQueueGiven { logical } => format!(
+            "{name:?} is itself a dead-letter queue, and dead-letter commands take its logical \
+             queue: `{}`",
+            queuey_command(&["dead", "ls", &logical], queue)
+        ),
+        MissingDeadQueue::HoldQueueGiven { logical } => format!(
+            "{name:?} is a hold queue, and dead-letter commands take its logical queue: `{}`",
+            queuey_command(&["dead", "ls", &logical], queue)
+        ),
+        MissingDeadQueue::NotDeclared => format!(
+            "the work queue {name:?} exists, but not its dead-letter queue: `{}` creates it \
+             (and checks {name:?} against its settings)",
+            queuey_command(&["declare", name], queue)
+        ),
+        MissingDeadQueue::Near(near) => {
+            let names: Vec<String> = near.iter().map(|n| format!("{n:?}")).collect();
+            format!(
+                "did you mean {}? `{}` lists its dead letters",
+                names.join(" or "),
+                queuey_command(&["dead", "ls", &near[0]], queue)
+            )
+        }
+        MissingDeadQueue::Nothing if listed => format!(
+            "no queue in vhost {vhost:?} has a name near {name:?}: check the name, and the \
+             vhost in --url; `{}` lists the queues there",
+            crate::shell::rabbitmqctl(vhost, &["list_queues", "name", "messages"])
+                .unwrap_or_else(|| "rabbitmqctl list_queues -p <vhost> name messages".to_owned())
+        ),
+        MissingDeadQueue::Nothing => format!(
+            "check the name, and the vhost in --url; `{}` lists the queues there (with the \
+             management API on, queuey suggests the near names itself)",
+            crate::shell::rabbitmqctl(vhost, &["list_queues", "name", "messages"])
+                .unwrap_or_else(|| "rabbitmqctl list_queues -p <vhost> name messages".to_owned())
+        ),
+    };
+    // Not through `sanitize`, which doubles backslashes: names here are `{:?}`-escaped, and
+    // the commands are quoted by `shell`, which spells every invisible character visibly.
+    err.with_hint(hint)
+}
+
+/// `queuey dead ls q`, ready to paste: the suffixes given when they are not the defaults.
+pub fn dead_ls_command(queue: &QueueSettings) -> String {
+    queuey_command(&["dead", "ls", &queue.name], queue)
+}
+
+/// `queuey WORDS...`, ready to paste, with `--dead-suffix` and `--deferred-suffix` when the
+/// queue's are not the defaults (a flag wins over the topology file, so they always apply).
+pub fn queuey_command(words: &[&str], queue: &QueueSettings) -> String {
+    let mut all = vec!["queuey"];
+    all.extend_from_slice(words);
+    if queue.options.dead_suffix != crate::topology::DEFAULT_DEAD_SUFFIX {
+        all.extend(["--dead-suffix", &queue.options.dead_suffix]);
+    }
+    if queue.options.deferred_suffix != crate::topology::DEFAULT_DEFERRED_SUFFIX {
+        all.extend(["--deferred-suffix", &queue.options.deferred_suffix]);
+    }
+    crate::shell::command_line(&all)
+}
+
 pub fn now_secs() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -84,8 +195,13 @@ pub struct LsRow {
 pub fn note_rescued(output: Output, queue: &str, rescued: u64) {
     if rescued > 0 {
         output.warn(&format!(
-            "{rescued} message(s) of {queue:?} were on their last delivery: queuey republished a \
-             confirmed copy of each instead of returning it (they changed place in the queue)"
+            "{} of {queue:?} {} on {} last delivery: queuey republished a confirmed copy of {} \
+             instead of returning it (changing {} place in the queue)",
+            plural(rescued, "message"),
+            if rescued == 1 { "was" } else { "were" },
+            if rescued == 1 { "its" } else { "their" },
+            if rescued == 1 { "it" } else { "each" },
+            if rescued == 1 { "its" } else { "their" },
         ));
     }
 }
@@ -106,7 +222,7 @@ pub async fn ls(
     let mut rows = Vec::new();
     let mut groups = Grouping::new(group_by.to_vec());
     let mut matched = 0u64;
-    let (scanned, target, rescued, kind) = with_peek(&session, &dead, peek, async |p| {
+    let peeked = with_peek(&session, &dead, peek, async |p| {
         let progress = Progress::new(output, Some(p.target), "scanning");
         while let Some((
             Delivered {
@@ -135,7 +251,11 @@ pub async fn ls(
         progress.finish();
         Ok((p.received(), p.target, p.rescuer.count, p.kind.clone()))
     })
-    .await?;
+    .await;
+    let (scanned, target, rescued, kind) = match peeked {
+        Ok(v) => v,
+        Err(e) => return Err(explain_missing(&session, queue, e).await),
+    };
     session.close().await;
     note_rescued(output, &dead, rescued);
 
@@ -232,7 +352,10 @@ pub async fn ls(
                     .push_str("; --limit N shows more, --limit 0 all, --group-by counts them all");
             }
             if rows.iter().any(|r| !r.dead_letter.problems.is_empty()) {
-                footer.push_str("; (!n): n header problems, see `queuey dead show`");
+                footer.push_str(&format!(
+                    "; (!n): n header problems, see `{} <#>`",
+                    queuey_command(&["dead", "show", &queue.name], queue)
+                ));
             }
             if rows.iter().any(|r| r.age_from == Some(AgeFrom::Enqueued)) {
                 footer.push_str(
@@ -244,7 +367,10 @@ pub async fn ls(
                 let dl = &r.dead_letter;
                 dl.reason.as_deref().is_some_and(|t| t != dl.cause.as_str())
             }) {
-                footer.push_str("; `queuey dead show` gives the whole reason");
+                footer.push_str(&format!(
+                    "; `{} <#>` gives the whole reason",
+                    queuey_command(&["dead", "show", &queue.name], queue)
+                ));
             }
             output.note(&footer);
         }
@@ -384,19 +510,22 @@ pub async fn show(
         }
         Ok((None, p.target))
     })
-    .await?;
+    .await;
+    let found = match found {
+        Ok(v) => v,
+        Err(e) => return Err(explain_missing(&session, queue, e).await),
+    };
     session.close().await;
     let (Some((position, message)), depth) = found else {
         let what = match which {
             Which::Position(n) => format!(
-                "no message at position {n} in {dead:?} ({} messages)",
-                found.1
+                "no message at position {n} in {dead:?} ({})",
+                plural(found.1, "message")
             ),
             Which::MessageId(id) => format!("no message with message id {id:?} in {dead:?}"),
         };
-        return Err(
-            Error::new(Kind::QueueNotFound, what).with_hint("`queuey dead ls` lists what is there")
-        );
+        return Err(Error::new(Kind::QueueNotFound, what)
+            .with_hint(format!("`{}` lists what is there", dead_ls_command(queue))));
     };
     let dl = decode::decode(&message, &queue.name, &queue.options);
     match output.format {
@@ -710,7 +839,7 @@ pub async fn export(
     let vhost = session.vhost().to_owned();
     let now = now_secs();
     let mut exported = 0u64;
-    let (scanned, rescued) = with_peek(&session, &dead, peek, async |p| {
+    let peeked = with_peek(&session, &dead, peek, async |p| {
         let progress = Progress::new(output, Some(p.target), "exporting");
         while let Some((
             Delivered {
@@ -720,8 +849,10 @@ pub async fn export(
         )) = next_matching(p, queue, filter, now, &progress).await?
         {
             let record = export_record(&dead, &vhost, position, &message, &dl);
+            // `io::Error::from` keeps the kind of an I/O failure (a closed pipe stays
+            // `BrokenPipe`, which ends the command quietly).
             serde_json::to_writer(&mut sink, &record)
-                .map_err(|e| write_error(io::Error::other(e)))?;
+                .map_err(|e| write_error(io::Error::from(e)))?;
             sink.write_all(b"\n").map_err(write_error)?;
             exported += 1;
             if limit.is_some_and(|l| exported >= l) {
@@ -729,9 +860,13 @@ pub async fn export(
             }
         }
         progress.finish();
-        Ok((p.received(), p.rescuer.count))
+        Ok((p.received(), p.target, p.rescuer.count))
     })
-    .await?;
+    .await;
+    let (scanned, target, rescued) = match peeked {
+        Ok(v) => v,
+        Err(e) => return Err(explain_missing(&session, queue, e).await),
+    };
     sink.flush().map_err(write_error)?;
     drop(sink);
     if let Some(path) = output_file {
@@ -741,10 +876,36 @@ pub async fn export(
     }
     session.close().await;
     note_rescued(output, &dead, rescued);
-    output.note(&format!(
-        "exported {exported} of {scanned} scanned dead letters of {}{}",
-        sanitize(&dead),
-        output_file.map_or(String::new(), |p| format!(" to {}", p.display()))
-    ));
+    let report = ExportReport {
+        queue: dead,
+        depth_at_start: target,
+        scanned,
+        exported,
+        complete: scanned >= target,
+        output_file: output_file.map(|p| p.display().to_string()),
+    };
+    match (output.format, &report.output_file) {
+        // Without --output-file the records are standard output's JSON; the summary stays a
+        // note on stderr so that the stream remains one record per line.
+        (Format::Json, Some(_)) => output::print_json(&report)?,
+        _ => output.note(&format!(
+            "exported {exported} of {} scanned in {}{}",
+            plural(scanned, "dead letter"),
+            sanitize(&report.queue),
+            output_file.map_or(String::new(), |p| format!(" to {}", p.display()))
+        )),
+    }
     Ok(ExitCode::Ok)
+}
+
+/// The summary of `dead export` (`-o json` with `--output-file`).
+#[derive(Debug, Serialize)]
+pub struct ExportReport {
+    pub queue: String,
+    pub depth_at_start: u64,
+    pub scanned: u64,
+    pub exported: u64,
+    /// Whether every message q.dead held at the start was read (false after --limit).
+    pub complete: bool,
+    pub output_file: Option<String>,
 }

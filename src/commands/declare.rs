@@ -22,7 +22,10 @@ use crate::topology;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
     Declare,
-    DryRun,
+    /// `declare --dry-run`; `allow_unlisted` as `declare --allow-unlisted`.
+    DryRun {
+        allow_unlisted: bool,
+    },
     Verify,
 }
 
@@ -30,7 +33,7 @@ impl Mode {
     fn command(self) -> &'static str {
         match self {
             Mode::Declare => "declare",
-            Mode::DryRun => "declare --dry-run",
+            Mode::DryRun { .. } => "declare --dry-run",
             Mode::Verify => "verify",
         }
     }
@@ -83,14 +86,18 @@ pub struct HoldsCheck {
 #[derive(Debug, Serialize)]
 pub struct LogicalPlan {
     pub name: String,
+    /// False when a topology file is in use and does not list this queue (its settings are the
+    /// defaults; `declare` refuses it without `--allow-unlisted`).
+    pub listed: bool,
     /// `drift` when any queue (or, for verify, hold queue) drifted, else `create` when any
     /// queue is missing, else `in_sync`. After `declare`, what the broker now has.
     pub status: Status,
     pub queues: Vec<QueueEntry>,
     /// `verify` only; `null` otherwise.
     pub hold_queues: Option<HoldsCheck>,
-    /// When the queues drifted: what the operator can do about it.
-    pub remedies: Vec<String>,
+    /// When the queues drifted: what the operator can do about it, each in words and, where
+    /// one does it, with a command to paste.
+    pub remedies: Vec<plan::Remedy>,
 }
 
 /// The JSON document of `declare`, `declare --dry-run` and `verify`.
@@ -137,14 +144,32 @@ async fn run_in(
         output.note(&format!("note: {note}"));
         notes.push(note);
     }
-    let mut logical = Vec::new();
     let mut code = ExitCode::Ok;
     for q in queues {
+        let Some(unlisted) = &q.unlisted else {
+            continue;
+        };
+        let mut note = unlisted.explain(&q.name);
+        if let Mode::DryRun {
+            allow_unlisted: false,
+        } = mode
+        {
+            note.push_str(
+                "; queuey declare refuses to create it without --allow-unlisted, so this dry \
+                 run exits 2 as declare would",
+            );
+            code = code.merge(ExitCode::Usage);
+        }
+        output.note(&format!("note: {note}"));
+        notes.push(note);
+    }
+    let mut logical = Vec::new();
+    for q in queues {
         let inspected = inspector.long_lived(q).await?;
-        let (entry, entry_code) = match mode {
+        let (mut entry, entry_code) = match mode {
             Mode::Declare => declare_one(session, q, inspected).await?,
-            Mode::DryRun => {
-                let entry = plan_entry(q, inspected, None);
+            Mode::DryRun { .. } => {
+                let entry = plan_entry(q, inspected, None, session.vhost());
                 let c = if entry.status == Status::Drift {
                     ExitCode::Drift
                 } else {
@@ -158,7 +183,7 @@ async fn run_in(
                 } else {
                     None
                 };
-                let entry = plan_entry(q, inspected, holds);
+                let entry = plan_entry(q, inspected, holds, session.vhost());
                 let c = if entry.status == Status::InSync {
                     ExitCode::Ok
                 } else {
@@ -167,6 +192,7 @@ async fn run_in(
                 (entry, c)
             }
         };
+        entry.listed = q.unlisted.is_none();
         code = code.merge(entry_code);
         logical.push(entry);
     }
@@ -208,15 +234,17 @@ fn plan_entry(
     q: &QueueSettings,
     inspected: Vec<Inspected>,
     holds: Option<HoldsCheck>,
+    vhost: &str,
 ) -> LogicalPlan {
     let plans: Vec<QueuePlan> = inspected.into_iter().map(|i| i.plan).collect();
     let hold_drift = holds
         .as_ref()
         .is_some_and(|h| h.queues.iter().any(|p| p.status == Status::Drift));
     let status = overall(&plans, hold_drift);
-    let remedies = plan::remedies(&plans.iter().collect::<Vec<_>>());
+    let remedies = plan::remedies(&plans.iter().collect::<Vec<_>>(), vhost);
     LogicalPlan {
         name: q.name.clone(),
+        listed: true,
         status,
         queues: plans
             .into_iter()
@@ -299,7 +327,7 @@ async fn declare_one(
     } else {
         Status::InSync
     };
-    let remedies = plan::remedies(&plans);
+    let remedies = plan::remedies(&plans, session.vhost());
     let code = if status == Status::Drift {
         ExitCode::Drift
     } else {
@@ -308,6 +336,7 @@ async fn declare_one(
     Ok((
         LogicalPlan {
             name: q.name.clone(),
+            listed: true,
             status,
             queues: entries,
             hold_queues: None,
@@ -327,7 +356,13 @@ pub fn cell_value(field: &str, value: Option<&Value>) -> String {
     let Some(value) = value else {
         return "(none)".to_owned();
     };
-    let is_ms = [topology::ARG_MESSAGE_TTL, topology::ARG_EXPIRES].contains(&field);
+    let is_ms = [
+        topology::ARG_MESSAGE_TTL,
+        topology::ARG_EXPIRES,
+        "message-ttl",
+        "expires",
+    ]
+    .contains(&field);
     match value {
         Value::Number(n) if is_ms => match n.as_u64() {
             Some(ms) => format!("{ms} ({})", format_millis(ms)),
@@ -361,7 +396,7 @@ impl DiffLines {
                 _ => cell_value(&d.field, d.live.as_ref()),
             };
             self.push(
-                sanitize(&d.field),
+                field_label(d),
                 live,
                 cell_value(&d.field, d.computed.as_ref()),
             );
@@ -411,27 +446,67 @@ fn role_cell(plan: &QueuePlan) -> String {
 
 fn print_report(report: &TopologyReport, mode: Mode, output: Output) -> Result<()> {
     print_plans(report, mode, output)?;
-    // Refusals are explained on stderr whatever the format (and --quiet): they say why the
-    // exit code is 1.
-    if mode == Mode::Declare {
-        for l in report
-            .logical_queues
-            .iter()
-            .filter(|l| l.status == Status::Drift)
-        {
-            let mut text = format!(
-                "refused: queuey declare changed nothing for \"{}\": its queues exist on the \
+    // Drift is explained on stderr whatever the format (and --quiet): it says why the exit
+    // code is 1, and what to do, with the commands to paste.
+    for l in report
+        .logical_queues
+        .iter()
+        .filter(|l| l.status == Status::Drift && !l.remedies.is_empty())
+    {
+        let redefined = l.queues.iter().any(|e| {
+            e.plan
+                .differences
+                .iter()
+                .any(|d| d.kind != DiffKind::Policy)
+        });
+        let mut text = match (mode, redefined) {
+            (Mode::Declare, true) => format!(
+                "refused: queuey declare changed nothing for {:?}: its queues exist on the \
                  broker with other definitions (see the diff). Redeclaring them would fail with \
                  PRECONDITION_FAILED, and queuey never deletes a queue. Options:",
-                sanitize(&l.name)
-            );
-            for r in &l.remedies {
-                text.push_str(&format!("\n  - {}", sanitize(r)));
+                l.name
+            ),
+            (Mode::Declare, false) => format!(
+                "refused: queuey declare changed nothing for {:?}: a policy makes its \
+                 dead-letter queue lose its dead letters (see the effects). Options:",
+                l.name
+            ),
+            _ => format!("{:?} drifted (see the diff). Options:", l.name),
+        };
+        // Remedies are built printable: names `{:?}`-escaped, commands quoted by `shell`. Not
+        // `sanitize`, which would double the backslashes of a pattern and break the command.
+        for r in &l.remedies {
+            text.push_str(&format!("\n  - {}", r.text));
+            if let Some(command) = &r.command {
+                text.push_str(&format!("\n      {command}"));
             }
-            eprintln!("{}", crate::redact::redact(&text));
         }
+        eprintln!("{}", crate::redact::redact(&text));
     }
     Ok(())
+}
+
+/// `field (policy "p")` for a difference a policy makes, else the field.
+fn field_label(d: &Difference) -> String {
+    if d.policies.is_empty() {
+        return sanitize(&d.field);
+    }
+    let by: Vec<String> = d
+        .policies
+        .iter()
+        .map(|p| {
+            format!(
+                "{} {}",
+                if p.operator {
+                    "operator policy"
+                } else {
+                    "policy"
+                },
+                sanitize(&format!("{:?}", p.name))
+            )
+        })
+        .collect();
+    format!("{} ({})", sanitize(&d.field), by.join(", "))
 }
 
 fn print_plans(report: &TopologyReport, mode: Mode, output: Output) -> Result<()> {
@@ -440,7 +515,7 @@ fn print_plans(report: &TopologyReport, mode: Mode, output: Output) -> Result<()
     }
     let result_header = match mode {
         Mode::Declare => "result",
-        Mode::DryRun | Mode::Verify => "plan",
+        Mode::DryRun { .. } | Mode::Verify => "plan",
     };
     let mut rows: Vec<Vec<String>> = Vec::new();
     for l in &report.logical_queues {
@@ -457,10 +532,19 @@ fn print_plans(report: &TopologyReport, mode: Mode, output: Output) -> Result<()
                 }
             }
             lines.differences(&e.plan.differences);
+            // A policy already shown as drift is not repeated as information.
+            let policy_drift = e
+                .plan
+                .differences
+                .iter()
+                .any(|d| d.kind == DiffKind::Policy);
             lines.infos(
                 &e.plan.ignored_arguments,
-                e.plan.policy.as_ref(),
-                e.plan.effective_policy_definition.as_ref(),
+                e.plan.policy.as_ref().filter(|_| !policy_drift),
+                e.plan
+                    .effective_policy_definition
+                    .as_ref()
+                    .filter(|_| !policy_drift),
             );
             let mut status = match e.result {
                 Some(r) => r.describe().to_owned(),
@@ -528,10 +612,28 @@ fn print_plans(report: &TopologyReport, mode: Mode, output: Output) -> Result<()
             None => String::new(),
         };
         output::print(format!(
-            "{}: {}{holds}",
+            "{}: {}{holds}{}",
             sanitize(&l.name),
-            l.status.describe()
+            l.status.describe(),
+            if l.listed {
+                ""
+            } else {
+                " (not in the topology file: default settings)"
+            }
         ))?;
+        // What each difference that costs dead letters does, in words.
+        for e in &l.queues {
+            for d in &e.plan.differences {
+                if let Some(effect) = &d.effect {
+                    output::print(format!(
+                        "  {}: {}: {}",
+                        sanitize(&e.plan.name),
+                        field_label(d),
+                        sanitize(effect)
+                    ))?;
+                }
+            }
+        }
     }
     Ok(())
 }

@@ -104,10 +104,7 @@ impl<'a> Inspector<'a> {
                     session.api().target().display()
                 ),
             )
-            .with_hint(
-                "the vhost is the URL's path, percent-encoded: /%2f is the default vhost \"/\". \
-                 List vhosts with rabbitmqctl list_vhosts",
-            )),
+            .with_hint(crate::broker::amqp::MISSING_VHOST_HINT)),
             Err(e) if e.kind == Kind::Api => Ok(fallback(e)),
             Err(e) => Err(e),
         }
@@ -126,8 +123,13 @@ impl<'a> Inspector<'a> {
             let inspected = match self.source {
                 Source::ManagementApi => {
                     let live = self.session.live_queue(&computed.name).await?;
-                    let plan =
-                        plan::diff_queue(&computed, live.as_ref().map(|l| l.definition()).as_ref());
+                    let mut definition = live.as_ref().map(LiveQueue::definition);
+                    if computed.role == plan::Role::Dead
+                        && let Some(d) = definition.as_mut()
+                    {
+                        d.applied_policies = self.read_policies(d).await;
+                    }
+                    let plan = plan::diff_queue(&computed, definition.as_ref());
                     Inspected {
                         counts: live.as_ref().map(Counts::of),
                         computed,
@@ -147,6 +149,25 @@ impl<'a> Inspector<'a> {
             out.push(inspected);
         }
         Ok(out)
+    }
+
+    /// The policies applied to a queue, with their patterns and definitions where the API lets
+    /// queuey read them (a user without the policymaker tag gets names only, which is enough to
+    /// name them).
+    async fn read_policies(&self, live: &plan::LiveDefinition) -> Vec<plan::AppliedPolicy> {
+        let mut out = plan::applied_policies(live);
+        for applied in &mut out {
+            if let Ok(Some(found)) = self
+                .session
+                .api()
+                .policy(self.session.vhost(), &applied.name, applied.operator)
+                .await
+            {
+                applied.pattern = found.pattern;
+                applied.definition = Some(found.definition);
+            }
+        }
+        out
     }
 
     /// The AMQP fallback for one long-lived queue: a passive declare, then, only when the

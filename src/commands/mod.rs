@@ -24,9 +24,10 @@ pub async fn run(work: Work, output: Output) -> Result<ExitCode> {
             queues,
             connection,
             dry_run,
+            allow_unlisted,
         } => {
             let mode = if dry_run {
-                declare::Mode::DryRun
+                declare::Mode::DryRun { allow_unlisted }
             } else {
                 declare::Mode::Declare
             };

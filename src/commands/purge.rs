@@ -9,13 +9,13 @@ use serde::Serialize;
 use crate::broker::peek::{Delivered, PeekOptions, with_peek};
 use crate::broker::session::Session;
 use crate::commands::dead::{
-    create_new_file, export_record, next_matching, note_rescued, now_secs,
+    create_new_file, export_record, missing_dead_queue, next_matching, note_rescued, now_secs,
 };
 use crate::dead::decode;
 use crate::error::{Error, ExitCode, Result};
 use crate::output::progress::Progress;
 use crate::output::sanitize::sanitize;
-use crate::output::{self, Format, Output};
+use crate::output::{self, Format, Output, plural};
 use crate::settings::{ConnectionSettings, PurgeSettings};
 
 /// The summary of a purge.
@@ -23,11 +23,16 @@ use crate::settings::{ConnectionSettings, PurgeSettings};
 pub struct PurgeReport {
     pub queue: String,
     pub dry_run: bool,
-    /// Messages read (0 when the whole queue was purged at once).
-    pub scanned: u64,
+    /// Without filters or an archive the whole queue is counted and purged at once
+    /// (`queue.purge`), reading nothing.
+    pub whole_queue: bool,
+    /// Messages read; `null` for a whole-queue purge, which reads none.
+    pub scanned: Option<u64>,
+    /// Messages that match (a whole-queue purge: the queue's depth).
     pub matched: u64,
     pub removed: u64,
     pub archive: Option<String>,
+    /// The confirmation prompt was answered no: nothing was removed (exit 9).
     pub aborted: bool,
 }
 
@@ -45,11 +50,14 @@ pub async fn run(
         ..PurgeReport::default()
     };
     let whole_queue = s.filter.is_empty() && s.archive.is_none();
-    let ready = session
-        .passive_declare(&dead)
-        .await?
-        .ok_or_else(|| session.queue_not_found(&dead))?
-        .messages_ready;
+    report.whole_queue = whole_queue;
+    if !whole_queue {
+        report.scanned = Some(0);
+    }
+    let ready = match session.passive_declare(&dead).await? {
+        Some(counts) => counts.messages_ready,
+        None => return Err(missing_dead_queue(&session, &s.queue).await),
+    };
 
     let needs_prompt = !s.yes && !s.dry_run;
     if needs_prompt && !io::stdin().is_terminal() {
@@ -77,10 +85,10 @@ pub async fn run(
             session.close().await;
             return Ok(ExitCode::Ok);
         }
-        let what = if whole_queue {
-            format!("all {count} messages")
-        } else {
-            format!("{count} messages matching the filters")
+        let what = match (whole_queue, count) {
+            (true, 1) => "the 1 message".to_owned(),
+            (true, n) => format!("all {n} messages"),
+            (false, n) => format!("{} matching the filters", plural(n, "message")),
         };
         if !confirm(&format!(
             "Remove {what} from {} (vhost {})? This cannot be undone. [y/N] ",
@@ -88,11 +96,20 @@ pub async fn run(
             sanitize(session.vhost())
         ))? {
             report.aborted = true;
-            output.note("nothing removed");
             session.close().await;
-            return Ok(ExitCode::Ok);
+            output.note(&format!(
+                "declined: nothing removed from {} (exit {})",
+                sanitize(&dead),
+                ExitCode::Declined.code()
+            ));
+            if output.format == Format::Json {
+                output::print_json(&report)?;
+            }
+            return Ok(ExitCode::Declined);
         }
-        report.scanned = 0;
+        if !whole_queue {
+            report.scanned = Some(0);
+        }
     }
 
     if whole_queue {
@@ -144,7 +161,7 @@ async fn count_matching(
         {
             matched += 1;
         }
-        report.scanned = p.received();
+        report.scanned = Some(p.received());
         Ok(p.rescuer.count)
     })
     .await?;
@@ -181,7 +198,7 @@ async fn remove_matching(
         }) = p.next().await?
         {
             progress.inc(1);
-            report.scanned += 1;
+            report.scanned = Some(report.scanned.unwrap_or(0) + 1);
             let dl = decode::decode(&message, &s.queue.name, &s.queue.options);
             if !s.filter.matches(&dl, &message.properties, now) {
                 if last_delivery {
@@ -281,24 +298,22 @@ fn print_report(r: &PurgeReport, output: Output) -> Result<ExitCode> {
     }
     let text = if r.dry_run {
         format!(
-            "dry run: {} dead letters of {} would be removed{}; nothing removed",
-            r.matched,
+            "dry run: {} of {} would be removed{}; nothing removed",
+            plural(r.matched, "dead letter"),
             sanitize(&r.queue),
-            if r.scanned > 0 {
-                format!(" ({} scanned)", r.scanned)
-            } else {
-                String::new()
+            match r.scanned {
+                Some(n) => format!(" ({n} scanned)"),
+                None => " (the whole queue)".to_owned(),
             }
         )
     } else {
         format!(
-            "removed {} dead letters from {}{}{}",
-            r.removed,
+            "removed {} from {}{}{}",
+            plural(r.removed, "dead letter"),
             sanitize(&r.queue),
-            if r.scanned > 0 {
-                format!(" ({} scanned, the rest stay in order)", r.scanned)
-            } else {
-                String::new()
+            match r.scanned {
+                Some(n) => format!(" ({n} scanned, the rest stay in order)"),
+                None => String::new(),
             },
             r.archive
                 .as_ref()

@@ -21,7 +21,7 @@ use crate::broker::convert::{properties_from_amqp, properties_to_amqp};
 use crate::broker::peek::{Delivered, PeekOptions, Rescuer, with_peek};
 use crate::broker::publish::{Copy, Outcome, Publisher};
 use crate::broker::session::Session;
-use crate::commands::dead::{EXPORT_FORMAT, note_rescued, now_secs};
+use crate::commands::dead::{EXPORT_FORMAT, explain_missing, note_rescued, now_secs};
 use crate::dead::decode::{self, Message};
 use crate::dead::replay::{
     CopyBody, ReplayStamp, copy_id, replay_body, replay_properties, replayed_in_run, target,
@@ -30,22 +30,29 @@ use crate::dead::value::Properties;
 use crate::error::{Error, ExitCode, Kind, Result};
 use crate::output::progress::Progress;
 use crate::output::sanitize::sanitize;
-use crate::output::{self, Format, Output};
+use crate::output::{self, Format, Output, noun_for, plural, rate_text};
 use crate::settings::{ConnectionSettings, MAX_QUEUE_NAME_BYTES, ReplaySettings};
 use lapin::options::BasicAckOptions;
 
-/// Per target queue.
+/// Per target queue. Each count means one thing: `moved` and `failed` are what happened (0 in
+/// a dry run), `would_move` and `would_fail` what a real run would do (0 outside a dry run).
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct TargetReport {
     pub queue: String,
-    /// Moved (or, with --dry-run, that would move).
     pub moved: u64,
     pub failed: u64,
-    /// Why copies to this queue failed (the last reason seen).
+    /// With --dry-run: copies the broker would take (the queue exists, or cannot be checked).
+    pub would_move: u64,
+    /// With --dry-run: copies that would fail (no such queue, a name AMQP cannot carry).
+    pub would_fail: u64,
+    /// Why copies to this queue failed, or would (the last reason seen).
     pub failure: Option<String>,
-    /// With --dry-run: whether the target queue exists now.
+    /// With --dry-run: whether the target queue exists now (`null`: could not be checked).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub exists: Option<bool>,
+    /// With --dry-run: of the matching messages bound here, jobs whose attempt would be reset.
+    #[serde(skip)]
+    would_reset: u64,
 }
 
 /// The summary of a replay, printed always (JSON with `--output json`).
@@ -56,12 +63,20 @@ pub struct ReplayReport {
     pub dry_run: bool,
     pub scanned: u64,
     pub matched: u64,
+    /// Moved: copied, confirmed, and the dead letter removed. 0 in a dry run.
     pub moved: u64,
+    /// Not moved because the copy failed (they stay). 0 in a dry run.
     pub failed: u64,
+    /// With --dry-run: what a real run would move (0 otherwise).
+    pub would_move: u64,
+    /// With --dry-run: what a real run would fail to move, its target missing (0 otherwise).
+    pub would_fail: u64,
     /// Copies this run made that died again and came back during the run: left in place.
     pub skipped_own_copies: u64,
-    /// Moved jobs whose envelope's attempt was set back to 1 (with --dry-run: would be).
+    /// Moved jobs whose envelope's attempt was set back to 1. 0 in a dry run.
     pub attempts_reset: u64,
+    /// With --dry-run: jobs among `would_move` whose attempt would be set back to 1.
+    pub would_reset_attempts: u64,
     /// Quorum q.dead only: messages on their last delivery republished instead of returned.
     pub rescued: u64,
     pub interrupted: bool,
@@ -95,15 +110,60 @@ impl ReplayReport {
     fn absorb(&mut self, tally: ReplayReport) {
         self.moved += tally.moved;
         self.failed += tally.failed;
+        self.would_move += tally.would_move;
+        self.would_fail += tally.would_fail;
         self.attempts_reset += tally.attempts_reset;
+        self.would_reset_attempts += tally.would_reset_attempts;
         for t in tally.targets {
             let mine = self.target(&t.queue);
             mine.moved += t.moved;
             mine.failed += t.failed;
+            mine.would_move += t.would_move;
+            mine.would_fail += t.would_fail;
+            mine.would_reset += t.would_reset;
             if t.failure.is_some() {
                 mine.failure = t.failure;
             }
         }
+    }
+
+    /// With --dry-run: one matching message that a real run would send to `queue`.
+    fn would(&mut self, queue: &str, reset: bool) {
+        let t = self.target(queue);
+        if queue.len() > MAX_QUEUE_NAME_BYTES {
+            t.would_fail += 1;
+            t.failure = Some(format!(
+                "its name is {} bytes; AMQP queue names hold at most {MAX_QUEUE_NAME_BYTES} \
+                 (use --to)",
+                queue.len()
+            ));
+        } else {
+            t.would_move += 1;
+            t.would_reset += u64::from(reset);
+        }
+    }
+
+    /// With --dry-run: checks that each target exists, as a real run's copies would find out,
+    /// and counts what would move and what would fail.
+    async fn check_targets(&mut self, session: &Session) {
+        for t in &mut self.targets {
+            if t.queue.len() > MAX_QUEUE_NAME_BYTES {
+                continue;
+            }
+            t.exists = target_exists(session, &t.queue).await;
+            if t.exists == Some(false) {
+                t.would_fail += t.would_move;
+                t.would_move = 0;
+                t.would_reset = 0;
+                t.failure = Some(format!(
+                    "no queue {:?}: its copies would come back unroutable and stay",
+                    t.queue
+                ));
+            }
+        }
+        self.would_move = self.targets.iter().map(|t| t.would_move).sum();
+        self.would_fail = self.targets.iter().map(|t| t.would_fail).sum();
+        self.would_reset_attempts = self.targets.iter().map(|t| t.would_reset).sum();
     }
 
     /// Counts one copy's outcome; `reset` says its envelope's attempt was set back to 1.
@@ -151,11 +211,24 @@ impl ReplayReport {
     fn exit_code(&self) -> ExitCode {
         if self.interrupted {
             ExitCode::Interrupted
-        } else if self.failed > 0 {
+        } else if self.failed > 0 || self.would_fail > 0 {
             ExitCode::Partial
         } else {
             ExitCode::Ok
         }
+    }
+}
+
+/// Whether `queue` exists: the management API, else a passive declare (the name is a work
+/// queue's, with no `x-expires` lease to renew). `None` when neither can tell.
+async fn target_exists(session: &Session, queue: &str) -> Option<bool> {
+    match session.live_queue(queue).await {
+        Ok(found) => Some(found.is_some()),
+        Err(_) => session
+            .passive_declare(queue)
+            .await
+            .ok()
+            .map(|c| c.is_some()),
     }
 }
 
@@ -174,6 +247,14 @@ fn ctrl_c_flag() -> Arc<AtomicBool> {
         }
     });
     flag
+}
+
+/// The publisher's window of copies in flight: `window`, or under `--rate` half a second's
+/// worth. The publisher decides a window of copies only once later ones are confirmed (that is
+/// how it attributes returns), so a full window at a slow rate would settle nothing for
+/// seconds and then everything at once.
+fn paced_window(rate: Option<f64>, window: usize) -> usize {
+    rate.map_or(window, |r| ((r / 2.0) as usize).clamp(1, window.max(1)))
 }
 
 /// Keeps publishing under `rate` messages per second.
@@ -218,6 +299,12 @@ pub async fn run(
         (report.moved as f64 / secs * 10.0).round() / 10.0
     } else {
         0.0
+    };
+    let result = match result {
+        Err(e) if report.scanned == 0 && s.from_file.is_none() => {
+            Err(explain_missing(&session, &s.queue, e).await)
+        }
+        other => other,
     };
     session.close().await;
     note_rescued(output, &report.source, report.rescued);
@@ -343,7 +430,6 @@ async fn from_queue(
                     break;
                 };
                 scanned += 1;
-                progress.inc(1);
                 if replayed_in_run(&message.properties, &stamp.run) {
                     skipped += 1;
                     if !keep(tag, message, last_delivery).await {
@@ -361,8 +447,7 @@ async fn from_queue(
                 matched += 1;
                 let to = target(&dl, s.to.as_deref());
                 if s.dry_run {
-                    tally.target(&to).moved += 1;
-                    tally.attempts_reset += u64::from(would_reset(&dl, s.keep_attempts));
+                    tally.would(&to, would_reset(&dl, s.keep_attempts));
                     if !keep(tag, message, last_delivery).await {
                         break;
                     }
@@ -422,6 +507,8 @@ async fn from_queue(
                 start: Instant::now(),
                 sent: 0,
             };
+            let chunk = s.rate.map_or(256, |r| ((r / 20.0) as usize).clamp(1, 256));
+            let publish_window = paced_window(s.rate, window);
             let result: Result<()> = async {
                 let mut publisher: Option<Publisher<'_, Token>> = None;
                 while let Some(first) = job_rx.recv().await {
@@ -430,8 +517,11 @@ async fn from_queue(
                         break;
                     }
                     // Take what is already waiting, up to a chunk, and publish it in one go.
+                    // Under --rate a chunk is what the rate allows in 50 ms, so that copies go
+                    // out (and dead letters are settled) steadily rather than in one burst
+                    // after a whole chunk's wait.
                     let mut jobs = vec![first];
-                    while jobs.len() < 256 {
+                    while jobs.len() < chunk {
                         match job_rx.try_recv() {
                             Ok(j) => jobs.push(j),
                             Err(_) => break,
@@ -444,7 +534,8 @@ async fn from_queue(
                     }
                     pace.wait().await;
                     if publisher.is_none() {
-                        publisher = Some(Publisher::open(session, window, returned_copy_id).await?);
+                        publisher =
+                            Some(Publisher::open(session, publish_window, returned_copy_id).await?);
                     }
                     let Some(publ) = publisher.as_mut() else {
                         return Err(Error::internal("replay: no publisher"));
@@ -522,9 +613,7 @@ async fn from_queue(
     report.rescued = rescued;
     report.interrupted = interrupted.load(Ordering::SeqCst);
     if s.dry_run {
-        for t in &mut report.targets {
-            t.exists = session.live_queue(&t.queue).await.ok().map(|q| q.is_some());
-        }
+        report.check_targets(session).await;
     }
     Ok(())
 }
@@ -583,7 +672,9 @@ fn copy_of(
     Ok((properties, body))
 }
 
-/// Settles held dead letters on the channel that holds them, returning (acked, rescued).
+/// Settles held dead letters on the channel that holds them, returning (acked, rescued). The
+/// progress bar counts here, as each dead letter is settled (acked once its copy is safe, or
+/// kept), never as it is read: reading runs a window ahead of the broker's confirmations.
 ///
 /// Events arrive in delivery order: the read stage sends a `Keep` before it passes any later
 /// message on, and the publish stage decides copies in order. So while no `Keep` has been
@@ -618,6 +709,7 @@ async fn ack_stage(
                     if let Some((tag, n)) = pending.take() {
                         ack(tag, true).await?;
                         acked += n;
+                        progress.inc(n);
                         progress.set_message(format!("moved {acked}"));
                     }
                     events.recv().await
@@ -633,32 +725,40 @@ async fn ack_stage(
                     if n >= 1024 {
                         ack(tag, true).await?;
                         acked += n;
+                        progress.inc(n);
                         pending = None;
                     }
                 }
                 Settle::Ack(tag) => {
                     ack(tag, false).await?;
                     acked += 1;
+                    progress.inc(1);
                 }
                 Settle::Keep => {
                     if let Some((tag, n)) = pending.take() {
                         ack(tag, true).await?;
                         acked += n;
+                        progress.inc(n);
                     }
                     keep_seen = true;
+                    // It stays in q.dead: settled too.
+                    progress.inc(1);
                 }
                 Settle::Rescue(tag, mut message) => {
                     if let Some((t, n)) = pending.take() {
                         ack(t, true).await?;
                         acked += n;
+                        progress.inc(n);
                     }
                     rescuer.rescue(holder, tag, &mut message).await?;
+                    progress.inc(1);
                 }
             }
         }
         if let Some((tag, n)) = pending.take() {
             ack(tag, true).await?;
             acked += n;
+            progress.inc(n);
         }
         Ok(())
     }
@@ -774,17 +874,17 @@ async fn from_file(
             Error::new(Kind::Usage, format!("{} line {n}: {why}", path.display()))
         })?;
         report.scanned += 1;
-        progress.inc(1);
         let m = record.message;
         let dl = decode::decode(&m, &s.queue.name, &s.queue.options);
         if !s.filter.matches(&dl, &m.properties, now) {
+            progress.inc(1);
             continue;
         }
         report.matched += 1;
         let to = target(&dl, s.to.as_deref());
         if s.dry_run {
-            report.target(&to).moved += 1;
-            report.attempts_reset += u64::from(would_reset(&dl, s.keep_attempts));
+            report.would(&to, would_reset(&dl, s.keep_attempts));
+            progress.inc(1);
             continue;
         }
         let copy = report.matched;
@@ -797,8 +897,14 @@ async fn from_file(
         let reset = matches!(body, CopyBody::Reset { .. });
         pace.wait().await;
         if publisher.is_none() {
-            publisher =
-                Some(Publisher::open(session, usize::from(s.peek.window), returned_copy_id).await?);
+            publisher = Some(
+                Publisher::open(
+                    session,
+                    paced_window(s.rate, usize::from(s.peek.window)),
+                    returned_copy_id,
+                )
+                .await?,
+            );
         }
         let Some(publ) = publisher.as_mut() else {
             return Err(Error::internal("replay: no publisher"));
@@ -812,20 +918,20 @@ async fn from_file(
         }];
         for (queue, outcome) in publ.publish_many(copies).await? {
             report.record(&queue.0, &outcome, queue.1);
+            progress.inc(1);
         }
     }
     if let Some(mut publ) = publisher {
         for (queue, outcome) in publ.flush().await? {
             report.record(&queue.0, &outcome, queue.1);
+            progress.inc(1);
         }
         publ.close().await;
     }
     progress.finish();
     report.interrupted = interrupted.load(Ordering::SeqCst);
     if s.dry_run {
-        for t in &mut report.targets {
-            t.exists = session.live_queue(&t.queue).await.ok().map(|q| q.is_some());
-        }
+        report.check_targets(session).await;
     }
     Ok(())
 }
@@ -842,62 +948,77 @@ fn print_report(r: &ReplayReport, output: Output) -> Result<()> {
     if output.format == Format::Json {
         return output::print_json(r);
     }
-    let mut table = output::table(&[
-        "target queue",
-        if r.dry_run { "would move" } else { "moved" },
-        "failed",
-        if r.dry_run { "exists" } else { "why" },
-    ]);
+    let mut table = output::table(&if r.dry_run {
+        ["target queue", "would move", "would fail", "exists"]
+    } else {
+        ["target queue", "moved", "failed", "why"]
+    });
     let mut targets: Vec<&TargetReport> = r.targets.iter().collect();
     targets.sort_by(|a, b| a.queue.cmp(&b.queue));
     for t in targets {
-        table.add_row(vec![
-            sanitize(&t.queue),
-            t.moved.to_string(),
-            t.failed.to_string(),
-            if r.dry_run {
+        table.add_row(if r.dry_run {
+            vec![
+                sanitize(&t.queue),
+                t.would_move.to_string(),
+                t.would_fail.to_string(),
                 match t.exists {
                     Some(true) => "yes".to_owned(),
                     Some(false) => "NO: copies would come back unroutable".to_owned(),
-                    None => "unknown (no management API)".to_owned(),
-                }
-            } else {
-                sanitize(t.failure.as_deref().unwrap_or(""))
-            },
-        ]);
+                    None if t.would_fail > 0 => {
+                        sanitize(t.failure.as_deref().unwrap_or("cannot be a queue name"))
+                    }
+                    None => "unknown (could not be checked)".to_owned(),
+                },
+            ]
+        } else {
+            vec![
+                sanitize(&t.queue),
+                t.moved.to_string(),
+                t.failed.to_string(),
+                sanitize(t.failure.as_deref().unwrap_or("")),
+            ]
+        });
     }
     if !r.targets.is_empty() {
         output::print(table)?;
     }
     let summary = if r.dry_run {
         let mut s = format!(
-            "dry run: {} of {} scanned dead letters of {} would be replayed",
+            "dry run: {} of {} in {} match: {} would be replayed",
             r.matched,
-            r.scanned,
-            sanitize(&r.source)
+            plural(r.scanned, "dead letter"),
+            sanitize(&r.source),
+            r.would_move
         );
-        if r.attempts_reset > 0 {
+        if r.would_reset_attempts > 0 {
             s.push_str(&format!(
-                ", {} of them jobs whose attempt would be set back to 1",
-                r.attempts_reset
+                " ({} whose attempt would be set back to 1)",
+                plural(r.would_reset_attempts, "job")
+            ));
+        }
+        if r.would_fail > 0 {
+            s.push_str(&format!(
+                ", {} would fail and stay (their target queue does not exist)",
+                r.would_fail
             ));
         }
         s.push_str("; nothing moved");
         s
     } else {
         let mut s = format!(
-            "replayed {} of {} matching dead letters of {} ({} scanned) in {:.2}s, {}/s",
+            "replayed {} of {} matching {} of {} ({} scanned) in {:.2}s, {}",
             r.moved,
             r.matched,
+            noun_for(r.matched, "dead letter"),
             sanitize(&r.source),
             r.scanned,
             r.elapsed_ms as f64 / 1000.0,
-            r.rate_per_sec
+            rate_text(r.rate_per_sec)
         );
         if r.attempts_reset > 0 {
             s.push_str(&format!(
-                "; {} jobs start again at attempt 1",
-                r.attempts_reset
+                "; {} start again at attempt 1",
+                plural(r.attempts_reset, "job")
             ));
         }
         if r.failed > 0 {
@@ -905,8 +1026,13 @@ fn print_report(r: &ReplayReport, output: Output) -> Result<()> {
         }
         if r.skipped_own_copies > 0 {
             s.push_str(&format!(
-                "; {} copies of this run came back and were left in place",
-                r.skipped_own_copies
+                "; {} of this run came back and {} left in place",
+                plural(r.skipped_own_copies, "copy"),
+                if r.skipped_own_copies == 1 {
+                    "was"
+                } else {
+                    "were"
+                }
             ));
         }
         if r.interrupted {

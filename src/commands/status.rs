@@ -7,6 +7,7 @@
 
 use serde::Serialize;
 
+use super::dead::queuey_command;
 use super::inspect::{self, Counts, Inspected, Inspector};
 use crate::broker::session::Session;
 use crate::error::{ExitCode, Result};
@@ -47,6 +48,11 @@ pub struct LogicalStatus {
     pub drift: bool,
     /// Long-lived queues that do not exist (`queuey declare` creates them).
     pub missing: Vec<String>,
+    /// The commands that fix what this screen shows, ready to paste.
+    #[serde(skip)]
+    pub declare_command: String,
+    #[serde(skip)]
+    pub verify_command: String,
 }
 
 /// The JSON document of `status`.
@@ -141,6 +147,8 @@ async fn run_in(session: &Session, queues: &[QueueSettings], output: Output) -> 
             dead,
             hold_queues,
             drift,
+            declare_command: queuey_command(&["declare", &q.name], q),
+            verify_command: queuey_command(&["verify", &q.name], q),
         });
     }
     let report = StatusReport {
@@ -168,7 +176,7 @@ fn print(report: &StatusReport, output: Output) -> Result<()> {
         let mut table = output::table(&[&sanitize(&l.name), ""]);
         let describe = |s: &QueueStatus, what: &str| -> String {
             if !s.exists {
-                return format!("missing ({} does not exist)", sanitize(&s.name));
+                return format!("missing: `{}` creates it", l.declare_command);
             }
             let messages = match (s.counts.messages, s.counts.messages_ready) {
                 (Some(m), _) => plural(m, "message"),
@@ -187,7 +195,14 @@ fn print(report: &StatusReport, output: Output) -> Result<()> {
         };
         table.add_row(vec![
             "work queue".to_owned(),
-            format!("{} ({})", describe(&l.work, ""), l.queue_type),
+            if l.work.exists {
+                format!("{} ({})", describe(&l.work, ""), l.queue_type)
+            } else {
+                format!(
+                    "missing ({}): `{}` creates it",
+                    l.queue_type, l.declare_command
+                )
+            },
         ]);
         table.add_row(vec![
             "dead letters".to_owned(),
@@ -209,15 +224,17 @@ fn print(report: &StatusReport, output: Output) -> Result<()> {
         };
         table.add_row(vec!["hold queues".to_owned(), holds]);
         let topology = if l.drift {
-            "DRIFT (queuey verify shows the diff)".to_owned()
+            format!("DRIFT: `{}` shows the diff", l.verify_command)
         } else if !l.missing.is_empty() {
             format!(
-                "missing: {} (queuey declare creates it)",
+                "missing: {}; `{}` creates {}",
                 l.missing
                     .iter()
                     .map(|m| sanitize(m))
                     .collect::<Vec<_>>()
-                    .join(", ")
+                    .join(", "),
+                l.declare_command,
+                if l.missing.len() == 1 { "it" } else { "them" }
             )
         } else if report.complete {
             "in sync".to_owned()

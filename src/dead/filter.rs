@@ -1,7 +1,8 @@
 //! PURE: which dead letters a command acts on, and how `dead ls --group-by` counts them.
 //!
 //! Different filters combine with AND; a filter given several times (`--reason expired
-//! --reason rejected`) matches any of its values (OR). `--header` conditions all must hold.
+//! --reason rejected`, `--header tenant=acme --header tenant=globex`) matches any of its values
+//! (OR). Every filter follows that one rule, `--header` included.
 
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -66,6 +67,14 @@ pub struct HeaderCondition {
 }
 
 impl HeaderCondition {
+    /// Whether the message's headers satisfy this condition: the header is present and, with a
+    /// value, shows as exactly that value.
+    pub fn holds(&self, properties: &Properties) -> bool {
+        properties
+            .header(&self.name)
+            .is_some_and(|v| self.value.as_ref().is_none_or(|want| &v.display() == want))
+    }
+
     pub fn parse(text: &str) -> Result<HeaderCondition, String> {
         let (name, value) = match text.split_once('=') {
             Some((n, v)) => (n, Some(v.to_owned())),
@@ -140,17 +149,8 @@ impl Filter {
                 return false;
             }
         }
-        for condition in &self.headers {
-            let Some(v) = properties.header(&condition.name) else {
-                return false;
-            };
-            if condition
-                .value
-                .as_ref()
-                .is_some_and(|want| &v.display() != want)
-            {
-                return false;
-            }
+        if !self.headers.is_empty() && !self.headers.iter().any(|c| c.holds(properties)) {
+            return false;
         }
         if !self.message_ids.is_empty()
             && !dl
@@ -399,6 +399,21 @@ mod tests {
         assert!(!f("tenant=other").matches(&dl(), &p, 0));
         assert!(!f("missing").matches(&dl(), &p, 0));
         assert!(HeaderCondition::parse("=x").is_err());
+        // Given several times, --header matches any of its conditions (OR), like every filter.
+        let any = |specs: &[&str]| Filter {
+            headers: specs
+                .iter()
+                .map(|s| HeaderCondition::parse(s).unwrap())
+                .collect(),
+            ..Filter::default()
+        };
+        assert!(any(&["tenant=other", "tenant=acme"]).matches(&dl(), &p, 0));
+        assert!(any(&["missing", "n=5"]).matches(&dl(), &p, 0));
+        assert!(!any(&["missing", "tenant=other"]).matches(&dl(), &p, 0));
+        // And across filters: a header that holds does not rescue a message id that does not.
+        let mut f = any(&["tenant=acme"]);
+        f.message_ids = vec!["m-2".into()];
+        assert!(!f.matches(&dl(), &p, 0));
     }
 
     #[test]

@@ -42,18 +42,71 @@ impl Output {
     }
 }
 
+/// Narrower than this, a table has no room for its columns: a terminal that reports less
+/// (0x0 under `script` without a parent terminal, or in a container shell before its first
+/// resize) is treated as one of unknown size.
+pub const MIN_TABLE_WIDTH: u16 = 20;
+
+/// The width a table on a terminal is fitted to: `COLUMNS` when it is set to a usable number
+/// (as GNU tools read it), else the terminal's own width when it reports a usable one; `None`
+/// when neither does, and the table keeps its natural width.
+pub fn table_width(columns: Option<&str>, terminal: Option<u16>) -> Option<u16> {
+    let usable = |w: u16| (w >= MIN_TABLE_WIDTH).then_some(w);
+    columns
+        .and_then(|c| c.trim().parse::<u16>().ok())
+        .and_then(usable)
+        .or_else(|| terminal.and_then(usable))
+}
+
 /// A new table sized to the terminal (or unbounded on a pipe), with queuey's style.
 pub fn table(header: &[&str]) -> Table {
     let mut t = Table::new();
     t.load_preset(presets::UTF8_FULL_CONDENSED);
     if io::stdout().is_terminal() {
-        t.set_content_arrangement(ContentArrangement::Dynamic);
+        let columns = std::env::var("COLUMNS").ok();
+        // `width()` is the terminal's size as comfy-table detects it (nothing set yet).
+        match table_width(columns.as_deref(), t.width()) {
+            Some(width) => {
+                t.set_width(width);
+                t.set_content_arrangement(ContentArrangement::Dynamic);
+            }
+            None => {
+                t.set_content_arrangement(ContentArrangement::Disabled);
+            }
+        }
     } else {
         t.load_preset(presets::ASCII_MARKDOWN);
         t.set_content_arrangement(ContentArrangement::Disabled);
     }
     t.set_header(header.iter().copied());
     t
+}
+
+/// `n noun`, with the noun in the plural unless `n` is 1: `1 dead letter`, `2 dead letters`.
+pub fn plural(n: u64, noun: &str) -> String {
+    format!("{n} {}", noun_for(n, noun))
+}
+
+/// `noun` as it goes with `n`: the singular for 1, else the regular English plural
+/// (`letter` -> `letters`, `copy` -> `copies`).
+pub fn noun_for(n: u64, noun: &str) -> String {
+    if n == 1 {
+        return noun.to_owned();
+    }
+    match noun.strip_suffix('y') {
+        Some(stem) if !stem.ends_with(['a', 'e', 'o', 'u']) => format!("{stem}ies"),
+        _ => format!("{noun}s"),
+    }
+}
+
+/// A rate in messages per second, with at most one decimal: `812/s`, `60.8/s`.
+pub fn rate_text(per_sec: f64) -> String {
+    let rounded = (per_sec * 10.0).round() / 10.0;
+    if rounded.fract() == 0.0 {
+        format!("{rounded:.0}/s")
+    } else {
+        format!("{rounded:.1}/s")
+    }
 }
 
 /// Prints `text` and a newline to stdout.
@@ -106,6 +159,30 @@ pub const BROKEN_PIPE: &str = "standard output closed";
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tables_fit_columns_then_the_terminal_else_their_natural_width() {
+        assert_eq!(table_width(None, Some(120)), Some(120));
+        assert_eq!(table_width(Some("80"), Some(120)), Some(80), "COLUMNS wins");
+        assert_eq!(table_width(None, Some(0)), None, "a 0x0 terminal");
+        assert_eq!(table_width(None, Some(3)), None, "too narrow to be real");
+        assert_eq!(table_width(None, None), None);
+        assert_eq!(table_width(Some("70"), Some(0)), Some(70));
+        assert_eq!(table_width(Some("0"), Some(100)), Some(100));
+        assert_eq!(table_width(Some("wide"), None), None);
+    }
+
+    #[test]
+    fn counts_agree_with_their_nouns_and_rates_keep_one_decimal() {
+        assert_eq!(plural(1, "dead letter"), "1 dead letter");
+        assert_eq!(plural(0, "dead letter"), "0 dead letters");
+        assert_eq!(plural(2, "copy"), "2 copies");
+        assert_eq!(plural(2, "day"), "2 days");
+        assert_eq!(rate_text(812.0), "812/s");
+        assert_eq!(rate_text(60.8234), "60.8/s");
+        assert_eq!(rate_text(0.04), "0/s");
+        assert_eq!(rate_text(2.96), "3/s");
+    }
 
     #[test]
     fn utc_times() {

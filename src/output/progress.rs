@@ -23,9 +23,18 @@ impl Progress {
             Some(n) => ProgressBar::with_draw_target(Some(n), ProgressDrawTarget::stderr()),
             None => ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()),
         };
+        // `{rate}` rather than indicatif's `{per_sec}`, which prints four decimals.
         let style = ProgressStyle::with_template(
-            "{prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} {per_sec} {msg}",
+            "{prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} {rate} {msg}",
         )
+        .map(|s| {
+            s.with_key(
+                "rate",
+                |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = w.write_str(&super::rate_text(state.per_sec()));
+                },
+            )
+        })
         .unwrap_or_else(|_| ProgressStyle::default_bar());
         bar.set_style(style);
         bar.set_prefix(what.to_owned());

@@ -38,6 +38,12 @@ fn push_char(out: &mut String, c: char, keep_lines: bool) {
     }
 }
 
+/// Whether `c` shows as itself on a terminal: not a control character, not a bidi control or
+/// other invisible format character.
+pub fn is_visible(c: char) -> bool {
+    !c.is_control() && !is_invisible_format(c)
+}
+
 /// Bidi controls, zero-width and other format characters that change how text reads.
 fn is_invisible_format(c: char) -> bool {
     matches!(c as u32,

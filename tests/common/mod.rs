@@ -117,6 +117,8 @@ pub struct Broker {
     queues: RefCell<Vec<(String, String)>>,
     vhosts: RefCell<Vec<String>>,
     users: RefCell<Vec<String>>,
+    /// (vhost, name, operator policy?)
+    policies: RefCell<Vec<(String, String, bool)>>,
 }
 
 impl Broker {
@@ -162,6 +164,7 @@ impl Broker {
             queues: RefCell::new(Vec::new()),
             vhosts: RefCell::new(Vec::new()),
             users: RefCell::new(Vec::new()),
+            policies: RefCell::new(Vec::new()),
         }
     }
 
@@ -484,8 +487,68 @@ impl Broker {
     }
 }
 
+impl Broker {
+    /// Sets a policy (with `operator`, an operator policy) in this vhost matching `pattern`,
+    /// at priority 10; deleted when the broker guard drops.
+    pub fn set_policy(
+        &self,
+        name: &str,
+        pattern: &str,
+        definition: serde_json::Value,
+        operator: bool,
+    ) {
+        self.track_policy(name, operator);
+        let params = rabbitmq_http_client::requests::PolicyParams {
+            vhost: &self.vhost,
+            name,
+            pattern,
+            apply_to: rabbitmq_http_client::commons::PolicyTarget::Queues,
+            priority: 10,
+            definition: definition
+                .as_object()
+                .cloned()
+                .expect("a policy definition is an object"),
+        };
+        let result = if operator {
+            self.rt.block_on(self.api.declare_operator_policy(&params))
+        } else {
+            self.rt.block_on(self.api.declare_policy(&params))
+        };
+        result.unwrap_or_else(|e| panic!("setting policy {name}: {e}"));
+    }
+
+    /// Deletes the policy `name` of this vhost on drop (one a test made another way, such as
+    /// a remedy it pasted).
+    pub fn track_policy(&self, name: &str, operator: bool) {
+        self.policies
+            .borrow_mut()
+            .push((self.vhost.clone(), name.to_owned(), operator));
+    }
+
+    /// Whether the policy (operator policy) `name` exists in this vhost.
+    pub fn policy_exists(&self, name: &str, operator: bool) -> bool {
+        if operator {
+            self.rt
+                .block_on(self.api.get_operator_policy(&self.vhost, name))
+                .is_ok()
+        } else {
+            self.rt
+                .block_on(self.api.get_policy(&self.vhost, name))
+                .is_ok()
+        }
+    }
+}
+
 impl Drop for Broker {
     fn drop(&mut self) {
+        for (vhost, name, operator) in self.policies.borrow().iter() {
+            let _ = if *operator {
+                self.rt
+                    .block_on(self.api.delete_operator_policy(vhost, name, true))
+            } else {
+                self.rt.block_on(self.api.delete_policy(vhost, name, true))
+            };
+        }
         for (vhost, q) in self.queues.borrow().iter() {
             let _ = self.rt.block_on(self.api.delete_queue(vhost, q, true));
         }

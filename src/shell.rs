@@ -1,0 +1,214 @@
+//! PURE: command lines an operator pastes into a POSIX shell.
+//!
+//! Every command queuey prints as a remedy or a hint (`rabbitmqctl set_policy ...`, `queuey
+//! declare q`) must work when pasted as it is, whatever the queue or vhost is called: names hold
+//! dots, spaces, quotes, `$`, unicode and, from strangers, control characters. So each word is
+//! quoted here ([`quote`]), and a policy pattern is an anchored regex whose metacharacters are
+//! escaped ([`exact_pattern`]). A word that holds a character a terminal could act on (escape
+//! sequences, bidi overrides) is spelled with `printf` octal escapes: the printed command shows
+//! only visible characters and still names the exact queue.
+//!
+//! Nothing else quotes for the shell: text printed through `output::sanitize` is for reading
+//! (it doubles backslashes), never for pasting.
+//!
+//! `rabbitmqctl` commands must survive a second reading too: the Debian and Ubuntu packages'
+//! `rabbitmqctl` is a wrapper that, run as root, passes its arguments on through `su -c` inside
+//! double quotes, where `$`, a backquote and `\` are read again (`\$` becomes `$`, `$q`
+//! disappears). So a pattern never spells those three with themselves ([`exact_pattern`] writes
+//! them `\x24`, `\x60`, `\x5c`), and [`rabbitmqctl`] prints no command with a name that holds
+//! one of them (the caller says why, rather than print a command that would act on another
+//! name).
+
+use crate::output::sanitize::is_visible;
+
+/// `word` as one shell word: unchanged when it holds only characters no shell treats specially,
+/// in single quotes when it is printable, else as `"$(printf '...')"` with octal escapes (a
+/// word that ends in a newline loses it there: `$(...)` strips trailing newlines).
+pub fn quote(word: &str) -> String {
+    let plain = |c: char| c.is_alphanumeric() || "_-.,/:@%+=".contains(c);
+    if !word.is_empty() && word.chars().all(|c| plain(c) && is_visible(c)) {
+        return word.to_owned();
+    }
+    if word.chars().all(is_visible) {
+        return format!("'{}'", word.replace('\'', "'\\''"));
+    }
+    let mut format = String::new();
+    for c in word.chars() {
+        match c {
+            '\'' => format.push_str("'\\''"),
+            '\\' => format.push_str("\\\\"),
+            '%' => format.push_str("%%"),
+            c if is_visible(c) => format.push(c),
+            c => {
+                let mut buf = [0u8; 4];
+                for b in c.encode_utf8(&mut buf).bytes() {
+                    format.push_str(&format!("\\{b:03o}"));
+                }
+            }
+        }
+    }
+    format!("\"$(printf '{format}')\"")
+}
+
+/// A command line from its words, each quoted.
+pub fn command_line<S: AsRef<str>>(words: &[S]) -> String {
+    words
+        .iter()
+        .map(|w| quote(w.as_ref()))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The policy pattern (a PCRE regex, as RabbitMQ reads it) matching exactly the queue `name`:
+/// anchored, every metacharacter escaped; `$`, a backquote and `\` written as hex escapes (see
+/// the module docs) and characters that are not visible as `\x{HEX}`, so that the pattern
+/// stays printable and survives a wrapper's second reading.
+pub fn exact_pattern(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 2);
+    out.push('^');
+    for c in name.chars() {
+        match c {
+            '$' => out.push_str("\\x24"),
+            '`' => out.push_str("\\x60"),
+            '\\' => out.push_str("\\x5c"),
+            c if ".^*+?()[]{}|".contains(c) => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if is_visible(c) => out.push(c),
+            c => out.push_str(&format!("\\x{{{:x}}}", c as u32)),
+        }
+    }
+    out.push('$');
+    out
+}
+
+/// Whether `word` reaches a command unchanged through a second reading inside double quotes
+/// (the Debian `rabbitmqctl` wrapper run as root): no backquote, no `$` but a last one (an
+/// anchor, which the closing quote keeps literal), and no `\` but before a character that
+/// double quotes leave alone (`\.` stays `\.`; `\$`, `\\`, a final `\` do not).
+pub fn survives_rereading(word: &str) -> bool {
+    let chars: Vec<char> = word.chars().collect();
+    chars.iter().enumerate().all(|(i, c)| match c {
+        '`' => false,
+        '$' => i + 1 == chars.len(),
+        '\\' => chars
+            .get(i + 1)
+            .is_some_and(|next| !matches!(next, '$' | '`' | '"' | '\\' | '\n')),
+        _ => true,
+    })
+}
+
+/// Why [`rabbitmqctl`] printed no command.
+pub const REREAD_CAVEAT: &str = "queuey prints no rabbitmqctl command for a name that holds $, a \
+     backquote or a backslash: the Debian and Ubuntu rabbitmqctl wrapper, run as root, reads \
+     them again and would act on another name; run rabbitmqctl as the rabbitmq user (sudo -u \
+     rabbitmq rabbitmqctl ...) with the name in single quotes";
+
+/// `rabbitmqctl SUBCOMMAND [-p VHOST] ARGS...` (the vhost only when it is not the default one),
+/// or `None` when a word would not survive the Debian wrapper's second reading (see
+/// [`REREAD_CAVEAT`]).
+pub fn rabbitmqctl(vhost: &str, words: &[&str]) -> Option<String> {
+    let mut all = vec!["rabbitmqctl"];
+    let (first, rest) = words
+        .split_first()
+        .map_or((None, &[][..]), |(f, r)| (Some(*f), r));
+    all.extend(first);
+    if vhost != "/" {
+        all.extend(["-p", vhost]);
+    }
+    all.extend(rest);
+    all.iter()
+        .all(|w| survives_rereading(w))
+        .then(|| command_line(&all))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What `sh` makes of `line`: `printf '%s\n'` of each word.
+    fn words_in_sh(line: &str) -> Vec<String> {
+        let out = std::process::Command::new("sh")
+            .args([
+                "-c",
+                &format!("for w in {line}; do printf '%s|' \"$w\"; done"),
+            ])
+            .output()
+            .expect("sh");
+        let text = String::from_utf8(out.stdout).unwrap();
+        text.split('|')
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+            .collect()
+    }
+
+    #[test]
+    fn every_word_reaches_the_command_unchanged() {
+        for word in [
+            "orders",
+            "orders.eu-west/1",
+            "it's a $q",
+            "a b",
+            "`date`",
+            "back\\slash",
+            "ünï 注文",
+            "100%",
+            "esc\x1b[31mred",
+            "bidi\u{202e}evil",
+            "tab\there",
+            "\"double\"",
+            "*",
+        ] {
+            let quoted = quote(word);
+            assert!(quoted.chars().all(is_visible), "{quoted:?}");
+            assert_eq!(words_in_sh(&quoted), [word], "{word:?} as {quoted}");
+        }
+        assert_eq!(quote("orders.eu"), "orders.eu");
+        assert_eq!(quote("it's"), "'it'\\''s'");
+        assert_eq!(quote(""), "''");
+    }
+
+    #[test]
+    fn patterns_are_anchored_and_escaped() {
+        assert_eq!(exact_pattern("tour.orders"), "^tour\\.orders$");
+        assert_eq!(exact_pattern("a$b(c)"), "^a\\x24b\\(c\\)$");
+        assert_eq!(exact_pattern("x\x1by"), "^x\\x{1b}y$");
+        assert_eq!(exact_pattern("a`b\\c"), "^a\\x60b\\x5cc$");
+    }
+
+    /// What the Debian wrapper does to a word: `sh -c "... \"WORD\""` with `"` escaped.
+    fn reread(word: &str) -> String {
+        let escaped = word.replace('"', "\\\"");
+        let out = std::process::Command::new("sh")
+            .args(["-c", &format!("printf '%s' \"{escaped}\"")])
+            .env_remove("q")
+            .output()
+            .expect("sh");
+        String::from_utf8(out.stdout).unwrap()
+    }
+
+    #[test]
+    fn patterns_survive_a_second_reading_and_commands_refuse_names_that_would_not() {
+        for name in ["it's a $q.eu", "a`b", "back\\slash", "x\"y", "tour.orders"] {
+            let pattern = exact_pattern(name);
+            assert!(survives_rereading(&pattern), "{pattern}");
+            assert_eq!(reread(&pattern), pattern, "{name:?}");
+        }
+        for word in ["a$q", "a`b", "a\\$", "a\\", "a\\\\b", "$x"] {
+            assert!(!survives_rereading(word), "{word}");
+            assert_ne!(reread(word), word, "{word}");
+        }
+        assert_eq!(reread("a$q"), "a", "what the second reading does");
+        assert_eq!(
+            rabbitmqctl("/", &["clear_policy", "p"]).as_deref(),
+            Some("rabbitmqctl clear_policy p")
+        );
+        assert_eq!(
+            rabbitmqctl("prod eu", &["clear_policy", "p"]).as_deref(),
+            Some("rabbitmqctl clear_policy -p 'prod eu' p")
+        );
+        assert_eq!(rabbitmqctl("/", &["delete_queue", "a$b"]), None);
+        assert_eq!(rabbitmqctl("v`", &["list_queues"]), None);
+    }
+}
