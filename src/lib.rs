@@ -11,9 +11,11 @@ pub mod cli;
 pub mod commands;
 pub mod dead;
 pub mod duration;
+pub mod endpoint;
 pub mod error;
 pub mod output;
 pub mod plan;
+pub mod queue;
 pub mod redact;
 pub mod settings;
 pub mod shell;
@@ -43,6 +45,22 @@ pub fn run() -> ExitCode {
             };
         }
     };
+    // The two commands about the command line itself are run here, where clap is known.
+    let quiet = cli.global.quiet;
+    let assets = match &cli.command {
+        cli::Command::Completions { shell } => Some(cli::assets::print_completions(*shell)),
+        cli::Command::GenerateAssets { dir } => Some(cli::assets::generate(
+            dir,
+            output::Output {
+                format: output::Format::Table,
+                quiet,
+            },
+        )),
+        _ => None,
+    };
+    if let Some(done) = assets {
+        return done.unwrap_or_else(|e| report(&e));
+    }
     let invocation = match settings::Invocation::from_cli(cli) {
         Ok(i) => i,
         Err(e) => return report(&e),

@@ -15,7 +15,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::duration::format_millis;
-use crate::settings::QueueSettings;
+use crate::queue::QueueSettings;
 use crate::topology::{self, ArgValue, QueueArgs, QueueType};
 
 /// What a broker queue is for.

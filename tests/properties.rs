@@ -295,7 +295,8 @@ mod plan_properties {
         self, DiffKind, LiveDefinition, ReplyValue, Status, args_json, long_lived_queues,
         parse_inequivalent, same_value,
     };
-    use queuey_cli::settings::{QueueSettings, resolve_queue};
+    use queuey_cli::queue::QueueSettings;
+    use queuey_cli::settings::resolve_queue;
     use queuey_cli::topology::{ArgValue, MAX_TTL_MS};
     use serde_json::{Map, Value, json};
 

@@ -6,10 +6,45 @@
 use std::time::Duration;
 
 use lapin::protocol::{AMQPErrorKind, AMQPHardError, AMQPSoftError};
+use lapin::uri::{
+    AMQPAuthority, AMQPQueryString, AMQPScheme, AMQPUri, AMQPUserInfo, SASLMechanism,
+};
 use lapin::{Connection, ConnectionProperties, ErrorKind};
 
-use super::url::AmqpTarget;
+use crate::endpoint::AmqpTarget;
 use crate::error::{Error, Kind, Result};
+
+/// lapin's URI for a parsed target (the host as queuey parsed it: see `endpoint`).
+pub fn uri(target: &AmqpTarget) -> AMQPUri {
+    let q = &target.query;
+    AMQPUri {
+        scheme: if target.tls {
+            AMQPScheme::AMQPS
+        } else {
+            AMQPScheme::AMQP
+        },
+        authority: AMQPAuthority {
+            userinfo: AMQPUserInfo {
+                username: target.username.clone(),
+                password: target.password().to_owned(),
+            },
+            host: target.host.clone(),
+            port: target.port,
+        },
+        vhost: target.vhost.clone(),
+        query: AMQPQueryString {
+            frame_max: q.frame_max,
+            channel_max: q.channel_max,
+            heartbeat: q.heartbeat,
+            connection_timeout: q.connection_timeout,
+            // `endpoint` admits only the names lapin parses.
+            auth_mechanism: q
+                .auth_mechanism
+                .as_deref()
+                .and_then(|m| m.parse::<SASLMechanism>().ok()),
+        },
+    }
+}
 
 /// Opens an AMQP connection named `queuey <version> <purpose> (pid N)` (visible in the
 /// management UI, so an operator can tell which process holds messages), giving up
@@ -21,7 +56,7 @@ pub async fn connect(target: &AmqpTarget, purpose: &str, timeout: Duration) -> R
         std::process::id()
     );
     let properties = ConnectionProperties::default().with_connection_name(name.into());
-    match tokio::time::timeout(timeout, Connection::connect_uri(target.to_uri(), properties)).await
+    match tokio::time::timeout(timeout, Connection::connect_uri(uri(target), properties)).await
     {
         Ok(Ok(connection)) => Ok(connection),
         Ok(Err(err)) => Err(classify_connect(target, &err)),
@@ -178,6 +213,33 @@ fn vhost_refused(target: &AmqpTarget, text: &str) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn query_parameters_are_read_as_lapin_reads_them() {
+        for query in [
+            "",
+            "?heartbeat=10",
+            "?frame_max=131072&channel_max=7&connection_timeout=5000",
+            "?auth_mechanism=EXTERNAL",
+            "?heartbeat=1&heartbeat=2&unknown=x",
+        ] {
+            let text = format!("amqp://u:p@broker.example:5672/v{query}");
+            let ours = uri(&AmqpTarget::parse(&text).unwrap());
+            let lapins: AMQPUri = text.parse().unwrap();
+            assert_eq!(ours.query, lapins.query, "{text}");
+        }
+        for bad in [
+            "?heartbeat=x",
+            "?frame_max=-1",
+            "?channel_max=70000",
+            "?auth_mechanism=kerberos",
+        ] {
+            let text = format!("amqp://u:p@broker.example:5672/v{bad}");
+            assert!(text.parse::<AMQPUri>().is_err(), "lapin accepts {text}");
+            let err = AmqpTarget::parse(&text).unwrap_err();
+            assert_eq!(err.kind, Kind::BadUrl, "{text}");
+        }
+    }
 
     #[test]
     fn refused_connection_names_the_url_without_password() {

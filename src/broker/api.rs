@@ -15,7 +15,7 @@ use reqwest::StatusCode;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
-use super::url::ApiTarget;
+use crate::endpoint::ApiTarget;
 use crate::error::{Error, Kind, Result};
 use crate::plan::LiveDefinition;
 

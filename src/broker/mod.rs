@@ -6,4 +6,3 @@ pub mod convert;
 pub mod peek;
 pub mod publish;
 pub mod session;
-pub mod url;

@@ -15,9 +15,9 @@ use tokio::sync::OnceCell;
 
 use super::amqp;
 use super::api::{ApiClient, LiveQueue, Overview};
+use crate::endpoint::ConnectionSettings;
 use crate::error::{Error, Kind, Result};
 use crate::plan::ComputedQueue;
-use crate::settings::ConnectionSettings;
 use crate::topology::{ArgValue, QueueArgs};
 
 /// A RabbitMQ version, as `/api/overview` reports it (`3.10.8`, `4.0.0-rc.1`, `3.13.7+1.g…`).

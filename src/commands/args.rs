@@ -7,7 +7,8 @@ use crate::duration::{format_duration, format_millis};
 use crate::error::{Error, ExitCode, Result};
 use crate::output::{self, Format, Output, sanitize::sanitize};
 use crate::plan::{self, ComputedQueue, Role};
-use crate::settings::{DelayRequest, QueueSettings};
+use crate::queue::QueueSettings;
+use crate::settings::DelayRequest;
 use crate::topology::{self, ArgValue, MAX_DEFERRAL_MS, QueueArgs, QueueType};
 
 /// The JSON document `queuey args -o json` prints.

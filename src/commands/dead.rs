@@ -9,17 +9,20 @@ use base64::engine::general_purpose::STANDARD as B64;
 use serde::Serialize;
 use serde_json::{Value as Json, json};
 
-use crate::broker::peek::{Delivered, Peek, PeekOptions, with_peek};
+use crate::broker::peek::{Delivered, Peek, with_peek};
 use crate::broker::session::Session;
 use crate::dead::decode::{self, AgeFrom, DeadLetter, Message};
 use crate::dead::filter::{Filter, GroupKey, Grouping};
+use crate::dead::peek::PeekOptions;
 use crate::dead::value::Value;
 use crate::duration::format_age;
+use crate::endpoint::ConnectionSettings;
 use crate::error::{Error, ExitCode, Kind, Result};
 use crate::output::progress::Progress;
 use crate::output::sanitize::{sanitize, sanitize_multiline};
 use crate::output::{self, Format, Output, plural, stdout_error, utc_time};
-use crate::settings::{ConnectionSettings, QueueSettings, Which};
+use crate::queue::QueueSettings;
+use crate::settings::Which;
 
 /// The format tag of every export line (and of `dead show -o json`).
 pub const EXPORT_FORMAT: &str = "queuey.dead-letter.v1";

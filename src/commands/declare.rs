@@ -12,10 +12,11 @@ use serde_json::Value;
 use super::inspect::{self, Inspected, Inspector};
 use crate::broker::session::{DeclareReply, Session};
 use crate::duration::format_millis;
+use crate::endpoint::ConnectionSettings;
 use crate::error::{ExitCode, Result};
 use crate::output::{self, Format, Output, sanitize::sanitize};
 use crate::plan::{self, DiffKind, Difference, HoldPlan, ProbeOutcome, QueuePlan, Role, Status};
-use crate::settings::{ConnectionSettings, QueueSettings};
+use crate::queue::QueueSettings;
 use crate::topology;
 
 /// Which of the three commands runs.

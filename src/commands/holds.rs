@@ -15,10 +15,11 @@ use super::inspect;
 use crate::broker::api::LiveQueue;
 use crate::broker::session::Session;
 use crate::duration::format_millis;
+use crate::endpoint::ConnectionSettings;
 use crate::error::{ExitCode, Kind, Result};
 use crate::output::{self, Format, Output, sanitize::sanitize};
 use crate::plan::{self, Difference};
-use crate::settings::{ConnectionSettings, QueueSettings};
+use crate::queue::QueueSettings;
 use crate::timestamp;
 use crate::topology;
 

@@ -13,7 +13,7 @@ use crate::broker::api::{LiveQueue, regex_escape};
 use crate::broker::session::{BrokerVersion, DeclareReply, Session};
 use crate::error::{Error, Kind, Result};
 use crate::plan::{self, ComputedQueue, ProbeOutcome, QueuePlan, Source};
-use crate::settings::QueueSettings;
+use crate::queue::QueueSettings;
 use crate::topology;
 
 /// Counts of a live queue; each `None` when the broker has not reported it (stats appear a

@@ -2,7 +2,6 @@
 //! through `output`, and returns the exit code of a run that did not fail.
 
 pub mod args;
-pub mod assets;
 pub mod dead;
 pub mod declare;
 pub mod holds;
@@ -74,7 +73,5 @@ pub async fn run(work: Work, output: Output) -> Result<ExitCode> {
         }
         Work::DeadReplay { connection, replay } => replay::run(&connection, &replay, output).await,
         Work::DeadPurge { connection, purge } => purge::run(&connection, &purge, output).await,
-        Work::Completions { shell } => assets::print_completions(shell),
-        Work::GenerateAssets { dir } => assets::generate(&dir, output),
     }
 }

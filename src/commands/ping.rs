@@ -5,9 +5,9 @@ use std::time::Instant;
 use serde::Serialize;
 
 use crate::broker::{amqp, api::ApiClient};
+use crate::endpoint::ConnectionSettings;
 use crate::error::{ExitCode, Result};
 use crate::output::{self, Format, Output, sanitize::sanitize};
-use crate::settings::ConnectionSettings;
 
 #[derive(Debug, Serialize)]
 pub struct PingReport {

@@ -6,17 +6,19 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use crate::broker::peek::{Delivered, PeekOptions, with_peek};
+use crate::broker::peek::{Delivered, with_peek};
 use crate::broker::session::Session;
 use crate::commands::dead::{
     create_new_file, export_record, missing_dead_queue, next_matching, note_rescued, now_secs,
 };
 use crate::dead::decode;
+use crate::dead::peek::PeekOptions;
+use crate::endpoint::ConnectionSettings;
 use crate::error::{Error, ExitCode, Result};
 use crate::output::progress::Progress;
 use crate::output::sanitize::sanitize;
 use crate::output::{self, Format, Output, plural};
-use crate::settings::{ConnectionSettings, PurgeSettings};
+use crate::settings::PurgeSettings;
 
 /// The summary of a purge.
 #[derive(Clone, Debug, Default, Serialize)]

@@ -18,20 +18,23 @@ use base64::engine::general_purpose::STANDARD as B64;
 use serde::Serialize;
 
 use crate::broker::convert::{properties_from_amqp, properties_to_amqp};
-use crate::broker::peek::{Delivered, PeekOptions, Rescuer, with_peek};
+use crate::broker::peek::{Delivered, Rescuer, with_peek};
 use crate::broker::publish::{Copy, Outcome, Publisher};
 use crate::broker::session::Session;
 use crate::commands::dead::{EXPORT_FORMAT, explain_missing, note_rescued, now_secs};
 use crate::dead::decode::{self, Message};
+use crate::dead::peek::PeekOptions;
 use crate::dead::replay::{
     CopyBody, ReplayStamp, copy_id, replay_body, replay_properties, replayed_in_run, target,
 };
 use crate::dead::value::Properties;
+use crate::endpoint::ConnectionSettings;
 use crate::error::{Error, ExitCode, Kind, Result};
 use crate::output::progress::Progress;
 use crate::output::sanitize::sanitize;
 use crate::output::{self, Format, Output, noun_for, plural, rate_text};
-use crate::settings::{ConnectionSettings, MAX_QUEUE_NAME_BYTES, ReplaySettings};
+use crate::queue::MAX_QUEUE_NAME_BYTES;
+use crate::settings::ReplaySettings;
 use lapin::options::BasicAckOptions;
 
 /// Per target queue. Each count means one thing: `moved` and `failed` are what happened (0 in

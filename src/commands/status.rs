@@ -10,10 +10,11 @@ use serde::Serialize;
 use super::dead::queuey_command;
 use super::inspect::{self, Counts, Inspected, Inspector};
 use crate::broker::session::Session;
+use crate::endpoint::ConnectionSettings;
 use crate::error::{ExitCode, Result};
 use crate::output::{self, Format, Output, sanitize::sanitize};
 use crate::plan::{self, HoldPlan, Status};
-use crate::settings::{ConnectionSettings, QueueSettings};
+use crate::queue::QueueSettings;
 
 /// `q` or `q.dead`.
 #[derive(Debug, Serialize)]

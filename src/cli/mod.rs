@@ -5,6 +5,8 @@
 //! numbers as text) so that `settings` can validate flags and the topology file alike, with
 //! errors that name the setting and its allowed range. Nothing past `settings` sees clap.
 
+pub mod assets;
+
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};

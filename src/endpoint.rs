@@ -7,10 +7,13 @@
 //!
 //! We parse the URL ourselves rather than hand the string to lapin: `amq-protocol-uri` takes the
 //! host from `Url::domain()`, which is `None` for an IP address, so `amqp://10.0.0.5/` would
-//! silently connect to `localhost`. [`AmqpTarget::to_uri`] builds lapin's URI with the host we
-//! parsed.
+//! silently connect to `localhost`. `broker::amqp` builds lapin's URI from the host we parsed.
+//!
+//! PURE: no lapin here; the query parameters lapin understands are validated by the same rules
+//! its parser applies, so a bad one is refused before anything connects.
 
-use lapin::uri::{AMQPAuthority, AMQPQueryString, AMQPScheme, AMQPUri, AMQPUserInfo};
+use std::time::Duration;
+
 use percent_encoding::{NON_ALPHANUMERIC, percent_decode_str, utf8_percent_encode};
 use url::Url;
 
@@ -22,6 +25,14 @@ pub const DEFAULT_AMQP_URL: &str = "amqp://guest:guest@localhost:5672/%2f";
 /// The management plugin's default port, used when the API URL is derived from the AMQP URL.
 pub const DEFAULT_API_PORT: u16 = 15672;
 
+/// How to reach the broker.
+#[derive(Clone, Debug)]
+pub struct ConnectionSettings {
+    pub amqp: AmqpTarget,
+    pub api: ApiTarget,
+    pub timeout: Duration,
+}
+
 /// A parsed AMQP URL.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AmqpTarget {
@@ -31,7 +42,66 @@ pub struct AmqpTarget {
     pub username: String,
     password: String,
     pub vhost: String,
-    query: AMQPQueryString,
+    pub query: AmqpQuery,
+}
+
+/// The connection parameters an AMQP URL's query may carry (lapin's `AMQPQueryString`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AmqpQuery {
+    pub frame_max: Option<u32>,
+    pub channel_max: Option<u16>,
+    pub heartbeat: Option<u16>,
+    pub connection_timeout: Option<u64>,
+    /// One of lapin's SASL mechanisms, lower case.
+    pub auth_mechanism: Option<String>,
+}
+
+/// The SASL mechanisms lapin knows by name.
+pub const AUTH_MECHANISMS: [&str; 5] = [
+    "amqplain",
+    "anonymous",
+    "external",
+    "plain",
+    "rabbit-cr-demo",
+];
+
+impl AmqpQuery {
+    /// The parameters of `url`'s query, read as lapin reads them (the first of a repeated key;
+    /// unknown keys ignored).
+    fn parse(url: &Url) -> std::result::Result<AmqpQuery, String> {
+        fn int<T: std::str::FromStr<Err = std::num::ParseIntError>>(
+            url: &Url,
+            key: &str,
+        ) -> std::result::Result<Option<T>, String> {
+            match url.query_pairs().find(|(k, _)| k == key) {
+                None => Ok(None),
+                Some((_, v)) => v
+                    .parse::<T>()
+                    .map(Some)
+                    .map_err(|e| format!("the query parameter {key}={v:?}: {e}")),
+            }
+        }
+        let auth_mechanism = match url.query_pairs().find(|(k, _)| k == "auth_mechanism") {
+            None => None,
+            Some((_, v)) => {
+                let lower = v.to_lowercase();
+                if !AUTH_MECHANISMS.contains(&lower.as_str()) {
+                    return Err(format!(
+                        "the query parameter auth_mechanism={v:?} is not one of {}",
+                        AUTH_MECHANISMS.join(", ")
+                    ));
+                }
+                Some(lower)
+            }
+        };
+        Ok(AmqpQuery {
+            frame_max: int(url, "frame_max")?,
+            channel_max: int(url, "channel_max")?,
+            heartbeat: int(url, "heartbeat")?,
+            connection_timeout: int(url, "connection_timeout")?,
+            auth_mechanism,
+        })
+    }
 }
 
 impl AmqpTarget {
@@ -84,11 +154,8 @@ impl AmqpTarget {
                 decode(raw).map_err(|e| bad(&e))?
             }
         };
-        // Pass lapin's own query parameters through (heartbeat, frame_max, ...), validated by it.
-        let query = input
-            .parse::<AMQPUri>()
-            .map(|u| u.query)
-            .map_err(|e| bad(&redact::redact(&e)))?;
+        // lapin's own query parameters (heartbeat, frame_max, ...), validated as it would.
+        let query = AmqpQuery::parse(&url).map_err(|e| bad(&redact::redact(&e)))?;
         Ok(AmqpTarget {
             tls,
             host,
@@ -114,27 +181,6 @@ impl AmqpTarget {
             self.port,
             utf8_percent_encode(&self.vhost, NON_ALPHANUMERIC),
         )
-    }
-
-    /// lapin's URI for this target.
-    pub fn to_uri(&self) -> AMQPUri {
-        AMQPUri {
-            scheme: if self.tls {
-                AMQPScheme::AMQPS
-            } else {
-                AMQPScheme::AMQP
-            },
-            authority: AMQPAuthority {
-                userinfo: AMQPUserInfo {
-                    username: self.username.clone(),
-                    password: self.password.clone(),
-                },
-                host: self.host.clone(),
-                port: self.port,
-            },
-            vhost: self.vhost.clone(),
-            query: self.query.clone(),
-        }
     }
 }
 
@@ -300,7 +346,7 @@ mod tests {
     fn keeps_ip_hosts() {
         let t = AmqpTarget::parse("amqp://u:p@10.1.2.3:5673/v").unwrap();
         assert_eq!(t.host, "10.1.2.3");
-        assert_eq!(t.to_uri().authority.host, "10.1.2.3");
+        assert_eq!(t.host, "10.1.2.3");
         let t = AmqpTarget::parse("amqp://u:p@[::1]/v").unwrap();
         assert_eq!(t.host, "::1");
         assert!(t.display().contains("[::1]:5672"));

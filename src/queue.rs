@@ -1,0 +1,112 @@
+//! PURE: one logical queue (`q`, `q.dead` and its hold queues) with the settings that shape its
+//! broker queues, and the rules a logical queue's name must follow.
+
+use std::path::PathBuf;
+
+use crate::error::{Error, Result};
+use crate::topology::{self, QueueConfig, RabbitMqOptions};
+
+/// The longest queue name AMQP carries (a short string).
+pub const MAX_QUEUE_NAME_BYTES: usize = 255;
+
+/// One logical queue with everything that shapes its broker queues.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QueueSettings {
+    pub name: String,
+    pub config: QueueConfig,
+    pub options: RabbitMqOptions,
+    /// Set when a topology file is in use and does not list this queue: its settings then come
+    /// from the file's `[defaults]` and queuey's defaults, which is usually a typo in the name.
+    pub unlisted: Option<Unlisted>,
+}
+
+impl QueueSettings {
+    pub fn dead_queue(&self) -> String {
+        self.options.dead_queue(&self.name)
+    }
+}
+
+/// A queue name the topology file in use does not list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unlisted {
+    /// The topology file.
+    pub file: PathBuf,
+    /// The listed names nearest to it (a typo's intended name), nearest first.
+    pub near: Vec<String>,
+}
+
+impl Unlisted {
+    /// `not in queuey.toml`, naming the file as the user knows it.
+    pub fn not_in(&self) -> String {
+        format!("not in {}", self.file.display())
+    }
+
+    /// One sentence on what an unlisted `name` gets, with the listed names it is near.
+    pub fn explain(&self, name: &str) -> String {
+        let mut text = format!(
+            "{name:?} is {}: it gets the file's [defaults] and queuey's defaults",
+            self.not_in()
+        );
+        if !self.near.is_empty() {
+            let near: Vec<String> = self.near.iter().map(|n| format!("{n:?}")).collect();
+            text.push_str(&format!("; did you mean {}?", near.join(" or ")));
+        }
+        text
+    }
+}
+
+/// A logical queue name must make valid broker queue names for `q`, `q.dead` and every hold
+/// queue: at most 255 bytes each, not empty, not in the broker's reserved `amq.` namespace.
+pub fn validate_queue_name(name: &str, options: &RabbitMqOptions) -> Result<()> {
+    if name.is_empty() {
+        return Err(Error::settings(
+            "invalid queue name \"\": it must not be empty",
+        ));
+    }
+    if name.starts_with("amq.") {
+        return Err(Error::settings(format!(
+            "invalid queue name {name:?}: names starting with \"amq.\" are reserved by RabbitMQ \
+             (it refuses them with 403 ACCESS_REFUSED)"
+        )));
+    }
+    let longest_hold = topology::longest_deferred_queue_name(name, options);
+    let dead = options.dead_queue(name);
+    for (what, derived) in [
+        ("", name),
+        ("its dead-letter queue ", &dead),
+        ("its longest hold queue ", &longest_hold),
+    ] {
+        if derived.len() > MAX_QUEUE_NAME_BYTES {
+            return Err(Error::settings(format!(
+                "invalid queue name {:?}: {what}name is {} bytes long, and AMQP allows at most \
+                 {MAX_QUEUE_NAME_BYTES} (the longest derived name is {} bytes; keep the queue \
+                 name to {} bytes)",
+                truncate_for_message(name),
+                derived.len(),
+                longest_hold.len().max(dead.len()),
+                MAX_QUEUE_NAME_BYTES
+                    .saturating_sub(longest_hold.len().max(dead.len()) - name.len()),
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// A queue name given with `--to`: what AMQP and RabbitMQ accept.
+pub fn validate_target_queue(name: &str) -> Result<()> {
+    if name.is_empty() || name.len() > MAX_QUEUE_NAME_BYTES {
+        return Err(Error::settings(format!(
+            "invalid --to {:?}: a queue name is 1 to {MAX_QUEUE_NAME_BYTES} bytes",
+            truncate_for_message(name)
+        )));
+    }
+    Ok(())
+}
+
+fn truncate_for_message(name: &str) -> String {
+    if name.chars().count() > 40 {
+        format!("{}…", name.chars().take(40).collect::<String>())
+    } else {
+        name.to_owned()
+    }
+}

@@ -1,0 +1,130 @@
+//! The topology file (`queuey.toml`): read and parsed as written; merged and validated by
+//! [`super::resolve`].
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use super::DEFAULT_CONFIG_FILE;
+use crate::error::{Error, Kind, Result};
+
+/// One table of the topology file (`[defaults]` or `[queues."<name>"]`), as written.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawQueueSettings {
+    pub message_ttl: Option<String>,
+    pub max_priority: Option<i64>,
+    pub queue_type: Option<String>,
+    pub delivery_limit: Option<i64>,
+    pub dead_suffix: Option<String>,
+    pub deferred_suffix: Option<String>,
+    pub retry_granularity: Option<String>,
+    pub deferred_granularity: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFile {
+    #[serde(default)]
+    defaults: RawQueueSettings,
+    #[serde(default)]
+    queues: toml::Table,
+}
+
+/// A parsed topology file: defaults and the queues in file order.
+#[derive(Clone, Debug)]
+pub struct TopologyFile {
+    pub path: PathBuf,
+    pub defaults: RawQueueSettings,
+    pub queues: Vec<(String, RawQueueSettings)>,
+}
+
+impl TopologyFile {
+    /// The file named by `--config` / `QUEUEY_CONFIG` (which must exist), else `./queuey.toml`
+    /// when present, else none.
+    pub fn discover(explicit: Option<&Path>) -> Result<Option<TopologyFile>> {
+        match explicit {
+            Some(path) => TopologyFile::load(path).map(Some),
+            None => {
+                let path = Path::new(DEFAULT_CONFIG_FILE);
+                if path.is_file() {
+                    TopologyFile::load(path).map(Some)
+                } else {
+                    Ok(None)
+                }
+            }
+        }
+    }
+
+    pub fn load(path: &Path) -> Result<TopologyFile> {
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            Error::new(
+                Kind::ConfigFile,
+                format!("cannot read the topology file {}: {e}", path.display()),
+            )
+            .with_hint("name it with --config or QUEUEY_CONFIG; ./queuey.toml is read when present")
+        })?;
+        TopologyFile::parse(&text, path)
+    }
+
+    pub fn parse(text: &str, path: &Path) -> Result<TopologyFile> {
+        let file_error = |detail: String| {
+            Error::new(
+                Kind::ConfigFile,
+                format!("invalid topology file {}: {detail}", path.display()),
+            )
+            .with_hint(
+                "known tables: [defaults] and [queues.\"<name>\"]; known keys: message_ttl, \
+                 max_priority, queue_type, delivery_limit, dead_suffix, deferred_suffix, \
+                 retry_granularity, deferred_granularity (see the README)",
+            )
+        };
+        let raw: RawFile = toml::from_str(text).map_err(|e| file_error(e.to_string()))?;
+        let mut queues = Vec::new();
+        for (name, value) in raw.queues {
+            if let Some(dotted) = dotted_name(&name, &value) {
+                return Err(Error::new(
+                    Kind::ConfigFile,
+                    format!(
+                        "invalid topology file {}: [queues.{dotted}] is, in TOML, a queue {name:?} \
+                         holding a table, not a queue named {dotted:?}",
+                        path.display()
+                    ),
+                )
+                .with_hint(format!(
+                    "quote a queue name that holds dots: [queues.{:?}]",
+                    dotted
+                )));
+            }
+            let settings: RawQueueSettings = value
+                .try_into()
+                .map_err(|e: toml::de::Error| file_error(format!("[queues.{name:?}]: {e}")))?;
+            queues.push((name, settings));
+        }
+        Ok(TopologyFile {
+            path: path.to_owned(),
+            defaults: raw.defaults,
+            queues,
+        })
+    }
+
+    pub(super) fn entry(&self, name: &str) -> Option<&RawQueueSettings> {
+        self.queues.iter().find(|(n, _)| n == name).map(|(_, s)| s)
+    }
+}
+
+/// A table under `[queues]` that holds tables is a dotted name written without quotes
+/// (`[queues.tour.orders]`): the name it was meant to be (`tour.orders`). Queue settings are
+/// never tables.
+fn dotted_name(name: &str, value: &toml::Value) -> Option<String> {
+    let toml::Value::Table(table) = value else {
+        return None;
+    };
+    table.iter().find_map(|(key, inner)| match inner {
+        toml::Value::Table(_) => {
+            let full = format!("{name}.{key}");
+            Some(dotted_name(&full, inner).unwrap_or(full))
+        }
+        _ => None,
+    })
+}

@@ -1,0 +1,513 @@
+//! Flags + environment + `queuey.toml` -> plain, validated settings. Validation lives here.
+//!
+//! Every value remembers where it came from (a flag, or a table of the topology file), so an
+//! error names the setting, the value, its origin and the allowed range. Precedence, highest
+//! first: flags, the file's `[queues."<name>"]` table, the file's `[defaults]` table, queuey's
+//! defaults. Nothing here talks to the broker.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::cli::{self, Cli, FilterArgs, PeekArgs, QueueNamesArgs, QueueSettingsArgs};
+use crate::dead::decode::Cause;
+use crate::dead::filter::{AttemptRange, Filter, GroupKey, HeaderCondition};
+use crate::dead::peek::PeekOptions;
+use crate::duration::parse_duration;
+use crate::endpoint::ConnectionSettings;
+use crate::endpoint::{AmqpTarget, ApiTarget, DEFAULT_AMQP_URL};
+use crate::error::{Error, Result};
+use crate::output::{Format, Output};
+use crate::queue::{QueueSettings, Unlisted, validate_target_queue};
+use crate::topology::RabbitMqOptions;
+
+/// The file read when neither `--config` nor `QUEUEY_CONFIG` names one.
+pub const DEFAULT_CONFIG_FILE: &str = "queuey.toml";
+
+pub mod file;
+pub mod resolve;
+
+pub use file::TopologyFile;
+pub use resolve::{resolve_queue, resolve_queues};
+
+impl From<&QueueNamesArgs> for QueueSettingsArgs {
+    /// The commands that only read or move messages take the two naming settings; the others
+    /// come from the topology file alone.
+    fn from(names: &QueueNamesArgs) -> QueueSettingsArgs {
+        QueueSettingsArgs {
+            dead_suffix: names.dead_suffix.clone(),
+            deferred_suffix: names.deferred_suffix.clone(),
+            ..QueueSettingsArgs::default()
+        }
+    }
+}
+
+/// Which granularity a delay is rounded with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DelayKind {
+    /// Retries and delayed enqueues: `retry_granularity`.
+    Retry,
+    /// Deferrals: `deferred_granularity`.
+    Deferral,
+}
+
+impl DelayKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DelayKind::Retry => "retry",
+            DelayKind::Deferral => "deferral",
+        }
+    }
+
+    pub fn granularity(self, options: &RabbitMqOptions) -> Duration {
+        match self {
+            DelayKind::Retry => options.retry_granularity,
+            DelayKind::Deferral => options.deferred_granularity,
+        }
+    }
+}
+
+/// A delay asked for on the command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DelayRequest {
+    pub delay: Duration,
+    pub kind: DelayKind,
+    /// As the user wrote it, for messages.
+    pub written: String,
+}
+
+/// What to do, with plain validated settings.
+// Built once per run and matched once: the size difference between variants costs nothing.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+pub enum Work {
+    Args {
+        queues: Vec<QueueSettings>,
+        delays: Vec<DelayRequest>,
+    },
+    /// `declare`, or `declare --dry-run` when `dry_run`.
+    Declare {
+        queues: Vec<QueueSettings>,
+        connection: ConnectionSettings,
+        dry_run: bool,
+        /// Create queues the topology file does not list.
+        allow_unlisted: bool,
+    },
+    Verify {
+        queues: Vec<QueueSettings>,
+        connection: ConnectionSettings,
+    },
+    HoldsLs {
+        queue: QueueSettings,
+        connection: ConnectionSettings,
+    },
+    Status {
+        queues: Vec<QueueSettings>,
+        connection: ConnectionSettings,
+    },
+    Ping {
+        connection: ConnectionSettings,
+    },
+    DeadLs {
+        connection: ConnectionSettings,
+        queue: QueueSettings,
+        filter: Filter,
+        /// `None`: every message.
+        limit: Option<u64>,
+        group_by: Vec<GroupKey>,
+        peek: PeekOptions,
+    },
+    DeadShow {
+        connection: ConnectionSettings,
+        queue: QueueSettings,
+        which: Which,
+        peek: PeekOptions,
+    },
+    DeadExport {
+        connection: ConnectionSettings,
+        queue: QueueSettings,
+        filter: Filter,
+        limit: Option<u64>,
+        output_file: Option<PathBuf>,
+        peek: PeekOptions,
+    },
+    DeadReplay {
+        connection: ConnectionSettings,
+        replay: ReplaySettings,
+    },
+    DeadPurge {
+        connection: ConnectionSettings,
+        purge: PurgeSettings,
+    },
+}
+
+/// What `dead replay` does.
+#[derive(Clone, Debug)]
+pub struct ReplaySettings {
+    pub queue: QueueSettings,
+    pub filter: Filter,
+    pub to: Option<String>,
+    pub dry_run: bool,
+    pub limit: Option<u64>,
+    /// Messages per second at most.
+    pub rate: Option<f64>,
+    pub from_file: Option<PathBuf>,
+    /// Copy envelope bodies unchanged instead of setting their `attempt` to 1.
+    pub keep_attempts: bool,
+    pub peek: PeekOptions,
+}
+
+/// What `dead purge` does.
+#[derive(Clone, Debug)]
+pub struct PurgeSettings {
+    pub queue: QueueSettings,
+    pub filter: Filter,
+    pub yes: bool,
+    pub dry_run: bool,
+    pub archive: Option<PathBuf>,
+    pub peek: PeekOptions,
+}
+
+/// `--rate 500` or `--rate 500/s`: messages per second, above zero.
+pub fn parse_rate(text: &str) -> Result<f64> {
+    let number = text.trim().strip_suffix("/s").unwrap_or(text.trim());
+    match number.parse::<f64>() {
+        Ok(r) if r.is_finite() && r > 0.0 => Ok(r),
+        _ => Err(Error::settings(format!(
+            "invalid --rate {text:?}: messages per second above 0, like 500 or 500/s"
+        ))),
+    }
+}
+
+/// Which one message `dead show` shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Which {
+    Position(u64),
+    MessageId(String),
+}
+
+/// A whole invocation: how to print, and what to do.
+#[derive(Debug)]
+pub struct Invocation {
+    pub output: Output,
+    pub work: Work,
+    /// Said on stderr before the work starts (a queue name the topology file does not list).
+    pub notes: Vec<String>,
+}
+
+impl Invocation {
+    pub fn from_cli(cli: Cli) -> Result<Invocation> {
+        let global = cli.global;
+        let output = Output {
+            format: match global.output {
+                cli::OutputFormat::Table => Format::Table,
+                cli::OutputFormat::Json => Format::Json,
+            },
+            quiet: global.quiet,
+        };
+        let connection = || {
+            connection_settings(
+                global.url.as_deref(),
+                global.api_url.as_deref(),
+                &global.connect_timeout,
+            )
+        };
+        let work = match cli.command {
+            cli::Command::Args(a) => {
+                let file = TopologyFile::discover(global.config.as_deref())?;
+                let queues = resolve_queues(&a.selection, &a.settings, file.as_ref())?;
+                let mut delays = Vec::new();
+                for (written, kind) in a
+                    .delay
+                    .iter()
+                    .map(|d| (d, DelayKind::Retry))
+                    .chain(a.defer.iter().map(|d| (d, DelayKind::Deferral)))
+                {
+                    let flag = match kind {
+                        DelayKind::Retry => "--delay",
+                        DelayKind::Deferral => "--defer",
+                    };
+                    let delay = parse_duration(written)
+                        .map_err(|e| Error::settings(format!("{flag}: {e}")))?;
+                    delays.push(DelayRequest {
+                        delay,
+                        kind,
+                        written: written.clone(),
+                    });
+                }
+                Work::Args { queues, delays }
+            }
+            cli::Command::Declare(a) => {
+                let file = TopologyFile::discover(global.config.as_deref())?;
+                let queues = resolve_queues(&a.selection, &a.settings, file.as_ref())?;
+                if !a.dry_run && !a.allow_unlisted {
+                    refuse_unlisted(&queues)?;
+                }
+                Work::Declare {
+                    queues,
+                    connection: connection()?,
+                    dry_run: a.dry_run,
+                    allow_unlisted: a.allow_unlisted,
+                }
+            }
+            cli::Command::Verify(a) => {
+                let file = TopologyFile::discover(global.config.as_deref())?;
+                Work::Verify {
+                    queues: resolve_queues(&a.selection, &a.settings, file.as_ref())?,
+                    connection: connection()?,
+                }
+            }
+            cli::Command::Status(a) => {
+                let file = TopologyFile::discover(global.config.as_deref())?;
+                Work::Status {
+                    queues: resolve_queues(&a.selection, &a.settings, file.as_ref())?,
+                    connection: connection()?,
+                }
+            }
+            cli::Command::Holds(cli::HoldsCommand::Ls(a)) => {
+                let file = TopologyFile::discover(global.config.as_deref())?;
+                Work::HoldsLs {
+                    queue: resolve_queue(&a.queue, &(&a.settings).into(), file.as_ref())?,
+                    connection: connection()?,
+                }
+            }
+            cli::Command::Ping => Work::Ping {
+                connection: connection()?,
+            },
+            cli::Command::Dead(dead) => {
+                let file = TopologyFile::discover(global.config.as_deref())?;
+                match dead {
+                    cli::DeadCommand::Ls(a) => Work::DeadLs {
+                        queue: resolve_queue(&a.queue.queue, &(&a.settings).into(), file.as_ref())?,
+                        filter: filter_from_args(&a.filters)?,
+                        limit: (a.limit > 0).then_some(a.limit),
+                        group_by: a
+                            .group_by
+                            .iter()
+                            .map(|k| GroupKey::parse(k).map_err(Error::settings))
+                            .collect::<Result<_>>()?,
+                        peek: peek_options(&a.peek)?,
+                        connection: connection()?,
+                    },
+                    cli::DeadCommand::Show(a) => Work::DeadShow {
+                        queue: resolve_queue(&a.queue.queue, &(&a.settings).into(), file.as_ref())?,
+                        which: match (a.position, a.message_id) {
+                            (_, Some(id)) => Which::MessageId(id),
+                            (Some(0), None) => {
+                                return Err(Error::settings(
+                                    "position 0: positions start at 1 (the head of q.dead)",
+                                ));
+                            }
+                            (Some(p), None) => Which::Position(p),
+                            (None, None) => {
+                                return Err(Error::usage("give a POSITION or --message-id"));
+                            }
+                        },
+                        peek: peek_options(&a.peek)?,
+                        connection: connection()?,
+                    },
+                    cli::DeadCommand::Replay(a) => {
+                        let queue =
+                            resolve_queue(&a.queue.queue, &(&a.settings).into(), file.as_ref())?;
+                        if let Some(to) = &a.to {
+                            validate_target_queue(to)?;
+                            if *to == queue.dead_queue() {
+                                return Err(Error::settings(format!(
+                                    "--to {to:?} is the dead-letter queue itself: replaying into it would move nothing"
+                                )));
+                            }
+                        }
+                        Work::DeadReplay {
+                            replay: ReplaySettings {
+                                filter: filter_from_args(&a.filters)?,
+                                to: a.to,
+                                dry_run: a.dry_run,
+                                limit: (a.limit > 0).then_some(a.limit),
+                                rate: a.rate.as_deref().map(parse_rate).transpose()?,
+                                from_file: a.from_file,
+                                keep_attempts: a.keep_attempts,
+                                peek: peek_options(&a.peek)?,
+                                queue,
+                            },
+                            connection: connection()?,
+                        }
+                    }
+                    cli::DeadCommand::Purge(a) => Work::DeadPurge {
+                        purge: PurgeSettings {
+                            queue: resolve_queue(
+                                &a.queue.queue,
+                                &(&a.settings).into(),
+                                file.as_ref(),
+                            )?,
+                            filter: filter_from_args(&a.filters)?,
+                            yes: a.yes,
+                            dry_run: a.dry_run,
+                            archive: a.archive,
+                            peek: peek_options(&a.peek)?,
+                        },
+                        connection: connection()?,
+                    },
+                    cli::DeadCommand::Export(a) => Work::DeadExport {
+                        queue: resolve_queue(&a.queue.queue, &(&a.settings).into(), file.as_ref())?,
+                        filter: filter_from_args(&a.filters)?,
+                        limit: (a.limit > 0).then_some(a.limit),
+                        output_file: a.output_file,
+                        peek: peek_options(&a.peek)?,
+                        connection: connection()?,
+                    },
+                }
+            }
+            cli::Command::Completions { .. } | cli::Command::GenerateAssets { .. } => {
+                return Err(Error::internal(
+                    "completions and generate-assets belong to the CLI layer (lib.rs runs them)",
+                ));
+            }
+        };
+        let notes = match &work {
+            // Declare and verify say it in their report, where it decides what happens.
+            Work::Declare { .. } | Work::Verify { .. } => Vec::new(),
+            other => other
+                .queues()
+                .into_iter()
+                .filter_map(|q| {
+                    q.unlisted
+                        .as_ref()
+                        .map(|u| format!("note: {}", u.explain(&q.name)))
+                })
+                .collect(),
+        };
+        Ok(Invocation {
+            output,
+            work,
+            notes,
+        })
+    }
+}
+
+impl Work {
+    /// The logical queues this work is about.
+    pub fn queues(&self) -> Vec<&QueueSettings> {
+        match self {
+            Work::Args { queues, .. }
+            | Work::Declare { queues, .. }
+            | Work::Verify { queues, .. }
+            | Work::Status { queues, .. } => queues.iter().collect(),
+            Work::HoldsLs { queue, .. }
+            | Work::DeadLs { queue, .. }
+            | Work::DeadShow { queue, .. }
+            | Work::DeadExport { queue, .. } => vec![queue],
+            Work::DeadReplay { replay, .. } => vec![&replay.queue],
+            Work::DeadPurge { purge, .. } => vec![&purge.queue],
+            Work::Ping { .. } => Vec::new(),
+        }
+    }
+}
+
+/// `declare` creates only what the topology file lists (when one is in use): a name it does not
+/// list is usually a typo, and would be created with default settings.
+pub fn refuse_unlisted(queues: &[QueueSettings]) -> Result<()> {
+    let unlisted: Vec<(&QueueSettings, &Unlisted)> = queues
+        .iter()
+        .filter_map(|q| q.unlisted.as_ref().map(|u| (q, u)))
+        .collect();
+    let Some((_, first)) = unlisted.first() else {
+        return Ok(());
+    };
+    let explained: Vec<String> = unlisted.iter().map(|(q, u)| u.explain(&q.name)).collect();
+    Err(Error::usage(format!(
+        "refusing to declare a queue that is {}: {}; nothing was declared",
+        first.not_in(),
+        explained.join("; ")
+    ))
+    .with_hint(format!(
+        "fix the name, add a table [queues.\"<name>\"] to {}, or pass --allow-unlisted to \
+         create it with the defaults",
+        first.file.display()
+    )))
+}
+
+/// The filters of a dead-letter command, validated.
+pub fn filter_from_args(a: &FilterArgs) -> Result<Filter> {
+    let duration = |flag: &str, v: &Option<String>| -> Result<Option<Duration>> {
+        v.as_deref()
+            .map(|t| parse_duration(t).map_err(|e| Error::settings(format!("{flag}: {e}"))))
+            .transpose()
+    };
+    let filter = Filter {
+        causes: a
+            .cause
+            .iter()
+            .map(|c| {
+                Cause::parse(c).ok_or_else(|| {
+                    Error::settings(format!(
+                        "invalid --cause {c:?}: one of {}",
+                        Cause::ALL.map(Cause::as_str).join(", ")
+                    ))
+                })
+            })
+            .collect::<Result<_>>()?,
+        reasons: a.reason.clone(),
+        job_types: a.job_type.clone(),
+        original_queues: a.original_queue.clone(),
+        attempts: a
+            .attempts
+            .as_deref()
+            .map(|t| {
+                AttemptRange::parse(t).map_err(|e| Error::settings(format!("--attempts: {e}")))
+            })
+            .transpose()?,
+        older_than: duration("--older-than", &a.older_than)?,
+        newer_than: duration("--newer-than", &a.newer_than)?,
+        headers: a
+            .header
+            .iter()
+            .map(|h| {
+                HeaderCondition::parse(h).map_err(|e| Error::settings(format!("--header: {e}")))
+            })
+            .collect::<Result<_>>()?,
+        message_ids: a.message_id.clone(),
+    };
+    if let (Some(o), Some(n)) = (filter.older_than, filter.newer_than)
+        && o >= n
+    {
+        return Err(Error::settings(format!(
+            "--older-than {} and --newer-than {} match nothing: older-than must be shorter than newer-than",
+            a.older_than.as_deref().unwrap_or_default(),
+            a.newer_than.as_deref().unwrap_or_default()
+        )));
+    }
+    Ok(filter)
+}
+
+/// How a peek may treat the queue.
+pub fn peek_options(a: &PeekArgs) -> Result<PeekOptions> {
+    if a.window == 0 {
+        return Err(Error::settings("invalid --window 0: allowed 1 to 65535"));
+    }
+    Ok(PeekOptions {
+        window: a.window,
+        spend_delivery_budget: a.spend_delivery_budget,
+        assume_classic: a.assume_classic,
+        ..PeekOptions::new()
+    })
+}
+
+/// Resolves the AMQP URL, the management API URL and the connect timeout.
+pub fn connection_settings(
+    url: Option<&str>,
+    api_url: Option<&str>,
+    timeout: &str,
+) -> Result<ConnectionSettings> {
+    let amqp = AmqpTarget::parse(url.unwrap_or(DEFAULT_AMQP_URL))?;
+    let api = match api_url {
+        Some(u) => ApiTarget::parse(u, &amqp)?,
+        None => ApiTarget::derive(&amqp)?,
+    };
+    let timeout =
+        parse_duration(timeout).map_err(|e| Error::settings(format!("--connect-timeout: {e}")))?;
+    if timeout.is_zero() {
+        return Err(Error::settings(
+            "--connect-timeout 0 would never connect: give at least 1ms (the default is 10s)",
+        ));
+    }
+    Ok(ConnectionSettings { amqp, api, timeout })
+}
