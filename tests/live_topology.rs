@@ -999,3 +999,92 @@ fn verify_does_not_renew_a_hold_queues_lease() {
         "deleted by its own x-expires, not earlier: {gone_after:?}"
     );
 }
+
+#[test]
+fn a_topology_read_in_one_listing_says_what_reading_each_queue_says() {
+    // With several logical queues, verify/declare --dry-run read the vhost in one listing; with
+    // one, they read each queue on its own. Both must give the same plan, queue by queue:
+    // in sync, drift, missing, a q.dead whose policy destroys letters, hold queues good and bad.
+    let broker = Broker::connect();
+    let synced = logical(&broker, "one-read-sync");
+    let drifted = logical(&broker, "one-read-drift");
+    let missing = logical(&broker, "one-read-missing");
+    let policied = logical(&broker, "one-read-policy");
+    broker.declare(&synced, table(vec![priority10()]));
+    broker.declare(&format!("{synced}.dead"), FieldTable::default());
+    let good_hold = format!("{synced}.deferred.1000");
+    let bad_hold = format!("{synced}.deferred.soon");
+    broker.declare(&good_hold, hold_args(&synced, 1000));
+    broker.declare(&bad_hold, FieldTable::default());
+    broker.track_queue(&good_hold);
+    broker.track_queue(&bad_hold);
+    broker.declare(&drifted, table(vec![priority10(), ttl(5000)]));
+    broker.declare(&policied, table(vec![priority10()]));
+    broker.declare(&format!("{policied}.dead"), FieldTable::default());
+    let policy = unique("one-read-policy");
+    broker.set_policy(
+        &policy,
+        &format!("^{}$", regex_quote(&format!("{policied}.dead"))),
+        j!({"message-ttl": 1000}),
+        false,
+    );
+    let names = [&synced, &drifted, &missing, &policied];
+    let dir = tempfile::tempdir().unwrap();
+    let file: String = names
+        .iter()
+        .map(|n| format!("[queues.\"{n}\"]\n"))
+        .collect();
+    std::fs::write(dir.path().join("queuey.toml"), file).unwrap();
+    let run_in = |args: &[&str]| {
+        common::queuey_in(dir.path())
+            .args(args)
+            .output()
+            .expect("queuey runs")
+    };
+    // The policy is seen by the API a moment after it is set.
+    eventually("the policy on q.dead", Duration::from_secs(10), || {
+        let doc = json(&run_in(&["verify", &policied, "-o", "json"]));
+        (logical_of(&doc, &policied)["status"] == "drift").then_some(())
+    });
+    for command in [&["verify"][..], &["declare", "--dry-run"][..]] {
+        let all = run_in(&[command, &["--all", "-o", "json"]].concat());
+        let all = json(&all);
+        assert_eq!(
+            all["logical_queues"].as_array().map(Vec::len),
+            Some(4),
+            "{all:#}"
+        );
+        for name in names {
+            let one = json(&run_in(&[command, &[name.as_str(), "-o", "json"]].concat()));
+            assert_eq!(
+                logical_of(&all, name),
+                logical_of(&one, name),
+                "{command:?}: {name} read in one listing differs from {name} read on its own"
+            );
+        }
+        if command[0] == "verify" {
+            // The bad hold-queue name makes `synced` drift for verify (it checks hold queues).
+            let statuses: Vec<&Value> = names
+                .iter()
+                .map(|n| &logical_of(&all, n)["status"])
+                .collect();
+            assert_eq!(
+                statuses,
+                [&j!("drift"), &j!("drift"), &j!("create"), &j!("drift")]
+            );
+        }
+    }
+}
+
+/// `text` as a literal in a policy pattern (an Erlang regex).
+fn regex_quote(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_string()
+            } else {
+                format!("\\{c}")
+            }
+        })
+        .collect()
+}

@@ -112,6 +112,20 @@ pub struct PolicyDefinition {
     pub definition: serde_json::Map<String, serde_json::Value>,
 }
 
+/// A policy of a vhost's listing.
+#[derive(Clone, Debug, Default, Deserialize)]
+pub struct NamedPolicy {
+    pub name: String,
+    #[serde(flatten)]
+    pub policy: PolicyDefinition,
+}
+
+/// The queue fields a listing returns: those of [`LiveQueue`] (a test compares a topology read
+/// this way with one read queue by queue).
+const LISTING_COLUMNS: &str = "name,vhost,arguments,durable,auto_delete,exclusive,type,messages,\
+     messages_ready,messages_unacknowledged,consumers,idle_since,policy,operator_policy,\
+     effective_policy_definition,state";
+
 /// `text` as a literal inside the API's (PCRE) name regex: every ASCII character that is not a
 /// letter or digit is backslash-escaped, which PCRE reads as itself.
 pub fn regex_escape(text: &str) -> String {
@@ -317,6 +331,67 @@ impl ApiClient {
             }
             page += 1;
         }
+    }
+
+    /// Every queue of `vhost` in one paginated listing (pages of 500), with only the columns
+    /// queuey compares and counts: what `declare`, `verify` and `status` read once for a whole
+    /// topology instead of one request per queue. Like every API read, it renews no lease.
+    pub async fn queues(&self, vhost: &str) -> Result<Vec<LiveQueue>> {
+        let mut out = Vec::new();
+        let mut page = 1u64;
+        loop {
+            let page_text = page.to_string();
+            let result: Option<QueuePage> = self
+                .get_json_opt(
+                    &["queues", vhost],
+                    &[
+                        ("page", page_text.as_str()),
+                        ("page_size", "500"),
+                        ("columns", LISTING_COLUMNS),
+                    ],
+                )
+                .await?;
+            let Some(result) = result else {
+                return Err(self.missing_vhost(vhost));
+            };
+            out.extend(result.items);
+            if page >= result.page_count {
+                return Ok(out);
+            }
+            page += 1;
+        }
+    }
+
+    /// How many queues `vhost` has (one request of one name).
+    pub async fn queue_count(&self, vhost: &str) -> Result<u64> {
+        #[derive(Deserialize)]
+        struct Counted {
+            #[serde(default)]
+            total_count: u64,
+        }
+        let result: Option<Counted> = self
+            .get_json_opt(
+                &["queues", vhost],
+                &[("page", "1"), ("page_size", "1"), ("columns", "name")],
+            )
+            .await?;
+        result
+            .map(|c| c.total_count)
+            .ok_or_else(|| self.missing_vhost(vhost))
+    }
+
+    /// Every policy (or, with `operator`, operator policy) of `vhost`. Reading them needs the
+    /// policymaker, monitoring or administrator tag; operator policies, administrator.
+    pub async fn policies(&self, vhost: &str, operator: bool) -> Result<Vec<NamedPolicy>> {
+        let kind = if operator {
+            "operator-policies"
+        } else {
+            "policies"
+        };
+        Ok(self
+            .get_json_opt::<Vec<NamedPolicy>>(&[kind, vhost], &[])
+            .await?
+            .unwrap_or_default())
     }
 
     /// The names of the queues of `vhost`, at most `limit` of them (pages of 500 names, the

@@ -164,11 +164,18 @@ async fn run_in(
         output.note(&format!("note: {note}"));
         notes.push(note);
     }
+    inspector.read_vhost(queues.len()).await?;
     let mut logical = Vec::new();
     for q in queues {
         let inspected = inspector.long_lived(q).await?;
         let (mut entry, entry_code) = match mode {
-            Mode::Declare => declare_one(session, q, inspected).await?,
+            Mode::Declare => {
+                let declared: Vec<String> =
+                    inspected.iter().map(|i| i.computed.name.clone()).collect();
+                let done = declare_one(session, q, inspected).await?;
+                inspector.changed(declared);
+                done
+            }
             Mode::DryRun { .. } => {
                 let entry = plan_entry(q, inspected, None, session.vhost());
                 let c = if entry.status == Status::Drift {

@@ -8,8 +8,15 @@
 //! argument. A probe never runs on a queue the passive declare did not find, because on a
 //! missing queue it would create it. Hold queues are never declared, passively or not: a passive
 //! declare renews an idle classic queue's `x-expires` lease and would keep it alive for ever.
+//!
+//! Over a topology of many logical queues the API is read once: [`Inspector::read_vhost`] lists
+//! the vhost's queues (and, when a `q.dead` has policies, its policies) in pages, instead of three
+//! requests per logical queue. A queue `declare` has just changed is read again on its own.
 
-use crate::broker::api::{LiveQueue, regex_escape};
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+
+use crate::broker::api::{LiveQueue, PolicyDefinition, regex_escape};
 use crate::broker::session::{BrokerVersion, DeclareReply, Session};
 use crate::error::{Error, Kind, Result};
 use crate::plan::{self, ComputedQueue, ProbeOutcome, QueuePlan, Source};
@@ -51,7 +58,24 @@ pub struct Inspector<'a> {
     pub source: Source,
     /// Why the management API is not used (the error it gave), in the AMQP fallback.
     pub api_error: Option<Error>,
+    /// The vhost's queues read in one listing, when [`Inspector::read_vhost`] found that cheaper.
+    snapshot: RefCell<Option<Snapshot>>,
 }
+
+/// One listing of a vhost: its queues by name, its policies once a `q.dead` needs them, and the
+/// names changed since (read again on their own).
+#[derive(Default)]
+struct Snapshot {
+    queues: HashMap<String, LiveQueue>,
+    /// (operator policy?, name) -> definition; `None` until first needed.
+    policies: Option<HashMap<(bool, String), PolicyDefinition>>,
+    changed: HashSet<String>,
+}
+
+/// Requests per logical queue without a listing: `q`, `q.dead`, the hold-queue search.
+const REQUESTS_PER_LOGICAL_QUEUE: u64 = 3;
+/// Queues per page of a listing.
+const LISTING_PAGE: u64 = 500;
 
 /// The note every command prints (and puts in its JSON) in the AMQP fallback.
 pub fn fallback_note(api_error: &Error, hold_queues: bool) -> String {
@@ -82,6 +106,7 @@ impl<'a> Inspector<'a> {
             session,
             source: Source::AmqpProbe,
             api_error: Some(e),
+            snapshot: RefCell::new(None),
         };
         match session.overview().await {
             Ok(_) => {}
@@ -93,6 +118,7 @@ impl<'a> Inspector<'a> {
                 session,
                 source: Source::ManagementApi,
                 api_error: None,
+                snapshot: RefCell::new(None),
             }),
             Ok(false) => Err(Error::new(
                 Kind::AccessRefused,
@@ -114,6 +140,53 @@ impl<'a> Inspector<'a> {
         self.source == Source::ManagementApi
     }
 
+    /// Before inspecting `logical` logical queues through the API: lists the whole vhost once
+    /// when that takes fewer requests than reading each queue (pages of 500 against three
+    /// requests per logical queue), so a fleet of thousands costs a few requests, and a single
+    /// queue in a vhost of thousands still costs three.
+    pub async fn read_vhost(&self, logical: usize) -> Result<()> {
+        if !self.uses_api() || logical < 2 {
+            return Ok(());
+        }
+        let api = self.session.api();
+        let vhost = self.session.vhost();
+        let total = api.queue_count(vhost).await?;
+        if total.div_ceil(LISTING_PAGE) + 1 > REQUESTS_PER_LOGICAL_QUEUE * logical as u64 {
+            return Ok(());
+        }
+        let queues = api
+            .queues(vhost)
+            .await?
+            .into_iter()
+            .map(|q| (q.name.clone(), q))
+            .collect();
+        *self.snapshot.borrow_mut() = Some(Snapshot {
+            queues,
+            ..Snapshot::default()
+        });
+        Ok(())
+    }
+
+    /// After `declare` changed `names`: they are read again on their own from now on.
+    pub fn changed(&self, names: impl IntoIterator<Item = String>) {
+        if let Some(s) = self.snapshot.borrow_mut().as_mut() {
+            s.changed.extend(names);
+        }
+    }
+
+    /// A live queue: from the listing when there is one (and the queue has not changed since),
+    /// else by its own request.
+    async fn live_queue(&self, name: &str) -> Result<Option<LiveQueue>> {
+        let listed = match self.snapshot.borrow().as_ref() {
+            Some(s) if !s.changed.contains(name) => Some(s.queues.get(name).cloned()),
+            _ => None,
+        };
+        match listed {
+            Some(found) => Ok(found),
+            None => self.session.live_queue(name).await,
+        }
+    }
+
     /// The plans of `q` and `q.dead`, with their counts. Changes nothing on the broker, except
     /// that the AMQP fallback's equivalence probe of an existing classic queue renews its
     /// `x-expires` lease, as any declare does (`q` and `q.dead` have none).
@@ -122,7 +195,7 @@ impl<'a> Inspector<'a> {
         for computed in plan::long_lived_queues(q) {
             let inspected = match self.source {
                 Source::ManagementApi => {
-                    let live = self.session.live_queue(&computed.name).await?;
+                    let live = self.live_queue(&computed.name).await?;
                     let mut definition = live.as_ref().map(LiveQueue::definition);
                     if computed.role == plan::Role::Dead
                         && let Some(d) = definition.as_mut()
@@ -156,6 +229,26 @@ impl<'a> Inspector<'a> {
     /// name them).
     async fn read_policies(&self, live: &plan::LiveDefinition) -> Vec<plan::AppliedPolicy> {
         let mut out = plan::applied_policies(live);
+        if out.is_empty() {
+            return out;
+        }
+        if self.snapshot.borrow().is_some() {
+            self.read_vhost_policies().await;
+            if let Some(policies) = self
+                .snapshot
+                .borrow()
+                .as_ref()
+                .and_then(|s| s.policies.as_ref())
+            {
+                for applied in &mut out {
+                    if let Some(found) = policies.get(&(applied.operator, applied.name.clone())) {
+                        applied.pattern = found.pattern.clone();
+                        applied.definition = Some(found.definition.clone());
+                    }
+                }
+            }
+            return out;
+        }
         for applied in &mut out {
             if let Ok(Some(found)) = self
                 .session
@@ -168,6 +261,33 @@ impl<'a> Inspector<'a> {
             }
         }
         out
+    }
+
+    /// The vhost's policies and operator policies, once per listing. One the user may not read
+    /// (operator policies need the administrator tag) leaves its policies named only, as a
+    /// refused single read does.
+    async fn read_vhost_policies(&self) {
+        if self
+            .snapshot
+            .borrow()
+            .as_ref()
+            .is_none_or(|s| s.policies.is_some())
+        {
+            return;
+        }
+        let api = self.session.api();
+        let vhost = self.session.vhost();
+        let mut policies = HashMap::new();
+        for operator in [false, true] {
+            if let Ok(found) = api.policies(vhost, operator).await {
+                for p in found {
+                    policies.insert((operator, p.name), p.policy);
+                }
+            }
+        }
+        if let Some(s) = self.snapshot.borrow_mut().as_mut() {
+            s.policies = Some(policies);
+        }
     }
 
     /// The AMQP fallback for one long-lived queue: a passive declare, then, only when the
@@ -208,7 +328,25 @@ impl<'a> Inspector<'a> {
     /// From RabbitMQ 3.13 the listing leaves out `idle_since`; with `idle_since` set, each
     /// classic hold queue missing it is read again on its own (a GET renews nothing either).
     pub async fn hold_queues(&self, q: &QueueSettings, idle_since: bool) -> Result<Vec<LiveQueue>> {
-        hold_queues(self.session, q, idle_since).await
+        let listed: Option<Vec<LiveQueue>> = match self.snapshot.borrow().as_ref() {
+            Some(s) if !idle_since => {
+                let mut found: Vec<LiveQueue> = s
+                    .queues
+                    .values()
+                    .filter(|live| is_hold_queue_of(q, &live.name))
+                    .cloned()
+                    .collect();
+                // A hold queue declare created since the listing is read again on its own.
+                let changed = s.changed.iter().any(|n| is_hold_queue_of(q, n));
+                found.sort_by(|a, b| a.name.cmp(&b.name));
+                (!changed).then_some(found)
+            }
+            _ => None,
+        };
+        match listed {
+            Some(found) => Ok(found),
+            None => hold_queues(self.session, q, idle_since).await,
+        }
     }
 }
 
@@ -225,9 +363,7 @@ pub async fn hold_queues(
         .queues_matching(session.vhost(), &regex)
         .await?
         .into_iter()
-        .filter(|live| {
-            topology::parse_deferred_queue_name(&q.name, &live.name, &q.options) != Ok(None)
-        })
+        .filter(|live| is_hold_queue_of(q, &live.name))
         .collect();
     if idle_since && found.iter().any(needs_idle_since) {
         let new_listing = match session.broker_version().await {
@@ -243,6 +379,11 @@ pub async fn hold_queues(
         }
     }
     Ok(found)
+}
+
+/// A hold queue of `q`, or a name with its deferred infix but no valid TTL.
+fn is_hold_queue_of(q: &QueueSettings, name: &str) -> bool {
+    topology::parse_deferred_queue_name(&q.name, name, &q.options) != Ok(None)
 }
 
 fn needs_idle_since(live: &LiveQueue) -> bool {

@@ -95,6 +95,7 @@ async fn run_in(session: &Session, queues: &[QueueSettings], output: Output) -> 
         output.note(&format!("note: {note}"));
         notes.push(note);
     }
+    inspector.read_vhost(queues.len()).await?;
     let mut logical = Vec::new();
     for q in queues {
         let inspected = inspector.long_lived(q).await?;
