@@ -123,6 +123,25 @@ pub fn rabbitmqctl(vhost: &str, words: &[&str]) -> Option<String> {
         .then(|| command_line(&all))
 }
 
+/// `queuey dead ls q`, ready to paste: the suffixes given when they are not the defaults.
+pub fn dead_ls_command(queue: &crate::queue::QueueSettings) -> String {
+    queuey_command(&["dead", "ls", &queue.name], queue)
+}
+
+/// `queuey WORDS...`, ready to paste, with `--dead-suffix` and `--deferred-suffix` when the
+/// queue's are not the defaults (a flag wins over the topology file, so they always apply).
+pub fn queuey_command(words: &[&str], queue: &crate::queue::QueueSettings) -> String {
+    let mut all = vec!["queuey"];
+    all.extend_from_slice(words);
+    if queue.options.dead_suffix != crate::topology::DEFAULT_DEAD_SUFFIX {
+        all.extend(["--dead-suffix", &queue.options.dead_suffix]);
+    }
+    if queue.options.deferred_suffix != crate::topology::DEFAULT_DEFERRED_SUFFIX {
+        all.extend(["--deferred-suffix", &queue.options.deferred_suffix]);
+    }
+    command_line(&all)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,7 +7,6 @@
 
 use serde::Serialize;
 
-use super::dead::queuey_command;
 use super::inspect::{self, Counts, Inspected, Inspector};
 use crate::broker::session::Session;
 use crate::endpoint::ConnectionSettings;
@@ -15,6 +14,7 @@ use crate::error::{ExitCode, Result};
 use crate::output::{self, Format, Output, sanitize::sanitize};
 use crate::plan::{self, HoldPlan, Status};
 use crate::queue::QueueSettings;
+use crate::shell::queuey_command;
 
 /// `q` or `q.dead`.
 #[derive(Debug, Serialize)]

@@ -3,6 +3,7 @@
 
 pub mod decode;
 pub mod envelope;
+pub mod export;
 pub mod filter;
 pub mod peek;
 pub mod replay;

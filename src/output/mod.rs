@@ -4,6 +4,7 @@
 //! clean document on stdout. A closed stdout (`queuey ... | head`) is not an error: `main`
 //! ends quietly.
 
+pub mod dead;
 pub mod progress;
 pub mod sanitize;
 
