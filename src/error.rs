@@ -7,7 +7,8 @@
 
 use std::fmt;
 
-/// Exit codes, documented in the README and the man page. Stable: CI pipelines branch on them.
+/// Exit codes. Stable: CI pipelines branch on them. [`ExitCode::meaning`] is the one table of
+/// them: `--help` and the man page print it, and a test holds docs/exit-codes.md to it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum ExitCode {
@@ -39,8 +40,82 @@ pub enum ExitCode {
 }
 
 impl ExitCode {
+    /// Every code, in order.
+    pub const ALL: [ExitCode; 12] = [
+        ExitCode::Ok,
+        ExitCode::Drift,
+        ExitCode::Usage,
+        ExitCode::Partial,
+        ExitCode::Unreachable,
+        ExitCode::AccessRefused,
+        ExitCode::Api,
+        ExitCode::BrokerRefused,
+        ExitCode::Io,
+        ExitCode::Declined,
+        ExitCode::Internal,
+        ExitCode::Interrupted,
+    ];
+
     pub fn code(self) -> u8 {
         self as u8
+    }
+
+    /// What the code tells a user or a script, in one sentence.
+    pub fn meaning(self) -> &'static str {
+        match self {
+            ExitCode::Ok => {
+                "success; for verify, every queue exists and is in sync; for declare --dry-run, \
+                 declare would succeed"
+            }
+            ExitCode::Drift => {
+                "drift: verify found a queue missing or different (hold queues included), \
+                 declare --dry-run found drift, or declare refused to act over drift"
+            }
+            ExitCode::Usage => "usage: bad flags, settings, topology file or URL",
+            ExitCode::Partial => {
+                "partial: bulk work ended with some messages not processed (see the summary)"
+            }
+            ExitCode::Unreachable => {
+                "unreachable: no AMQP connection to the broker (refused, DNS, timeout, TLS, not \
+                 AMQP)"
+            }
+            ExitCode::AccessRefused => {
+                "access refused: wrong credentials, or the vhost is missing or not permitted"
+            }
+            ExitCode::Api => "management API off, unreachable or refusing the request",
+            ExitCode::BrokerRefused => {
+                "the broker refused an operation (missing queue, inequivalent arguments, ...)"
+            }
+            ExitCode::Io => "a local file could not be read or written",
+            ExitCode::Declined => {
+                "declined: a confirmation prompt was answered no (dead purge on a terminal); \
+                 nothing was changed"
+            }
+            ExitCode::Internal => "internal error (a bug in queuey)",
+            ExitCode::Interrupted => "interrupted (Ctrl-C)",
+        }
+    }
+
+    /// The table of every code for `--help` and the man page: the code, then its meaning
+    /// wrapped at 96 columns.
+    pub fn help_table() -> String {
+        let mut out = String::new();
+        for code in ExitCode::ALL {
+            let mut line = format!("  {:<5}", code.code());
+            for word in code.meaning().split(' ') {
+                if line.len() + 1 + word.len() > 96 {
+                    out.push_str(line.trim_end());
+                    out.push('\n');
+                    line = " ".repeat(7);
+                } else if !line.trim().chars().all(|c| c.is_ascii_digit()) {
+                    line.push(' ');
+                }
+                line.push_str(word);
+            }
+            out.push_str(&line);
+            out.push('\n');
+        }
+        out
     }
 
     /// The code of a run made of several results: the most severe wins, where errors outrank

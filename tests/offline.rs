@@ -495,3 +495,32 @@ fn documentation_links_resolve() {
     }
     assert!(checked > 20, "only {checked} links checked");
 }
+
+#[test]
+fn the_exit_code_table_is_written_once() {
+    // docs/exit-codes.md and `queuey --help` show ExitCode::meaning, code by code.
+    let docs = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/exit-codes.md"))
+        .expect("docs/exit-codes.md");
+    let rows: Vec<&str> = docs
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| code"))
+        .collect();
+    let expected: Vec<String> = queuey_cli::error::ExitCode::ALL
+        .iter()
+        .map(|c| format!("| {} | {} |", c.code(), c.meaning()))
+        .collect();
+    assert_eq!(
+        rows, expected,
+        "docs/exit-codes.md differs from ExitCode::meaning"
+    );
+    let (mut cmd, _dir) = queuey();
+    let out = cmd.arg("--help").output().unwrap();
+    let help = String::from_utf8_lossy(&out.stdout)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    for code in queuey_cli::error::ExitCode::ALL {
+        let line = format!("{} {}", code.code(), code.meaning());
+        assert!(help.contains(&line), "--help lacks {line:?}");
+    }
+}

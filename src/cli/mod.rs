@@ -11,22 +11,18 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-pub const AFTER_LONG_HELP: &str = "\
-Exit codes:
-  0    success; for verify: everything in sync
-  1    drift: verify found a queue missing or different, declare --dry-run found drift, or
-       declare refused to act over drift
-  2    usage: bad flags, settings, topology file or URL
-  3    partial: bulk work ended with some messages not processed (see the summary)
-  4    unreachable: no AMQP connection to the broker (refused, DNS, timeout, TLS)
-  5    access refused: wrong credentials, or the vhost is missing or not permitted
-  6    management API off, unreachable or refusing the request
-  7    the broker refused an operation (missing queue, inequivalent arguments, ...)
-  8    a local file could not be read or written
-  9    declined: a confirmation prompt was answered no (dead purge); nothing was changed
-  70   internal error (a bug in queuey)
-  130  interrupted (Ctrl-C)
+use crate::error::ExitCode;
 
+/// The end of `queuey --help` (and the man page): the exit codes, from [`ExitCode`], and the
+/// environment.
+pub fn after_long_help() -> String {
+    format!(
+        "Exit codes:\n{}\n{ENVIRONMENT_HELP}",
+        ExitCode::help_table()
+    )
+}
+
+const ENVIRONMENT_HELP: &str = "\
 Environment:
   QUEUEY_URL       AMQP URL (default amqp://guest:guest@localhost:5672/%2f)
   QUEUEY_API_URL   management API URL (default: the AMQP host, port 15672, same credentials)
@@ -38,7 +34,7 @@ Environment:
 /// `q.dead`, and short-lived hold queues `q.deferred.{ttl_ms}` through which every retry and
 /// delay waits.
 #[derive(Debug, Parser)]
-#[command(name = "queuey", version, after_long_help = AFTER_LONG_HELP)]
+#[command(name = "queuey", version, after_long_help = after_long_help())]
 #[command(propagate_version = true, max_term_width = 100)]
 pub struct Cli {
     #[command(flatten)]
