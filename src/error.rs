@@ -6,6 +6,7 @@
 //! error forces a decision about its code.
 
 use std::fmt;
+use std::sync::Arc;
 
 /// Exit codes. Stable: CI pipelines branch on them. [`ExitCode::meaning`] is the one table of
 /// them: `--help` and the man page print it, and a test holds docs/exit-codes.md to it.
@@ -168,6 +169,9 @@ pub enum Kind {
     BrokerRefused,
     /// A local file could not be read or written.
     Io,
+    /// Standard output was closed by its reader (`queuey ... | head`): not a failure, the
+    /// command ends quietly with 0.
+    BrokenPipe,
     /// Ctrl-C.
     Interrupted,
     /// A bug: a state queuey believed impossible.
@@ -183,18 +187,38 @@ impl Kind {
             Kind::Api => ExitCode::Api,
             Kind::QueueNotFound | Kind::BrokerRefused => ExitCode::BrokerRefused,
             Kind::Io => ExitCode::Io,
+            Kind::BrokenPipe => ExitCode::Ok,
             Kind::Interrupted => ExitCode::Interrupted,
             Kind::Internal => ExitCode::Internal,
         }
     }
 }
 
-/// A failure, with what failed (`message`) and how to fix it (`hint`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A failure, with what failed (`message`), how to fix it (`hint`), and the lower-level error
+/// it came from (`source`, for `std::error::Error::source`; its text is already in `message`).
+#[derive(Debug, Clone)]
 pub struct Error {
     pub kind: Kind,
     pub message: String,
     pub hint: Option<String>,
+    source: Option<Arc<dyn std::error::Error + Send + Sync + 'static>>,
+}
+
+/// Two errors are equal when they say the same thing; their sources are not compared.
+impl PartialEq for Error {
+    fn eq(&self, other: &Error) -> bool {
+        (self.kind, &self.message, &self.hint) == (other.kind, &other.message, &other.hint)
+    }
+}
+
+impl Eq for Error {}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.source
+            .as_deref()
+            .map(|e| e as &(dyn std::error::Error + 'static))
+    }
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -205,7 +229,19 @@ impl Error {
             kind,
             message: message.into(),
             hint: None,
+            source: None,
         }
+    }
+
+    /// Keeps `source` as the cause of this error.
+    pub fn with_source(mut self, source: impl std::error::Error + Send + Sync + 'static) -> Self {
+        self.source = Some(Arc::new(source));
+        self
+    }
+
+    /// Whether this is a closed standard output (not a failure: see [`Kind::BrokenPipe`]).
+    pub fn is_broken_pipe(&self) -> bool {
+        self.kind == Kind::BrokenPipe
     }
 
     pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
@@ -228,6 +264,7 @@ impl Error {
 
     pub fn io(what: impl fmt::Display, err: &std::io::Error) -> Self {
         Error::new(Kind::Io, format!("{what}: {err}"))
+            .with_source(std::io::Error::new(err.kind(), err.to_string()))
     }
 
     pub fn exit_code(&self) -> ExitCode {
@@ -244,8 +281,6 @@ impl fmt::Display for Error {
         Ok(())
     }
 }
-
-impl std::error::Error for Error {}
 
 #[cfg(test)]
 mod tests {

@@ -111,7 +111,7 @@ fn misplaced_flag_error(e: &clap::Error) -> Option<String> {
 
 /// Prints `err` once, on stderr, with its hint and without secrets; a closed stdout is silent.
 fn report(err: &Error) -> ExitCode {
-    if err.kind == error::Kind::Io && err.message == output::BROKEN_PIPE {
+    if err.is_broken_pipe() {
         return ExitCode::Ok;
     }
     eprintln!("error: {}", redact::redact(&err.to_string()));

@@ -126,7 +126,7 @@ pub fn print_json<T: Serialize>(value: &T) -> Result<()> {
 /// A failed write to stdout. A broken pipe is marked so that `main` exits quietly.
 pub fn stdout_error(err: io::Error) -> Error {
     if err.kind() == io::ErrorKind::BrokenPipe {
-        Error::new(Kind::Io, BROKEN_PIPE)
+        Error::new(Kind::BrokenPipe, "standard output closed").with_source(err)
     } else {
         Error::io("cannot write to standard output", &err)
     }
@@ -153,9 +153,6 @@ pub fn utc_time(secs: u64) -> String {
         rem % 60
     )
 }
-
-/// The message of the error a closed stdout turns into; `main` recognises it.
-pub const BROKEN_PIPE: &str = "standard output closed";
 
 #[cfg(test)]
 mod tests {
