@@ -20,7 +20,6 @@ pub mod redact;
 pub mod settings;
 pub mod shell;
 pub mod suggest;
-pub mod timestamp;
 pub mod topology;
 
 use clap::Parser;

@@ -468,7 +468,7 @@ mod plan_properties {
 
 mod timestamp_properties {
     use proptest::prelude::*;
-    use queuey_cli::timestamp::{format_utc, parse_timestamp};
+    use queuey_cli::output::time::{format_utc, parse_timestamp};
 
     proptest! {
         #[test]

@@ -443,9 +443,7 @@ impl<'a> Rescuer<'a> {
             return Err(Error::internal("rescue: no channel"));
         };
         let mut copy = message.properties.clone();
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs());
+        let now = crate::output::time::now_secs();
         let headers = copy.headers.get_or_insert_with(Default::default);
         headers.remove(X_DELIVERY_COUNT);
         headers.insert(HEADER_RESCUED_AT.to_owned(), Value::Timestamp(now));

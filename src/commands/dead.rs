@@ -153,11 +153,7 @@ pub async fn missing_dead_queue(session: &Session, queue: &QueueSettings) -> Err
     err.with_hint(hint)
 }
 
-pub fn now_secs() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs())
-}
+pub use crate::output::time::now_secs;
 
 pub fn note_rescued(output: Output, queue: &str, rescued: u64) {
     if rescued > 0 {

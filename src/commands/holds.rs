@@ -17,10 +17,10 @@ use crate::broker::session::Session;
 use crate::duration::format_millis;
 use crate::endpoint::ConnectionSettings;
 use crate::error::{ExitCode, Kind, Result};
+use crate::output::time;
 use crate::output::{self, Format, Output, sanitize::sanitize};
 use crate::plan::{self, Difference};
 use crate::queue::QueueSettings;
-use crate::timestamp;
 use crate::topology;
 
 /// One hold queue.
@@ -95,7 +95,7 @@ pub fn report(q: &QueueSettings, vhost: &str, live: &[LiveQueue]) -> HoldsReport
                 problem: check.problems.join("; "),
             }),
             Some(ttl) => {
-                let idle_ms = l.idle_since.as_deref().and_then(timestamp::parse_timestamp);
+                let idle_ms = l.idle_since.as_deref().and_then(time::parse_timestamp);
                 let expires_ms = l
                     .arguments
                     .get(topology::ARG_EXPIRES)
@@ -105,7 +105,7 @@ pub fn report(q: &QueueSettings, vhost: &str, live: &[LiveQueue]) -> HoldsReport
                 let consumed = l.consumers.is_some_and(|c| c > 0);
                 let expires_at = match (idle_ms, expires_ms) {
                     (Some(idle), Some(exp)) if classic && !consumed => {
-                        Some(timestamp::format_utc(idle.saturating_add(exp)))
+                        Some(time::format_utc(idle.saturating_add(exp)))
                     }
                     _ => None,
                 };
@@ -177,7 +177,7 @@ pub async fn run(
         "idle since",
         "expires if idle (approx.)",
     ]);
-    let now = timestamp::now_millis();
+    let now = time::now_millis();
     for h in &report.hold_queues {
         let arguments = if h.arguments_ok {
             "ok".to_owned()
@@ -195,9 +195,7 @@ pub async fn run(
         };
         let expires = match (&h.expires_at, h.queue_type.as_deref()) {
             (Some(at), _) => {
-                let left = timestamp::parse_timestamp(at)
-                    .zip(now)
-                    .map(|(at, now)| at - now);
+                let left = time::parse_timestamp(at).zip(now).map(|(at, now)| at - now);
                 match left {
                     Some(ms) if ms >= 1_000 => {
                         format!(
@@ -224,8 +222,9 @@ pub async fn run(
             consumers,
             arguments,
             match h.idle_since.as_deref() {
-                Some(raw) => timestamp::parse_timestamp(raw)
-                    .map_or_else(|| sanitize(raw), timestamp::format_utc),
+                Some(raw) => {
+                    time::parse_timestamp(raw).map_or_else(|| sanitize(raw), time::format_utc)
+                }
                 None if h.queue_type.as_deref() == Some("quorum") => "n/a (quorum)".to_owned(),
                 None => "?".to_owned(),
             },

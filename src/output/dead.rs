@@ -10,7 +10,8 @@ use crate::dead::value::Value;
 use crate::duration::format_age;
 use crate::error::Result;
 use crate::output::sanitize::{sanitize, sanitize_multiline};
-use crate::output::{self, Format, Output, utc_time};
+use crate::output::time::utc_time;
+use crate::output::{self, Format, Output};
 use crate::queue::QueueSettings;
 use crate::shell::queuey_command;
 

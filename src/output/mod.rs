@@ -7,6 +7,7 @@
 pub mod dead;
 pub mod progress;
 pub mod sanitize;
+pub mod time;
 
 use std::io::{self, IsTerminal, Write};
 
@@ -132,28 +133,6 @@ pub fn stdout_error(err: io::Error) -> Error {
     }
 }
 
-/// Seconds since the epoch as `2026-11-29 13:57:32 UTC` (proleptic Gregorian, no leap seconds).
-pub fn utc_time(secs: u64) -> String {
-    let days = i64::try_from(secs / 86_400).unwrap_or(i64::MAX / 2);
-    let rem = secs % 86_400;
-    // Howard Hinnant's civil_from_days.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02} UTC",
-        rem / 3_600,
-        rem % 3_600 / 60,
-        rem % 60
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -180,13 +159,5 @@ mod tests {
         assert_eq!(rate_text(60.8234), "60.8/s");
         assert_eq!(rate_text(0.04), "0/s");
         assert_eq!(rate_text(2.96), "3/s");
-    }
-
-    #[test]
-    fn utc_times() {
-        assert_eq!(utc_time(0), "1970-01-01 00:00:00 UTC");
-        assert_eq!(utc_time(951_782_400), "2000-02-29 00:00:00 UTC");
-        assert_eq!(utc_time(1_795_960_652), "2026-11-29 13:57:32 UTC");
-        let _ = utc_time(u64::MAX);
     }
 }

@@ -1,4 +1,5 @@
-//! PURE: the broker's wall-clock timestamps (`idle_since`), read and printed in UTC.
+//! Time as queuey shows it: the broker's wall-clock timestamps (`idle_since`) read, times
+//! printed in UTC, and the one clock read of a run's `now`.
 //!
 //! RabbitMQ 3.10 prints `idle_since` as `2026-11-29T13:59:29.881+00:00` (ISO 8601, milliseconds,
 //! an offset); older brokers printed `2026-11-29 13:59:29` (UTC, no offset). Both are read into
@@ -92,7 +93,28 @@ pub fn format_utc(millis: i64) -> String {
     )
 }
 
-/// Now, in milliseconds since the epoch (the only impure function here; `None` before 1970).
+/// Seconds since the epoch as `2026-11-29 13:57:32 UTC` (proleptic Gregorian, no leap seconds):
+/// death times and message timestamps in `dead show` and `dead ls`.
+pub fn utc_time(secs: u64) -> String {
+    let secs = i64::try_from(secs).unwrap_or(i64::MAX);
+    let (y, m, d) = civil_from_days(secs.div_euclid(86_400));
+    let in_day = secs.rem_euclid(86_400);
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02} UTC",
+        in_day / 3_600,
+        in_day % 3_600 / 60,
+        in_day % 60
+    )
+}
+
+/// Now, in seconds since the epoch (0 before 1970).
+pub fn now_secs() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// Now, in milliseconds since the epoch (`None` before 1970).
 pub fn now_millis() -> Option<i64> {
     let d = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -126,6 +148,14 @@ fn civil_from_days(z: i64) -> (i64, i64, i64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn utc_times() {
+        assert_eq!(utc_time(0), "1970-01-01 00:00:00 UTC");
+        assert_eq!(utc_time(951_782_400), "2000-02-29 00:00:00 UTC");
+        assert_eq!(utc_time(1_795_960_652), "2026-11-29 13:57:32 UTC");
+        let _ = utc_time(u64::MAX);
+    }
 
     #[test]
     fn reads_the_formats_rabbitmq_prints() {
