@@ -19,7 +19,7 @@
 //! A queue's defaults are the library's `QueueConfig::new`: durable, classic, no message TTL,
 //! [`DEFAULT_MAX_PRIORITY`] priority levels.
 //!
-//! queuey's one extension to the library is the quorum work queue (seed 002): a quorum `q` also
+//! queuey's one extension to the library is the quorum work queue : a quorum `q` also
 //! carries `x-queue-type = quorum`, `x-delivery-limit` when set, and dead-letters to `q.dead`, so
 //! that a message past its delivery limit is kept in `q.dead` instead of being dropped. A queuey
 //! 1.x application declares classic queues only, so a quorum `q` is for queues the application
@@ -78,9 +78,9 @@ pub const ARG_EXPIRES: &str = "x-expires";
 pub const ARG_MAX_PRIORITY: &str = "x-max-priority";
 /// Queue argument setting a queue-wide message time-to-live in milliseconds.
 pub const ARG_MESSAGE_TTL: &str = "x-message-ttl";
-/// Queue argument choosing the queue type (queuey's quorum extension, seed 002).
+/// Queue argument choosing the queue type (queuey's quorum extension).
 pub const ARG_QUEUE_TYPE: &str = "x-queue-type";
-/// Queue argument bounding how often a quorum queue redelivers one message (seed 002).
+/// Queue argument bounding how often a quorum queue redelivers one message .
 pub const ARG_DELIVERY_LIMIT: &str = "x-delivery-limit";
 
 /// Default suffix appended to a queue name to build its dead-letter queue.
@@ -238,7 +238,7 @@ pub fn ttl_millis(ttl: Duration) -> u32 {
 /// `x-message-ttl` when a message TTL is set ([`ttl_millis`]), `x-max-priority` when a max
 /// priority is set (the library). A quorum queue adds `x-queue-type = quorum`,
 /// `x-delivery-limit` when set, and dead-letters to `q.dead` through the default exchange, so a
-/// message past its delivery limit is kept rather than dropped (seed 002: a quorum queue with
+/// message past its delivery limit is kept rather than dropped (a quorum queue with
 /// no dead-letter exchange drops it).
 pub fn queue_args(queue: &str, config: &QueueConfig, options: &RabbitMqOptions) -> QueueArgs {
     let mut args = QueueArgs::new();
@@ -280,7 +280,7 @@ pub fn queue_args(queue: &str, config: &QueueConfig, options: &RabbitMqOptions) 
 /// Declaration arguments for the dead-letter queue `q.dead`: none.
 ///
 /// In particular no dead-letter exchange: a DLQ that dead-letters back towards its source
-/// cycles a poison message for ever (seed 003).
+/// cycles a poison message for ever.
 pub fn dead_queue_args() -> QueueArgs {
     QueueArgs::new()
 }

@@ -327,7 +327,7 @@ fn extra_arguments_the_broker_enforces_are_drift_and_ignored_ones_are_not() {
             priority10(),
         ]),
     );
-    // A dead-letter queue that dead-letters somewhere (seed 003 forbids it).
+    // A dead-letter queue that dead-letters somewhere (q.dead must keep its letters).
     broker.declare(
         &format!("{q}.dead"),
         table(vec![

@@ -4,7 +4,7 @@
 //! Plain requests through reqwest with small, tolerant response structs rather than the
 //! `rabbitmq_http_client` crate's typed responses: those require fields that come and go
 //! between 3.10, 3.13 and 4.x (its `Overview` demands `message_stats` and `churn_rates`), and
-//! its queue listing has no name filter (BROKER.md). queuey reads only the fields it uses, each
+//! its queue listing has no name filter (docs/broker-notes.md). queuey reads only the fields it uses, each
 //! optional, so a broker version that drops one degrades a column instead of failing a command.
 //! (The crate is used by the test harness, where its typed calls fit.)
 
@@ -305,7 +305,7 @@ impl ApiClient {
     /// The queues of `vhost` whose names match `regex`, all pages.
     ///
     /// The API ignores the name filter unless `page` is given, and its regex is unanchored and
-    /// case-insensitive (BROKER.md): callers must filter the result again, exactly.
+    /// case-insensitive (docs/broker-notes.md): callers must filter the result again, exactly.
     pub async fn queues_matching(&self, vhost: &str, regex: &str) -> Result<Vec<LiveQueue>> {
         let mut out = Vec::new();
         let mut page = 1u64;

@@ -16,7 +16,7 @@
 //! **Every peek ends**: it stops after the number of messages the queue held when it began.
 //! Messages published meanwhile land behind the held ones and are not read.
 //!
-//! **Quorum queues** (BROKER.md, seed 002) are different in two ways:
+//! **Quorum queues** (docs/broker-notes.md) are different in two ways:
 //! - every return of a delivery counts against the message's delivery limit (`basic.nack` with
 //!   requeue stops counting from RabbitMQ 4.3; a closed channel always counts), and a message
 //!   past its limit is dead-lettered or dropped. Before 4.3 a peek therefore spends one delivery

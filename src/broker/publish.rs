@@ -3,7 +3,7 @@
 //!
 //! A copy counts as delivered only when the broker confirmed it *and* did not return it: with
 //! `mandatory`, an unroutable publish (no such queue) is still confirmed with an `Ack`, and the
-//! message comes back in a `basic.return` sent just before that confirmation (BROKER.md).
+//! message comes back in a `basic.return` sent just before that confirmation (docs/broker-notes.md).
 //!
 //! **lapin attaches a returned message to the wrong confirmation.** It queues `basic.return`s
 //! and hands the oldest one to whichever pending confirmation it resolves next; a multiple ack

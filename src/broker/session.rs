@@ -167,7 +167,7 @@ impl Session {
 
     /// Whether `queue` exists, by passive declare on a fresh channel (a 404 closes it).
     ///
-    /// Caution: on a classic queue a passive declare renews its `x-expires` lease (BROKER.md);
+    /// Caution: on a classic queue a passive declare renews its `x-expires` lease (docs/broker-notes.md);
     /// never probe hold queues this way.
     pub async fn passive_declare(&self, queue: &str) -> Result<Option<QueueCounts>> {
         match self.passive_declare_reply(queue).await? {

@@ -1,5 +1,5 @@
 //! What a live `q.dead` does to its dead letters: the arguments and policies that destroy or
-//! move them are drift (seed 003: `q.dead` keeps its letters and dead-letters nowhere).
+//! move them are drift (`q.dead` keeps its letters and dead-letters nowhere: docs/wire-format.md).
 
 use serde_json::Value;
 
@@ -45,8 +45,8 @@ impl DeadLetterFate<'_> {
         };
         match (exchange.as_str(), &self.routing_key) {
             ("", Some(rk)) if rk == self.logical => format!(
-                "sent back to {:?}: its job runs again and dies again, round and round (the loop \
-                 seed 003 warns about)",
+                "sent back to {:?}: its job runs again and dies again, round and round, a poison \
+                 message for ever",
                 self.logical
             ),
             ("", Some(rk)) => format!("sent to the queue {rk:?}, out of {:?}", self.dead),
@@ -117,7 +117,7 @@ impl DeadLetterFate<'_> {
 
 /// On a live `q.dead`: names what each argument another client declared does to the dead
 /// letters, and adds a difference (kind `policy`) for each policy key that destroys or moves
-/// them (seed 003: `q.dead` must never dead-letter anywhere, and must keep its letters).
+/// them (`q.dead` must never dead-letter anywhere, and must keep its letters).
 pub fn dead_letter_hazards(
     computed: &ComputedQueue,
     live: &LiveDefinition,

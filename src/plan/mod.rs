@@ -70,7 +70,7 @@ pub struct ComputedQueue {
 }
 
 /// The two long-lived queues of `q`, which `queuey declare` creates: `q` and `q.dead`.
-/// `q.dead` is always a classic queue with no arguments (seed 000, seed 003).
+/// `q.dead` is always a classic queue with no arguments (as the library declares it).
 pub fn long_lived_queues(q: &QueueSettings) -> [ComputedQueue; 2] {
     [
         ComputedQueue {
@@ -486,7 +486,7 @@ pub fn diff_queue(computed: &ComputedQueue, live: Option<&LiveDefinition>) -> Qu
 
 /// The policy keys that make `q.dead` lose or move its dead letters: a TTL expires them, an
 /// `expires` deletes the queue with them, a length limit drops the oldest (or refuses new
-/// ones), a dead-letter exchange sends whatever leaves elsewhere (back to `q`: the loop seed 003
+/// ones), a dead-letter exchange sends whatever leaves elsewhere (back to `q`: the loop the library
 /// warns about), and on a quorum queue a delivery limit ends a letter after so many returns
 /// (every peek returns). `dead-letter-routing-key` acts only with an exchange, and is told with
 /// it.

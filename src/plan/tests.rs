@@ -154,7 +154,7 @@ fn extra_arguments_the_broker_enforces_are_drift_the_others_are_shown() {
             .cloned()
             .unwrap()
     );
-    // q.dead must never dead-letter anywhere (seed 003).
+    // q.dead must never dead-letter anywhere .
     let plan = diff_queue(
         &dead,
         Some(&live(
