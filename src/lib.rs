@@ -27,6 +27,15 @@ use error::{Error, ExitCode};
 
 /// Parses the command line, runs the command, prints any error once, and returns the exit code.
 pub fn run() -> ExitCode {
+    // Before anything can fail: whatever looks like a password in the command line or the
+    // URL variables is masked in every message, even where it does not parse as a URL.
+    for raw in std::env::args_os().skip(1).chain(
+        ["QUEUEY_URL", "QUEUEY_API_URL"]
+            .iter()
+            .filter_map(std::env::var_os),
+    ) {
+        redact::register_userinfo_of(&raw.to_string_lossy());
+    }
     let cli = match cli::Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -34,13 +43,20 @@ pub fn run() -> ExitCode {
                 eprintln!("{}", redact::redact(&text));
                 return ExitCode::Usage;
             }
-            // clap prints help and version to stdout with success, usage errors to stderr.
+            // clap prints help and version to stdout with success, usage errors to stderr;
+            // a usage error quotes the argument it refused, which may hold a password.
+            if e.use_stderr() {
+                let text = e.render().to_string();
+                let masked = redact::redact(&text);
+                if masked == text {
+                    let _ = e.print();
+                } else {
+                    eprint!("{masked}");
+                }
+                return ExitCode::Usage;
+            }
             let _ = e.print();
-            return if e.use_stderr() {
-                ExitCode::Usage
-            } else {
-                ExitCode::Ok
-            };
+            return ExitCode::Ok;
         }
     };
     let invocation = match settings::Invocation::from_cli(cli) {
