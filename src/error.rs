@@ -87,6 +87,9 @@ pub enum Kind {
     AccessRefused,
     /// The management API is off, unreachable, or answered with an error.
     Api,
+    /// The management API refused this user: no management/monitoring tag, wrong credentials,
+    /// or a request that needs a tag the user lacks. Commands that can fall back to AMQP do.
+    ApiRefused,
     /// A queue that must exist does not.
     QueueNotFound,
     /// The broker refused an operation.
@@ -100,12 +103,18 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// The management API cannot answer this user (off, unreachable, refusing): a command
+    /// that can do without it falls back to AMQP.
+    pub fn is_api(self) -> bool {
+        matches!(self, Kind::Api | Kind::ApiRefused)
+    }
+
     pub fn exit_code(self) -> ExitCode {
         match self {
             Kind::Usage | Kind::Settings | Kind::ConfigFile | Kind::BadUrl => ExitCode::Usage,
             Kind::Unreachable => ExitCode::Unreachable,
             Kind::AccessRefused => ExitCode::AccessRefused,
-            Kind::Api => ExitCode::Api,
+            Kind::Api | Kind::ApiRefused => ExitCode::Api,
             Kind::QueueNotFound | Kind::BrokerRefused => ExitCode::BrokerRefused,
             Kind::Io => ExitCode::Io,
             Kind::Interrupted => ExitCode::Interrupted,

@@ -138,6 +138,9 @@ pub enum Status {
     InSync,
     /// The queue exists with another definition: `declare` refuses to touch it.
     Drift,
+    /// The queue exists; its definition could not be read (no management API, and a
+    /// read-only command never declares to probe it).
+    Unchecked,
 }
 
 impl Status {
@@ -146,6 +149,7 @@ impl Status {
             Status::Create => "create",
             Status::InSync => "in sync",
             Status::Drift => "drift",
+            Status::Unchecked => "exists, not checked",
         }
     }
 }
@@ -684,6 +688,8 @@ pub fn dead_letter_hazards(
 pub enum ProbeOutcome {
     /// The passive declare said the queue does not exist (no probe was made).
     Missing,
+    /// The passive declare found the queue, and no probe was made (a read-only command).
+    Exists,
     /// A declare with the computed arguments was accepted: the queue exists and is equivalent.
     Equivalent,
     /// The declare was refused with 406 PRECONDITION_FAILED and this reply text.
@@ -917,6 +923,7 @@ pub fn plan_from_probe(computed: &ComputedQueue, outcome: &ProbeOutcome, vhost: 
     plan.source = Source::AmqpProbe;
     match outcome {
         ProbeOutcome::Missing => {}
+        ProbeOutcome::Exists => plan.status = Status::Unchecked,
         ProbeOutcome::Equivalent => plan.status = Status::InSync,
         ProbeOutcome::Locked(_) => {
             plan.status = Status::Drift;

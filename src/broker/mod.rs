@@ -4,6 +4,7 @@ pub mod amqp;
 pub mod api;
 pub mod convert;
 pub mod peek;
+pub mod permissions;
 pub mod publish;
 pub mod session;
 pub mod url;

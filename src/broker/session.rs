@@ -239,9 +239,11 @@ impl Session {
                 }))
             }
             Err(e) => match (soft_error_code(&e), protocol_error_text(&e)) {
-                (Some(403), _) => Err(self.amqp_error(
-                    &e,
-                    &format!("cannot declare queue {queue:?} in vhost {:?}", self.vhost()),
+                (Some(403), text) => Err(self.permission_refused(
+                    if options.passive { "read" } else { "configure" },
+                    &format!("queue {queue:?}"),
+                    "the broker refused to declare it",
+                    &text.unwrap_or_default(),
                 )),
                 (Some(code), Some(text)) => Ok(DeclareReply::Refused { code, text }),
                 _ => Err(self.amqp_error(

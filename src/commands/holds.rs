@@ -15,7 +15,7 @@ use super::inspect;
 use crate::broker::api::LiveQueue;
 use crate::broker::session::Session;
 use crate::duration::format_millis;
-use crate::error::{ExitCode, Kind, Result};
+use crate::error::{ExitCode, Result};
 use crate::output::{self, Format, Output, sanitize::sanitize};
 use crate::plan::{self, Difference};
 use crate::settings::{ConnectionSettings, QueueSettings};
@@ -154,7 +154,7 @@ pub async fn run(
     let live = inspect::hold_queues(&session, q, true).await;
     session.close().await;
     let live = live.map_err(|mut e| {
-        if e.kind == Kind::Api {
+        if e.kind.is_api() {
             e.message = format!(
                 "queuey holds ls needs the management API (AMQP cannot list queues): {}",
                 e.message
