@@ -271,7 +271,11 @@ impl ApiClient {
     fn refusal(&self, code: u16, reason: &str, segments: &[&str]) -> Error {
         let api = self.target.display();
         let user = &self.target.username;
-        let path = format!("/api/{}", segments.join("/"));
+        let path: String = segments
+            .iter()
+            .map(|s| format!("/{}", utf8_percent_encode(s, NON_ALPHANUMERIC)))
+            .collect();
+        let path = format!("/api{path}");
         let answered = format!("the management API at {api} answered {code} {reason:?}");
         let lower = reason.to_ascii_lowercase();
         if lower.contains("not management user") {
@@ -301,7 +305,7 @@ impl ApiClient {
                  read \".*\"); the vhost is the --url's path",
                 crate::shell::rabbitmqctl(
                     vhost,
-                    &["set_permissions", user, "CONF", "WRITE", "READ"]
+                    &["set_permissions", user, "CONFIGURE", "WRITE", "READ"]
                 )
                 .unwrap_or_else(|| "rabbitmqctl set_permissions".to_owned())
             ))
