@@ -269,3 +269,34 @@ fn a_user_who_may_publish_passes_the_write_check_and_replays() {
     // The write check published nothing that stayed anywhere.
     assert_eq!(broker.bodies(&q), [r#"{"n":0}"#, r#"{"n":1}"#]);
 }
+
+#[test]
+fn declare_checks_every_queue_before_creating_any() {
+    let broker = Broker::connect();
+    let q = broker.queue_name("perm-half");
+    broker.track_queue(&format!("{q}.dead"));
+    // Configure on q only, not on q.dead: the check of q passes (the broker refuses its
+    // invalid argument with 406 after the permission check), q.dead's fails, nothing is made.
+    let escaped: String = q
+        .chars()
+        .flat_map(|c| {
+            let escape = !c.is_ascii_alphanumeric();
+            escape.then_some('\\').into_iter().chain([c])
+        })
+        .collect();
+    let half = user(
+        &broker,
+        "perm-half-user",
+        "monitoring",
+        Some((&format!("^{escaped}$"), "", ".*")),
+    );
+    let out = run_as(&half, &["declare", &q]);
+    assert_refused(&out, "configure", &half);
+    assert!(
+        stderr(&out).contains(&format!("queue \"{q}.dead\"")),
+        "{}",
+        stderr(&out)
+    );
+    assert!(broker.api_queue(&q).is_none(), "the check created {q}");
+    assert!(broker.api_queue(&format!("{q}.dead")).is_none());
+}
