@@ -321,8 +321,8 @@ impl ApiClient {
             Error::new(
                 Kind::ApiRefused,
                 format!(
-                    "user {user:?} may not read {path}: that needs the policymaker, monitoring \
-                     or administrator tag ({answered})"
+                    "user {user:?} may not read {path}: that needs the policymaker or \
+                     administrator tag ({answered})"
                 ),
             )
         } else {
@@ -432,7 +432,7 @@ impl ApiClient {
     }
 
     /// A policy (or, with `operator`, an operator policy) of `vhost`; `None` when it does not
-    /// exist. Reading policies needs the policymaker, monitoring or administrator tag.
+    /// exist. Reading policies needs the policymaker or administrator tag (not monitoring, on 3.10).
     pub async fn policy(
         &self,
         vhost: &str,

@@ -140,7 +140,12 @@ async fn run_in(
         // Connect first: when AMQP fails too (a wrong password fails both), its error is the
         // one to show, without a note about a fallback that cannot happen.
         session.connection().await?;
-        let note = inspect::fallback_note(e, mode == Mode::Verify, inspector.probe);
+        let note = inspect::fallback_note(
+            e,
+            mode == Mode::Verify,
+            inspector.probe,
+            &session.settings.api.username,
+        );
         output.note(&format!("note: {note}"));
         notes.push(note);
     }

@@ -62,7 +62,7 @@ pub struct Inspector<'a> {
 
 /// The note every command prints (and puts in its JSON) in the AMQP fallback; `probe` when
 /// the fallback probes existing queues with a declare (`declare` only).
-pub fn fallback_note(api_error: &Error, hold_queues: bool, probe: bool) -> String {
+pub fn fallback_note(api_error: &Error, hold_queues: bool, probe: bool, user: &str) -> String {
     let why = if api_error.kind == Kind::ApiRefused {
         api_error.message.clone()
     } else {
@@ -93,10 +93,11 @@ pub fn fallback_note(api_error: &Error, hold_queues: bool, probe: bool) -> Strin
         );
     }
     if api_error.kind == Kind::ApiRefused {
-        note.push_str(
+        note.push_str(&format!(
             ". A user with the monitoring tag gets the full diff: it reads the API and changes \
-             nothing (rabbitmqctl set_user_tags <user> monitoring).",
-        );
+             nothing (rabbitmqctl set_user_tags {} monitoring).",
+            crate::shell::quote(user)
+        ));
     } else {
         note.push_str(
             ". Enable the API with `rabbitmq-plugins enable rabbitmq_management` for a full diff.",

@@ -93,7 +93,7 @@ async fn run_in(session: &Session, queues: &[QueueSettings], output: Output) -> 
         // Connect first: when AMQP fails too (a wrong password fails both), its error is the
         // one to show, without a note about a fallback that cannot happen.
         session.connection().await?;
-        let note = inspect::fallback_note(e, true, false);
+        let note = inspect::fallback_note(e, true, false, &session.settings.api.username);
         output.note(&format!("note: {note}"));
         notes.push(note);
     }
