@@ -27,14 +27,31 @@ use error::{Error, ExitCode};
 
 /// Parses the command line, runs the command, prints any error once, and returns the exit code.
 pub fn run() -> ExitCode {
-    // Before anything can fail: whatever looks like a password in the command line or the
-    // URL variables is masked in every message, even where it does not parse as a URL.
-    for raw in std::env::args_os().skip(1).chain(
-        ["QUEUEY_URL", "QUEUEY_API_URL"]
-            .iter()
-            .filter_map(std::env::var_os),
-    ) {
-        redact::register_userinfo_of(&raw.to_string_lossy());
+    // Before anything can fail: whatever looks like a password in a URL given on the command
+    // line or in the URL variables is masked in every message, even where it does not parse
+    // as a URL. (Other arguments, filters say, are left to the shape-based masking: their
+    // `a:b@c` is rarely a password, and registering `b` would mask it everywhere.)
+    let args: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let url_values = args.iter().enumerate().filter_map(|(i, arg)| {
+        let after_flag = i
+            .checked_sub(1)
+            .is_some_and(|p| matches!(args[p].as_str(), "--url" | "--api-url"));
+        if after_flag {
+            Some(arg.clone())
+        } else {
+            ["--url=", "--api-url="]
+                .iter()
+                .find_map(|flag| arg.strip_prefix(flag).map(str::to_owned))
+        }
+    });
+    let env_values = ["QUEUEY_URL", "QUEUEY_API_URL"]
+        .iter()
+        .filter_map(|v| std::env::var_os(v).map(|v| v.to_string_lossy().into_owned()));
+    for raw in url_values.chain(env_values) {
+        redact::register_userinfo_of(&raw);
     }
     let cli = match cli::Cli::try_parse() {
         Ok(cli) => cli,

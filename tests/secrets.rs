@@ -25,6 +25,7 @@ const COMMANDS: &[&[&str]] = &[
 #[derive(Clone, Copy, Debug)]
 enum Place {
     UrlFlag,
+    UrlFlagEquals,
     ApiUrlFlag,
     UrlEnv,
     ApiUrlEnv,
@@ -32,8 +33,9 @@ enum Place {
     Positional,
 }
 
-const PLACES: [Place; 6] = [
+const PLACES: [Place; 7] = [
     Place::UrlFlag,
+    Place::UrlFlagEquals,
     Place::ApiUrlFlag,
     Place::UrlEnv,
     Place::ApiUrlEnv,
@@ -48,6 +50,9 @@ fn output_of(command: &[&str], place: Place, text: &str) -> String {
     match place {
         Place::UrlFlag => {
             cmd.args(["--url", text]);
+        }
+        Place::UrlFlagEquals => {
+            cmd.arg(format!("--url={text}"));
         }
         Place::ApiUrlFlag => {
             cmd.args(["--api-url", text]);
@@ -150,7 +155,7 @@ fn surrounding() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
 
     #[test]
     fn a_password_shaped_like_user_password_at_never_reaches_any_output(
