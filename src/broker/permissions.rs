@@ -7,7 +7,7 @@
 //! missing, and that changes nothing when it is there (checked on RabbitMQ 3.10.8):
 //!
 //! - **write** (publishing, `dead replay`): a mandatory publish of an empty message to the
-//!   default exchange with a routing key no queue has. Allowed, the broker returns it
+//!   default exchange with a routing key no queue has, on a connection of its own. Allowed, the broker returns it
 //!   (NO_ROUTE, 312) and confirms it; refused, the channel closes with 403. The broker checks
 //!   write permission on the exchange only (`amq.default` for the default exchange, which a
 //!   replay publishes through), never on the queue a message is routed to.
@@ -27,8 +27,37 @@ const INVALID_ARGUMENT: (&str, i64) = ("x-expires", 0);
 impl Session {
     /// Fails with exit 5 (naming the user, the vhost and the permission) unless the user may
     /// publish through the default exchange; `doing` names the command (`dead replay`).
-    pub async fn check_write_permission(&self, doing: &str) -> Result<()> {
-        let channel = self.channel().await?;
+    ///
+    /// `Ok(Some(why))` when the broker gave no answer within the connect timeout: a memory or
+    /// disk alarm blocks publishing connections, and a blocked broker neither confirms nor
+    /// refuses. The caller says so and goes on; the permission was not checked.
+    pub async fn check_write_permission(&self, doing: &str) -> Result<Option<String>> {
+        // On a connection of its own: under an alarm the broker stops reading from a
+        // connection once it publishes, and the session's connection must stay free to read
+        // q.dead (a dry run publishes nothing and works during an alarm).
+        let timeout = self.settings.timeout;
+        let connection = super::amqp::connect(
+            &self.settings.amqp,
+            &format!("{doing} (write check)"),
+            timeout,
+        )
+        .await?;
+        let result = self.publish_probe(&connection, doing).await;
+        // A blocked connection may never answer its close: do not wait for ever.
+        let _ = tokio::time::timeout(timeout, connection.close(200, "ok".into())).await;
+        result
+    }
+
+    async fn publish_probe(
+        &self,
+        connection: &lapin::Connection,
+        doing: &str,
+    ) -> Result<Option<String>> {
+        let timeout = self.settings.timeout;
+        let channel = connection
+            .create_channel()
+            .await
+            .map_err(|e| self.amqp_error(&e, "cannot open a channel"))?;
         channel
             .confirm_select(ConfirmSelectOptions::default())
             .await
@@ -38,27 +67,37 @@ impl Session {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos());
         let key = format!("queuey.write-check.{}.{nanos}", std::process::id());
-        let published = channel
-            .basic_publish(
-                "".into(),
-                key.as_str().into(),
-                BasicPublishOptions {
-                    mandatory: true,
-                    ..BasicPublishOptions::default()
-                },
-                b"",
-                lapin::BasicProperties::default(),
-            )
-            .await;
-        let confirmed = match published {
-            Ok(confirm) => confirm.await.map(|_| ()),
-            Err(e) => Err(e),
+        // Under a memory or disk alarm the publish or its confirmation may wait: the deadline
+        // covers both.
+        let confirmed = tokio::time::timeout(timeout, async {
+            channel
+                .basic_publish(
+                    "".into(),
+                    key.as_str().into(),
+                    BasicPublishOptions {
+                        mandatory: true,
+                        ..BasicPublishOptions::default()
+                    },
+                    b"",
+                    lapin::BasicProperties::default(),
+                )
+                .await?
+                .await
+                .map(|_| ())
+        })
+        .await;
+        let Ok(confirmed) = confirmed else {
+            return Ok(Some(format!(
+                "the broker did not answer a test publish within {} (a memory or disk alarm \
+                 blocks publishing: `rabbitmq-diagnostics alarms` lists them), so queuey could \
+                 not check that user {:?} may publish in vhost {:?}",
+                crate::duration::format_duration(timeout),
+                self.settings.amqp.username,
+                self.vhost()
+            )));
         };
         match confirmed {
-            Ok(()) => {
-                let _ = channel.close(200, "ok".into()).await;
-                Ok(())
-            }
+            Ok(()) => Ok(None),
             Err(e) if soft_error_code(&e) == Some(403) => Err(self.permission_refused(
                 "write",
                 "the default exchange (amq.default)",

@@ -284,9 +284,13 @@ pub async fn run(
 ) -> Result<ExitCode> {
     let session = Session::new(connection.clone(), "dead replay")?;
     // Before anything, the dry run too: a user who may not publish cannot replay.
-    if let Err(e) = session.check_write_permission("dead replay").await {
-        session.close().await;
-        return Err(e);
+    match session.check_write_permission("dead replay").await {
+        Ok(None) => {}
+        Ok(Some(unchecked)) => output.warn(&unchecked),
+        Err(e) => {
+            session.close().await;
+            return Err(e);
+        }
     }
     let interrupted = ctrl_c_flag();
     let started = Instant::now();
