@@ -180,3 +180,24 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 4000, ..ProptestConfig::default() })]
+
+    /// The filter itself, on many more texts than the commands can run: what surrounds
+    /// `user:SECRET@` never lets SECRET through, and masking is idempotent.
+    #[test]
+    fn the_filter_masks_the_secret_in_any_text(
+        prefix in surrounding(),
+        user in "[a-z]{0,6}",
+        secret in "Zq[A-Za-z0-9]{6,14}",
+        suffix in surrounding(),
+    ) {
+        let text = format!("{prefix}{user}:{secret}@{suffix}");
+        let masked = queuey_cli::redact::mask_userinfo(&text);
+        prop_assert!(!masked.contains(&secret), "{:?} -> {:?}", text, masked);
+        prop_assert_eq!(queuey_cli::redact::mask_userinfo(&masked), masked.clone());
+        let quoted = format!("error: invalid AMQP URL {text:?}: whatever");
+        prop_assert!(!queuey_cli::redact::mask_userinfo(&quoted).contains(&secret));
+    }
+}
