@@ -107,6 +107,7 @@ impl AmqpQuery {
 impl AmqpTarget {
     /// Parses `input`; the error names the problem and never echoes the password.
     pub fn parse(input: &str) -> Result<AmqpTarget> {
+        redact::register_userinfo_of(input);
         let bad = |why: &str| {
             Error::new(
                 Kind::BadUrl,
@@ -221,6 +222,7 @@ impl ApiTarget {
     /// Parses an explicit API URL (`http[s]://[user:pass@]host:port[/prefix]`). Credentials
     /// missing from it are taken from the AMQP URL. A trailing `/api` is accepted and dropped.
     pub fn parse(input: &str, amqp: &AmqpTarget) -> Result<ApiTarget> {
+        redact::register_userinfo_of(input);
         let bad = |why: &str| {
             Error::new(
                 Kind::BadUrl,
@@ -296,29 +298,10 @@ fn host_for_url(host: &str) -> String {
     }
 }
 
-/// Masks the password of a URL-looking text that may not even parse: everything between the
-/// first `:` after `//` and the last `@` of the authority.
+/// A URL-looking text that may not even parse, as it may be shown: anything shaped like
+/// `user:password@` masked, and every registered password too ([`redact::redact`]).
 pub fn redact_url_text(input: &str) -> String {
-    let Some(start) = input.find("://").map(|i| i + 3) else {
-        return redact::redact(input);
-    };
-    let authority_end = input[start..]
-        .find(['/', '?', '#'])
-        .map_or(input.len(), |i| start + i);
-    let authority = &input[start..authority_end];
-    let Some(at) = authority.rfind('@') else {
-        return redact::redact(input);
-    };
-    let userinfo = &authority[..at];
-    match userinfo.find(':') {
-        Some(colon) => format!(
-            "{}{}:{MASK}{}",
-            &input[..start],
-            &userinfo[..colon],
-            &input[start + at..]
-        ),
-        None => input.to_owned(),
-    }
+    redact::redact(input)
 }
 
 #[cfg(test)]
@@ -415,5 +398,24 @@ mod tests {
             "amqp://user:***@host:1/x"
         );
         assert_eq!(redact_url_text("amqp://host/x"), "amqp://host/x");
+    }
+
+    #[test]
+    fn typos_in_a_url_never_show_its_password() {
+        for bad in [
+            "amqp//guest:Typo1pw@host:5672/%2f",
+            "amqp:/guest:Typo1pw@host",
+            "guest:Typo1pw@host",
+            "amqp://guest:Typo1pw@host:http/",
+            "amqp://guest:Ty po1pw@host:x/",
+        ] {
+            let err = AmqpTarget::parse(bad).unwrap_err();
+            assert!(!err.to_string().contains("Typo1pw"), "{err}");
+            assert!(!err.to_string().contains("po1pw"), "{err}");
+            let amqp = AmqpTarget::parse("amqp://h").unwrap();
+            if let Err(err) = ApiTarget::parse(bad, &amqp) {
+                assert!(!err.to_string().contains("Typo1pw"), "{err}");
+            }
+        }
     }
 }

@@ -81,9 +81,15 @@ impl ExitCode {
                  AMQP)"
             }
             ExitCode::AccessRefused => {
-                "access refused: wrong credentials, or the vhost is missing or not permitted"
+                "access refused: wrong credentials, the vhost is missing or not permitted, or the \
+                 user lacks a permission the command needs (configure for declare, write for dead \
+                 replay, read to peek or purge), named with the user and the vhost"
             }
-            ExitCode::Api => "management API off, unreachable or refusing the request",
+            ExitCode::Api => {
+                "management API off, unreachable or refusing the request (a user without the \
+                 management or monitoring tag); verify also exits 6 when, without the API, it \
+                 could not read the arguments of an existing queue"
+            }
             ExitCode::BrokerRefused => {
                 "the broker refused an operation (missing queue, inequivalent arguments, ...)"
             }
@@ -163,6 +169,9 @@ pub enum Kind {
     AccessRefused,
     /// The management API is off, unreachable, or answered with an error.
     Api,
+    /// The management API refused this user: no management/monitoring tag, wrong credentials,
+    /// or a request that needs a tag the user lacks. Commands that can fall back to AMQP do.
+    ApiRefused,
     /// A queue that must exist does not.
     QueueNotFound,
     /// The broker refused an operation.
@@ -179,12 +188,18 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// The management API cannot answer this user (off, unreachable, refusing): a command
+    /// that can do without it falls back to AMQP.
+    pub fn is_api(self) -> bool {
+        matches!(self, Kind::Api | Kind::ApiRefused)
+    }
+
     pub fn exit_code(self) -> ExitCode {
         match self {
             Kind::Usage | Kind::Settings | Kind::ConfigFile | Kind::BadUrl => ExitCode::Usage,
             Kind::Unreachable => ExitCode::Unreachable,
             Kind::AccessRefused => ExitCode::AccessRefused,
-            Kind::Api => ExitCode::Api,
+            Kind::Api | Kind::ApiRefused => ExitCode::Api,
             Kind::QueueNotFound | Kind::BrokerRefused => ExitCode::BrokerRefused,
             Kind::Io => ExitCode::Io,
             Kind::BrokenPipe => ExitCode::Ok,

@@ -28,6 +28,32 @@ use error::{Error, ExitCode};
 
 /// Parses the command line, runs the command, prints any error once, and returns the exit code.
 pub fn run() -> ExitCode {
+    // Before anything can fail: whatever looks like a password in a URL given on the command
+    // line or in the URL variables is masked in every message, even where it does not parse
+    // as a URL. (Other arguments, filters say, are left to the shape-based masking: their
+    // `a:b@c` is rarely a password, and registering `b` would mask it everywhere.)
+    let args: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let url_values = args.iter().enumerate().filter_map(|(i, arg)| {
+        let after_flag = i
+            .checked_sub(1)
+            .is_some_and(|p| matches!(args[p].as_str(), "--url" | "--api-url"));
+        if after_flag {
+            Some(arg.clone())
+        } else {
+            ["--url=", "--api-url="]
+                .iter()
+                .find_map(|flag| arg.strip_prefix(flag).map(str::to_owned))
+        }
+    });
+    let env_values = ["QUEUEY_URL", "QUEUEY_API_URL"]
+        .iter()
+        .filter_map(|v| std::env::var_os(v).map(|v| v.to_string_lossy().into_owned()));
+    for raw in url_values.chain(env_values) {
+        redact::register_userinfo_of(&raw);
+    }
     let cli = match cli::Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -35,13 +61,20 @@ pub fn run() -> ExitCode {
                 eprintln!("{}", redact::redact(&text));
                 return ExitCode::Usage;
             }
-            // clap prints help and version to stdout with success, usage errors to stderr.
+            // clap prints help and version to stdout with success, usage errors to stderr;
+            // a usage error quotes the argument it refused, which may hold a password.
+            if e.use_stderr() {
+                let text = e.render().to_string();
+                let masked = redact::redact(&text);
+                if masked == text {
+                    let _ = e.print();
+                } else {
+                    eprint!("{masked}");
+                }
+                return ExitCode::Usage;
+            }
             let _ = e.print();
-            return if e.use_stderr() {
-                ExitCode::Usage
-            } else {
-                ExitCode::Ok
-            };
+            return ExitCode::Ok;
         }
     };
     // The two commands about the command line itself are run here, where clap is known.

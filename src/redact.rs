@@ -4,6 +4,12 @@
 //! redacted form (`amqp://guest:***@host/…`). This module is the second: every password queuey
 //! learns is registered here, and `main` passes every error and log line through [`redact`]
 //! before printing it, in case a library echoed a credential back in an error text.
+//!
+//! The third is by shape: a URL that does not parse has no password queuey could register, and
+//! the operator's typo (`amqp//user:pw@host`, `amqp:/user:pw@host`, `user:pw@host`) is exactly
+//! what an error message wants to quote. So [`redact`] also masks anything shaped like
+//! `user:password@` ([`mask_userinfo`]), parsed or not, and every raw URL queuey is given
+//! registers the password it seems to hold before any parsing ([`register_userinfo_of`]).
 
 use std::sync::{Mutex, OnceLock};
 
@@ -39,7 +45,8 @@ pub fn register_secret(secret: &str, username: &str) {
     list.sort_by_key(|s| std::cmp::Reverse(s.len()));
 }
 
-/// `text` with every registered secret replaced by [`MASK`].
+/// `text` with every registered secret replaced by [`MASK`], and everything shaped like
+/// `user:password@` masked ([`mask_userinfo`]).
 pub fn redact(text: &str) -> String {
     let list = secrets()
         .lock()
@@ -50,7 +57,84 @@ pub fn redact(text: &str) -> String {
             out = out.replace(secret.as_str(), MASK);
         }
     }
+    mask_userinfo(&out)
+}
+
+/// Characters that end a word of text for [`mask_userinfo`]: a URL quoted in a message sits
+/// between spaces, quotes, backticks or angle brackets.
+fn ends_word(c: char) -> bool {
+    c.is_whitespace() || matches!(c, '"' | '\'' | '`' | '<' | '>')
+}
+
+/// Where the password of a word shaped like `[scheme:[/[/]]]user:password@host...` lies, as a
+/// byte range: from after the colon that ends the user to the last `@` of the word (a password
+/// may hold `@`, `/` or `:` unencoded; masking too much beats showing a piece of one). `None`
+/// when the word has no `@`, or no colon before it (`amqp://user@host` has no password).
+fn password_span(word: &str) -> Option<(usize, usize)> {
+    let at = word.rfind('@')?;
+    let before = &word[..at];
+    let first_colon = before.find(':')?;
+    let scheme_like = first_colon > 0
+        && before[..first_colon].chars().enumerate().all(|(i, c)| {
+            c.is_ascii_alphabetic() || (i > 0 && (c.is_ascii_digit() || "+-.".contains(c)))
+        });
+    let after_scheme = &before[first_colon + 1..];
+    if scheme_like && after_scheme.starts_with('/') {
+        // `amqp://user:pw@`, `amqp:/user:pw@`: the user starts after the slashes.
+        let slashes = after_scheme.len() - after_scheme.trim_start_matches('/').len();
+        let start = first_colon + 1 + slashes;
+        return match before[start..].find(':') {
+            Some(colon) => Some((start + colon + 1, at)),
+            // `amqp://user@host`: no password. `x:/pw@host`: the slash was the password's.
+            None if slashes >= 2 => None,
+            None => Some((first_colon + 1, at)),
+        };
+    }
+    Some((first_colon + 1, at))
+}
+
+/// `text` with the password of every word shaped like `user:password@` replaced by [`MASK`],
+/// whether or not the word is a URL that parses.
+pub fn mask_userinfo(text: &str) -> String {
+    if !text.contains('@') {
+        return text.to_owned();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while !rest.is_empty() {
+        let word_len = rest.find(ends_word).unwrap_or(rest.len());
+        let word = &rest[..word_len];
+        match password_span(word) {
+            // `password` itself is the placeholder of queuey's own hints (a real password
+            // `password` is registered, and masked above).
+            Some((start, end))
+                if start < end && !matches!(&word[start..end], MASK | "password") =>
+            {
+                out.push_str(&word[..start]);
+                out.push_str(MASK);
+                out.push_str(&word[end..]);
+            }
+            _ => out.push_str(word),
+        }
+        rest = &rest[word_len..];
+        let gap = rest.find(|c: char| !ends_word(c)).unwrap_or(rest.len());
+        out.push_str(&rest[..gap]);
+        rest = &rest[gap..];
+    }
     out
+}
+
+/// Registers the password a raw URL (or any text given where a URL goes) seems to hold, before
+/// it is parsed, so that it stays masked wherever a library or a message might echo it, even
+/// cut out of its `user:password@` shape.
+pub fn register_userinfo_of(raw: &str) {
+    // A URL has no spaces: a password with one is still the password of the whole text.
+    for word in std::iter::once(raw.trim()).chain(raw.split(ends_word)) {
+        if let Some((start, end)) = password_span(word) {
+            let user_start = word[..start - 1].rfind(['/', ':']).map_or(0, |i| i + 1);
+            register_secret(&word[start..end], &word[user_start..start - 1]);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -63,6 +147,39 @@ mod tests {
         assert_eq!(redact("login s3cr3t/pw failed"), "login *** failed");
         assert_eq!(redact("amqp://u:s3cr3t%2Fpw@h"), "amqp://u:***@h");
         assert_eq!(redact("nothing here"), "nothing here");
+    }
+
+    #[test]
+    fn masks_what_looks_like_user_and_password() {
+        for (text, masked) in [
+            (
+                "invalid AMQP URL amqp//guest:PASSWORD@host:5672/%2f: relative URL",
+                "invalid AMQP URL amqp//guest:***@host:5672/%2f: relative URL",
+            ),
+            ("amqp:/guest:PASSWORD@host", "amqp:/guest:***@host"),
+            ("(guest:PASSWORD@host)", "(guest:***@host)"),
+            ("\"amqp://u:p@ss:w/rd@h/v\"", "\"amqp://u:***@h/v\""),
+            ("amqp://u:***@h:5672/%2F", "amqp://u:***@h:5672/%2F"),
+            ("x:/secret@h", "x:***@h"),
+            ("amqp://user@host/v", "amqp://user@host/v"),
+            ("mail bob@example.com now", "mail bob@example.com now"),
+            ("no at sign: here", "no at sign: here"),
+            ("a:b@c d:e@f", "a:***@c d:***@f"),
+            (
+                "like amqp://user:password@host",
+                "like amqp://user:password@host",
+            ),
+        ] {
+            assert_eq!(mask_userinfo(text), masked, "{text}");
+        }
+    }
+
+    #[test]
+    fn registers_the_password_of_a_raw_url() {
+        register_userinfo_of("amqp//carol:Unp4rsed@h");
+        assert_eq!(redact("echoed Unp4rsed alone"), "echoed *** alone");
+        register_userinfo_of("dave:dave@h");
+        assert_eq!(redact("user dave"), "user dave");
     }
 
     #[test]

@@ -575,40 +575,56 @@ fn without_the_management_api_verify_falls_back_to_amqp_and_says_so() {
     let broker = Broker::connect();
     let no_api = ["--api-url", "http://127.0.0.1:1"];
 
-    // In sync through the probe.
+    // An existing queue: a read-only command never declares it to probe its arguments, so
+    // it is "exists, not checked", and verify cannot vouch for it (exit 6).
     let q = logical(&broker, "probe");
     broker.declare(&q, table(vec![ttl(5000), priority10()]));
     broker.declare(&format!("{q}.dead"), FieldTable::default());
-    let out = run(&[
-        &["verify", &q, "--message-ttl", "5s", "-o", "json"][..],
-        &no_api,
-    ]
-    .concat());
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
-    let doc = json(&out);
-    assert_eq!(doc["source"], "amqp_probe");
-    assert_eq!(doc["complete"], false);
-    assert_eq!(logical_of(&doc, &q)["hold_queues"], Value::Null);
-    let err = stderr(&out);
-    assert!(
-        err.contains("first differing argument") && err.contains("hold queues were not checked"),
-        "{err}"
-    );
-    assert!(
-        err.contains("rabbitmq-plugins enable rabbitmq_management"),
-        "{err}"
-    );
-    assert!(
-        doc["notes"][0]
-            .as_str()
-            .unwrap()
-            .contains("first differing argument")
-    );
+    for command in ["verify", "status"] {
+        let out = run(&[
+            &[command, &q, "--message-ttl", "5s", "-o", "json"][..],
+            &no_api,
+        ]
+        .concat());
+        assert_eq!(
+            code(&out),
+            if command == "verify" { 6 } else { 0 },
+            "{}",
+            stderr(&out)
+        );
+        let doc = json(&out);
+        assert_eq!(doc["source"], "amqp_probe");
+        assert_eq!(doc["complete"], false);
+        let err = stderr(&out);
+        assert!(
+            err.contains("never declares a queue to probe them")
+                && err.contains("hold queues were not checked"),
+            "{err}"
+        );
+        assert!(
+            err.contains("rabbitmq-plugins enable rabbitmq_management"),
+            "{err}"
+        );
+        assert!(
+            doc["notes"][0]
+                .as_str()
+                .unwrap()
+                .contains("exists, not checked")
+        );
+        if command == "verify" {
+            assert_eq!(logical_of(&doc, &q)["hold_queues"], Value::Null);
+            assert_eq!(queue_of(&doc, &q, &q)["status"], "unchecked");
+        } else {
+            assert_eq!(doc["logical_queues"][0]["arguments_checked"], false);
+            assert_eq!(doc["logical_queues"][0]["drift"], false);
+        }
+    }
 
-    // Drift in two arguments: the broker names only one, and queuey says so.
+    // `declare` probes (it declares anyway): drift in two arguments, the broker names only
+    // one, queuey says so, and changes nothing.
     let out = run(&[
         &[
-            "verify",
+            "declare",
             &q,
             "--message-ttl",
             "6s",
@@ -631,13 +647,13 @@ fn without_the_management_api_verify_falls_back_to_amqp_and_says_so() {
             || d[0] == diff("x-max-priority", "different", j!(10), j!(3)),
         "{d:?}"
     );
-    let out = run(&[&["verify", &q, "--message-ttl", "6s"][..], &no_api].concat());
+    let out = run(&[&["declare", &q, "--message-ttl", "6s"][..], &no_api].concat());
     assert!(
         stdout(&out).contains("first difference only"),
         "{}",
         stdout(&out)
     );
-    // The probe changed nothing.
+    // Nothing changed.
     assert_eq!(
         broker.api_queue(&q).unwrap()["arguments"],
         j!({"x-message-ttl": 5000, "x-max-priority": 10})

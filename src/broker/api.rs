@@ -180,7 +180,7 @@ impl ApiClient {
         let status = response.status();
         if !status.is_success() {
             let body = response.text().await.unwrap_or_default();
-            return Err(self.status_error(status, &body));
+            return Err(self.status_error(status, &body, segments));
         }
         response.json::<T>().await.map_err(|e| {
             Error::new(
@@ -251,7 +251,8 @@ impl ApiClient {
         .with_hint(ENABLE_PLUGIN_HINT)
     }
 
-    fn status_error(&self, status: StatusCode, body: &str) -> Error {
+    /// The error for a refused or failed request to `/api/<segments...>`.
+    fn status_error(&self, status: StatusCode, body: &str, segments: &[&str]) -> Error {
         let api = self.target.display();
         let reason = serde_json::from_str::<serde_json::Value>(body)
             .ok()
@@ -262,26 +263,9 @@ impl ApiClient {
             })
             .unwrap_or_else(|| body.chars().take(200).collect());
         match status {
-            StatusCode::UNAUTHORIZED => Error::new(
-                Kind::Api,
-                format!(
-                    "the management API at {api} refused user {:?} (401): {reason}",
-                    self.target.username
-                ),
-            )
-            .with_hint(
-                "check the credentials (--api-url takes user:password@ when they differ from \
-                 the AMQP URL's); the user needs the management, monitoring or administrator \
-                 tag: rabbitmqctl set_user_tags <user> monitoring",
-            ),
-            StatusCode::FORBIDDEN => Error::new(
-                Kind::Api,
-                format!(
-                    "the management API at {api} forbids user {:?} this request (403): {reason}",
-                    self.target.username
-                ),
-            )
-            .with_hint("grant the user access to the vhost, or use a user that has it"),
+            StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN => {
+                self.refusal(status.as_u16(), &reason, segments)
+            }
             StatusCode::NOT_FOUND => {
                 Error::new(Kind::QueueNotFound, format!("not found (404): {reason}"))
             }
@@ -289,6 +273,82 @@ impl ApiClient {
                 Kind::Api,
                 format!("the management API at {api} answered {status}: {reason}"),
             ),
+        }
+    }
+
+    /// A 401 or 403: the plugin is on, it refused this user. RabbitMQ's reason says why
+    /// (checked on 3.10): `Not management user` (no management, monitoring or administrator
+    /// tag: every endpoint refuses), `Not administrator user` (an administrator-only endpoint,
+    /// such as `/api/vhosts/{vhost}` or `/api/permissions/...`), `User not authorised to access
+    /// virtual host` (no permissions on the vhost), `User not authorised to access object`
+    /// (policies need the policymaker tag), `Login failed` (credentials).
+    fn refusal(&self, code: u16, reason: &str, segments: &[&str]) -> Error {
+        let api = self.target.display();
+        let user = &self.target.username;
+        let path: String = segments
+            .iter()
+            .map(|s| format!("/{}", utf8_percent_encode(s, NON_ALPHANUMERIC)))
+            .collect();
+        let path = format!("/api{path}");
+        let answered = format!("the management API at {api} answered {code} {reason:?}");
+        let lower = reason.to_ascii_lowercase();
+        if lower.contains("not management user") {
+            Error::new(
+                Kind::ApiRefused,
+                format!(
+                    "the management API refuses user {user:?}: it has none of the tags \
+                     management, monitoring or administrator ({answered})"
+                ),
+            )
+            .with_hint(format!(
+                "the monitoring tag lets queuey read what it needs without any right to change \
+                 anything: rabbitmqctl set_user_tags {user} monitoring (this replaces the \
+                 user's tags: list them first with rabbitmqctl list_users)"
+            ))
+        } else if lower.contains("virtual host") {
+            let vhost = segments.get(1).copied().unwrap_or("?");
+            Error::new(
+                Kind::AccessRefused,
+                format!(
+                    "user {user:?} has no permissions on the vhost {vhost:?} ({answered} to \
+                     {path})"
+                ),
+            )
+            .with_hint(format!(
+                "an administrator grants them with {} (read-only: configure \"\" write \"\" \
+                 read \".*\"); the vhost is the --url's path",
+                crate::shell::rabbitmqctl(
+                    vhost,
+                    &["set_permissions", user, "CONFIGURE", "WRITE", "READ"]
+                )
+                .unwrap_or_else(|| "rabbitmqctl set_permissions".to_owned())
+            ))
+        } else if lower.contains("not administrator") {
+            Error::new(
+                Kind::ApiRefused,
+                format!(
+                    "the management API lets only users with the administrator tag read {path}, \
+                     and user {user:?} does not have it ({answered})"
+                ),
+            )
+        } else if lower.contains("access object") {
+            Error::new(
+                Kind::ApiRefused,
+                format!(
+                    "user {user:?} may not read {path}: that needs the policymaker or \
+                     administrator tag ({answered})"
+                ),
+            )
+        } else {
+            Error::new(
+                Kind::ApiRefused,
+                format!("the management API at {api} refused user {user:?} ({code}): {reason}"),
+            )
+            .with_hint(
+                "check the credentials (--api-url takes user:password@ when they differ from \
+                 the AMQP URL's); the user needs the management, monitoring or administrator \
+                 tag: rabbitmqctl set_user_tags <user> monitoring",
+            )
         }
     }
 
@@ -447,7 +507,7 @@ impl ApiClient {
     }
 
     /// A policy (or, with `operator`, an operator policy) of `vhost`; `None` when it does not
-    /// exist. Reading policies needs the policymaker, monitoring or administrator tag.
+    /// exist. Reading policies needs the policymaker or administrator tag (not monitoring, on 3.10).
     pub async fn policy(
         &self,
         vhost: &str,
@@ -462,10 +522,16 @@ impl ApiClient {
         self.get_json_opt(&[kind, vhost, name], &[]).await
     }
 
-    /// Whether `vhost` exists.
+    /// Whether `vhost` exists, as a user with the management or monitoring tag can learn it:
+    /// `/api/vhosts/{vhost}` is for administrators only, but a one-name page of the vhost's
+    /// queues answers 404 when the vhost does not exist (and 401 when the user has no
+    /// permissions on it, an error naming the vhost).
     pub async fn vhost_exists(&self, vhost: &str) -> Result<bool> {
         Ok(self
-            .get_json_opt::<serde_json::Value>(&["vhosts", vhost], &[])
+            .get_json_opt::<serde_json::Value>(
+                &["queues", vhost],
+                &[("page", "1"), ("page_size", "1"), ("columns", "name")],
+            )
             .await?
             .is_some())
     }

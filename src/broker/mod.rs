@@ -4,5 +4,6 @@ pub mod amqp;
 pub mod api;
 pub mod convert;
 pub mod peek;
+pub mod permissions;
 pub mod publish;
 pub mod session;

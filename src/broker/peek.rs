@@ -516,7 +516,7 @@ pub async fn queue_kind(
 ) -> Result<QueueKind> {
     let live = match session.live_queue(queue).await {
         Ok(live) => live,
-        Err(e) if e.kind == Kind::Api => {
+        Err(e) if e.kind.is_api() => {
             if options.assume_classic {
                 return Ok(QueueKind {
                     queue_type: "unknown".into(),
@@ -525,19 +525,23 @@ pub async fn queue_kind(
                     returns_count: false,
                 });
             }
+            let fix = if e.kind == Kind::ApiRefused {
+                "Give the user the monitoring tag (it changes no right on queues)"
+            } else {
+                "Enable the API (rabbitmq-plugins enable rabbitmq_management)"
+            };
             return Err(Error::new(
-                Kind::Api,
+                e.kind,
                 format!(
                     "cannot tell what kind of queue {queue:?} is without the management API: {}",
                     e.message
                 ),
             )
-            .with_hint(
+            .with_hint(format!(
                 "a peek returns every message it reads, and on a quorum queue with a delivery \
-                 limit each return spends a delivery. Enable the API (rabbitmq-plugins enable \
-                 rabbitmq_management) or, if the queue is a classic queue (as queuey declares \
-                 q.dead), pass --assume-classic",
-            ));
+                 limit each return spends a delivery. {fix} or, if the queue is a classic queue \
+                 (as queuey declares q.dead), pass --assume-classic"
+            )));
         }
         Err(e) => return Err(e),
     };

@@ -239,9 +239,11 @@ impl Session {
                 }))
             }
             Err(e) => match (soft_error_code(&e), protocol_error_text(&e)) {
-                (Some(403), _) => Err(self.amqp_error(
-                    &e,
-                    &format!("cannot declare queue {queue:?} in vhost {:?}", self.vhost()),
+                (Some(403), text) => Err(self.permission_refused(
+                    if options.passive { "read" } else { "configure" },
+                    &format!("queue {queue:?}"),
+                    "the broker refused to declare it",
+                    &text.unwrap_or_default(),
                 )),
                 (Some(code), Some(text)) => Ok(DeclareReply::Refused { code, text }),
                 _ => Err(self.amqp_error(
@@ -283,14 +285,25 @@ impl Session {
                     Kind::QueueNotFound,
                     format!("{context}: it does not exist in vhost {vhost:?} ({text})"),
                 ),
-                AMQPErrorKind::Soft(AMQPSoftError::ACCESSREFUSED) => Error::new(
-                    Kind::BrokerRefused,
-                    format!("{context}: access refused ({text})"),
-                )
-                .with_hint(
-                    "the user needs configure/write/read permissions matching this queue in the \
-                     vhost (rabbitmqctl list_permissions -p <vhost>)",
-                ),
+                // queuey declares queues through `declare_raw` (configure, handled there), so
+                // a refusal on a queue here is a consume, get or purge (read), and one on an
+                // exchange is a publish (write).
+                AMQPErrorKind::Soft(AMQPSoftError::ACCESSREFUSED) => {
+                    let named = |kind: &str| {
+                        let start = text.find(&format!("access to {kind} '"))? + kind.len() + 12;
+                        let end = start + text[start..].find("' in vhost")?;
+                        Some(format!("{kind} {:?}", &text[start..end]))
+                    };
+                    let (permission, resource) = if text.contains("access to exchange") {
+                        (
+                            "write",
+                            named("exchange").unwrap_or_else(|| "the exchange".into()),
+                        )
+                    } else {
+                        ("read", named("queue").unwrap_or_else(|| "the queue".into()))
+                    };
+                    self.permission_refused(permission, &resource, context, &text)
+                }
                 // A hard error closes the whole connection: an operator or the broker closed it
                 // (CONNECTION_FORCED), or the broker shuts down.
                 AMQPErrorKind::Hard(_) => Error::new(

@@ -125,16 +125,19 @@ pub enum Command {
 
     /// Create q and q.dead with their computed arguments (idempotent)
     ///
-    /// For each logical queue, reads the live queues first (management API; without it, AMQP:
-    /// a passive declare, then a declare with the computed arguments, which the broker accepts
-    /// only when the queue is equivalent). Missing queues are created durable with the computed
+    /// For each logical queue, first checks that the user may declare q and q.dead (the
+    /// configure permission; refused: exit 5, nothing created), then reads the live queues
+    /// (management API; without it, AMQP: a passive declare, then a declare with the computed
+    /// arguments, which the broker accepts only when the queue is equivalent). Missing queues are created durable with the computed
     /// arguments (quorum when configured); queues already in sync are left as they are. A queue
     /// that exists with other arguments is never redeclared: queuey shows the diff, changes
     /// nothing for that logical queue, explains the options (a policy, or drain, delete and
     /// redeclare) and exits 1. Hold queues are created on demand by the application.
     ///
-    /// With --dry-run nothing is changed: the plan is printed (create, in sync or drift per
-    /// queue) and the exit code is the one declare would give (0, or 1 for drift).
+    /// With --dry-run nothing is changed and nothing is declared, not even to probe (a read-only
+    /// user can run it): the plan is printed (create, in sync or drift per queue; without the
+    /// API an existing queue is "exists, not checked") and the exit code is the one declare
+    /// would give (0, or 1 for drift).
     Declare(DeclareArgs),
 
     /// Compare the live topology with the computed one, changing nothing (a CI gate)
@@ -151,9 +154,11 @@ pub enum Command {
     /// with the operator's options on stderr, with commands to paste.
     ///
     /// Reads live state through the management API and never declares a hold queue (a passive
-    /// declare would renew an idle hold queue's x-expires lease). Without the API it falls back
-    /// to AMQP and says so: a drift then names only the first differing argument, hold queues
-    /// are not checked, policies are not shown.
+    /// declare would renew an idle hold queue's x-expires lease). A user with read permission
+    /// and the monitoring tag is enough. Without the API (off, or the user has no tag) it falls
+    /// back to AMQP and says so: a passive declare sees whether q and q.dead exist, but not
+    /// their arguments (verify never declares to probe them), so an existing queue is "exists,
+    /// not checked" and verify exits 6.
     Verify(VerifyArgs),
 
     /// Hold queues (q.deferred.{ttl_ms}): list the live ones
@@ -229,6 +234,11 @@ pub enum DeadCommand {
     /// A replayed job gets its retries back: in a body that is a queuey envelope, `attempt` is
     /// set to 1 (every other byte stays as it was) and the x-attempt header says 1, unless
     /// --keep-attempts. Other bodies are copied unchanged.
+    ///
+    /// Before anything, --dry-run included, queuey checks that the user may publish (the write
+    /// permission on the default exchange, amq.default) with an empty mandatory message to a
+    /// routing key no queue has, which the broker returns; refused: exit 5. Reading q.dead
+    /// needs the read permission.
     Replay(DeadReplayArgs),
 
     /// Delete dead letters: the whole q.dead, or those matching the filters
@@ -238,6 +248,10 @@ pub enum DeadCommand {
     /// yes removes nothing and exits 9 (declined), so that a wrapper can tell a purge (0) from
     /// a refusal. --archive writes every removed message in the export format (flushed to
     /// disk) before it is removed.
+    ///
+    /// Permissions: RabbitMQ lets a user with only the read permission on q.dead purge it,
+    /// whole (queue.purge) or message by message (consume and ack): a "read-only" user can
+    /// delete dead letters. No configure or write permission is needed.
     Purge(DeadPurgeArgs),
 }
 

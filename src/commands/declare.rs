@@ -135,13 +135,18 @@ async fn run_in(
     mode: Mode,
     output: Output,
 ) -> Result<ExitCode> {
-    let inspector = Inspector::new(session).await?;
+    let inspector = Inspector::new(session, mode == Mode::Declare).await?;
     let mut notes = Vec::new();
     if let Some(e) = &inspector.api_error {
         // Connect first: when AMQP fails too (a wrong password fails both), its error is the
         // one to show, without a note about a fallback that cannot happen.
         session.connection().await?;
-        let note = inspect::fallback_note(e, mode == Mode::Verify);
+        let note = inspect::fallback_note(
+            e,
+            mode == Mode::Verify,
+            inspector.probe,
+            &session.settings.api.username,
+        );
         output.note(&format!("note: {note}"));
         notes.push(note);
     }
@@ -167,6 +172,13 @@ async fn run_in(
     inspector.read_vhost(queues.len()).await?;
     let mut logical = Vec::new();
     for q in queues {
+        if mode == Mode::Declare {
+            // Before the first declare (or the fallback's probe): nothing is created for a
+            // logical queue unless all its queues may be declared.
+            for computed in plan::long_lived_queues(q) {
+                session.check_configure_permission(&computed.name).await?;
+            }
+        }
         let inspected = inspector.long_lived(q).await?;
         let (mut entry, entry_code) = match mode {
             Mode::Declare => {
@@ -192,10 +204,11 @@ async fn run_in(
                     None
                 };
                 let entry = plan_entry(q, inspected, holds, session.vhost());
-                let c = if entry.status == Status::InSync {
-                    ExitCode::Ok
-                } else {
-                    ExitCode::Drift
+                let c = match entry.status {
+                    Status::InSync => ExitCode::Ok,
+                    // Without the API's arguments verify cannot vouch for anything.
+                    Status::Unchecked => ExitCode::Api,
+                    Status::Create | Status::Drift => ExitCode::Drift,
                 };
                 (entry, c)
             }
@@ -268,6 +281,8 @@ fn overall(plans: &[QueuePlan], hold_drift: bool) -> Status {
         Status::Drift
     } else if plans.iter().any(|p| p.status == Status::Create) {
         Status::Create
+    } else if plans.iter().any(|p| p.status == Status::Unchecked) {
+        Status::Unchecked
     } else {
         Status::InSync
     }

@@ -16,7 +16,7 @@ use crate::broker::api::LiveQueue;
 use crate::broker::session::Session;
 use crate::duration::format_millis;
 use crate::endpoint::ConnectionSettings;
-use crate::error::{ExitCode, Kind, Result};
+use crate::error::{ExitCode, Result};
 use crate::output::time;
 use crate::output::{self, Format, Output, sanitize::sanitize};
 use crate::plan::{self, Difference};
@@ -155,7 +155,7 @@ pub async fn run(
     let live = inspect::hold_queues(&session, q, true).await;
     session.close().await;
     let live = live.map_err(|mut e| {
-        if e.kind == Kind::Api {
+        if e.kind.is_api() {
             e.message = format!(
                 "queuey holds ls needs the management API (AMQP cannot list queues): {}",
                 e.message

@@ -1,13 +1,18 @@
 //! Reading the live topology of a logical queue, for `declare`, `verify` and `status`.
 //!
 //! The management API is the source when it answers: it shows each queue's whole definition,
-//! and listing hold queues through it renews nothing. When it does not answer, the
-//! [`Inspector`] falls back to AMQP for `q` and `q.dead` only: a passive declare says whether the
-//! queue exists, and only then a declare with the computed arguments on a fresh channel (the
-//! equivalence probe) says whether it is equivalent; its 406 names the first differing
-//! argument. A probe never runs on a queue the passive declare did not find, because on a
-//! missing queue it would create it. Hold queues are never declared, passively or not: a passive
-//! declare renews an idle classic queue's `x-expires` lease and would keep it alive for ever.
+//! and listing hold queues through it renews nothing. A user with the monitoring (or
+//! management) tag reads everything queuey needs; no request here needs the administrator tag.
+//! When the API does not answer, or refuses the user, the [`Inspector`] falls back to AMQP for
+//! `q` and `q.dead` only: a passive declare says whether the queue exists, and how many
+//! messages are ready. Only `declare`, which declares anyway and needs the configure permission
+//! for it, then probes an existing queue with a declare of its computed arguments on a fresh
+//! channel (the equivalence probe), whose 406 names the first differing argument. The read-only
+//! commands (`verify`, `status`, `declare --dry-run`) never make a declare that is not passive:
+//! it needs a permission a read-only user does not have, and would create a queue deleted
+//! between the two declares. A probe never runs on a queue the passive declare did not find.
+//! Hold queues are never declared, passively or not: a passive declare renews an idle classic
+//! queue's `x-expires` lease and would keep it alive for ever.
 //!
 //! Over a topology of many logical queues the API is read once: [`Inspector::read_vhost`] lists
 //! the vhost's queues (and, when a `q.dead` has policies, its policies) in pages, instead of three
@@ -58,6 +63,8 @@ pub struct Inspector<'a> {
     pub source: Source,
     /// Why the management API is not used (the error it gave), in the AMQP fallback.
     pub api_error: Option<Error>,
+    /// Whether the AMQP fallback may probe an existing queue with a declare (only `declare`).
+    pub probe: bool,
     /// The vhost's queues read in one listing, when [`Inspector::read_vhost`] found that cheaper.
     snapshot: RefCell<Option<Snapshot>>,
 }
@@ -77,40 +84,67 @@ const REQUESTS_PER_LOGICAL_QUEUE: u64 = 3;
 /// Queues per page of a listing.
 const LISTING_PAGE: u64 = 500;
 
-/// The note every command prints (and puts in its JSON) in the AMQP fallback.
-pub fn fallback_note(api_error: &Error, hold_queues: bool) -> String {
-    let mut note = format!(
-        "the management API is not available ({}), so queuey fell back to AMQP: a passive \
-         declare for existence, then a declare with the computed arguments that the broker \
-         accepts only when the queue is equivalent. A drift found this way names only the \
-         first differing argument the broker reports; policies are not shown",
-        api_error.message
-    );
+/// The note every command prints (and puts in its JSON) in the AMQP fallback; `probe` when
+/// the fallback probes existing queues with a declare (`declare` only).
+pub fn fallback_note(api_error: &Error, hold_queues: bool, probe: bool, user: &str) -> String {
+    let why = if api_error.kind == Kind::ApiRefused {
+        api_error.message.clone()
+    } else {
+        format!(
+            "the management API is not available ({})",
+            api_error.message
+        )
+    };
+    let mut note = if probe {
+        format!(
+            "{why}, so queuey fell back to AMQP: a passive declare for existence, then a declare \
+             with the computed arguments that the broker accepts only when the queue is \
+             equivalent. A drift found this way names only the first differing argument the \
+             broker reports; policies are not shown"
+        )
+    } else {
+        format!(
+            "{why}, so queuey fell back to AMQP: a passive declare for existence and the ready \
+             messages only. AMQP cannot read a queue's arguments, and this command never \
+             declares a queue to probe them, so an existing queue is \"exists, not checked\" \
+             (`queuey declare` finds the first differing argument by declaring)"
+        )
+    };
     if hold_queues {
         note.push_str(
             "; hold queues were not checked (AMQP cannot list queues, and a passive declare \
              would renew an idle hold queue's x-expires lease)",
         );
     }
-    note.push_str(
-        ". Enable the API with `rabbitmq-plugins enable rabbitmq_management` for a full diff.",
-    );
+    if api_error.kind == Kind::ApiRefused {
+        note.push_str(&format!(
+            ". A user with the monitoring tag gets the full diff: it reads the API and changes \
+             nothing (rabbitmqctl set_user_tags {} monitoring).",
+            crate::shell::quote(user)
+        ));
+    } else {
+        note.push_str(
+            ". Enable the API with `rabbitmq-plugins enable rabbitmq_management` for a full diff.",
+        );
+    }
     note
 }
 
 impl<'a> Inspector<'a> {
     /// Uses the management API when it answers, else the AMQP fallback. A vhost the API does
-    /// not know is an error (exit 5), not a plan to create everything.
-    pub async fn new(session: &'a Session) -> Result<Inspector<'a>> {
+    /// not know is an error (exit 5), not a plan to create everything. `probe`: the fallback
+    /// may declare an existing queue to compare it (`declare` only; see the module docs).
+    pub async fn new(session: &'a Session, probe: bool) -> Result<Inspector<'a>> {
         let fallback = |e: Error| Inspector {
             session,
             source: Source::AmqpProbe,
             api_error: Some(e),
+            probe,
             snapshot: RefCell::new(None),
         };
         match session.overview().await {
             Ok(_) => {}
-            Err(e) if e.kind == Kind::Api => return Ok(fallback(e)),
+            Err(e) if e.kind.is_api() => return Ok(fallback(e)),
             Err(e) => return Err(e),
         }
         match session.api().vhost_exists(session.vhost()).await {
@@ -118,6 +152,7 @@ impl<'a> Inspector<'a> {
                 session,
                 source: Source::ManagementApi,
                 api_error: None,
+                probe,
                 snapshot: RefCell::new(None),
             }),
             Ok(false) => Err(Error::new(
@@ -131,7 +166,7 @@ impl<'a> Inspector<'a> {
                 ),
             )
             .with_hint(crate::broker::amqp::MISSING_VHOST_HINT)),
-            Err(e) if e.kind == Kind::Api => Ok(fallback(e)),
+            Err(e) if e.kind.is_api() => Ok(fallback(e)),
             Err(e) => Err(e),
         }
     }
@@ -188,8 +223,8 @@ impl<'a> Inspector<'a> {
     }
 
     /// The plans of `q` and `q.dead`, with their counts. Changes nothing on the broker, except
-    /// that the AMQP fallback's equivalence probe of an existing classic queue renews its
-    /// `x-expires` lease, as any declare does (`q` and `q.dead` have none).
+    /// that `declare`'s equivalence probe of an existing classic queue renews its `x-expires`
+    /// lease, as any declare does (`q` and `q.dead` have none).
     pub async fn long_lived(&self, q: &QueueSettings) -> Result<Vec<Inspected>> {
         let mut out = Vec::new();
         for computed in plan::long_lived_queues(q) {
@@ -291,7 +326,7 @@ impl<'a> Inspector<'a> {
     }
 
     /// The AMQP fallback for one long-lived queue: a passive declare, then, only when the
-    /// queue exists, the equivalence probe.
+    /// queue exists and the command may declare, the equivalence probe.
     async fn probe(&self, computed: &ComputedQueue) -> Result<(ProbeOutcome, Option<Counts>)> {
         let counts = match self.session.passive_declare_reply(&computed.name).await? {
             DeclareReply::Ok(c) => Counts {
@@ -309,6 +344,9 @@ impl<'a> Inspector<'a> {
                 return Err(self.session.refused("inspect", &computed.name, code, &text));
             }
         };
+        if !self.probe {
+            return Ok((ProbeOutcome::Exists, Some(counts)));
+        }
         let outcome = match self.session.declare(computed).await? {
             DeclareReply::Ok(_) => ProbeOutcome::Equivalent,
             DeclareReply::Refused { code: 405, text } => ProbeOutcome::Locked(text),

@@ -286,6 +286,15 @@ pub async fn run(
     output: Output,
 ) -> Result<ExitCode> {
     let session = Session::new(connection.clone(), "dead replay")?;
+    // Before anything, the dry run too: a user who may not publish cannot replay.
+    match session.check_write_permission("dead replay").await {
+        Ok(None) => {}
+        Ok(Some(unchecked)) => output.warn(&unchecked),
+        Err(e) => {
+            session.close().await;
+            return Err(e);
+        }
+    }
     let interrupted = ctrl_c_flag();
     let started = Instant::now();
     let mut report = ReplayReport {

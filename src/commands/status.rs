@@ -47,6 +47,9 @@ pub struct LogicalStatus {
     pub hold_queues: HoldsStatus,
     /// True when any queue or hold queue differs from its computed definition.
     pub drift: bool,
+    /// False when the arguments of an existing `q` or `q.dead` could not be read (the AMQP
+    /// fallback: `status` never declares to probe them), so `drift` says nothing about them.
+    pub arguments_checked: bool,
     /// Long-lived queues that do not exist (`queuey declare` creates them).
     pub missing: Vec<String>,
     /// The commands that fix what this screen shows, ready to paste.
@@ -85,13 +88,13 @@ pub async fn run(
 }
 
 async fn run_in(session: &Session, queues: &[QueueSettings], output: Output) -> Result<ExitCode> {
-    let inspector = Inspector::new(session).await?;
+    let inspector = Inspector::new(session, false).await?;
     let mut notes = Vec::new();
     if let Some(e) = &inspector.api_error {
         // Connect first: when AMQP fails too (a wrong password fails both), its error is the
         // one to show, without a note about a fallback that cannot happen.
         session.connection().await?;
-        let note = inspect::fallback_note(e, true);
+        let note = inspect::fallback_note(e, true, false, &session.settings.api.username);
         output.note(&format!("note: {note}"));
         notes.push(note);
     }
@@ -149,6 +152,7 @@ async fn run_in(session: &Session, queues: &[QueueSettings], output: Output) -> 
             dead,
             hold_queues,
             drift,
+            arguments_checked: !inspected.iter().any(|i| i.plan.status == Status::Unchecked),
             declare_command: queuey_command(&["declare", &q.name], q),
             verify_command: queuey_command(&["verify", &q.name], q),
         });
@@ -237,6 +241,11 @@ fn print(report: &StatusReport, output: Output) -> Result<()> {
                     .join(", "),
                 l.declare_command,
                 if l.missing.len() == 1 { "it" } else { "them" }
+            )
+        } else if !l.arguments_checked {
+            format!(
+                "not checked: AMQP cannot read arguments, the management API can (`{}` with it)",
+                l.verify_command
             )
         } else if report.complete {
             "in sync".to_owned()

@@ -153,6 +153,9 @@ pub enum Status {
     InSync,
     /// The queue exists with another definition: `declare` refuses to touch it.
     Drift,
+    /// The queue exists; its definition could not be read (no management API, and a
+    /// read-only command never declares to probe it).
+    Unchecked,
 }
 
 impl Status {
@@ -161,6 +164,7 @@ impl Status {
             Status::Create => "create",
             Status::InSync => "in sync",
             Status::Drift => "drift",
+            Status::Unchecked => "exists, not checked",
         }
     }
 }

@@ -11,6 +11,8 @@ use crate::topology::{self, QueueType};
 pub enum ProbeOutcome {
     /// The passive declare said the queue does not exist (no probe was made).
     Missing,
+    /// The passive declare found the queue, and no probe was made (a read-only command).
+    Exists,
     /// A declare with the computed arguments was accepted: the queue exists and is equivalent.
     Equivalent,
     /// The declare was refused with 406 PRECONDITION_FAILED and this reply text.
@@ -244,6 +246,7 @@ pub fn plan_from_probe(computed: &ComputedQueue, outcome: &ProbeOutcome, vhost: 
     plan.source = Source::AmqpProbe;
     match outcome {
         ProbeOutcome::Missing => {}
+        ProbeOutcome::Exists => plan.status = Status::Unchecked,
         ProbeOutcome::Equivalent => plan.status = Status::InSync,
         ProbeOutcome::Locked(_) => {
             plan.status = Status::Drift;

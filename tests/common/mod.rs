@@ -464,6 +464,27 @@ impl Broker {
             .unwrap_or_else(|e| panic!("granting {user} on {vhost}: {e}"));
     }
 
+    /// Sets `user`'s permissions on `vhost` to these three patterns.
+    pub fn set_permissions(
+        &self,
+        user: &str,
+        vhost: &str,
+        configure: &str,
+        write: &str,
+        read: &str,
+    ) {
+        let params = rabbitmq_http_client::requests::Permissions {
+            user,
+            vhost,
+            configure,
+            read,
+            write,
+        };
+        self.rt
+            .block_on(self.api.declare_permissions(&params))
+            .unwrap_or_else(|e| panic!("setting the permissions of {user} on {vhost}: {e}"));
+    }
+
     /// Closes every connection whose client-given name contains `needle` (fault injection),
     /// returning how many it closed.
     pub fn close_connections_named(&self, needle: &str) -> usize {

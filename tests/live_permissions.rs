@@ -1,0 +1,302 @@
+//! Users with less than full rights, each command run as that user: read permission only with
+//! the monitoring, management or no tag; write without read; no permissions on the vhost.
+//! What each may do works; what it may not is refused before anything changes, exit 5, naming
+//! the permission, the user and the vhost. Users are made by the harness and deleted on drop.
+
+mod common;
+
+use std::process::Output;
+
+use base64::Engine as _;
+
+use common::{Broker, json, queuey, stderr, stdout, unique, url_for};
+
+const PASSWORD: &str = "perm-Test-pw1";
+
+fn code(out: &Output) -> i32 {
+    out.status.code().unwrap_or(-1)
+}
+
+/// `queuey ARGS` as `user` on the default vhost.
+fn run_as(user: &str, args: &[&str]) -> Output {
+    let (mut cmd, _dir) = queuey();
+    cmd.env("QUEUEY_URL", url_for("/", user, PASSWORD))
+        .args(args)
+        .output()
+        .expect("queuey runs")
+}
+
+/// `queuey ARGS` as guest.
+fn run(args: &[&str]) -> Output {
+    let (mut cmd, _dir) = queuey();
+    cmd.args(args).output().expect("queuey runs")
+}
+
+/// A logical queue declared by queuey (as guest), with `dead` dead letters in q.dead.
+fn logical(broker: &Broker, label: &str, dead: usize) -> String {
+    let q = broker.queue_name(label);
+    broker.track_queue(&format!("{q}.dead"));
+    let out = run(&["declare", &q]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let bodies: Vec<Vec<u8>> = (0..dead)
+        .map(|i| format!("{{\"n\":{i}}}").into_bytes())
+        .collect();
+    let refs: Vec<&[u8]> = bodies.iter().map(Vec::as_slice).collect();
+    broker.publish(&format!("{q}.dead"), &refs, None);
+    broker.wait_for_count(&format!("{q}.dead"), dead as u32);
+    q
+}
+
+/// A user with these tags and permissions on the default vhost (deleted on drop).
+fn user(broker: &Broker, label: &str, tags: &str, perms: Option<(&str, &str, &str)>) -> String {
+    let name = unique(label);
+    broker.create_user(&name, PASSWORD, tags);
+    if let Some((configure, write, read)) = perms {
+        broker.set_permissions(&name, "/", configure, write, read);
+    }
+    name
+}
+
+/// Asserts an exit 5 whose message names the permission, the user and the vhost.
+fn assert_refused(out: &Output, permission: &str, user: &str) {
+    let err = stderr(out);
+    assert_eq!(code(out), 5, "{err}");
+    assert!(
+        err.contains(&format!("user {user:?} has no {permission} permission"))
+            && err.contains("in vhost \"/\""),
+        "{err}"
+    );
+}
+
+const READ_ONLY: Option<(&str, &str, &str)> = Some(("", "", ".*"));
+
+#[test]
+fn a_read_only_monitoring_user_reads_everything_and_changes_nothing() {
+    let broker = Broker::connect();
+    let q = logical(&broker, "perm-ro", 2);
+    let dead = format!("{q}.dead");
+    let ro = user(&broker, "perm-ro-user", "monitoring", READ_ONLY);
+
+    for args in [
+        vec!["verify", &q],
+        vec!["status", &q],
+        vec!["declare", "--dry-run", &q],
+        vec!["holds", "ls", &q],
+        vec!["dead", "ls", &q],
+        vec!["dead", "show", &q, "2"],
+    ] {
+        let out = run_as(&ro, &args);
+        assert_eq!(code(&out), 0, "{args:?}: {}", stderr(&out));
+        // The management API served it all: no fallback note.
+        assert!(!stderr(&out).contains("fell back"), "{}", stderr(&out));
+    }
+    let out = run_as(&ro, &["verify", &q, "-o", "json"]);
+    let doc = json(&out);
+    assert_eq!(
+        (doc["source"].as_str(), doc["in_sync"].as_bool()),
+        (Some("management_api"), Some(true)),
+        "{doc:#}"
+    );
+    let out = run_as(&ro, &["dead", "export", &q]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let bodies: Vec<String> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("JSON lines"))
+        .map(|v| v["body_base64"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    let b64 = |s: &str| base64::engine::general_purpose::STANDARD.encode(s);
+    assert_eq!(bodies, [b64(r#"{"n":0}"#), b64(r#"{"n":1}"#)]);
+
+    // Replay, even a dry run, is refused before anything: the user may not publish.
+    for dry in [true, false] {
+        let mut args = vec!["dead", "replay", &q];
+        if dry {
+            args.push("--dry-run");
+        }
+        let out = run_as(&ro, &args);
+        assert_refused(&out, "write", &ro);
+        assert!(stderr(&out).contains("amq.default"), "{}", stderr(&out));
+        assert!(stdout(&out).is_empty(), "{}", stdout(&out));
+    }
+    assert_eq!(broker.bodies(&dead), [r#"{"n":0}"#, r#"{"n":1}"#]);
+    assert_eq!(broker.message_count(&q), Some(0));
+
+    // declare is refused (configure), and creates nothing, even for a missing logical queue.
+    let out = run_as(&ro, &["declare", &q]);
+    assert_refused(&out, "configure", &ro);
+    let missing = broker.queue_name("perm-ro-missing");
+    broker.track_queue(&format!("{missing}.dead"));
+    let out = run_as(&ro, &["declare", &missing]);
+    assert_refused(&out, "configure", &ro);
+    assert!(stderr(&out).contains(&format!("queue {missing:?}")));
+    // Nor do the read-only commands create it.
+    for (args, expected) in [
+        (vec!["verify", &missing], 1),
+        (vec!["declare", "--dry-run", &missing], 0),
+    ] {
+        let out = run_as(&ro, &args);
+        assert_eq!(code(&out), expected, "{args:?}: {}", stderr(&out));
+        assert!(stdout(&out).contains("create"), "{}", stdout(&out));
+    }
+    assert!(broker.api_queue(&missing).is_none(), "created {missing}");
+    assert!(broker.api_queue(&format!("{missing}.dead")).is_none());
+
+    // RabbitMQ lets the read permission purge a queue.
+    let out = run_as(&ro, &["dead", "purge", &q, "--yes"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("removed 2 dead letters"),
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(broker.message_count(&dead), Some(0));
+}
+
+#[test]
+fn a_management_tag_is_enough_and_no_tag_falls_back_to_amqp_naming_the_tag() {
+    let broker = Broker::connect();
+    let q = logical(&broker, "perm-tags", 1);
+    let mgmt = user(&broker, "perm-mgmt", "management", READ_ONLY);
+    let out = run_as(&mgmt, &["verify", &q, "-o", "json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(json(&out)["source"], "management_api");
+
+    let none = user(&broker, "perm-notag", "", READ_ONLY);
+    let out = run_as(&none, &["verify", &q]);
+    let err = stderr(&out);
+    // Not "the management API is not available ... enable the plugin": it is on, and refuses.
+    assert_eq!(code(&out), 6, "{err}");
+    assert!(
+        err.contains("none of the tags management, monitoring or administrator")
+            && err.contains(&format!("{none:?}"))
+            && err.contains("exists, not checked")
+            && !err.contains("not available")
+            && !err.contains("rabbitmq-plugins enable"),
+        "{err}"
+    );
+    let out = run_as(&none, &["status", &q]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(stdout(&out).contains("not checked"), "{}", stdout(&out));
+    let out = run_as(&none, &["declare", "--dry-run", &q]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("exists, not checked"),
+        "{}",
+        stdout(&out)
+    );
+    let out = run_as(&none, &["holds", "ls", &q]);
+    assert_eq!(code(&out), 6, "{}", stderr(&out));
+    assert!(stderr(&out).contains("set_user_tags"), "{}", stderr(&out));
+    // Peeking needs the queue type from the API, or the operator's word for it.
+    let out = run_as(&none, &["dead", "ls", &q]);
+    assert_eq!(code(&out), 6, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("monitoring tag") && stderr(&out).contains("--assume-classic"),
+        "{}",
+        stderr(&out)
+    );
+    let out = run_as(&none, &["dead", "ls", &q, "--assume-classic"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(stderr(&out).contains("1 shown of 1"), "{}", stderr(&out));
+    // Nothing declared: the arguments are the ones queuey declared.
+    assert_eq!(
+        broker.api_queue(&q).expect("q")["arguments"],
+        serde_json::json!({"x-max-priority": 10})
+    );
+}
+
+#[test]
+fn write_without_read_and_no_permissions_at_all_are_refused_by_name() {
+    let broker = Broker::connect();
+    let q = logical(&broker, "perm-wo", 1);
+    let dead = format!("{q}.dead");
+    let wo = user(&broker, "perm-wo-user", "monitoring", Some(("", ".*", "")));
+    for args in [
+        vec!["dead", "ls", &q],
+        vec!["dead", "export", &q],
+        vec!["dead", "replay", &q],
+        vec!["dead", "purge", &q, "--yes"],
+    ] {
+        let out = run_as(&wo, &args);
+        assert_refused(&out, "read", &wo);
+        assert!(
+            stderr(&out).contains(&format!("queue {dead:?}")),
+            "{}",
+            stderr(&out)
+        );
+    }
+    assert_refused(&run_as(&wo, &["declare", &q]), "configure", &wo);
+    // The API reads need no queue permission: verify works.
+    assert_eq!(code(&run_as(&wo, &["verify", &q])), 0);
+    assert_eq!(broker.message_count(&dead), Some(1));
+
+    let nothing = user(&broker, "perm-none", "monitoring", None);
+    for args in [
+        vec!["verify", &q],
+        vec!["status", &q],
+        vec!["dead", "ls", &q],
+        vec!["dead", "replay", &q, "--dry-run"],
+        vec!["declare", &q],
+    ] {
+        let out = run_as(&nothing, &args);
+        let err = stderr(&out);
+        assert_eq!(code(&out), 5, "{args:?}: {err}");
+        assert!(
+            err.contains(&format!("{nothing:?}")) && err.contains("vhost \"/\""),
+            "{args:?}: {err}"
+        );
+    }
+    assert_eq!(broker.message_count(&dead), Some(1));
+}
+
+#[test]
+fn a_user_who_may_publish_passes_the_write_check_and_replays() {
+    let broker = Broker::connect();
+    let q = logical(&broker, "perm-rw", 2);
+    // Write on the default exchange only, read everything: what a replay needs.
+    let rw = user(
+        &broker,
+        "perm-rw-user",
+        "monitoring",
+        Some(("", "^amq\\.default$", ".*")),
+    );
+    let out = run_as(&rw, &["dead", "replay", &q, "--dry-run"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let out = run_as(&rw, &["dead", "replay", &q]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    broker.wait_for_count(&q, 2);
+    assert_eq!(broker.message_count(&format!("{q}.dead")), Some(0));
+    // The write check published nothing that stayed anywhere.
+    assert_eq!(broker.bodies(&q), [r#"{"n":0}"#, r#"{"n":1}"#]);
+}
+
+#[test]
+fn declare_checks_every_queue_before_creating_any() {
+    let broker = Broker::connect();
+    let q = broker.queue_name("perm-half");
+    broker.track_queue(&format!("{q}.dead"));
+    // Configure on q only, not on q.dead: the check of q passes (the broker refuses its
+    // invalid argument with 406 after the permission check), q.dead's fails, nothing is made.
+    let escaped: String = q
+        .chars()
+        .flat_map(|c| {
+            let escape = !c.is_ascii_alphanumeric();
+            escape.then_some('\\').into_iter().chain([c])
+        })
+        .collect();
+    let half = user(
+        &broker,
+        "perm-half-user",
+        "monitoring",
+        Some((&format!("^{escaped}$"), "", ".*")),
+    );
+    let out = run_as(&half, &["declare", &q]);
+    assert_refused(&out, "configure", &half);
+    assert!(
+        stderr(&out).contains(&format!("queue \"{q}.dead\"")),
+        "{}",
+        stderr(&out)
+    );
+    assert!(broker.api_queue(&q).is_none(), "the check created {q}");
+    assert!(broker.api_queue(&format!("{q}.dead")).is_none());
+}
