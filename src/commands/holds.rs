@@ -10,7 +10,6 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::declare::DiffLines;
 use super::inspect;
 use crate::broker::api::LiveQueue;
 use crate::broker::session::Session;
@@ -18,6 +17,7 @@ use crate::duration::format_millis;
 use crate::endpoint::ConnectionSettings;
 use crate::error::{ExitCode, Result};
 use crate::output::time;
+use crate::output::topology::DiffLines;
 use crate::output::{self, Format, Output, sanitize::sanitize};
 use crate::plan::{self, Difference};
 use crate::queue::QueueSettings;

@@ -13,6 +13,7 @@ pub mod status;
 
 use crate::error::{ExitCode, Result};
 use crate::output::Output;
+use crate::output::topology::Mode;
 use crate::settings::Work;
 
 /// Runs one invocation's work.
@@ -26,14 +27,14 @@ pub async fn run(work: Work, output: Output) -> Result<ExitCode> {
             allow_unlisted,
         } => {
             let mode = if dry_run {
-                declare::Mode::DryRun { allow_unlisted }
+                Mode::DryRun { allow_unlisted }
             } else {
-                declare::Mode::Declare
+                Mode::Declare
             };
             declare::run(&queues, &connection, mode, output).await
         }
         Work::Verify { queues, connection } => {
-            declare::run(&queues, &connection, declare::Mode::Verify, output).await
+            declare::run(&queues, &connection, Mode::Verify, output).await
         }
         Work::HoldsLs { queue, connection } => holds::run(&queue, &connection, output).await,
         Work::Status { queues, connection } => status::run(&queues, &connection, output).await,

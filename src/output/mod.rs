@@ -8,6 +8,7 @@ pub mod dead;
 pub mod progress;
 pub mod sanitize;
 pub mod time;
+pub mod topology;
 
 use std::io::{self, IsTerminal, Write};
 
@@ -36,6 +37,12 @@ impl Output {
         if !self.quiet {
             eprintln!("{}", crate::redact::redact(text));
         }
+    }
+
+    /// An explanation on stderr, shown whatever `--quiet` and the format: it says why the exit
+    /// code is what it is, and what to do (the remedies of drift).
+    pub fn explain(&self, text: &str) {
+        eprintln!("{}", crate::redact::redact(text));
     }
 
     /// A warning on stderr (always shown: it says something may be wrong).
