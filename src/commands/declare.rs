@@ -6,6 +6,8 @@
 //! operator's options and changes nothing for that logical queue). `--dry-run` and `verify`
 //! change nothing; `verify` also checks the live hold queues (management API only).
 
+use futures_util::stream::{self, StreamExt};
+
 use super::inspect::{self, Inspected, Inspector};
 use crate::broker::session::{DeclareReply, Session};
 use crate::endpoint::ConnectionSettings;
@@ -70,50 +72,17 @@ async fn run_in(
         notes.push(note);
     }
     inspector.read_vhost(queues.len()).await?;
+    // Logical queues are inspected and acted on a few at a time, each on its own channels,
+    // their results kept in order: a fleet's declares are pipelined instead of paying each
+    // round trip in turn. Each logical queue stays all or nothing.
+    let results: Vec<Result<(LogicalPlan, ExitCode)>> = stream::iter(queues)
+        .map(|q| one_logical_queue(session, &inspector, q, mode))
+        .buffered(IN_FLIGHT)
+        .collect()
+        .await;
     let mut logical = Vec::new();
-    for q in queues {
-        if mode == Mode::Declare {
-            // Before the first declare (or the fallback's probe): nothing is created for a
-            // logical queue unless all its queues may be declared.
-            for computed in plan::long_lived_queues(q) {
-                session.check_configure_permission(&computed.name).await?;
-            }
-        }
-        let inspected = inspector.long_lived(q).await?;
-        let (mut entry, entry_code) = match mode {
-            Mode::Declare => {
-                let declared: Vec<String> =
-                    inspected.iter().map(|i| i.computed.name.clone()).collect();
-                let done = declare_one(session, q, inspected).await?;
-                inspector.changed(declared);
-                done
-            }
-            Mode::DryRun { .. } => {
-                let entry = plan_entry(q, inspected, None, session.vhost());
-                let c = if entry.status == Status::Drift {
-                    ExitCode::Drift
-                } else {
-                    ExitCode::Ok
-                };
-                (entry, c)
-            }
-            Mode::Verify => {
-                let holds = if inspector.uses_api() {
-                    Some(check_holds(&inspector, q).await?)
-                } else {
-                    None
-                };
-                let entry = plan_entry(q, inspected, holds, session.vhost());
-                let c = match entry.status {
-                    Status::InSync => ExitCode::Ok,
-                    // Without the API's arguments verify cannot vouch for anything.
-                    Status::Unchecked => ExitCode::Api,
-                    Status::Create | Status::Drift => ExitCode::Drift,
-                };
-                (entry, c)
-            }
-        };
-        entry.listed = q.unlisted.is_none();
+    for result in results {
+        let (entry, entry_code) = result?;
         code = code.merge(entry_code);
         logical.push(entry);
     }
@@ -128,6 +97,61 @@ async fn run_in(
     };
     print_report(&report, mode, output)?;
     Ok(code)
+}
+
+/// Logical queues inspected and declared at once.
+const IN_FLIGHT: usize = 16;
+
+/// Inspects one logical queue and, for `declare`, acts on it.
+async fn one_logical_queue(
+    session: &Session,
+    inspector: &Inspector<'_>,
+    q: &QueueSettings,
+    mode: Mode,
+) -> Result<(LogicalPlan, ExitCode)> {
+    let inspected = inspector.long_lived(q).await?;
+    let (mut entry, entry_code) = match mode {
+        Mode::Declare => {
+            // Before creating anything: nothing is created for a logical queue unless all its
+            // queues may be declared. (When all exist, the declares change nothing, and a
+            // refusal of them creates nothing either.)
+            if inspected.iter().any(|i| i.plan.status == Status::Create) {
+                for i in &inspected {
+                    session.check_configure_permission(&i.computed.name).await?;
+                }
+            }
+            let declared: Vec<String> = inspected.iter().map(|i| i.computed.name.clone()).collect();
+            let done = declare_one(session, q, inspected).await?;
+            inspector.changed(declared);
+            done
+        }
+        Mode::DryRun { .. } => {
+            let entry = plan_entry(q, inspected, None, session.vhost());
+            let c = if entry.status == Status::Drift {
+                ExitCode::Drift
+            } else {
+                ExitCode::Ok
+            };
+            (entry, c)
+        }
+        Mode::Verify => {
+            let holds = if inspector.uses_api() {
+                Some(check_holds(inspector, q).await?)
+            } else {
+                None
+            };
+            let entry = plan_entry(q, inspected, holds, session.vhost());
+            let c = match entry.status {
+                Status::InSync => ExitCode::Ok,
+                // Without the API's arguments verify cannot vouch for anything.
+                Status::Unchecked => ExitCode::Api,
+                Status::Create | Status::Drift => ExitCode::Drift,
+            };
+            (entry, c)
+        }
+    };
+    entry.listed = q.unlisted.is_none();
+    Ok((entry, entry_code))
 }
 
 /// The hold queues of `q`, each checked against the arguments its name implies.
