@@ -64,9 +64,17 @@ pub fn command_line<S: AsRef<str>>(words: &[S]) -> String {
 /// the module docs) and characters that are not visible as `\x{HEX}`, so that the pattern
 /// stays printable and survives a wrapper's second reading.
 pub fn exact_pattern(name: &str) -> String {
-    let mut out = String::with_capacity(name.len() + 2);
-    out.push('^');
-    for c in name.chars() {
+    format!("^{}$", regex_literal(name, true))
+}
+
+/// `text` as a literal inside a PCRE regex (RabbitMQ's policy patterns and the management API's
+/// name filter): metacharacters backslash-escaped, `$`, a backquote and `\` as hex escapes.
+/// With `printable`, characters that are not visible become `\x{HEX}` (a pattern shown to a
+/// user, to paste); without, they stay as they are (a regex sent over HTTP, which the broker
+/// compiles without Unicode mode, where `\x{HEX}` above FF is an error).
+pub fn regex_literal(text: &str, printable: bool) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    for c in text.chars() {
         match c {
             '$' => out.push_str("\\x24"),
             '`' => out.push_str("\\x60"),
@@ -75,11 +83,10 @@ pub fn exact_pattern(name: &str) -> String {
                 out.push('\\');
                 out.push(c);
             }
-            c if is_visible(c) => out.push(c),
+            c if !printable || is_visible(c) => out.push(c),
             c => out.push_str(&format!("\\x{{{:x}}}", c as u32)),
         }
     }
-    out.push('$');
     out
 }
 
@@ -145,6 +152,14 @@ pub fn queuey_command(words: &[&str], queue: &crate::queue::QueueSettings) -> St
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn regex_literals_for_patterns_and_for_the_api() {
+        assert_eq!(regex_literal("a.b c*d$", true), "a\\.b c\\*d\\x24");
+        assert_eq!(regex_literal("ünï\u{200b}", true), "ünï\\x{200b}");
+        assert_eq!(regex_literal("ünï\u{200b}", false), "ünï\u{200b}");
+        assert_eq!(exact_pattern("q.dead"), "^q\\.dead$");
+    }
 
     /// What `sh` makes of `line`: `printf '%s\n'` of each word.
     fn words_in_sh(line: &str) -> Vec<String> {

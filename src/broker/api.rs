@@ -126,19 +126,6 @@ const LISTING_COLUMNS: &str = "name,vhost,arguments,durable,auto_delete,exclusiv
      messages_ready,messages_unacknowledged,consumers,idle_since,policy,operator_policy,\
      effective_policy_definition,state";
 
-/// `text` as a literal inside the API's (PCRE) name regex: every ASCII character that is not a
-/// letter or digit is backslash-escaped, which PCRE reads as itself.
-pub fn regex_escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() * 2);
-    for c in text.chars() {
-        if c.is_ascii() && !c.is_ascii_alphanumeric() {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out
-}
-
 /// A page of `GET /api/queues/{vhost}?page=…`.
 #[derive(Debug, Deserialize)]
 struct QueuePage {
@@ -534,16 +521,5 @@ impl ApiClient {
             )
             .await?
             .is_some())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn escapes_regex_metacharacters() {
-        assert_eq!(regex_escape("a.b c*d"), "a\\.b\\ c\\*d");
-        assert_eq!(regex_escape("ünï"), "ünï");
     }
 }

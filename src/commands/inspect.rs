@@ -21,7 +21,7 @@
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 
-use crate::broker::api::{LiveQueue, PolicyDefinition, regex_escape};
+use crate::broker::api::{LiveQueue, PolicyDefinition};
 use crate::broker::session::{BrokerVersion, DeclareReply, Session};
 use crate::error::{Error, Kind, Result};
 use crate::plan::{self, ComputedQueue, ProbeOutcome, QueuePlan, Source};
@@ -395,7 +395,7 @@ pub async fn hold_queues(
     idle_since: bool,
 ) -> Result<Vec<LiveQueue>> {
     let prefix = format!("{}{}", q.name, q.options.deferred_suffix);
-    let regex = format!("^{}", regex_escape(&prefix));
+    let regex = format!("^{}", crate::shell::regex_literal(&prefix, false));
     let mut found: Vec<LiveQueue> = session
         .api()
         .queues_matching(session.vhost(), &regex)
