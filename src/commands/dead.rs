@@ -6,9 +6,9 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use crate::broker::peek::{Delivered, Peek, with_peek};
+use crate::broker::peek::{Delivered, with_peek};
 use crate::broker::session::Session;
-use crate::dead::decode::{self, DeadLetter};
+use crate::dead::decode::{self};
 use crate::dead::filter::{Filter, GroupKey, Grouping};
 use crate::dead::peek::PeekOptions;
 use crate::endpoint::ConnectionSettings;
@@ -22,152 +22,12 @@ use crate::settings::Which;
 
 pub use crate::dead::export::{EXPORT_FORMAT, export_record};
 pub use crate::shell::{dead_ls_command, queuey_command};
-
-/// Creates `path` for writing, refusing to overwrite an existing file (an export or archive
-/// may be the only copy of what was removed). `what` names it in errors.
-pub fn create_new_file(path: &Path, what: &str) -> Result<File> {
-    File::options()
-        .write(true)
-        .create_new(true)
-        .open(path)
-        .map_err(|e| {
-            let err = Error::io(format!("cannot create the {what} {}", path.display()), &e);
-            if e.kind() == io::ErrorKind::AlreadyExists {
-                err.with_hint(format!(
-                    "queuey never overwrites an {what}; remove it or choose another name"
-                ))
-            } else {
-                err
-            }
-        })
-}
-
-/// The next held dead letter that passes `filter`, decoded; the others are skipped (and stay
-/// held, to go back in place).
-pub async fn next_matching(
-    p: &mut Peek<'_>,
-    queue: &QueueSettings,
-    filter: &Filter,
-    now: u64,
-    progress: &Progress,
-) -> Result<Option<(Delivered, DeadLetter)>> {
-    while let Some(d) = p.next().await? {
-        progress.inc(1);
-        let dl = decode::decode(&d.message, &queue.name, &queue.options);
-        if filter.matches(&dl, &d.message.properties, now) {
-            return Ok(Some((d, dl)));
-        }
-    }
-    Ok(None)
-}
-
-/// Queue names read at most to suggest near ones (20 pages of the management API's listing).
-const NAMES_TO_SUGGEST_FROM: usize = 10_000;
-
-/// `err` from reading q.dead, explained when it is q.dead that does not exist: see
-/// [`missing_dead_queue`]. Other errors are returned as they are.
-pub async fn explain_missing(session: &Session, queue: &QueueSettings, err: Error) -> Error {
-    if err.kind != Kind::QueueNotFound {
-        return err;
-    }
-    // The peek asked the management API, which answers 404 for a missing vhost too: AMQP
-    // tells the two apart (a missing vhost refuses the connection, exit 5).
-    match session.passive_declare(&queue.dead_queue()).await {
-        Ok(None) => missing_dead_queue(session, queue).await,
-        Ok(Some(_)) => err,
-        Err(e) => e,
-    }
-}
-
-/// The answer when `q.dead` does not exist: the queue, and where the operator most likely meant
-/// to go, with the command that goes there: the logical queue when `q.dead` itself was named,
-/// `queuey declare q` when `q` exists without its dead-letter queue, the near names that exist
-/// (management API), or how to list the queues of the vhost.
-pub async fn missing_dead_queue(session: &Session, queue: &QueueSettings) -> Error {
-    use crate::suggest::{self, MissingDeadQueue};
-    let dead = queue.dead_queue();
-    let vhost = session.vhost();
-    let name = &queue.name;
-    let err = Error::new(
-        Kind::QueueNotFound,
-        format!("queue {dead:?} does not exist in vhost {vhost:?}"),
-    );
-    let listing = session
-        .api()
-        .queue_names(vhost, NAMES_TO_SUGGEST_FROM)
-        .await;
-    let (existing, listed) = match listing {
-        Ok(names) => (names, true),
-        Err(e) if e.kind == Kind::AccessRefused => return e,
-        // Without the management API, AMQP can still tell whether `q` itself exists.
-        Err(_) => match session.passive_declare(name).await {
-            Ok(Some(_)) => (vec![name.clone()], false),
-            Ok(None) => (Vec::new(), false),
-            Err(e) => return e,
-        },
-    };
-    let advice = suggest::missing_dead_queue(
-        name,
-        &queue.options.dead_suffix,
-        &queue.options.deferred_suffix,
-        &existing,
-    );
-    let hint = match advice {
-        MissingDeadQueue::DeadQueueGiven { logical } => format!(
-            "{name:?} is itself a dead-letter queue, and dead-letter commands take its logical \
-             queue: `{}`",
-            queuey_command(&["dead", "ls", &logical], queue)
-        ),
-        MissingDeadQueue::HoldQueueGiven { logical } => format!(
-            "{name:?} is a hold queue, and dead-letter commands take its logical queue: `{}`",
-            queuey_command(&["dead", "ls", &logical], queue)
-        ),
-        MissingDeadQueue::NotDeclared => format!(
-            "the work queue {name:?} exists, but not its dead-letter queue: `{}` creates it \
-             (and checks {name:?} against its settings)",
-            queuey_command(&["declare", name], queue)
-        ),
-        MissingDeadQueue::Near(near) => {
-            let names: Vec<String> = near.iter().map(|n| format!("{n:?}")).collect();
-            format!(
-                "did you mean {}? `{}` lists its dead letters",
-                names.join(" or "),
-                queuey_command(&["dead", "ls", &near[0]], queue)
-            )
-        }
-        MissingDeadQueue::Nothing if listed => format!(
-            "no queue in vhost {vhost:?} has a name near {name:?}: check the name, and the \
-             vhost in --url; `{}` lists the queues there",
-            crate::shell::rabbitmqctl(vhost, &["list_queues", "name", "messages"])
-                .unwrap_or_else(|| "rabbitmqctl list_queues -p <vhost> name messages".to_owned())
-        ),
-        MissingDeadQueue::Nothing => format!(
-            "check the name, and the vhost in --url; `{}` lists the queues there (with the \
-             management API on, queuey suggests the near names itself)",
-            crate::shell::rabbitmqctl(vhost, &["list_queues", "name", "messages"])
-                .unwrap_or_else(|| "rabbitmqctl list_queues -p <vhost> name messages".to_owned())
-        ),
-    };
-    // Not through `sanitize`, which doubles backslashes: names here are `{:?}`-escaped, and
-    // the commands are quoted by `shell`, which spells every invisible character visibly.
-    err.with_hint(hint)
-}
+// Until replay and purge import them from where they live.
+pub use crate::live::dead::{explain_missing, missing_dead_queue, next_matching};
+pub use crate::output::dead::note_rescued;
+pub use crate::output::file::create_new_file;
 
 pub use crate::output::time::now_secs;
-
-pub fn note_rescued(output: Output, queue: &str, rescued: u64) {
-    if rescued > 0 {
-        output.warn(&format!(
-            "{} of {queue:?} {} on {} last delivery: queuey republished a confirmed copy of {} \
-             instead of returning it (changing {} place in the queue)",
-            plural(rescued, "message"),
-            if rescued == 1 { "was" } else { "were" },
-            if rescued == 1 { "its" } else { "their" },
-            if rescued == 1 { "it" } else { "each" },
-            if rescued == 1 { "its" } else { "their" },
-        ));
-    }
-}
 
 pub async fn ls(
     connection: &ConnectionSettings,

@@ -8,10 +8,10 @@
 
 use futures_util::stream::{self, StreamExt};
 
-use super::inspect::{self, Inspected, Inspector};
 use crate::broker::session::{DeclareReply, Session};
 use crate::endpoint::ConnectionSettings;
 use crate::error::{ExitCode, Result};
+use crate::live::topology::{self as inspect, Inspected, Inspector};
 use crate::output::Output;
 use crate::output::topology::{
     DeclareResult, HoldsCheck, LogicalPlan, Mode, QueueEntry, TopologyReport, print_report,

@@ -10,12 +10,12 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::inspect;
 use crate::broker::api::LiveQueue;
 use crate::broker::session::Session;
 use crate::duration::format_millis;
 use crate::endpoint::ConnectionSettings;
 use crate::error::{ExitCode, Result};
+use crate::live::topology as inspect;
 use crate::output::time;
 use crate::output::topology::DiffLines;
 use crate::output::{self, Format, Output, sanitize::sanitize};

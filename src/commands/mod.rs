@@ -5,7 +5,6 @@ pub mod args;
 pub mod dead;
 pub mod declare;
 pub mod holds;
-pub mod inspect;
 pub mod ping;
 pub mod purge;
 pub mod replay;

@@ -7,11 +7,11 @@
 
 use serde::Serialize;
 
-use super::inspect::{self, Counts, Inspected, Inspector};
 use crate::broker::session::Session;
 use crate::endpoint::ConnectionSettings;
 use crate::error::{ExitCode, Result};
-use crate::output::{self, Format, Output, sanitize::sanitize};
+use crate::live::topology::{self as inspect, Counts, Inspected, Inspector};
+use crate::output::{self, Format, Output, plural, sanitize::sanitize};
 use crate::plan::{self, HoldPlan, Status};
 use crate::queue::QueueSettings;
 use crate::shell::queuey_command;
@@ -165,10 +165,6 @@ async fn run_in(session: &Session, queues: &[QueueSettings], output: Output) -> 
     };
     print(&report, output)?;
     Ok(ExitCode::Ok)
-}
-
-fn plural(n: u64, what: &str) -> String {
-    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
 fn print(report: &StatusReport, output: Output) -> Result<()> {

@@ -11,7 +11,7 @@ use crate::duration::format_age;
 use crate::error::Result;
 use crate::output::sanitize::{sanitize, sanitize_multiline};
 use crate::output::time::utc_time;
-use crate::output::{self, Format, Output};
+use crate::output::{self, Format, Output, plural};
 use crate::queue::QueueSettings;
 use crate::shell::queuey_command;
 
@@ -520,4 +520,19 @@ pub fn render_body(body: &[u8], content_type: Option<&str>) -> String {
     }
     out.pop();
     out
+}
+
+/// The warning after a peek that republished messages on their last delivery.
+pub fn note_rescued(output: Output, queue: &str, rescued: u64) {
+    if rescued > 0 {
+        output.warn(&format!(
+            "{} of {queue:?} {} on {} last delivery: queuey republished a confirmed copy of {} \
+             instead of returning it (changing {} place in the queue)",
+            plural(rescued, "message"),
+            if rescued == 1 { "was" } else { "were" },
+            if rescued == 1 { "its" } else { "their" },
+            if rescued == 1 { "it" } else { "each" },
+            if rescued == 1 { "its" } else { "their" },
+        ));
+    }
 }

@@ -5,6 +5,7 @@
 //! ends quietly.
 
 pub mod dead;
+pub mod file;
 pub mod progress;
 pub mod sanitize;
 pub mod time;
