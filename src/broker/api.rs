@@ -126,15 +126,6 @@ const LISTING_COLUMNS: &str = "name,vhost,arguments,durable,auto_delete,exclusiv
      messages_ready,messages_unacknowledged,consumers,idle_since,policy,operator_policy,\
      effective_policy_definition,state";
 
-/// A page of `GET /api/queues/{vhost}?page=…`.
-#[derive(Debug, Deserialize)]
-struct QueuePage {
-    #[serde(default)]
-    items: Vec<LiveQueue>,
-    #[serde(default)]
-    page_count: u64,
-}
-
 impl ApiClient {
     pub fn new(target: ApiTarget, timeout: Duration) -> Result<ApiClient> {
         let http = reqwest::Client::builder()
@@ -354,59 +345,16 @@ impl ApiClient {
     /// The API ignores the name filter unless `page` is given, and its regex is unanchored and
     /// case-insensitive (docs/broker-notes.md): callers must filter the result again, exactly.
     pub async fn queues_matching(&self, vhost: &str, regex: &str) -> Result<Vec<LiveQueue>> {
-        let mut out = Vec::new();
-        let mut page = 1u64;
-        loop {
-            let page_text = page.to_string();
-            let result: Option<QueuePage> = self
-                .get_json_opt(
-                    &["queues", vhost],
-                    &[
-                        ("page", page_text.as_str()),
-                        ("page_size", "500"),
-                        ("name", regex),
-                        ("use_regex", "true"),
-                    ],
-                )
-                .await?;
-            let Some(result) = result else {
-                return Err(self.missing_vhost(vhost));
-            };
-            out.extend(result.items);
-            if page >= result.page_count {
-                return Ok(out);
-            }
-            page += 1;
-        }
+        self.queue_pages(vhost, &[("name", regex), ("use_regex", "true")], usize::MAX)
+            .await
     }
 
     /// Every queue of `vhost` in one paginated listing (pages of 500), with only the columns
     /// queuey compares and counts: what `declare`, `verify` and `status` read once for a whole
     /// topology instead of one request per queue. Like every API read, it renews no lease.
     pub async fn queues(&self, vhost: &str) -> Result<Vec<LiveQueue>> {
-        let mut out = Vec::new();
-        let mut page = 1u64;
-        loop {
-            let page_text = page.to_string();
-            let result: Option<QueuePage> = self
-                .get_json_opt(
-                    &["queues", vhost],
-                    &[
-                        ("page", page_text.as_str()),
-                        ("page_size", "500"),
-                        ("columns", LISTING_COLUMNS),
-                    ],
-                )
-                .await?;
-            let Some(result) = result else {
-                return Err(self.missing_vhost(vhost));
-            };
-            out.extend(result.items);
-            if page >= result.page_count {
-                return Ok(out);
-            }
-            page += 1;
-        }
+        self.queue_pages(vhost, &[("columns", LISTING_COLUMNS)], usize::MAX)
+            .await
     }
 
     /// How many queues `vhost` has (one request of one name).
@@ -448,10 +396,24 @@ impl ApiClient {
         struct Named {
             name: String,
         }
+        let named: Vec<Named> = self
+            .queue_pages(vhost, &[("columns", "name")], limit)
+            .await?;
+        Ok(named.into_iter().map(|n| n.name).collect())
+    }
+
+    /// The queues of `vhost` page by page (500 a page) with the extra `query`, until the last
+    /// page or `limit` items; a missing vhost is an error.
+    async fn queue_pages<T: DeserializeOwned>(
+        &self,
+        vhost: &str,
+        query: &[(&str, &str)],
+        limit: usize,
+    ) -> Result<Vec<T>> {
         #[derive(Deserialize)]
-        struct Page {
-            #[serde(default)]
-            items: Vec<Named>,
+        struct Page<T> {
+            #[serde(default = "Vec::new")]
+            items: Vec<T>,
             #[serde(default)]
             page_count: u64,
         }
@@ -459,20 +421,13 @@ impl ApiClient {
         let mut page = 1u64;
         loop {
             let page_text = page.to_string();
-            let result: Option<Page> = self
-                .get_json_opt(
-                    &["queues", vhost],
-                    &[
-                        ("page", page_text.as_str()),
-                        ("page_size", "500"),
-                        ("columns", "name"),
-                    ],
-                )
-                .await?;
+            let mut params = vec![("page", page_text.as_str()), ("page_size", "500")];
+            params.extend_from_slice(query);
+            let result: Option<Page<T>> = self.get_json_opt(&["queues", vhost], &params).await?;
             let Some(result) = result else {
                 return Err(self.missing_vhost(vhost));
             };
-            out.extend(result.items.into_iter().map(|n| n.name));
+            out.extend(result.items);
             if page >= result.page_count || out.len() >= limit {
                 out.truncate(limit);
                 return Ok(out);
