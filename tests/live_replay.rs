@@ -164,6 +164,136 @@ fn replay_moves_thousands_to_their_original_queues() {
     assert_eq!(record.inner().get("from"), Some(&long_str(&dead)));
 }
 
+/// A dead letter with every basic property set and every header the broker and the queuey
+/// library leave (a client-set x-death included), replayed: the copy is the dead letter with
+/// exactly the documented changes, compared whole, properties and header map at once.
+#[test]
+fn a_replayed_copy_is_the_dead_letter_with_only_the_documented_changes() {
+    let broker = Broker::connect();
+    let (q, dead, targets) = setup(&broker, "whole", 1);
+    let target = targets[0].as_str();
+    let user: lapin::uri::AMQPUri = common::test_url().parse().unwrap();
+    let user = user.authority.userinfo.username;
+    let death = table(vec![
+        ("queue", long_str(target)),
+        ("reason", long_str("rejected")),
+        ("count", AMQPValue::LongLongInt(2)),
+        ("time", AMQPValue::Timestamp(1_700_000_000)),
+        ("exchange", long_str("")),
+        (
+            "routing-keys",
+            AMQPValue::FieldArray(vec![long_str(target)].into()),
+        ),
+    ]);
+    let meta = table(vec![
+        ("region", long_str("eu")),
+        (
+            "ids",
+            AMQPValue::FieldArray(vec![AMQPValue::LongInt(1)].into()),
+        ),
+    ]);
+    let original = BasicProperties::default()
+        .with_content_type("application/json".into())
+        .with_content_encoding("identity".into())
+        .with_delivery_mode(2)
+        .with_priority(3)
+        .with_correlation_id("corr-9".into())
+        .with_reply_to("replies".into())
+        .with_expiration("3600000".into())
+        .with_message_id("m-whole".into())
+        .with_timestamp(1_699_999_999)
+        .with_type("app::Send".into())
+        .with_user_id(user.as_str().into())
+        .with_app_id("billing".into())
+        .with_cluster_id("c-1".into())
+        .with_headers(table(vec![
+            ("x-original-queue", long_str(target)),
+            ("x-death-reason", long_str("timeout")),
+            ("x-attempts", AMQPValue::LongInt(5)),
+            ("x-attempt", AMQPValue::LongInt(5)),
+            (
+                "x-death",
+                AMQPValue::FieldArray(vec![AMQPValue::FieldTable(death)].into()),
+            ),
+            ("x-first-death-queue", long_str(target)),
+            ("x-first-death-reason", long_str("rejected")),
+            ("x-first-death-exchange", long_str("")),
+            ("x-last-death-queue", long_str(target)),
+            ("x-last-death-reason", long_str("rejected")),
+            ("x-last-death-exchange", long_str("")),
+            ("x-delivery-count", AMQPValue::LongLongInt(4)),
+            ("tenant", long_str("acme")),
+            ("meta", AMQPValue::FieldTable(meta.clone())),
+        ]));
+    let body = b"{\"not\":\"an envelope\"}";
+    broker.publish_props(&dead, body, original.clone());
+    let start = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args(["dead", "replay", &q, "-o", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(json(&out)["moved"], 1);
+    let end = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    assert_eq!(broker.count(&dead), 0);
+    let mut copies = broker.snapshot(target);
+    assert_eq!(copies.len(), 1);
+    let (copy_body, copy) = copies.remove(0);
+    assert_eq!(copy_body, body);
+    // The run id, copy number and time are the run's own: checked, then taken as they are.
+    let h = copy.headers().as_ref().expect("headers").inner();
+    let Some(AMQPValue::FieldTable(record)) = h.get("x-queuey-last-replay") else {
+        panic!("no x-queuey-last-replay: {h:?}");
+    };
+    let r = record.inner();
+    let Some(AMQPValue::LongString(run)) = r.get("run") else {
+        panic!("no run id: {r:?}");
+    };
+    assert!(!run.as_bytes().is_empty());
+    assert!(
+        matches!(r.get("copy"), Some(AMQPValue::LongLongInt(n)) if *n >= 0),
+        "{r:?}"
+    );
+    let Some(AMQPValue::Timestamp(time)) = r.get("time") else {
+        panic!("no time: {r:?}");
+    };
+    assert!(
+        (start..=end).contains(time),
+        "{time} not in {start}..={end}"
+    );
+    let expected_record = table(vec![
+        ("run", r["run"].clone()),
+        ("copy", r["copy"].clone()),
+        ("time", r["time"].clone()),
+        ("from", long_str(&dead)),
+        ("reason", long_str("timeout")),
+        ("original-queue", long_str(target)),
+        ("attempts", AMQPValue::LongLongInt(5)),
+        ("deaths", AMQPValue::LongLongInt(2)),
+    ]);
+    // Documented: the death record (x-death, x-first/last-death-*, x-delivery-count and the
+    // application's x-attempts, x-death-reason, x-original-queue) goes; the body is not an
+    // envelope, so x-attempt stays as it was; the application's headers stay.
+    let expected = original.with_headers(table(vec![
+        ("x-attempt", AMQPValue::LongInt(5)),
+        ("tenant", long_str("acme")),
+        ("meta", AMQPValue::FieldTable(meta)),
+        ("x-queuey-replays", AMQPValue::LongLongInt(1)),
+        (
+            "x-queuey-last-replay",
+            AMQPValue::FieldTable(expected_record),
+        ),
+    ]));
+    assert_eq!(copy, expected);
+}
+
 #[test]
 fn a_missing_target_leaves_its_messages_in_the_dead_queue() {
     let broker = Broker::connect();
@@ -334,24 +464,50 @@ fn copies_that_die_again_during_the_run_are_not_replayed_again() {
     }
 }
 
-/// Every id is in q.dead or in a target; returns how many are in both.
-fn assert_nothing_lost(broker: &Broker, dead: &str, targets: &[String], ids: &[String]) -> usize {
-    let in_dead: BTreeSet<String> = ids_in(broker, dead).into_iter().collect();
-    let mut in_targets: BTreeMap<String, usize> = BTreeMap::new();
+/// The message ids in `queues`, counted: a multiset, so that a duplicate inside one queue shows.
+fn id_counts(broker: &Broker, queues: &[&str]) -> BTreeMap<String, usize> {
+    let mut counts = BTreeMap::new();
+    for q in queues {
+        for id in ids_in(broker, q) {
+            *counts.entry(id).or_default() += 1;
+        }
+    }
+    counts
+}
+
+/// Before a run: q.dead holds each of `ids` exactly once and the targets hold nothing.
+fn assert_only_in_dead(broker: &Broker, dead: &str, targets: &[String], ids: &[String]) {
+    let want: BTreeMap<String, usize> = ids.iter().map(|id| (id.clone(), 1)).collect();
+    assert_eq!(want.len(), ids.len(), "the test's ids are distinct");
+    assert_eq!(id_counts(broker, &[dead]), want, "q.dead before the run");
     for t in targets {
-        for id in ids_in(broker, t) {
-            *in_targets.entry(id).or_default() += 1;
+        assert_eq!(broker.count(t), 0, "{t} before the run");
+    }
+}
+
+/// After a run, as multisets of ids: q.dead holds each id at most once, the targets together
+/// at most once, every id is in one of them, and nothing else is anywhere. Returns how many
+/// ids are in both (a copy confirmed whose dead letter was not yet acked: allowed, not lost).
+fn assert_nothing_lost(broker: &Broker, dead: &str, targets: &[String], ids: &[String]) -> usize {
+    let in_dead = id_counts(broker, &[dead]);
+    let target_names: Vec<&str> = targets.iter().map(String::as_str).collect();
+    let in_targets = id_counts(broker, &target_names);
+    let expected: BTreeSet<&String> = ids.iter().collect();
+    for (where_, counts) in [("q.dead", &in_dead), ("the targets", &in_targets)] {
+        for (id, n) in counts {
+            assert!(
+                expected.contains(id),
+                "{id:?} in {where_} was never published"
+            );
+            assert_eq!(*n, 1, "{id} is {n} times in {where_}");
         }
     }
     let mut both = 0;
     for id in ids {
-        let d = in_dead.contains(id);
-        let t = in_targets.get(id).copied().unwrap_or(0);
-        assert!(d || t > 0, "message {id} was lost");
-        assert!(t <= 1, "message {id} was copied twice");
-        if d && t > 0 {
-            both += 1;
-        }
+        let d = in_dead.contains_key(id);
+        let t = in_targets.contains_key(id);
+        assert!(d || t, "message {id} was lost");
+        both += usize::from(d && t);
     }
     both
 }
@@ -362,20 +518,42 @@ fn sigkill_mid_replay_loses_nothing() {
     let (q, dead, targets) = setup(&broker, "kill", 2);
     let originals: Vec<&str> = targets.iter().map(String::as_str).collect();
     let ids = fill(&broker, &dead, &originals, &["x"], 6000);
+    assert_only_in_dead(&broker, &dead, &targets, &ids);
     let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("stderr.txt");
     let mut child = queuey_process(dir.path())
         .args(["dead", "replay", &q, "--rate", "1500", "-q"])
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(std::fs::File::create(&log).unwrap())
         .spawn()
         .unwrap();
     eventually(
         "the replay to move some messages",
         Duration::from_secs(30),
-        || (broker.message_count(&targets[0]).unwrap_or(0) > 500).then_some(()),
+        || {
+            if let Some(status) = child.try_wait().unwrap() {
+                let text = std::fs::read_to_string(&log).unwrap_or_default();
+                panic!("the replay ended before it was killed ({status}): {text}");
+            }
+            (broker.count(&targets[0]) > 500).then_some(())
+        },
+    );
+    // Killed mid-run: it must still be running, or the test proves nothing.
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "the replay ended before it could be killed"
     );
     child.kill().unwrap();
-    child.wait().unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(
+        std::os::unix::process::ExitStatusExt::signal(&status),
+        Some(9),
+        "ended by SIGKILL: {status:?}"
+    );
+    assert!(
+        broker.count(&targets[0]) + broker.count(&targets[1]) < 6000,
+        "not everything was moved before the kill"
+    );
     // The broker returns the unacked dead letters when it notices the connection is gone.
     eventually(
         "q.dead and the targets to add up",
@@ -383,7 +561,7 @@ fn sigkill_mid_replay_loses_nothing() {
         || {
             let total: u32 = [dead.as_str(), targets[0].as_str(), targets[1].as_str()]
                 .iter()
-                .map(|q| broker.message_count(q).unwrap_or(0))
+                .map(|q| broker.count(q))
                 .sum();
             (total >= 6000).then_some(())
         },
@@ -397,6 +575,7 @@ fn connection_closed_by_the_broker_mid_replay_loses_nothing() {
     let broker = Broker::connect();
     let (q, dead, targets) = setup(&broker, "closed", 1);
     let ids = fill(&broker, &dead, &[targets[0].as_str()], &["x"], 6000);
+    assert_only_in_dead(&broker, &dead, &targets, &ids);
     let dir = tempfile::tempdir().unwrap();
     // Slow enough (12 s) that the management API, whose connection list lags by seconds,
     // shows queuey's connection well before the replay would end.
@@ -409,7 +588,7 @@ fn connection_closed_by_the_broker_mid_replay_loses_nothing() {
     eventually(
         "the replay to move some messages",
         Duration::from_secs(30),
-        || (broker.message_count(&targets[0]).unwrap_or(0) > 200).then_some(()),
+        || (broker.count(&targets[0]) > 200).then_some(()),
     );
     eventually(
         "queuey's connection to be closed",
@@ -426,8 +605,7 @@ fn connection_closed_by_the_broker_mid_replay_loses_nothing() {
         "q.dead and the target to add up",
         Duration::from_secs(30),
         || {
-            let total = broker.message_count(&dead).unwrap_or(0)
-                + broker.message_count(&targets[0]).unwrap_or(0);
+            let total = broker.count(&dead) + broker.count(&targets[0]);
             (total >= 6000).then_some(())
         },
     );
@@ -439,6 +617,7 @@ fn ctrl_c_stops_cleanly_with_a_summary() {
     let broker = Broker::connect();
     let (q, dead, targets) = setup(&broker, "sigint", 1);
     let ids = fill(&broker, &dead, &[targets[0].as_str()], &["x"], 3000);
+    assert_only_in_dead(&broker, &dead, &targets, &ids);
     let dir = tempfile::tempdir().unwrap();
     let child = queuey_process(dir.path())
         .args(["dead", "replay", &q, "--rate", "1000"])
@@ -449,7 +628,7 @@ fn ctrl_c_stops_cleanly_with_a_summary() {
     eventually(
         "the replay to move some messages",
         Duration::from_secs(30),
-        || (broker.message_count(&targets[0]).unwrap_or(0) > 300).then_some(()),
+        || (broker.count(&targets[0]) > 300).then_some(()),
     );
     let status = std::process::Command::new("kill")
         .args(["-INT", &child.id().to_string()])
@@ -459,10 +638,10 @@ fn ctrl_c_stops_cleanly_with_a_summary() {
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
     assert!(stdout(&out).contains("interrupted"), "{}", stdout(&out));
-    let moved = broker.message_count(&targets[0]).unwrap();
+    let moved = broker.count(&targets[0]);
     assert!(moved < 3000);
     // Clean stop: everything in flight was settled, so nothing is in both places.
-    assert_eq!(moved + broker.message_count(&dead).unwrap(), 3000);
+    assert_eq!(moved + broker.count(&dead), 3000);
     assert_eq!(assert_nothing_lost(&broker, &dead, &targets, &ids), 0);
 }
 
