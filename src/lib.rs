@@ -93,10 +93,13 @@ fn misplaced_flag_error(e: &clap::Error) -> Option<String> {
 
 /// Prints `err` once, on stderr, with its hint and without secrets; a closed stdout is silent.
 fn report(err: &Error) -> ExitCode {
-    if let Some(text) = error_text(err) {
-        eprintln!("{text}");
+    match error_text(err) {
+        Some(text) => {
+            eprintln!("{text}");
+            err.exit_code()
+        }
+        None => ExitCode::Ok,
     }
-    err.exit_code()
 }
 
 /// What [`report`] prints for `err`: `None` for a closed stdout (not an error), else the error
@@ -141,6 +144,7 @@ mod tests {
     fn a_closed_stdout_prints_nothing() {
         let err = Error::new(error::Kind::Io, output::BROKEN_PIPE);
         assert_eq!(error_text(&err), None);
+        assert_eq!(report(&err), ExitCode::Ok, "a closed pipe is not an error");
         let other = Error::new(error::Kind::Io, "cannot write archive.jsonl");
         assert_eq!(
             error_text(&other).as_deref(),
