@@ -677,13 +677,16 @@ fn purge_needs_a_terminal_or_yes() {
 
 #[test]
 fn purge_asks_on_a_terminal() {
+    use std::io::Read;
     let broker = Broker::connect();
     let (q, dead, _) = setup(&broker, "purge-prompt", 0);
-    fill(&broker, &dead, &["x"], &["timeout", "crash"], 20);
+    let ids = fill(&broker, &dead, &["x"], &["timeout", "crash"], 20);
     let dir = tempfile::tempdir().unwrap();
     let bin = assert_cmd::cargo::cargo_bin("queuey");
-    let run = |answer: &str| {
-        // `script` gives queuey a pseudo-terminal as its standard input.
+    // Answers once the question is on the screen (never after a fixed sleep); returns the
+    // screen and the exit code.
+    let run = |answer: &str| -> (String, Option<i32>) {
+        // `script` gives queuey a pseudo-terminal; -e passes its exit code on.
         let command = format!("{} dead purge {} --reason timeout", bin.display(), q);
         let mut child = std::process::Command::new("script")
             .args(["-qec", &command, "/dev/null"])
@@ -695,25 +698,48 @@ fn purge_asks_on_a_terminal() {
             .stderr(Stdio::piped())
             .spawn()
             .expect("script(1) from util-linux");
-        std::thread::sleep(Duration::from_millis(1500));
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(answer.as_bytes())
-            .unwrap();
-        let out = child.wait_with_output().unwrap();
-        String::from_utf8_lossy(&out.stdout).into_owned()
+        let mut stdout = child.stdout.take().unwrap();
+        let (tx, rx) = std::sync::mpsc::channel::<Vec<u8>>();
+        let reader = std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = stdout.read(&mut buf) {
+                if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut screen = Vec::new();
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while !String::from_utf8_lossy(&screen).contains("[y/N]") {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match rx.recv_timeout(left) {
+                Ok(chunk) => screen.extend(chunk),
+                Err(_) => panic!(
+                    "no question within 30 s: {}",
+                    String::from_utf8_lossy(&screen)
+                ),
+            }
+        }
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(answer.as_bytes()).unwrap();
+        let status = child.wait().unwrap();
+        drop(stdin);
+        reader.join().unwrap();
+        screen.extend(rx.try_iter().flatten());
+        (String::from_utf8_lossy(&screen).into_owned(), status.code())
     };
-    let text = run("n\n");
+    let (text, code) = run("n\n");
     assert!(
         text.contains("Remove 10 messages matching the filters"),
         "{text}"
     );
-    assert_eq!(broker.message_count(&dead), Some(20));
-    let text = run("y\n");
+    assert_eq!(code, Some(9), "declined: {text}");
+    assert_eq!(ids_in(&broker, &dead), ids, "nothing removed, order kept");
+    let (text, code) = run("y\n");
     assert!(text.contains("removed 10"), "{text}");
-    assert_eq!(broker.message_count(&dead), Some(10));
+    assert_eq!(code, Some(0), "{text}");
+    let crash: Vec<String> = ids.iter().skip(1).step_by(2).cloned().collect();
+    assert_eq!(ids_in(&broker, &dead), crash, "exactly the timeouts went");
 }
 
 #[test]
@@ -855,6 +881,22 @@ fn replay_from_a_quorum_dead_queue_keeps_what_it_does_not_move() {
     moved.sort();
     let timeout: Vec<String> = ids.iter().step_by(2).cloned().collect();
     assert_eq!(moved, timeout);
+    // The kept half, by identity: exactly the crash ids, each once, each with its own body
+    // (the rescue republished them whole). Last: this read spends their one delivery.
+    let mut kept: Vec<(String, Vec<u8>)> = broker
+        .snapshot(&dead)
+        .into_iter()
+        .map(|(body, p)| (p.message_id().as_ref().unwrap().to_string(), body))
+        .collect();
+    kept.sort();
+    let crash: Vec<(String, Vec<u8>)> = ids
+        .iter()
+        .enumerate()
+        .skip(1)
+        .step_by(2)
+        .map(|(i, id)| (id.clone(), format!("{{\"n\":{i}}}").into_bytes()))
+        .collect();
+    assert_eq!(kept, crash);
 }
 
 /// An application's dead letter: a queuey envelope on attempt 3 with the library's headers.
