@@ -31,7 +31,7 @@ pub fn run() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => {
             if let Some(text) = misplaced_flag_error(&e) {
-                eprintln!("{}", printable(&text));
+                eprintln!("{}", output::for_stderr(&text));
                 return ExitCode::Usage;
             }
             // clap prints help and version to stdout with success, usage errors to stderr.
@@ -109,12 +109,7 @@ pub fn error_text(err: &Error) -> Option<String> {
     if err.kind == error::Kind::Io && err.message == output::BROKEN_PIPE {
         return None;
     }
-    Some(format!("error: {}", printable(&err.to_string())))
-}
-
-/// `text` redacted, then sanitised: masking first, so that an escape cannot split a password.
-fn printable(text: &str) -> String {
-    output::sanitize::sanitize_message(&redact::redact(text))
+    Some(format!("error: {}", output::for_stderr(&err.to_string())))
 }
 
 #[cfg(test)]
