@@ -294,6 +294,47 @@ fn a_replayed_copy_is_the_dead_letter_with_only_the_documented_changes() {
     assert_eq!(copy, expected);
 }
 
+/// The outcome-to-ack mapping live: a target at its length limit with `reject-publish` makes
+/// the broker nack copies past the limit; their dead letters stay in q.dead, in order, and the
+/// run says so with exit code 3. Nothing is in both places, nothing is lost.
+#[test]
+fn copies_the_broker_refuses_leave_their_dead_letters_in_place() {
+    let broker = Broker::connect();
+    let q = broker.queue_name("nacked");
+    let dead = format!("{q}.dead");
+    broker.track_queue(&dead);
+    broker.declare(&dead, FieldTable::default());
+    let target = broker.queue_name("nacked-target");
+    broker.declare(
+        &target,
+        table(vec![
+            ("x-max-length", AMQPValue::LongLongInt(4)),
+            ("x-overflow", long_str("reject-publish")),
+        ]),
+    );
+    let targets = vec![target.clone()];
+    let ids = fill(&broker, &dead, &[target.as_str()], &["x"], 10);
+    assert_only_in_dead(&broker, &dead, &targets, &ids);
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args(["dead", "replay", &q, "-o", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    let report = json(&out);
+    assert_eq!(report["moved"], 4, "{report}");
+    assert_eq!(report["failed"], 6, "{report}");
+    assert_eq!(ids_in(&broker, &target), ids[..4].to_vec());
+    assert_eq!(
+        ids_in(&broker, &dead),
+        ids[4..].to_vec(),
+        "refused ones stay, in order"
+    );
+    assert_eq!(assert_nothing_lost(&broker, &dead, &targets, &ids), 0);
+    let text = serde_json::to_string(&report).unwrap();
+    assert!(text.contains("refused by the broker (nack)"), "{report}");
+}
+
 #[test]
 fn a_missing_target_leaves_its_messages_in_the_dead_queue() {
     let broker = Broker::connect();
