@@ -416,6 +416,54 @@ mod tests {
         assert!(!f.matches(&dl(), &p, 0));
     }
 
+    /// Empty means "every message" (a purge then empties the whole queue at once): any one
+    /// filter makes it not empty.
+    #[test]
+    fn a_filter_is_empty_only_without_any_condition() {
+        assert!(Filter::default().is_empty());
+        let one_each = [
+            Filter {
+                causes: vec![Cause::Fatal],
+                ..Filter::default()
+            },
+            Filter {
+                reasons: vec!["x".into()],
+                ..Filter::default()
+            },
+            Filter {
+                job_types: vec!["t".into()],
+                ..Filter::default()
+            },
+            Filter {
+                original_queues: vec!["q".into()],
+                ..Filter::default()
+            },
+            Filter {
+                attempts: Some(AttemptRange::parse("3").unwrap()),
+                ..Filter::default()
+            },
+            Filter {
+                older_than: Some(Duration::from_secs(1)),
+                ..Filter::default()
+            },
+            Filter {
+                newer_than: Some(Duration::ZERO),
+                ..Filter::default()
+            },
+            Filter {
+                headers: vec![HeaderCondition::parse("h").unwrap()],
+                ..Filter::default()
+            },
+            Filter {
+                message_ids: vec!["m".into()],
+                ..Filter::default()
+            },
+        ];
+        for f in one_each {
+            assert!(!f.is_empty(), "{f:?}");
+        }
+    }
+
     /// The documented rule, filter by filter: `--header` with another filter is AND (each side
     /// alone can fail the message); `--header` repeated is OR, whether the conditions name the
     /// same header or two different ones; nested tables and mistyped values compare as shown.
