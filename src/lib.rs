@@ -59,7 +59,7 @@ pub fn run() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => {
             if let Some(text) = misplaced_flag_error(&e) {
-                eprintln!("{}", redact::redact(&text));
+                eprintln!("{}", output::for_stderr(&text));
                 return ExitCode::Usage;
             }
             // clap prints help and version to stdout with success, usage errors to stderr;
@@ -144,9 +144,57 @@ fn misplaced_flag_error(e: &clap::Error) -> Option<String> {
 
 /// Prints `err` once, on stderr, with its hint and without secrets; a closed stdout is silent.
 fn report(err: &Error) -> ExitCode {
-    if err.is_broken_pipe() {
-        return ExitCode::Ok;
+    match error_text(err) {
+        Some(text) => {
+            eprintln!("{text}");
+            err.exit_code()
+        }
+        None => ExitCode::Ok,
     }
-    eprintln!("error: {}", redact::redact(&err.to_string()));
-    err.exit_code()
+}
+
+/// What [`report`] prints for `err`: `None` for a closed stdout (not an error), else the error
+/// and its hint, every registered password masked and every character that could fool a
+/// terminal escaped (an error may quote a library's text, which may quote a stranger's).
+pub fn error_text(err: &Error) -> Option<String> {
+    if err.is_broken_pipe() {
+        return None;
+    }
+    Some(format!("error: {}", output::for_stderr(&err.to_string())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_error_printer_masks_passwords_and_escapes_what_fools_a_terminal() {
+        redact::register_secret("pr1nter-s3cret", "bob");
+        let err = Error::new(
+            error::Kind::Unreachable,
+            "cannot connect to amqp://bob:pr1nter-s3cret@host (pr1nter-s3cret%21?)\x1b[2J",
+        )
+        .with_hint("the library said \u{2067}terces\u{2069}\r");
+        let text = error_text(&err).expect("an error is printed");
+        assert_eq!(
+            text,
+            format!(
+                "error: cannot connect to amqp://bob:***@host (***%21?)\\x1b[2J\n  \
+                 the library said \\u{{2067}}terces\\u{{2069}}\\r"
+            )
+        );
+        assert_eq!(err.exit_code(), ExitCode::Unreachable);
+    }
+
+    #[test]
+    fn a_closed_stdout_prints_nothing() {
+        let err = Error::new(error::Kind::BrokenPipe, "standard output closed");
+        assert_eq!(error_text(&err), None);
+        assert_eq!(report(&err), ExitCode::Ok, "a closed pipe is not an error");
+        let other = Error::new(error::Kind::Io, "cannot write archive.jsonl");
+        assert_eq!(
+            error_text(&other).as_deref(),
+            Some("error: cannot write archive.jsonl")
+        );
+    }
 }

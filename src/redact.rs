@@ -186,6 +186,12 @@ mod tests {
     fn ignores_tiny_secrets() {
         register_secret("x", "bob");
         assert_eq!(redact("x marks"), "x marks");
+        register_secret("Z%", "bob");
+        assert_eq!(redact("Z% marks"), "Z% marks");
+        // Three characters (not bytes) are enough.
+        register_secret("Ü#7", "bob");
+        assert_eq!(redact("pw Ü#7 and Ü%23"), "pw *** and Ü%23");
+        assert_eq!(redact("pw %C3%9C%237"), "pw ***");
         register_secret("guest", "guest");
         assert_eq!(redact("user guest"), "user guest");
     }

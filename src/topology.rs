@@ -395,6 +395,13 @@ mod tests {
         ArgValue::Str(v.to_owned())
     }
 
+    #[test]
+    fn queue_types_show_as_rabbitmq_names_them() {
+        assert_eq!(QueueType::Classic.to_string(), "classic");
+        assert_eq!(QueueType::Quorum.to_string(), "quorum");
+        assert_eq!(format!("{:>8}", QueueType::Quorum.as_str()), "  quorum");
+    }
+
     fn plain() -> QueueConfig {
         QueueConfig {
             max_priority: None,

@@ -191,6 +191,87 @@ fn a_closed_pipe_ends_every_command_quietly() {
     );
 }
 
+/// Runs queuey with its standard output a pipe that is read for one byte, then closed, as in
+/// `queuey ... | head -c1`: the command is usually mid-output when the pipe goes.
+fn with_stdout_closed_after_one_byte(args: &[&str]) -> (Output, u8) {
+    use std::io::Read;
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = queuey_process(dir.path())
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 1];
+    stdout
+        .read_exact(&mut first)
+        .unwrap_or_else(|e| panic!("{args:?} wrote nothing: {e}"));
+    drop(stdout);
+    (child.wait_with_output().unwrap(), first[0])
+}
+
+/// Issue 11: a pipe closed mid-output (`| head -c1`) is not an error for any command that
+/// writes to standard output, with outputs far larger than a pipe's buffer: exit 0, nothing
+/// on stderr, and nothing read is lost.
+#[test]
+fn a_pipe_closed_mid_output_is_not_an_error() {
+    let broker = Broker::connect();
+    let (q, dead) = dead_letters(&broker, "headc1", 1200, None);
+    let commands: Vec<Vec<&str>> = vec![
+        vec!["--help"],
+        vec!["dead", "replay", "--help"],
+        vec!["args", &q, "--delay", "30s"],
+        vec!["completions", "zsh"],
+        vec!["ping", "-o", "json"],
+        vec!["verify", &q],
+        vec!["declare", &q, "--dry-run"],
+        vec!["status", &q],
+        vec!["holds", "ls", &q, "-o", "json"],
+        vec!["dead", "ls", &q, "--limit", "0"],
+        vec!["dead", "ls", &q, "--limit", "0", "-o", "json"],
+        vec!["dead", "ls", &q, "--group-by", "header:tenant"],
+        vec!["dead", "show", &q, "1"],
+        vec!["dead", "export", &q],
+        vec!["dead", "export", &q, "-o", "json"],
+        vec!["dead", "replay", &q, "--dry-run", "-o", "json"],
+        vec!["dead", "purge", &q, "--dry-run"],
+    ];
+    let mut large = 0;
+    for args in commands {
+        let normal = run(&args);
+        let (out, first) = with_stdout_closed_after_one_byte(&args);
+        assert_eq!(Some(&first), normal.stdout.first(), "{args:?}");
+        let err = stderr(&out);
+        if normal.stdout.len() > 128 * 1024 {
+            // Far more than a pipe holds: the command was writing when the pipe closed.
+            large += 1;
+            assert_eq!((code(&out), err.as_str()), (0, ""), "{args:?}");
+        } else {
+            // It may have written everything before the close: then it ends as usual.
+            let usual = (code(&normal), stderr(&normal));
+            assert!(
+                (code(&out), err.clone()) == usual || (code(&out), err.as_str()) == (0, ""),
+                "{args:?}: {} {err}; usually {usual:?}",
+                code(&out)
+            );
+        }
+        assert_eq!(broker.count(&dead), 1200, "{args:?}");
+    }
+    assert!(
+        large >= 3,
+        "dead ls and export write more than a pipe holds"
+    );
+    let ids: Vec<String> = broker
+        .snapshot(&dead)
+        .iter()
+        .map(|(_, p)| p.message_id().as_ref().unwrap().to_string())
+        .collect();
+    let want: Vec<String> = (0..1200).map(|i| format!("m-{i}")).collect();
+    assert_eq!(ids, want, "every dead letter is still there, in order");
+}
+
 /// Item 4: a dry run to a queue that does not exist says how many would fail and exits 3, as
 /// the real run does; `moved` means moved (0 in a dry run) everywhere in its JSON.
 #[test]

@@ -2,6 +2,8 @@
 
 mod common;
 
+use std::time::{Duration, Instant};
+
 use common::{Broker, json, queuey, stderr, stdout, unique, url_for};
 
 #[test]
@@ -121,16 +123,6 @@ fn broker_unreachable_is_exit_4() {
 }
 
 #[test]
-fn tls_to_a_plain_listener_is_a_tls_error() {
-    let _broker = Broker::connect();
-    let (mut cmd, _dir) = queuey();
-    let url = common::test_url().replacen("amqp://", "amqps://", 1);
-    let out = cmd.args(["ping", "--url", &url]).output().unwrap();
-    assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
-    assert!(stderr(&out).contains("TLS"), "{}", stderr(&out));
-}
-
-#[test]
 fn management_api_unreachable_names_the_plugin() {
     let _broker = Broker::connect();
     let (mut cmd, _dir) = queuey();
@@ -163,4 +155,131 @@ fn management_api_wrong_password_is_exit_6_without_the_password() {
     let err = stderr(&out);
     assert!(err.contains("401"), "{err}");
     assert!(!err.contains("Wr0ng-api-pw"));
+}
+
+/// The URL as queuey shows it: the password masked, the default vhost spelled `%2F`.
+fn shown(url: &str) -> String {
+    let (scheme, rest) = url.split_once("://").unwrap();
+    let (userinfo, host) = rest.split_once('@').unwrap();
+    let user = userinfo.split_once(':').map_or(userinfo, |(u, _)| u);
+    format!("{scheme}://{user}:***@{host}").replace("/%2f", "/%2F")
+}
+
+#[test]
+fn tls_to_a_plain_listener_is_classified_as_a_tls_handshake_failure() {
+    let _broker = Broker::connect();
+    let (mut cmd, _dir) = queuey();
+    let url = common::test_url().replacen("amqp://", "amqps://", 1);
+    let out = cmd.args(["ping", "--url", &url]).output().unwrap();
+    assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
+    let err = stderr(&out);
+    let lines: Vec<&str> = err.trim_end().lines().collect();
+    assert_eq!(lines.len(), 2, "one message and one hint: {err}");
+    assert!(
+        lines[0].starts_with(&format!(
+            "error: TLS handshake with {} failed:",
+            shown(&url)
+        )),
+        "{err}"
+    );
+    assert!(
+        lines[1].starts_with("  amqps:// needs the broker's TLS listener"),
+        "{err}"
+    );
+    assert!(!err.contains("does not speak AMQP") && !err.contains("no answer within"));
+}
+
+#[test]
+fn an_unknown_host_is_a_dns_failure() {
+    let (mut cmd, _dir) = queuey();
+    // .invalid never resolves (RFC 6761).
+    let url = "amqp://guest:Dn5-secret@no-such-host.invalid:5672/%2f";
+    let out = cmd.args(["ping", "--url", url]).output().unwrap();
+    assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
+    let err = stderr(&out);
+    let lines: Vec<&str> = err.trim_end().lines().collect();
+    assert_eq!(lines.len(), 2, "{err}");
+    assert!(
+        lines[0].starts_with(
+            "error: cannot resolve the host \"no-such-host.invalid\" of \
+             amqp://guest:***@no-such-host.invalid:5672/%2F:"
+        ),
+        "{err}"
+    );
+    assert_eq!(lines[1], "  check the host name in --url / QUEUEY_URL");
+    assert!(!err.contains("Dn5-secret"));
+}
+
+/// A listener that accepts and never says a word (what a firewall dropping packets, or a
+/// server waiting for another protocol, looks like): queuey gives up after --connect-timeout.
+#[test]
+fn a_silent_server_is_a_connect_timeout() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let holder = std::thread::spawn(move || {
+        let conn = listener.accept();
+        std::thread::sleep(Duration::from_secs(6));
+        drop(conn);
+    });
+    let url = format!("amqp://guest:guest@127.0.0.1:{port}/%2f");
+    let (mut cmd, _dir) = queuey();
+    let start = Instant::now();
+    let out = cmd
+        .args(["ping", "--url", &url, "--connect-timeout", "1s"])
+        .output()
+        .unwrap();
+    let took = start.elapsed();
+    assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.starts_with(&format!(
+            "error: cannot connect to RabbitMQ at {}: no answer within 1s\n",
+            shown(&url)
+        )),
+        "{err}"
+    );
+    assert!(err.contains("--connect-timeout"), "{err}");
+    assert!(
+        took >= Duration::from_millis(900) && took < Duration::from_secs(5),
+        "gave up after {took:?}"
+    );
+    holder.join().unwrap();
+}
+
+/// A port that answers in another protocol (here HTTP, like the management port): named as
+/// not AMQP, with the likely mix-ups, never as a TLS or timeout failure.
+#[test]
+fn a_port_speaking_http_is_not_amqp() {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let server = std::thread::spawn(move || {
+        let (mut conn, _) = listener.accept().unwrap();
+        let mut hello = [0u8; 8];
+        let _ = conn.read_exact(&mut hello);
+        let _ = conn.write_all(
+            b"HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nContent-Length: 11\r\n\r\nbad request",
+        );
+        hello
+    });
+    let url = format!("amqp://guest:guest@127.0.0.1:{port}/%2f");
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args(["ping", "--url", &url, "--connect-timeout", "5s"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
+    let err = stderr(&out);
+    let lines: Vec<&str> = err.trim_end().lines().collect();
+    assert_eq!(lines.len(), 2, "{err}");
+    assert!(
+        lines[0].starts_with(&format!(
+            "error: the server at {} does not speak AMQP 0-9-1:",
+            shown(&url)
+        )),
+        "{err}"
+    );
+    assert!(lines[1].contains("management port 15672"), "{err}");
+    // queuey spoke first, as AMQP clients do: the protocol header.
+    assert_eq!(&server.join().unwrap(), b"AMQP\x00\x00\x09\x01");
 }

@@ -456,7 +456,37 @@ fn export_is_lossless_and_never_overwrites() {
         .output()
         .unwrap();
     assert!(out.status.success());
-    assert_eq!(stdout(&out).lines().count(), 1);
+    let filtered: Vec<Json> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(filtered.len(), 1);
+    // The whole record of e-2, as the unfiltered export wrote it (only `redelivered`, which
+    // every peek sets, and the age may differ).
+    let (got, want) = (&filtered[0], &lines[1]);
+    for field in [
+        "format",
+        "vhost",
+        "queue",
+        "position",
+        "exchange",
+        "routing_key",
+        "properties",
+        "body_base64",
+    ] {
+        assert_eq!(got[field], want[field], "{field}");
+    }
+    assert_eq!(got["position"], 2);
+    assert_eq!(got["properties"]["message_id"], "e-2");
+    let mut got_dl = got["dead_letter"].clone();
+    let mut want_dl = want["dead_letter"].clone();
+    for dl in [&mut got_dl, &mut want_dl] {
+        if let Some(m) = dl.as_object_mut() {
+            m.remove("age_secs");
+            m.remove("redelivered");
+        }
+    }
+    assert_eq!(got_dl, want_dl);
 }
 
 /// At least twenty malformed shapes, published straight into q.dead as a stranger could.
@@ -708,6 +738,19 @@ fn quorum_dead_letter_queue_peeks_never_lose_messages() {
         republished >= 2,
         "the budget was spent and messages republished: {republished}"
     );
+    // Still there by the broker's word, not only queuey's: each id once, bodies intact. Last,
+    // since this read spends a delivery of each.
+    let mut held: Vec<(String, Vec<u8>)> = broker
+        .snapshot(&dead)
+        .into_iter()
+        .map(|(body, p)| (p.message_id().as_ref().unwrap().to_string(), body))
+        .collect();
+    held.sort();
+    let want: Vec<(String, Vec<u8>)> = sent
+        .iter()
+        .map(|id| (id.clone(), id.as_bytes().to_vec()))
+        .collect();
+    assert_eq!(held, want);
 }
 
 #[test]

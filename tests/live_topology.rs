@@ -1104,3 +1104,52 @@ fn regex_quote(text: &str) -> String {
         })
         .collect()
 }
+
+/// The README's promise: `holds ls` and `status` read hold queues without renewing their
+/// `x-expires` lease. Both run in turn, again and again, on a hold queue that expires after
+/// 2 s unused: it still goes on time.
+#[test]
+fn holds_ls_and_status_do_not_renew_a_hold_queues_lease() {
+    let broker = Broker::connect();
+    let q = logical(&broker, "lease2");
+    broker.declare(&q, table(vec![priority10()]));
+    broker.declare(&format!("{q}.dead"), FieldTable::default());
+    let hold = format!("{q}.deferred.1000");
+    broker.declare(&hold, hold_args(&q, 1000));
+    let declared = Instant::now();
+    let (mut holds_runs, mut status_runs) = (0, 0);
+    let (mut holds_saw, mut status_saw) = (false, false);
+    let gone_after = loop {
+        let out = run(&["holds", "ls", &q, "-o", "json"]);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        holds_runs += 1;
+        holds_saw |= json(&out)["hold_queues"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|h| h["name"] == hold.as_str());
+        let out = run(&["status", &q, "-o", "json"]);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        status_runs += 1;
+        status_saw |= logical_of(&json(&out), &q)["hold_queues"]["count"] == 1;
+        if broker.api_queue(&hold).is_none() {
+            break declared.elapsed();
+        }
+        assert!(
+            declared.elapsed() < Duration::from_secs(6),
+            "{hold} still exists {:?} after its declare, after {holds_runs} holds ls and \
+             {status_runs} status runs: one of them kept it alive",
+            declared.elapsed()
+        );
+    };
+    assert!(holds_saw, "holds ls saw the hold queue while it lived");
+    assert!(status_saw, "status saw the hold queue while it lived");
+    assert!(
+        holds_runs >= 2 && status_runs >= 2,
+        "both ran while the lease ran ({holds_runs}, {status_runs})"
+    );
+    assert!(
+        gone_after >= Duration::from_millis(1900),
+        "deleted by its own x-expires, not earlier: {gone_after:?}"
+    );
+}

@@ -321,6 +321,37 @@ fn help_documents_exit_codes_and_never_shows_env_secrets() {
     assert!(!text.contains("topsecret99"));
 }
 
+/// Every help screen names the environment variables but never shows their values: an API URL
+/// (or AMQP URL, or topology file path) holding a password stays out of `--help`, `-h` and
+/// `help SUBCOMMAND` alike.
+#[test]
+fn no_help_screen_shows_an_environment_value() {
+    for args in [
+        vec!["--help"],
+        vec!["-h"],
+        vec!["ping", "--help"],
+        vec!["dead", "replay", "--help"],
+        vec!["dead", "purge", "-h"],
+        vec!["help", "status"],
+        vec!["holds", "ls", "--help"],
+    ] {
+        let (mut cmd, _dir) = queuey();
+        let out = cmd
+            .env("QUEUEY_URL", "amqp://u:amqpsecret77@h/%2f")
+            .env("QUEUEY_API_URL", "http://admin:apisecret88@h:15672/")
+            .env("QUEUEY_CONFIG", "/etc/cfgsecret66.toml")
+            .args(&args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        let all = format!("{}{}", stdout(&out), stderr(&out));
+        assert!(all.contains("[env: QUEUEY_API_URL]"), "{args:?}: {all}");
+        for secret in ["amqpsecret77", "apisecret88", "cfgsecret66", "admin:"] {
+            assert!(!all.contains(secret), "{args:?} shows {secret}: {all}");
+        }
+    }
+}
+
 #[test]
 fn bad_urls_are_usage_errors_without_the_password() {
     for url in [

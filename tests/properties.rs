@@ -42,6 +42,74 @@ fn near_multiples() -> impl Strategy<Value = Duration> {
         })
 }
 
+/// Whole-millisecond steps: small ones, common ones, any up to the limit, and the limit.
+fn any_step() -> impl Strategy<Value = u64> {
+    prop_oneof![
+        1u64..=10_000,
+        prop::sample::select(vec![1u64, 7, 250, 1_000, 60_000]),
+        1u64..=u64::from(MAX_DEFERRAL_MS),
+        Just(u64::from(MAX_DEFERRAL_MS)),
+    ]
+}
+
+/// Delays for a step of `step_ms`: k steps exactly or one nanosecond either side (k from 0 to
+/// past the limit), anything up to past the limit, and any duration at all.
+fn around_steps(step_ms: u64) -> impl Strategy<Value = Duration> {
+    let max_k = u64::from(MAX_DEFERRAL_MS) / step_ms + 2;
+    let exact = move |k: u64, off: i64| {
+        let nanos =
+            (u128::from(k) * u128::from(step_ms) * MS).saturating_add_signed(i128::from(off));
+        Duration::from_nanos(u64::try_from(nanos).unwrap_or(u64::MAX))
+    };
+    prop_oneof![
+        3 => (0..=max_k, -1i64..=1).prop_map(move |(k, off)| exact(k, off)),
+        1 => (0u64..=3, -1i64..=1).prop_map(move |(k, off)| exact(k, off)),
+        1 => (max_k - 3..=max_k, -1i64..=1).prop_map(move |(k, off)| exact(k, off)),
+        1 => (0u64..=2 * u64::from(MAX_DEFERRAL_MS) * 1_000_000).prop_map(Duration::from_nanos),
+        1 => any_duration(),
+    ]
+}
+
+/// The hold TTL by definition: the least k >= 1 with k steps >= the delay, as milliseconds;
+/// `None` when that passes MAX_DEFERRAL_MS. Floor division in nanoseconds, then one more step
+/// when the floor falls short.
+fn smallest_multiple_oracle(delay: Duration, step_ms: u64) -> Option<u32> {
+    let step = u128::from(step_ms) * MS;
+    let delay = delay.as_nanos();
+    let mut k = delay / step;
+    if k * step < delay {
+        k += 1;
+    }
+    let k = k.max(1);
+    let ttl_ms = k * u128::from(step_ms);
+    (ttl_ms <= u128::from(MAX_DEFERRAL_MS)).then(|| u32::try_from(ttl_ms).expect("within u32"))
+}
+
+#[test]
+fn the_rounding_oracle_itself() {
+    let ms = Duration::from_millis;
+    assert_eq!(smallest_multiple_oracle(Duration::ZERO, 250), Some(250));
+    assert_eq!(smallest_multiple_oracle(ms(500), 250), Some(500));
+    assert_eq!(
+        smallest_multiple_oracle(ms(500) + Duration::from_nanos(1), 250),
+        Some(750)
+    );
+    assert_eq!(
+        smallest_multiple_oracle(ms(500) - Duration::from_nanos(1), 250),
+        Some(500)
+    );
+    let limit = u64::from(MAX_DEFERRAL_MS);
+    assert_eq!(
+        smallest_multiple_oracle(ms(limit), 1),
+        Some(MAX_DEFERRAL_MS)
+    );
+    assert_eq!(
+        smallest_multiple_oracle(ms(limit) + Duration::from_nanos(1), 1),
+        None
+    );
+    assert_eq!(smallest_multiple_oracle(Duration::MAX, 1), None);
+}
+
 fn any_granularity() -> impl Strategy<Value = Duration> {
     prop_oneof![
         prop::sample::select(vec![1u64, 7, 250, 1_000, 60_000]).prop_map(Duration::from_millis),
@@ -63,37 +131,26 @@ proptest! {
         );
     }
 
-    /// What the rounding must mean, stated without repeating its arithmetic: the smallest
-    /// whole multiple of the step that is at least the delay (and at least one step), refused
-    /// exactly when that multiple passes MAX_DEFERRAL_MS.
+    /// What the rounding must mean, with an oracle that shares nothing with the code (which
+    /// rounds the delay up to whole milliseconds, then divides rounding up): in nanoseconds,
+    /// u128, floor division and a correction. The delay is chosen around the step itself, as
+    /// often as not exactly k steps or one nanosecond either side, up to past the limit.
     #[test]
     fn deferred_ttl_is_the_smallest_step_multiple_not_below_the_delay(
-        delay in any_duration(),
-        step_ms in prop_oneof![1u64..=10_000, 1u64..=u64::from(MAX_DEFERRAL_MS)],
+        (step_ms, delay) in any_step().prop_flat_map(|step_ms| (Just(step_ms), around_steps(step_ms))),
     ) {
         let granularity = Duration::from_millis(step_ms);
-        let step = u128::from(step_ms) * MS;
-        let delay_nanos = delay.as_nanos();
-        match topology::deferred_ttl_ms(delay, granularity) {
-            Some(ttl) => {
-                let ttl_nanos = u128::from(ttl) * MS;
-                prop_assert_eq!(ttl_nanos % step, 0, "whole multiple");
-                prop_assert!(ttl_nanos >= step, "at least one step");
-                prop_assert!(ttl_nanos >= delay_nanos, "never early");
-                prop_assert!(ttl_nanos == step || ttl_nanos - step < delay_nanos, "the smallest");
-                prop_assert!(ttl <= MAX_DEFERRAL_MS);
-                let args = topology::deferred_queue_args("q", ttl);
-                let (ArgValue::Int(t), ArgValue::Int(e)) = (&args[ARG_MESSAGE_TTL], &args[ARG_EXPIRES]) else {
-                    panic!("integer arguments");
-                };
-                prop_assert!(e > t, "x-expires strictly above x-message-ttl");
-                prop_assert!(*e <= i64::from(MAX_TTL_MS), "x-expires within MAX_TTL_MS");
-            }
-            None => {
-                // The first multiple of the step at or past the delay passes the limit.
-                let limit = u128::from(MAX_DEFERRAL_MS) * MS;
-                prop_assert!(delay_nanos > limit - (limit % step) || step > limit);
-            }
+        let expected = smallest_multiple_oracle(delay, step_ms);
+        let got = topology::deferred_ttl_ms(delay, granularity);
+        prop_assert_eq!(got, expected, "delay {:?}, step {} ms", delay, step_ms);
+        if let Some(ttl) = got {
+            let args = topology::deferred_queue_args("q", ttl);
+            let (ArgValue::Int(t), ArgValue::Int(e)) = (&args[ARG_MESSAGE_TTL], &args[ARG_EXPIRES]) else {
+                panic!("integer arguments");
+            };
+            prop_assert_eq!(*t, i64::from(ttl));
+            prop_assert!(e > t, "x-expires strictly above x-message-ttl");
+            prop_assert!(*e <= i64::from(MAX_TTL_MS), "x-expires within MAX_TTL_MS");
         }
     }
 
@@ -779,6 +836,129 @@ mod envelope_properties {
         fn the_scanner_never_panics(body in prop::collection::vec(any::<u8>(), 0..200)) {
             let _ = envelope::top_level_value(&body, "attempt");
             let _ = envelope::with_first_attempt(&body);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The sanitiser: every control, format (bidi, zero-width, tag) and line-separator character a
+// stranger can put in a header or body is escaped; everything printable is kept.
+// ---------------------------------------------------------------------------------------------
+
+mod sanitize_properties {
+    use proptest::prelude::*;
+    use queuey_cli::output::sanitize::{
+        is_visible, sanitize, sanitize_message, sanitize_multiline,
+    };
+
+    /// One character a terminal must never receive raw: Unicode's own classes (Cc, Cf, Zl, Zp)
+    /// as the regex engine's tables know them, not queuey's list; the bidi controls and
+    /// isolates (U+202A-202E, U+2066-2069) named too, so they come up often.
+    fn hostile() -> impl Strategy<Value = char> {
+        prop_oneof![
+            "[\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}]",
+            "[\\u{202a}-\\u{202e}\\u{2060}-\\u{2064}\\u{2066}-\\u{206f}\\u{e0000}-\\u{e007f}]",
+            "[\\x00-\\x1f\\x7f]",
+        ]
+        .prop_filter_map("one character", |s| s.chars().next())
+        .prop_filter("assigned or in a hostile range", |c| {
+            // \p{Cf} has unassigned gaps in the tag block; everything generated is hostile.
+            *c != '\u{e0000}' && !('\u{e0002}'..='\u{e001f}').contains(c)
+        })
+    }
+
+    /// A printable character: any non-control, non-format one (letters of every script,
+    /// symbols, spaces, the backslash), never a separator.
+    fn printable() -> impl Strategy<Value = char> {
+        prop_oneof!["\\PC", "[ -~]", Just("\\".to_owned())].prop_filter_map(
+            "one printable character",
+            |s| {
+                s.chars()
+                    .next()
+                    .filter(|c| *c != '\u{2028}' && *c != '\u{2029}')
+            },
+        )
+    }
+
+    fn pieces() -> impl Strategy<Value = Vec<(bool, char)>> {
+        prop::collection::vec(
+            prop_oneof![
+                hostile().prop_map(|c| (true, c)),
+                printable().prop_map(|c| (false, c)),
+            ],
+            0..40,
+        )
+    }
+
+    /// Checks `out` escapes every hostile character of `pieces`: none of them is left, each
+    /// became exactly one escape (one more backslash), printable characters are all there in
+    /// order, and nothing but ASCII was added. `kept` are hostile characters the variant keeps
+    /// (newline and tab for the multi-line ones); `doubles` says a backslash is escaped.
+    fn check(out: &str, pieces: &[(bool, char)], kept: &[char], doubles: bool) {
+        let input: String = pieces.iter().map(|(_, c)| c).collect();
+        let escaped = pieces
+            .iter()
+            .filter(|(h, c)| *h && !kept.contains(c))
+            .count();
+        let backslashes = pieces.iter().filter(|(_, c)| *c == '\\').count();
+        for c in out.chars() {
+            assert!(
+                is_visible(c) || kept.contains(&c),
+                "{c:?} reached the output of {input:?}: {out:?}"
+            );
+            assert!(
+                c.is_ascii() || pieces.iter().any(|(h, p)| !h && *p == c),
+                "{c:?} was added to {input:?}: {out:?}"
+            );
+        }
+        let want = escaped
+            + if doubles {
+                2 * backslashes
+            } else {
+                backslashes
+            };
+        assert_eq!(out.matches('\\').count(), want, "{input:?} -> {out:?}");
+        let mut rest = out;
+        for (hostile, c) in pieces {
+            if !hostile || kept.contains(c) {
+                let at = rest
+                    .find(*c)
+                    .unwrap_or_else(|| panic!("{c:?} lost: {out:?}"));
+                rest = &rest[at + c.len_utf8()..];
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+
+        #[test]
+        fn every_hostile_character_is_escaped(pieces in pieces()) {
+            let input: String = pieces.iter().map(|(_, c)| c).collect();
+            check(&sanitize(&input), &pieces, &[], true);
+            check(&sanitize_multiline(&input), &pieces, &['\n', '\t'], true);
+            check(&sanitize_message(&input), &pieces, &['\n', '\t'], false);
+            for (hostile, c) in &pieces {
+                prop_assert_eq!(is_visible(*c), !hostile, "{:?}", c);
+            }
+        }
+
+        /// Alone, a hostile character shows as one visible escape naming its code point.
+        #[test]
+        fn a_hostile_character_shows_its_code_point(c in hostile()) {
+            let out = sanitize(&c.to_string());
+            let code = c as u32;
+            let named = [format!("\\x{code:02x}"), format!("\\u{{{code:x}}}")];
+            let short = match c {
+                '\n' => Some("\\n"),
+                '\t' => Some("\\t"),
+                '\r' => Some("\\r"),
+                _ => None,
+            };
+            prop_assert!(
+                named.contains(&out) || short == Some(out.as_str()),
+                "{:?} -> {:?}", c, out
+            );
         }
     }
 }

@@ -637,17 +637,24 @@ async fn hand_over(
     outcomes: &mut ReplayReport,
 ) -> Result<()> {
     for (token, outcome) in decided {
-        let event = match (&outcome, token.last_delivery) {
-            (Outcome::Delivered, _) => Settle::Ack(token.tag),
-            (_, Some(message)) => Settle::Rescue(token.tag, Box::new(message)),
-            (_, None) => Settle::Keep,
-        };
+        let event = settle_for(&outcome, token.tag, token.last_delivery);
         if settle.send(event).await.is_err() {
             return Err(Error::internal("replay: the settle stage stopped"));
         }
         outcomes.record(&token.target, &outcome, token.reset);
     }
     Ok(())
+}
+
+/// What becomes of the dead letter `tag` once its copy's outcome is known: acked only when the
+/// copy was confirmed and routed; otherwise (returned, refused, unattributed) it stays, rescued
+/// by a republish when returning it would end it (its last delivery, on a quorum q.dead).
+fn settle_for(outcome: &Outcome, tag: u64, last_delivery: Option<Message>) -> Settle {
+    match (outcome, last_delivery) {
+        (Outcome::Delivered, _) => Settle::Ack(tag),
+        (_, Some(message)) => Settle::Rescue(tag, Box::new(message)),
+        (_, None) => Settle::Keep,
+    }
 }
 
 /// Whether replaying `dl` sets its envelope's attempt back to 1.
@@ -1058,6 +1065,40 @@ fn print_report(r: &ReplayReport, output: Output) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Only a confirmed, routed copy lets its dead letter go; every other outcome keeps it.
+    #[test]
+    fn only_a_delivered_copy_acks_its_dead_letter() {
+        let returned = Outcome::Returned {
+            code: 312,
+            text: "NO_ROUTE".into(),
+        };
+        assert!(matches!(
+            settle_for(&Outcome::Delivered, 7, None),
+            Settle::Ack(7)
+        ));
+        assert!(matches!(
+            settle_for(&Outcome::Delivered, 8, Some(Message::default())),
+            Settle::Ack(8)
+        ));
+        for outcome in [returned, Outcome::Refused, Outcome::Unknown] {
+            assert!(
+                matches!(settle_for(&outcome, 7, None), Settle::Keep),
+                "{outcome:?} keeps the dead letter"
+            );
+            let last = Message {
+                body: b"last delivery".to_vec(),
+                ..Message::default()
+            };
+            assert!(
+                matches!(
+                    settle_for(&outcome, 9, Some(last)),
+                    Settle::Rescue(9, m) if m.body == b"last delivery"
+                ),
+                "{outcome:?} on a last delivery rescues it"
+            );
+        }
+    }
 
     #[test]
     fn stage_tallies_add_up_per_target_without_a_row_per_message() {

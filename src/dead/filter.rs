@@ -416,6 +416,122 @@ mod tests {
         assert!(!f.matches(&dl(), &p, 0));
     }
 
+    /// Empty means "every message" (a purge then empties the whole queue at once): any one
+    /// filter makes it not empty.
+    #[test]
+    fn a_filter_is_empty_only_without_any_condition() {
+        assert!(Filter::default().is_empty());
+        let one_each = [
+            Filter {
+                causes: vec![Cause::Fatal],
+                ..Filter::default()
+            },
+            Filter {
+                reasons: vec!["x".into()],
+                ..Filter::default()
+            },
+            Filter {
+                job_types: vec!["t".into()],
+                ..Filter::default()
+            },
+            Filter {
+                original_queues: vec!["q".into()],
+                ..Filter::default()
+            },
+            Filter {
+                attempts: Some(AttemptRange::parse("3").unwrap()),
+                ..Filter::default()
+            },
+            Filter {
+                older_than: Some(Duration::from_secs(1)),
+                ..Filter::default()
+            },
+            Filter {
+                newer_than: Some(Duration::ZERO),
+                ..Filter::default()
+            },
+            Filter {
+                headers: vec![HeaderCondition::parse("h").unwrap()],
+                ..Filter::default()
+            },
+            Filter {
+                message_ids: vec!["m".into()],
+                ..Filter::default()
+            },
+        ];
+        for f in one_each {
+            assert!(!f.is_empty(), "{f:?}");
+        }
+    }
+
+    /// The documented rule, filter by filter: `--header` with another filter is AND (each side
+    /// alone can fail the message); `--header` repeated is OR, whether the conditions name the
+    /// same header or two different ones; nested tables and mistyped values compare as shown.
+    #[test]
+    fn header_filters_and_with_other_filters_and_or_among_themselves() {
+        use crate::dead::value::{Table, Value};
+        let mut nested = Table::new();
+        nested.insert("region".into(), Value::LongStr(b"eu".to_vec()));
+        let mut h = Table::new();
+        h.insert("tenant".into(), Value::LongStr(b"acme".to_vec()));
+        h.insert("n".into(), Value::I64(5));
+        h.insert("flag".into(), Value::Bool(true));
+        h.insert("meta".into(), Value::Table(nested));
+        let p = Properties {
+            headers: Some(h),
+            ..Properties::default()
+        };
+        let filter = |headers: &[&str], causes: Vec<Cause>, reasons: Vec<&str>| Filter {
+            headers: headers
+                .iter()
+                .map(|s| HeaderCondition::parse(s).unwrap())
+                .collect(),
+            causes,
+            reasons: reasons.into_iter().map(str::to_owned).collect(),
+            ..Filter::default()
+        };
+        let d = dl(); // cause other, reason "timeout"
+        // AND: header and cause both hold; either failing fails the whole.
+        assert!(filter(&["tenant=acme"], vec![Cause::Other], vec![]).matches(&d, &p, 0));
+        assert!(!filter(&["tenant=acme"], vec![Cause::Exhausted], vec![]).matches(&d, &p, 0));
+        assert!(!filter(&["tenant=globex"], vec![Cause::Other], vec![]).matches(&d, &p, 0));
+        assert!(!filter(&["tenant=acme"], vec![], vec!["expired"]).matches(&d, &p, 0));
+        assert!(filter(&["tenant=acme"], vec![], vec!["timeout"]).matches(&d, &p, 0));
+        // OR among --header conditions, same or different names; none holding fails.
+        assert!(filter(&["tenant=globex", "tenant=acme"], vec![], vec![]).matches(&d, &p, 0));
+        assert!(filter(&["tenant=acme", "tenant=globex"], vec![], vec![]).matches(&d, &p, 0));
+        assert!(filter(&["tenant=globex", "n=5"], vec![], vec![]).matches(&d, &p, 0));
+        assert!(!filter(&["tenant=globex", "n=6"], vec![], vec![]).matches(&d, &p, 0));
+        // The OR of headers is still ANDed with the other filters.
+        assert!(!filter(&["tenant=globex", "n=5"], vec![Cause::Fatal], vec![]).matches(&d, &p, 0));
+        // Values compare as `dead show` prints them: typed numbers and booleans as text, a
+        // nested table only by presence (its printed form is not a plain value).
+        assert!(filter(&["flag=true"], vec![], vec![]).matches(&d, &p, 0));
+        assert!(!filter(&["flag=1"], vec![], vec![]).matches(&d, &p, 0));
+        assert!(!filter(&["n=5.0"], vec![], vec![]).matches(&d, &p, 0));
+        assert!(filter(&["meta"], vec![], vec![]).matches(&d, &p, 0));
+        assert!(!filter(&["meta=eu"], vec![], vec![]).matches(&d, &p, 0));
+        assert!(
+            !filter(&["region"], vec![], vec![]).matches(&d, &p, 0),
+            "not a top-level header"
+        );
+        // A value may itself hold `=`: only the first one splits.
+        assert_eq!(
+            HeaderCondition::parse("k=a=b").unwrap(),
+            HeaderCondition {
+                name: "k".into(),
+                value: Some("a=b".into())
+            }
+        );
+        assert_eq!(
+            HeaderCondition::parse("k=").unwrap(),
+            HeaderCondition {
+                name: "k".into(),
+                value: Some(String::new())
+            }
+        );
+    }
+
     #[test]
     fn grouping_counts_without_keeping_messages() {
         let p = Properties::default();

@@ -298,6 +298,192 @@ mod tests {
         assert_eq!(kept.header(HEADER_ATTEMPT), Some(&Value::U32(3)));
     }
 
+    /// Every property of a dead letter, and every header the broker, the queuey library and a
+    /// previous replay can leave on it.
+    fn fully_loaded() -> (Properties, DeadLetter) {
+        let s = |v: &str| Value::LongStr(v.as_bytes().to_vec());
+        let mut death = Table::new();
+        death.insert("queue".into(), s("orders"));
+        death.insert("reason".into(), s("rejected"));
+        death.insert("count".into(), Value::I64(2));
+        death.insert("time".into(), Value::Timestamp(1_700_000_000));
+        death.insert("exchange".into(), s(""));
+        death.insert("routing-keys".into(), Value::Array(vec![s("orders")]));
+        let mut meta = Table::new();
+        meta.insert("region".into(), s("eu"));
+        meta.insert("ids".into(), Value::Array(vec![Value::I32(1), Value::Void]));
+        let mut old_record = Table::new();
+        old_record.insert("run".into(), s("an-older-run"));
+        old_record.insert("copy".into(), Value::I64(99));
+        let mut h = Table::new();
+        h.insert(HEADER_ATTEMPTS.into(), Value::U32(3));
+        h.insert(HEADER_ATTEMPT.into(), Value::U32(3));
+        h.insert(HEADER_DEFERRALS.into(), Value::U32(2));
+        h.insert(HEADER_DEATH_REASON.into(), s("boom"));
+        h.insert(HEADER_ORIGINAL_QUEUE.into(), s("orders"));
+        h.insert(X_DEATH.into(), Value::Array(vec![Value::Table(death)]));
+        for k in ["x-first-death-queue", "x-last-death-queue"] {
+            h.insert(k.into(), s("orders"));
+        }
+        for k in ["x-first-death-reason", "x-last-death-reason"] {
+            h.insert(k.into(), s("rejected"));
+        }
+        for k in ["x-first-death-exchange", "x-last-death-exchange"] {
+            h.insert(k.into(), s(""));
+        }
+        h.insert(X_DELIVERY_COUNT.into(), Value::I64(4));
+        h.insert(HEADER_RESCUED_AT.into(), Value::Timestamp(1_700_000_100));
+        h.insert("CC".into(), Value::Array(vec![s("audit")]));
+        h.insert(HEADER_REPLAYS.into(), Value::I64(2));
+        h.insert(HEADER_LAST_REPLAY.into(), Value::Table(old_record));
+        h.insert("tenant".into(), s("acme"));
+        h.insert("meta".into(), Value::Table(meta));
+        h.insert("x-app-trace".into(), Value::ShortStr("t-1".into()));
+        let props = Properties {
+            content_type: Some("application/json".into()),
+            content_encoding: Some("identity".into()),
+            headers: Some(h),
+            delivery_mode: Some(2),
+            priority: Some(7),
+            correlation_id: Some("corr-9".into()),
+            reply_to: Some("replies".into()),
+            expiration: Some("60000".into()),
+            message_id: Some("m-42".into()),
+            timestamp: Some(1_699_999_999),
+            kind: Some("app::Send".into()),
+            user_id: Some("guest".into()),
+            app_id: Some("billing".into()),
+            cluster_id: Some("c-1".into()),
+        };
+        let dl = decode(
+            &Message {
+                properties: props.clone(),
+                body: ENVELOPE.as_bytes().to_vec(),
+                ..Message::default()
+            },
+            "orders",
+            &RabbitMqOptions::default(),
+        );
+        (props, dl)
+    }
+
+    /// The whole copy, compared at once: every property as it was, and exactly these headers.
+    #[test]
+    fn a_copy_is_every_property_and_exactly_the_documented_headers() {
+        let (props, dl) = fully_loaded();
+        assert_eq!(dl.death_count, 2);
+        let out = replay_properties(&props, &dl, &stamp(), 7, true);
+        let s = |v: &str| Value::LongStr(v.as_bytes().to_vec());
+        let mut record = Table::new();
+        record.insert("run".into(), s("run-1"));
+        record.insert("copy".into(), Value::I64(7));
+        record.insert("time".into(), Value::Timestamp(42));
+        record.insert("from".into(), s("orders.dead"));
+        record.insert("reason".into(), s("boom"));
+        record.insert("original-queue".into(), s("orders"));
+        record.insert("attempts".into(), Value::I64(3));
+        record.insert("deaths".into(), Value::I64(2));
+        let source = props.headers.clone().unwrap();
+        let mut headers = Table::new();
+        for kept in ["tenant", "meta", "x-app-trace", HEADER_DEFERRALS] {
+            headers.insert(kept.into(), source[kept].clone());
+        }
+        headers.insert(HEADER_ATTEMPT.into(), Value::U32(1));
+        headers.insert(HEADER_REPLAYS.into(), Value::I64(3));
+        headers.insert(HEADER_LAST_REPLAY.into(), Value::Table(record.clone()));
+        let expected = Properties {
+            headers: Some(headers.clone()),
+            ..props.clone()
+        };
+        assert_eq!(out, expected);
+        // Every header of the dead letter is either dropped (the documented list), replaced
+        // (queuey's two and x-attempt) or kept as it was: nothing else.
+        for (k, v) in &source {
+            match out.header(k) {
+                None => assert!(DROPPED_HEADERS.contains(&k.as_str()), "{k} dropped"),
+                Some(now) if now == v => assert!(!DROPPED_HEADERS.contains(&k.as_str())),
+                Some(_) => assert!(
+                    [HEADER_ATTEMPT, HEADER_REPLAYS, HEADER_LAST_REPLAY].contains(&k.as_str()),
+                    "{k} changed"
+                ),
+            }
+        }
+        // --keep-attempts: the same, with x-attempt as it was.
+        let kept = replay_properties(&props, &dl, &stamp(), 7, false);
+        headers.insert(HEADER_ATTEMPT.into(), Value::U32(3));
+        assert_eq!(
+            kept,
+            Properties {
+                headers: Some(headers),
+                ..props.clone()
+            }
+        );
+        // A dead letter without reason or attempts: the record says what is known.
+        let mut bare = props.clone();
+        bare.headers = None;
+        let bare_dl = decode(
+            &Message {
+                properties: bare.clone(),
+                body: b"x".to_vec(),
+                ..Message::default()
+            },
+            "orders.dead",
+            &RabbitMqOptions::default(),
+        );
+        let out = replay_properties(&bare, &bare_dl, &stamp(), 0, false);
+        let Some(Value::Table(r)) = out.header(HEADER_LAST_REPLAY) else {
+            panic!("no record");
+        };
+        assert_eq!(r.get("reason"), None);
+        assert_eq!(r.get("attempts"), None);
+        assert_eq!(r.get("deaths"), Some(&Value::I64(0)));
+        assert_eq!(r.get("copy"), Some(&Value::I64(0)));
+        assert_eq!(out.header(HEADER_REPLAYS), Some(&Value::I64(1)));
+        assert_eq!(out.headers.as_ref().map(Table::len), Some(2));
+    }
+
+    /// Numbers past i64 are capped, never wrapped; a negative or mistyped replay count restarts.
+    #[test]
+    fn counts_saturate_and_mistyped_counts_restart() {
+        let (mut props, mut dl) = fully_loaded();
+        dl.attempts = Some(u64::MAX);
+        dl.death_count = u64::MAX;
+        let out = replay_properties(&props, &dl, &stamp(), u64::MAX, true);
+        let Some(Value::Table(r)) = out.header(HEADER_LAST_REPLAY) else {
+            panic!("no record");
+        };
+        assert_eq!(r.get("attempts"), Some(&Value::I64(i64::MAX)));
+        assert_eq!(r.get("deaths"), Some(&Value::I64(i64::MAX)));
+        assert_eq!(r.get("copy"), Some(&Value::I64(i64::MAX)));
+        assert_eq!(copy_id(&out), Some(i64::MAX as u64));
+        for (count, next) in [
+            (Value::I64(i64::MAX), i64::MAX),
+            (Value::I64(-5), 1),
+            (Value::LongStr(b"7".to_vec()), 1),
+            (Value::U8(4), 5),
+        ] {
+            if let Some(h) = props.headers.as_mut() {
+                h.insert(HEADER_REPLAYS.into(), count);
+            }
+            let out = replay_properties(&props, &dl, &stamp(), 1, true);
+            assert_eq!(out.header(HEADER_REPLAYS), Some(&Value::I64(next)));
+        }
+        // A record whose copy is not a number, or negative, or that is not a table, has no id.
+        let mut other = Properties::default();
+        let mut t = Table::new();
+        t.insert("copy".into(), Value::I64(-1));
+        t.insert("run".into(), Value::I64(1));
+        other.headers = Some(Table::from([(HEADER_LAST_REPLAY.into(), Value::Table(t))]));
+        assert_eq!(copy_id(&other), None);
+        assert!(!replayed_in_run(&other, "1"));
+        other.headers = Some(Table::from([(
+            HEADER_LAST_REPLAY.into(),
+            Value::LongStr(b"run-1".to_vec()),
+        )]));
+        assert_eq!(copy_id(&other), None);
+        assert!(!replayed_in_run(&other, "run-1"));
+    }
+
     #[test]
     fn an_envelope_body_starts_again_at_attempt_one() {
         let (_, dl) = dead_letter(ENVELOPE);

@@ -36,20 +36,31 @@ impl Output {
     /// A note on stderr (suppressed by `--quiet`).
     pub fn note(&self, text: &str) {
         if !self.quiet {
-            eprintln!("{}", crate::redact::redact(text));
+            eprintln!("{}", for_stderr(text));
         }
     }
 
     /// An explanation on stderr, shown whatever `--quiet` and the format: it says why the exit
     /// code is what it is, and what to do (the remedies of drift).
+    /// Masked, not escaped: what is explained is built printable (names `{:?}`-escaped, commands
+    /// quoted by `shell`, which spells invisible characters), and escaping again would double
+    /// the backslashes of a pattern and break the command it shows.
     pub fn explain(&self, text: &str) {
         eprintln!("{}", crate::redact::redact(text));
     }
 
     /// A warning on stderr (always shown: it says something may be wrong).
     pub fn warn(&self, text: &str) {
-        eprintln!("warning: {}", crate::redact::redact(text));
+        eprintln!("warning: {}", for_stderr(text));
     }
+}
+
+/// A message of queuey's own (an error, a note, a warning) as it may reach a terminal: every
+/// registered password masked, then every character that could fool a terminal escaped (such a
+/// message may quote a library's text, which may quote a stranger's). Masking comes first, so
+/// that an escape cannot split a password.
+pub fn for_stderr(text: &str) -> String {
+    sanitize::sanitize_message(&crate::redact::redact(text))
 }
 
 /// Narrower than this, a table has no room for its columns: a terminal that reports less

@@ -318,11 +318,14 @@ impl Broker {
     }
 
     /// Takes `n` messages from `queue` with basic.get and rejects each (requeue=false
-    /// dead-letters it when the queue has a dead-letter exchange).
+    /// dead-letters it when the queue has a dead-letter exchange). Fails the test when the `n`
+    /// messages are not all there within 30 s.
     pub fn reject(&self, queue: &str, n: usize, requeue: bool) {
         let ch = self.channel();
+        let deadline = Duration::from_secs(30);
+        let start = Instant::now();
         self.rt.block_on(async {
-            for _ in 0..n {
+            for i in 0..n {
                 let m = loop {
                     if let Some(m) = ch
                         .basic_get(
@@ -330,10 +333,14 @@ impl Broker {
                             lapin::options::BasicGetOptions { no_ack: false },
                         )
                         .await
-                        .expect("basic.get")
+                        .unwrap_or_else(|e| panic!("basic.get from {queue}: {e}"))
                     {
                         break m;
                     }
+                    assert!(
+                        start.elapsed() < deadline,
+                        "{queue} held only {i} of the {n} messages to reject after {deadline:?}"
+                    );
                     tokio::time::sleep(Duration::from_millis(50)).await;
                 };
                 ch.basic_reject(
@@ -341,7 +348,7 @@ impl Broker {
                     lapin::options::BasicRejectOptions { requeue },
                 )
                 .await
-                .expect("reject");
+                .unwrap_or_else(|e| panic!("reject in {queue}: {e}"));
             }
             let _ = ch.close(200, "ok".into()).await;
         });
@@ -356,7 +363,8 @@ impl Broker {
         );
     }
 
-    /// Ready messages in `queue`, by passive declare (None when it does not exist).
+    /// Ready messages in `queue`, by passive declare: `None` when it does not exist; any
+    /// other failure fails the test (never read as "no messages").
     pub fn message_count(&self, queue: &str) -> Option<u32> {
         let ch = self.channel();
         let r = self.rt.block_on(ch.queue_declare(
@@ -372,8 +380,24 @@ impl Broker {
                 let _ = self.rt.block_on(ch.close(200, "ok".into()));
                 Some(q.message_count())
             }
-            Err(_) => None,
+            Err(e) => match e.kind() {
+                lapin::ErrorKind::ProtocolError(amqp)
+                    if amqp.kind()
+                        == &lapin::protocol::AMQPErrorKind::Soft(
+                            lapin::protocol::AMQPSoftError::NOTFOUND,
+                        ) =>
+                {
+                    None
+                }
+                _ => panic!("counting the messages of {queue}: {e}"),
+            },
         }
+    }
+
+    /// Ready messages in `queue`, which must exist.
+    pub fn count(&self, queue: &str) -> u32 {
+        self.message_count(queue)
+            .unwrap_or_else(|| panic!("{queue} does not exist"))
     }
 
     /// A queue as the management API shows it (raw JSON: quorum queues and fresh queues lack
