@@ -1153,3 +1153,62 @@ fn holds_ls_and_status_do_not_renew_a_hold_queues_lease() {
         "deleted by its own x-expires, not earlier: {gone_after:?}"
     );
 }
+
+#[test]
+fn declare_all_over_a_fleet_creates_every_queue_in_order() {
+    // Logical queues are declared 16 at a time (each with its configure check, one at a time):
+    // every queue is created, the report keeps the file's order, and verify agrees after.
+    let broker = Broker::connect();
+    let names: Vec<String> = (0..120)
+        .map(|i| logical(&broker, &format!("fleet{i:03}")))
+        .collect();
+    // A few exist already, in sync, as an application would have declared them.
+    for name in names.iter().step_by(10) {
+        broker.declare(name, table(vec![priority10()]));
+        broker.declare(&format!("{name}.dead"), FieldTable::default());
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file: String = names
+        .iter()
+        .map(|n| format!("[queues.\"{n}\"]\n"))
+        .collect();
+    std::fs::write(dir.path().join("queuey.toml"), file).unwrap();
+    let run_in = |args: &[&str]| {
+        common::queuey_in(dir.path())
+            .args(args)
+            .output()
+            .expect("queuey runs")
+    };
+    let out = run_in(&["declare", "--all", "-o", "json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let doc = json(&out);
+    let reported: Vec<&str> = doc["logical_queues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        reported,
+        names.iter().map(String::as_str).collect::<Vec<_>>()
+    );
+    for (i, name) in names.iter().enumerate() {
+        let results: Vec<&Value> = logical_of(&doc, name)["queues"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|q| &q["result"])
+            .collect();
+        let expected = if i % 10 == 0 {
+            "already_in_sync"
+        } else {
+            "created"
+        };
+        assert_eq!(results, [&j!(expected), &j!(expected)], "{name}");
+        assert!(
+            broker.api_queue(name).is_some() && broker.api_queue(&format!("{name}.dead")).is_some()
+        );
+    }
+    let out = run_in(&["verify", "--all"]);
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+}

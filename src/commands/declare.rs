@@ -72,12 +72,36 @@ async fn run_in(
         notes.push(note);
     }
     inspector.read_vhost(queues.len()).await?;
-    // Logical queues are inspected and acted on a few at a time, each on its own channels,
-    // their results kept in order: a fleet's declares are pipelined instead of paying each
-    // round trip in turn. Each logical queue stays all or nothing.
-    let results: Vec<Result<(LogicalPlan, ExitCode)>> = stream::iter(queues)
-        .map(|q| one_logical_queue(session, &inspector, q, mode))
-        .buffered(IN_FLIGHT)
+    // Through the API, logical queues are read and declared a few at a time, results kept in
+    // order: a fleet's round trips overlap instead of adding up. What may end in a channel
+    // error (the AMQP fallback's passive declares and probes, the configure check) runs one at
+    // a time: when the broker closes one channel while another opens, lapin (2.x) can hand
+    // that close to the new channel, which reuses the closed one's id (seen on 3.10.8).
+    let in_flight = if inspector.uses_api() { IN_FLIGHT } else { 1 };
+    let inspected: Vec<Result<Vec<Inspected>>> = stream::iter(queues)
+        .map(|q| inspector.long_lived(q))
+        .buffered(in_flight)
+        .collect()
+        .await;
+    let inspected = inspected.into_iter().collect::<Result<Vec<_>>>()?;
+    if mode == Mode::Declare {
+        // Before creating anything: nothing is created for a logical queue unless all its
+        // queues may be declared. (When all exist, the declares change nothing, and a refusal
+        // of them creates nothing either.)
+        for i in inspected
+            .iter()
+            .filter(|i| i.iter().any(|i| i.plan.status == Status::Create))
+        {
+            for queue in i {
+                session
+                    .check_configure_permission(&queue.computed.name)
+                    .await?;
+            }
+        }
+    }
+    let results: Vec<Result<(LogicalPlan, ExitCode)>> = stream::iter(queues.iter().zip(inspected))
+        .map(|(q, inspected)| one_logical_queue(session, &inspector, q, inspected, mode))
+        .buffered(in_flight)
         .collect()
         .await;
     let mut logical = Vec::new();
@@ -102,29 +126,16 @@ async fn run_in(
 /// Logical queues inspected and declared at once.
 const IN_FLIGHT: usize = 16;
 
-/// Inspects one logical queue and, for `declare`, acts on it.
+/// One logical queue's entry in the report, from what was read of it; `declare` acts first.
 async fn one_logical_queue(
     session: &Session,
     inspector: &Inspector<'_>,
     q: &QueueSettings,
+    inspected: Vec<Inspected>,
     mode: Mode,
 ) -> Result<(LogicalPlan, ExitCode)> {
-    let inspected = inspector.long_lived(q).await?;
     let (mut entry, entry_code) = match mode {
-        Mode::Declare => {
-            // Before creating anything: nothing is created for a logical queue unless all its
-            // queues may be declared. (When all exist, the declares change nothing, and a
-            // refusal of them creates nothing either.)
-            if inspected.iter().any(|i| i.plan.status == Status::Create) {
-                for i in &inspected {
-                    session.check_configure_permission(&i.computed.name).await?;
-                }
-            }
-            let declared: Vec<String> = inspected.iter().map(|i| i.computed.name.clone()).collect();
-            let done = declare_one(session, q, inspected).await?;
-            inspector.changed(declared);
-            done
-        }
+        Mode::Declare => declare_one(session, q, inspected).await?,
         Mode::DryRun { .. } => {
             let entry = plan_entry(q, inspected, None, session.vhost());
             let c = if entry.status == Status::Drift {

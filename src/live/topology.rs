@@ -16,10 +16,10 @@
 //!
 //! Over a topology of many logical queues the API is read once: [`Inspector::read_vhost`] lists
 //! the vhost's queues (and, when a `q.dead` has policies, its policies) in pages, instead of three
-//! requests per logical queue. A queue `declare` has just changed is read again on its own.
+//! requests per logical queue, before `declare` changes anything.
 
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use crate::broker::api::{LiveQueue, PolicyDefinition};
 use crate::broker::session::{BrokerVersion, DeclareReply, Session};
@@ -69,14 +69,13 @@ pub struct Inspector<'a> {
     snapshot: RefCell<Option<Snapshot>>,
 }
 
-/// One listing of a vhost: its queues by name, its policies once a `q.dead` needs them, and the
-/// names changed since (read again on their own).
+/// One listing of a vhost: its queues by name, and its policies once a `q.dead` needs them.
+/// Read before anything is declared.
 #[derive(Default)]
 struct Snapshot {
     queues: HashMap<String, LiveQueue>,
     /// (operator policy?, name) -> definition; `None` until first needed.
     policies: Option<HashMap<(bool, String), PolicyDefinition>>,
-    changed: HashSet<String>,
 }
 
 /// Requests per logical queue without a listing: `q`, `q.dead`, the hold-queue search.
@@ -202,20 +201,13 @@ impl<'a> Inspector<'a> {
         Ok(())
     }
 
-    /// After `declare` changed `names`: they are read again on their own from now on.
-    pub fn changed(&self, names: impl IntoIterator<Item = String>) {
-        if let Some(s) = self.snapshot.borrow_mut().as_mut() {
-            s.changed.extend(names);
-        }
-    }
-
-    /// A live queue: from the listing when there is one (and the queue has not changed since),
-    /// else by its own request.
+    /// A live queue: from the listing when there is one, else by its own request.
     async fn live_queue(&self, name: &str) -> Result<Option<LiveQueue>> {
-        let listed = match self.snapshot.borrow().as_ref() {
-            Some(s) if !s.changed.contains(name) => Some(s.queues.get(name).cloned()),
-            _ => None,
-        };
+        let listed = self
+            .snapshot
+            .borrow()
+            .as_ref()
+            .map(|s| s.queues.get(name).cloned());
         match listed {
             Some(found) => Ok(found),
             None => self.session.live_queue(name).await,
@@ -374,10 +366,8 @@ impl<'a> Inspector<'a> {
                     .filter(|live| is_hold_queue_of(q, &live.name))
                     .cloned()
                     .collect();
-                // A hold queue declare created since the listing is read again on its own.
-                let changed = s.changed.iter().any(|n| is_hold_queue_of(q, n));
                 found.sort_by(|a, b| a.name.cmp(&b.name));
-                (!changed).then_some(found)
+                Some(found)
             }
             _ => None,
         };
