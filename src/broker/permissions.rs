@@ -114,7 +114,7 @@ impl Session {
     /// Fails with exit 5 (naming the user, the vhost and the permission) unless the user may
     /// declare `queue`; creates and changes nothing either way.
     pub async fn check_configure_permission(&self, queue: &str) -> Result<()> {
-        let channel = self.channel().await?;
+        let channel = self.check_channel().await?;
         let mut arguments = FieldTable::default();
         arguments.insert(
             INVALID_ARGUMENT.0.into(),

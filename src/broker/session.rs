@@ -103,6 +103,9 @@ pub struct Session {
     connection: OnceCell<Connection>,
     api: ApiClient,
     overview: OnceCell<Overview>,
+    /// The connection of the configure checks, and how many channels it has opened (see
+    /// [`Session::check_channel`]).
+    checks: tokio::sync::Mutex<Option<(Connection, u32)>>,
 }
 
 impl Session {
@@ -116,6 +119,7 @@ impl Session {
             connection: OnceCell::new(),
             api,
             overview: OnceCell::new(),
+            checks: tokio::sync::Mutex::new(None),
         })
     }
 
@@ -137,13 +141,65 @@ impl Session {
     }
 
     /// A new channel on the session's connection.
+    ///
+    /// A `channel.open` cannot be refused at channel level, yet lapin (4.x) answers one with
+    /// the close the broker sent to an earlier channel of the same id: it keeps a closed
+    /// channel's id "poisoned" and discards the open frame of the next channel that reuses it
+    /// (seen on 3.10.8 once channel ids wrap after refused declares). Such an answer is stale,
+    /// nothing reached the broker, and the open is tried again (lapin keeps the failed channel,
+    /// so the next try has another id).
     pub async fn channel(&self) -> Result<Channel> {
         let conn = self.connection().await?;
-        conn.create_channel()
-            .await
-            .map_err(|e| self.amqp_error(&e, "cannot open a channel"))
+        open_channel(self, conn).await
     }
 
+    /// A channel for a check the broker answers by closing it (the configure check), on a
+    /// connection of its own that is replaced before its channel ids wrap: the refused
+    /// channels then never poison the ids of the session's own channels (see
+    /// [`Session::channel`]).
+    pub async fn check_channel(&self) -> Result<Channel> {
+        let mut checks = self.checks.lock().await;
+        if checks
+            .as_ref()
+            .is_none_or(|(_, opened)| *opened >= CHECKS_PER_CONNECTION)
+        {
+            if let Some((old, _)) = checks.take() {
+                let _ = old.close(200, "ok".into()).await;
+            }
+            let purpose = format!("{} (permission checks)", self.purpose);
+            let conn = amqp::connect(&self.settings.amqp, &purpose, self.settings.timeout).await?;
+            *checks = Some((conn, 0));
+        }
+        let Some((conn, opened)) = checks.as_mut() else {
+            return Err(Error::internal("the check connection is missing"));
+        };
+        *opened += 1;
+        open_channel(self, conn).await
+    }
+
+    /// Closes the check connection, if one was opened.
+    async fn close_checks(&self) {
+        if let Some((conn, _)) = self.checks.lock().await.take() {
+            let _ = conn.close(200, "ok".into()).await;
+        }
+    }
+}
+
+/// Opens a channel on `conn`, trying again past stale closes (see [`Session::channel`]).
+async fn open_channel(session: &Session, conn: &Connection) -> Result<Channel> {
+    let mut attempts = 0;
+    loop {
+        match conn.create_channel().await {
+            Ok(channel) => return Ok(channel),
+            Err(e) if soft_error_code(&e).is_some() && attempts < STALE_CLOSE_RETRIES => {
+                attempts += 1;
+            }
+            Err(e) => return Err(session.amqp_error(&e, "cannot open a channel")),
+        }
+    }
+}
+
+impl Session {
     /// `/api/overview`, read once.
     pub async fn overview(&self) -> Result<&Overview> {
         self.overview.get_or_try_init(|| self.api.overview()).await
@@ -269,6 +325,7 @@ impl Session {
 
     /// Closes the AMQP connection politely, if one was opened.
     pub async fn close(&self) {
+        self.close_checks().await;
         if let Some(conn) = self.connection.get() {
             let _ = conn.close(200, "queuey done".into()).await;
         }
@@ -348,6 +405,14 @@ pub fn soft_error_code(err: &lapin::Error) -> Option<u16> {
         _ => None,
     }
 }
+
+/// How often a channel open answered by a stale channel-level close is tried again (each try
+/// fails locally, without a round trip).
+const STALE_CLOSE_RETRIES: u32 = 64;
+
+/// Channels a check connection opens before it is replaced: fewer than the 2047 channel ids,
+/// so that none is reused.
+const CHECKS_PER_CONNECTION: u32 = 1000;
 
 /// The reply text of an AMQP protocol error, when it is one.
 pub fn protocol_error_text(err: &lapin::Error) -> Option<String> {
