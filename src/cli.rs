@@ -315,8 +315,9 @@ pub struct PeekArgs {
     #[arg(long)]
     pub assume_classic: bool,
 
-    /// Messages in flight at most, per stage (memory stays bounded by this window, and by
-    /// 64 MiB of bodies)
+    /// Messages in flight at most, per stage: read ahead from q.dead, and in a replay the
+    /// copies published but not yet acked, so copies confirmed but not yet acked never exceed
+    /// the window (memory stays bounded by it, and by 64 MiB of bodies)
     #[arg(long, value_name = "N", default_value_t = 4000)]
     pub window: u16,
 }
@@ -419,6 +420,20 @@ pub struct DeadReplayArgs {
     /// envelope's attempt is set to 1, so it gets its full retries back)
     #[arg(long)]
     pub keep_attempts: bool,
+
+    /// The replay journal: before a dead letter is acked, its confirmed copy is recorded here
+    /// (a SHA-256 digest of the dead letter's properties and body, the target queue, the run
+    /// id) and flushed to disk. A rerun after a crash or a lost connection reads it first and
+    /// acks, without copying them again, the dead letters it records ("already copied"). It is
+    /// deleted when a run ends cleanly. Default: $XDG_STATE_HOME/queuey (else
+    /// ~/.local/state/queuey), one file per broker, vhost and queue
+    #[arg(long, value_name = "FILE")]
+    pub journal: Option<PathBuf>,
+
+    /// Stop (cleanly, exit 7) when the broker has blocked publishing (a memory or disk alarm)
+    /// for this long, instead of waiting for the alarm to clear (e.g. 30s; default: wait)
+    #[arg(long, value_name = "DURATION")]
+    pub blocked_timeout: Option<String>,
 
     #[command(flatten)]
     pub filters: FilterArgs,

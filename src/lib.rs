@@ -12,6 +12,7 @@ pub mod commands;
 pub mod dead;
 pub mod duration;
 pub mod error;
+pub mod journal_file;
 pub mod output;
 pub mod plan;
 pub mod redact;

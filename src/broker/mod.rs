@@ -6,4 +6,5 @@ pub mod convert;
 pub mod peek;
 pub mod publish;
 pub mod session;
+pub mod settle;
 pub mod url;

@@ -10,6 +10,7 @@ pub mod inspect;
 pub mod ping;
 pub mod purge;
 pub mod replay;
+pub mod signals;
 pub mod status;
 
 use crate::error::{ExitCode, Result};

@@ -4,5 +4,6 @@
 pub mod decode;
 pub mod envelope;
 pub mod filter;
+pub mod journal;
 pub mod replay;
 pub mod value;

@@ -48,6 +48,22 @@ impl Progress {
         }
     }
 
+    /// Sets the length of a bar made without one.
+    pub fn set_length(&self, n: u64) {
+        if let Some(b) = &self.bar {
+            b.set_length(n);
+        }
+    }
+
+    /// Runs `f` (which prints to stderr) with the bar hidden, so that the line is not drawn
+    /// over.
+    pub fn suspend(&self, f: impl FnOnce()) {
+        match &self.bar {
+            Some(b) => b.suspend(f),
+            None => f(),
+        }
+    }
+
     pub fn set_message(&self, text: String) {
         if let Some(b) = &self.bar {
             b.set_message(text);

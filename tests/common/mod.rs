@@ -15,6 +15,7 @@
 #![allow(dead_code)]
 
 pub mod app;
+pub mod node;
 
 use std::cell::RefCell;
 use std::path::Path;
@@ -62,6 +63,8 @@ pub fn queuey_in(dir: &Path) -> assert_cmd::Command {
         .env("QUEUEY_URL", test_url())
         .env("QUEUEY_API_URL", test_api_url())
         .env("NO_COLOR", "1")
+        // The replay journal lives in the state directory: one per test directory.
+        .env("XDG_STATE_HOME", dir.join("state"))
         .current_dir(dir)
         .timeout(Duration::from_secs(120));
     cmd
@@ -76,6 +79,7 @@ pub fn queuey_process(dir: &Path) -> std::process::Command {
         .env("QUEUEY_URL", test_url())
         .env("QUEUEY_API_URL", test_api_url())
         .env("NO_COLOR", "1")
+        .env("XDG_STATE_HOME", dir.join("state"))
         .current_dir(dir);
     cmd
 }
