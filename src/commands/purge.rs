@@ -11,7 +11,10 @@ use crate::broker::session::Session;
 use crate::commands::dead::{
     create_new_file, export_record, missing_dead_queue, next_matching, note_rescued, now_secs,
 };
+use crate::commands::replay::parse_record;
+use crate::commands::signals::{StopFlag, stop_flag};
 use crate::dead::decode;
+use crate::dead::journal::{Scope, Unfinished, digest, run_line};
 use crate::error::{Error, ExitCode, Result};
 use crate::output::progress::Progress;
 use crate::output::sanitize::sanitize;
@@ -34,6 +37,11 @@ pub struct PurgeReport {
     pub archive: Option<String>,
     /// The confirmation prompt was answered no: nothing was removed (exit 9).
     pub aborted: bool,
+    /// With --archive: dead letters found already archived by an unfinished earlier purge
+    /// into the same archive: removed without being written twice.
+    pub already_archived: u64,
+    /// Stopped by a signal (Ctrl-C, SIGTERM, SIGHUP): the rest stays (exit 130).
+    pub interrupted: bool,
 }
 
 pub async fn run(
@@ -125,7 +133,38 @@ pub async fn run(
         report.removed = u64::from(removed);
         report.matched = report.removed;
     } else {
-        remove_matching(&session, s, &mut report, output).await?;
+        let stop = stop_flag();
+        let mut archived = 0u64;
+        let result = remove_matching(&session, s, &mut report, &mut archived, &stop, output).await;
+        report.interrupted = stop.is_set();
+        if let Err(e) = result {
+            let _ = tokio::time::timeout(std::time::Duration::from_secs(3), session.close()).await;
+            if report.scanned.unwrap_or(0) > 0 {
+                let archive = match &s.archive {
+                    Some(a) => format!(
+                        "archived {archived} to {} (on disk), ",
+                        sanitize(&a.display().to_string())
+                    ),
+                    None => String::new(),
+                };
+                let rerun = if s.archive.is_some() {
+                    "; running the same command again appends to the same archive, and does not \
+                     write twice what it holds"
+                } else {
+                    ""
+                };
+                output.warn(&format!(
+                    "stopped early: {archive}removed from {} {} (acks sent; the broker does not \
+                     confirm acks, so up to {} of these may come back){rerun}; everything else \
+                     is still in {}",
+                    sanitize(&dead),
+                    report.removed,
+                    report.removed,
+                    sanitize(&dead)
+                ));
+            }
+            return Err(e);
+        }
     }
     session.close().await;
     print_report(&report, output)
@@ -173,13 +212,35 @@ async fn remove_matching(
     session: &Session,
     s: &PurgeSettings,
     report: &mut PurgeReport,
+    archived: &mut u64,
+    stop: &StopFlag,
     output: Output,
 ) -> Result<()> {
     let dead = s.queue.dead_queue();
     let now = now_secs();
-    let mut archive = match &s.archive {
-        Some(path) => Some(Archive::create(path)?),
-        None => None,
+    let scope = Scope {
+        broker: format!(
+            "{}:{}",
+            session.settings.amqp.host, session.settings.amqp.port
+        ),
+        vhost: session.vhost().to_owned(),
+        queue: dead.clone(),
+    };
+    let (mut archive, mut held) = match &s.archive {
+        Some(path) => {
+            let (a, held) = Archive::open(path, &scope)?;
+            if held.left() > 0 {
+                output.note(&format!(
+                    "{} is the archive of an unfinished purge of {}: appending to it ({} \
+                     already in it)",
+                    path.display(),
+                    sanitize(&dead),
+                    plural(held.left(), "dead letter")
+                ));
+            }
+            (Some(a), held)
+        }
+        None => (None, Unfinished::default()),
     };
     let batch = usize::from(s.peek.window);
     let options = PeekOptions {
@@ -190,15 +251,29 @@ async fn remove_matching(
         let progress = Progress::new(output, Some(p.target), "purging");
         // Archived but not yet on disk: acked only after the archive is synced.
         let mut pending: Vec<u64> = Vec::new();
-        while let Some(Delivered {
-            position,
-            tag,
-            mut message,
-            last_delivery,
-        }) = p.next().await?
-        {
+        while !stop.is_set() {
+            let Some(Delivered {
+                position,
+                tag,
+                mut message,
+                last_delivery,
+            }) = p.next().await?
+            else {
+                break;
+            };
             progress.inc(1);
             report.scanned = Some(report.scanned.unwrap_or(0) + 1);
+            // Archived by an unfinished purge whose ack was lost: remove it, write it once.
+            if archive.is_some()
+                && message.redelivered
+                && held
+                    .take(&digest(&message.properties, &message.body))
+                    .is_some()
+            {
+                report.already_archived += 1;
+                pending.push(tag);
+                continue;
+            }
             let dl = decode::decode(&message, &s.queue.name, &s.queue.options);
             if !s.filter.matches(&dl, &message.properties, now) {
                 if last_delivery {
@@ -210,8 +285,8 @@ async fn remove_matching(
             report.matched += 1;
             match archive.as_mut() {
                 None => {
-                    p.ack(tag).await?;
                     report.removed += 1;
+                    p.ack(tag).await?;
                 }
                 Some(a) => {
                     a.write(&export_record(
@@ -224,9 +299,10 @@ async fn remove_matching(
                     pending.push(tag);
                     if pending.len() >= batch {
                         a.sync()?;
+                        *archived = a.written;
                         for t in pending.drain(..) {
+                            report.removed += 1; // counted as sent: it may arrive anyway
                             p.ack(t).await?;
-                            report.removed += 1;
                         }
                     }
                 }
@@ -234,9 +310,10 @@ async fn remove_matching(
         }
         if let Some(a) = archive.as_mut() {
             a.sync()?;
+            *archived = a.written;
             for t in pending.drain(..) {
-                p.ack(t).await?;
                 report.removed += 1;
+                p.ack(t).await?;
             }
         }
         progress.finish();
@@ -244,23 +321,77 @@ async fn remove_matching(
     })
     .await?;
     note_rescued(output, &dead, rescued);
+    if let Some(a) = archive {
+        a.finish()?;
+    }
     Ok(())
 }
 
-/// An archive file: created new (never overwritten), each batch flushed and fsynced before the
-/// messages in it are removed from the broker.
+/// An archive file, each batch flushed and fsynced before the messages in it are removed from
+/// the broker. Created new (never overwriting a file), with a marker `ARCHIVE.unfinished`
+/// beside it naming the broker, vhost and queue until the purge ends cleanly: a rerun after a
+/// failure finds the marker, recognises its own unfinished archive, and appends to it; the
+/// dead letters it already holds that come back (their acks lost) are removed without being
+/// written twice.
 struct Archive {
     path: std::path::PathBuf,
+    marker: std::path::PathBuf,
     writer: BufWriter<File>,
+    /// Records on disk (this run's, synced).
+    written: u64,
+    unsynced: u64,
 }
 
 impl Archive {
-    fn create(path: &Path) -> Result<Archive> {
-        let file = create_new_file(path, "archive")?;
-        Ok(Archive {
-            path: path.to_owned(),
-            writer: BufWriter::new(file),
-        })
+    /// Creates the archive, or reopens the unfinished archive of the same queue; returns the
+    /// records it holds, by digest.
+    fn open(path: &Path, scope: &Scope) -> Result<(Archive, Unfinished)> {
+        let mut marker = path.as_os_str().to_owned();
+        marker.push(".unfinished");
+        let marker = std::path::PathBuf::from(marker);
+        let io = |doing: &str, e: &io::Error| {
+            Error::io(format!("cannot {doing} the archive {}", path.display()), e)
+        };
+        let mine = std::fs::read_to_string(&marker)
+            .ok()
+            .is_some_and(|m| m == run_line(scope, "purge", 0));
+        let (file, held) = if mine && path.exists() {
+            let mut held = Unfinished::default();
+            for line in std::fs::read_to_string(path)
+                .map_err(|e| io("read", &e))?
+                .lines()
+            {
+                // A line cut short by a crash was never acked: skipped, written again.
+                if let Ok(r) = parse_record(line) {
+                    held.add_copied(&digest(&r.message.properties, &r.message.body));
+                }
+            }
+            let whole = {
+                let bytes = std::fs::read(path).map_err(|e| io("read", &e))?;
+                bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1)
+            };
+            let file = File::options()
+                .append(true)
+                .open(path)
+                .map_err(|e| io("open", &e))?;
+            file.set_len(whole as u64).map_err(|e| io("repair", &e))?;
+            (file, held)
+        } else {
+            let file = create_new_file(path, "archive")?;
+            std::fs::write(&marker, run_line(scope, "purge", 0))
+                .map_err(|e| io("mark (as unfinished)", &e))?;
+            (file, Unfinished::default())
+        };
+        Ok((
+            Archive {
+                path: path.to_owned(),
+                marker,
+                writer: BufWriter::new(file),
+                written: 0,
+                unsynced: 0,
+            },
+            held,
+        ))
     }
 
     fn write(&mut self, record: &serde_json::Value) -> Result<()> {
@@ -270,6 +401,7 @@ impl Archive {
                 &io::Error::other(e),
             )
         })?;
+        self.unsynced += 1;
         self.writer.write_all(b"\n").map_err(|e| {
             Error::io(
                 format!("cannot write the archive {}", self.path.display()),
@@ -287,14 +419,33 @@ impl Archive {
                     format!("cannot write the archive {}", self.path.display()),
                     &e,
                 )
-            })
+            })?;
+        self.written += std::mem::take(&mut self.unsynced);
+        Ok(())
+    }
+
+    /// The purge ended cleanly: the archive is finished (its marker goes).
+    fn finish(self) -> Result<()> {
+        match std::fs::remove_file(&self.marker) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+            Err(e) => Err(Error::io(
+                format!("cannot remove {}", self.marker.display()),
+                &e,
+            )),
+        }
     }
 }
 
 fn print_report(r: &PurgeReport, output: Output) -> Result<ExitCode> {
+    let code = if r.interrupted {
+        ExitCode::Interrupted
+    } else {
+        ExitCode::Ok
+    };
     if output.format == Format::Json {
         output::print_json(r)?;
-        return Ok(ExitCode::Ok);
+        return Ok(code);
     }
     let text = if r.dry_run {
         format!(
@@ -318,8 +469,19 @@ fn print_report(r: &PurgeReport, output: Output) -> Result<ExitCode> {
             r.archive
                 .as_ref()
                 .map_or(String::new(), |a| format!("; archived to {a}"))
-        )
+        ) + &if r.already_archived > 0 {
+            format!(
+                " ({} of them already in the archive from an unfinished purge)",
+                r.already_archived
+            )
+        } else {
+            String::new()
+        } + if r.interrupted {
+            "; interrupted: the rest stays in the dead-letter queue"
+        } else {
+            ""
+        }
     };
     output::print(text)?;
-    Ok(ExitCode::Ok)
+    Ok(code)
 }

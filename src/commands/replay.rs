@@ -6,6 +6,7 @@
 //! instant, each message is in `q.dead` (its ack never happened), in its target (the copy was
 //! confirmed), or in both; never in neither.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -484,12 +485,9 @@ struct Token {
 /// [`Settler`]). `in_flight` marks a dead letter that went through the publish stage and holds
 /// one place of the window until it is settled.
 enum Settle {
-    /// Ack it: its copy is confirmed (`copied`: the journal record written first: digest and
-    /// target), or an earlier run's copy is recorded in the journal (`copied: None`).
-    Ack {
-        tag: u64,
-        copied: Option<(String, String)>,
-    },
+    /// Ack it: its copy is confirmed and recorded in the journal (`copy`), or an earlier
+    /// run's copy is recorded there.
+    Ack { tag: u64, copy: bool },
     /// It stays in q.dead: returned at the end.
     Keep { in_flight: bool },
     /// It stays, but returning it would end it: republish it, then ack the original.
@@ -510,6 +508,14 @@ struct JournalSlot {
 
 impl JournalSlot {
     fn record(&mut self, digest: &str, to: &str) -> Result<()> {
+        self.open()?;
+        if let Some(f) = self.file.as_mut() {
+            f.record(digest, to, &self.run);
+        }
+        Ok(())
+    }
+
+    fn open(&mut self) -> Result<()> {
         if self.file.is_none() {
             self.file = Some(JournalFile::open(
                 &self.path,
@@ -517,9 +523,6 @@ impl JournalSlot {
                 &self.run,
                 now_secs(),
             )?);
-        }
-        if let Some(f) = self.file.as_mut() {
-            f.record(digest, to, &self.run);
         }
         Ok(())
     }
@@ -585,7 +588,7 @@ async fn from_queue(
         ));
     }
     report.journal = Some(journal_path.display().to_string());
-    let mut journal = JournalSlot {
+    let journal = JournalSlot {
         path: journal_path,
         scope,
         run: stamp.run.clone(),
@@ -600,7 +603,8 @@ async fn from_queue(
     // Outcomes are counted as they come, per target, never kept per message: memory stays
     // bounded by the window on a queue of millions.
     let carried_ref = &mut carried;
-    let journal_ref = &mut journal;
+    let journal = RefCell::new(journal);
+    let journal_ref = &journal;
     let (rescued, reached_end) = with_peek(session, &dead, options, async |p| {
         progress.set_length(p.target);
         let acker = Acker::new(session, &dead, p.channel());
@@ -663,7 +667,14 @@ async fn from_queue(
                 let digest = digest(&message.properties, &message.body);
                 // Copied by a run that did not finish: ack it, copy nothing (before filters:
                 // the copy exists whatever this run selects).
-                if let Some(copied) = carried_ref.take(&digest) {
+                // (A dead letter whose ack was lost was delivered before: one never delivered
+                // is a twin of a dead letter whose copy is recorded, and gets its own copy.)
+                let copied = if message.redelivered {
+                    carried_ref.take(&digest)
+                } else {
+                    None
+                };
+                if let Some(copied) = copied {
                     already += 1;
                     if s.dry_run {
                         if !keep(tag, message, last_delivery).await {
@@ -782,7 +793,8 @@ async fn from_queue(
                             // (the read stage may be waiting for places in the window).
                             if let Some(publ) = publisher.as_mut() {
                                 let decided = publ.flush().await?;
-                                hand_over(decided, &settle_tx, &mut outcomes, tally).await?;
+                                hand_over(decided, &settle_tx, &mut outcomes, tally, journal_ref)
+                                    .await?;
                             }
                             match job_rx.recv().await {
                                 Some(j) => j,
@@ -820,17 +832,19 @@ async fn from_queue(
                                     &settle_tx,
                                     &mut outcomes,
                                     tally,
+                                    journal_ref,
                                 )
                                 .await?;
                                 bytes.add_permits(std::mem::take(&mut weight));
                             }
                             if let Some(publ) = publisher.as_mut() {
                                 let decided = publ.flush().await?;
-                                hand_over(decided, &settle_tx, &mut outcomes, tally).await?;
+                                hand_over(decided, &settle_tx, &mut outcomes, tally, journal_ref)
+                                    .await?;
                             }
                             let event = Settle::Ack {
                                 tag: job.token.tag,
-                                copied: None,
+                                copy: false,
                             };
                             if settle_tx.send(event).await.is_err() {
                                 return Err(Error::internal("replay: the settle stage stopped"));
@@ -859,6 +873,7 @@ async fn from_queue(
                             &settle_tx,
                             &mut outcomes,
                             tally,
+                            journal_ref,
                         )
                         .await?;
                         bytes.add_permits(weight);
@@ -866,7 +881,7 @@ async fn from_queue(
                 }
                 if let Some(mut publ) = publisher.take() {
                     let decided = publ.flush().await?;
-                    hand_over(decided, &settle_tx, &mut outcomes, tally).await?;
+                    hand_over(decided, &settle_tx, &mut outcomes, tally, journal_ref).await?;
                     publ.close().await;
                 }
                 Ok(())
@@ -882,7 +897,6 @@ async fn from_queue(
             let mut settler = Settler {
                 acker: &acker,
                 rescuer: Rescuer::new(session, &dead),
-                journal: &mut *journal_ref,
                 places: &places,
                 tally,
                 progress,
@@ -936,12 +950,15 @@ async fn from_queue(
     } else {
         // Clean end: the records of this run answer for dead letters that are gone. Records
         // of earlier runs that this run did not meet stay, unless it read the whole queue.
-        journal.finish((!reached_end).then_some(&carried))?;
+        journal
+            .into_inner()
+            .finish((!reached_end).then_some(&carried))?;
     }
     Ok(())
 }
 
 /// Publishes `copies` (opening the publisher on first use) and hands over what is decided.
+#[allow(clippy::too_many_arguments)]
 async fn publish_some<'s>(
     publisher: &mut Option<Publisher<'s, Token>>,
     session: &'s Session,
@@ -950,6 +967,7 @@ async fn publish_some<'s>(
     settle: &tokio::sync::mpsc::Sender<Settle>,
     outcomes: &mut ReplayReport,
     tally: &Tally,
+    journal: &RefCell<JournalSlot>,
 ) -> Result<()> {
     if publisher.is_none() {
         *publisher = Some(Publisher::open(session, window, returned_copy_id).await?);
@@ -958,16 +976,30 @@ async fn publish_some<'s>(
         return Err(Error::internal("replay: no publisher"));
     };
     let decided = publ.publish_many(copies).await?;
-    hand_over(decided, settle, outcomes, tally).await
+    hand_over(decided, settle, outcomes, tally, journal).await
 }
 
 /// Sends each decided copy's dead letter to the settle stage, in order, and counts the outcome.
+///
+/// The copies decided delivered are recorded in the journal, and the journal flushed to disk,
+/// before any of their dead letters goes to be acked: as soon as a copy is known safe, a rerun
+/// knows it too.
 async fn hand_over(
     decided: Vec<(Token, Outcome)>,
     settle: &tokio::sync::mpsc::Sender<Settle>,
     outcomes: &mut ReplayReport,
     tally: &Tally,
+    journal: &RefCell<JournalSlot>,
 ) -> Result<()> {
+    {
+        let mut journal = journal.borrow_mut();
+        for (token, outcome) in &decided {
+            if *outcome == Outcome::Delivered {
+                journal.record(&token.digest, &token.target)?;
+            }
+        }
+        journal.sync()?;
+    }
     for (token, outcome) in decided {
         outcomes.record(&token.target, &outcome, token.reset);
         let event = match (&outcome, token.last_delivery) {
@@ -975,7 +1007,7 @@ async fn hand_over(
                 Tally::add(&tally.copied, 1);
                 Settle::Ack {
                     tag: token.tag,
-                    copied: Some((token.digest, token.target)),
+                    copy: true,
                 }
             }
             (_, Some(message)) => Settle::Rescue {
@@ -1030,9 +1062,9 @@ fn copy_of(
 /// each dead letter is settled (acked once its copy is safe, or kept), never as it is read:
 /// reading runs ahead of the broker's confirmations.
 ///
-/// Before any ack goes out, the journal records of the copies it settles are flushed to disk:
-/// an ack the broker loses leaves its dead letter in q.dead, and the rerun finds its copy in
-/// the journal.
+/// The journal records of the copies it settles are on disk already (see [`hand_over`]): an
+/// ack the broker loses leaves its dead letter in q.dead, and the rerun finds its copy in the
+/// journal.
 ///
 /// Events arrive in delivery order: the read stage sends a `Keep` before it passes any later
 /// message on, and the publish stage decides copies in order. So while no `Keep` has been
@@ -1043,7 +1075,6 @@ fn copy_of(
 struct Settler<'a, 's> {
     acker: &'a Acker<'s>,
     rescuer: Rescuer<'s>,
-    journal: &'a mut JournalSlot,
     places: &'a tokio::sync::Semaphore,
     tally: &'a Tally,
     progress: &'a Progress,
@@ -1068,11 +1099,8 @@ impl Settler<'_, '_> {
                 break;
             };
             match event {
-                Settle::Ack { tag, copied } => {
-                    let copy = u64::from(copied.is_some());
-                    if let Some((digest, to)) = copied {
-                        self.journal.record(&digest, &to)?;
-                    }
+                Settle::Ack { tag, copy } => {
+                    let copy = u64::from(copy);
                     let (n, copies) = self.pending.map_or((0, 0), |(_, n, c)| (n, c));
                     self.pending = Some((tag, n + 1, copies + copy));
                     if self.keep_seen || n + 1 >= 1024 {
@@ -1112,11 +1140,12 @@ impl Settler<'_, '_> {
         let Some((tag, n, copies)) = self.pending else {
             return Ok(());
         };
-        self.journal.sync()?;
-        self.acker.ack(tag, !self.keep_seen).await?;
-        self.pending = None;
-        self.acked += n;
+        // Counted before it is sent: an ack cut off by a failure may still reach the broker,
+        // and the summary must not say fewer were removed than were.
         Tally::add(&self.tally.acked, n);
+        self.pending = None;
+        self.acker.ack(tag, !self.keep_seen).await?;
+        self.acked += n;
         self.release(n, copies);
         self.progress.inc(n);
         self.progress.set_message(format!("moved {}", self.acked));
@@ -1132,11 +1161,12 @@ impl Settler<'_, '_> {
 }
 
 /// One record of an export file: what a replay needs.
-struct Record {
-    message: Message,
+pub(crate) struct Record {
+    pub message: Message,
 }
 
-fn parse_record(line: &str) -> std::result::Result<Record, String> {
+/// Reads one line of an export file (`dead export`, `dead purge --archive`).
+pub(crate) fn parse_record(line: &str) -> std::result::Result<Record, String> {
     let j: serde_json::Value = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
     match j.get("format").and_then(|f| f.as_str()) {
         Some(EXPORT_FORMAT) => {}

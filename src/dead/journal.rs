@@ -149,6 +149,17 @@ impl Unfinished {
         Ok(out)
     }
 
+    /// Adds a record of `digest` (for a multiset built from another source: an archive).
+    pub fn add_copied(&mut self, digest: &str) {
+        self.add(
+            digest,
+            Copied {
+                to: String::new(),
+                run: String::new(),
+            },
+        );
+    }
+
     fn add(&mut self, digest: &str, copied: Copied) {
         self.records
             .entry(digest.to_owned())

@@ -133,6 +133,15 @@ impl Broker {
 
     pub fn connect_to(url: &str) -> Broker {
         ensure_local_broker();
+        Broker::connect_with(url, &test_api_url())
+    }
+
+    /// Connects to a private node started by the test (see [`node`]).
+    pub fn connect_node(node: &node::Node) -> Broker {
+        Broker::connect_with(&node.url(), &node.api_url())
+    }
+
+    fn connect_with(url: &str, api_url: &str) -> Broker {
         let rt = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
@@ -154,7 +163,7 @@ impl Broker {
             })
             .unwrap_or_else(|_| panic!("{}", no_broker(url, "timed out")))
             .unwrap_or_else(|e| panic!("{}", no_broker(url, &e.to_string())));
-        let api_url = format!("{}/api", test_api_url().trim_end_matches('/'));
+        let api_url = format!("{}/api", api_url.trim_end_matches('/'));
         let api = ApiClient::new(
             api_url,
             uri.authority.userinfo.username.clone(),
