@@ -19,11 +19,12 @@ Exit codes:
   4    unreachable: no AMQP connection to the broker (refused, DNS, timeout, TLS)
   5    access refused: wrong credentials, or the vhost is missing or not permitted
   6    management API off, unreachable or refusing the request
-  7    the broker refused an operation (missing queue, inequivalent arguments, ...)
+  7    the broker refused an operation (missing queue, inequivalent arguments, ...),
+       or blocked publishing longer than --blocked-timeout
   8    a local file could not be read or written
   9    declined: a confirmation prompt was answered no (dead purge); nothing was changed
   70   internal error (a bug in queuey)
-  130  interrupted (Ctrl-C)
+  130  interrupted (Ctrl-C, SIGTERM, SIGHUP)
 
 Environment:
   QUEUEY_URL       AMQP URL (default amqp://guest:guest@localhost:5672/%2f)
@@ -225,8 +226,14 @@ pub enum DeadCommand {
     /// only once its copy is confirmed and was routed. A copy nothing takes (no such queue)
     /// leaves the dead letter in q.dead and is reported. Messages that do not match the filters
     /// stay in q.dead in their order. A run reads at most what q.dead held when it began, and
-    /// never replays its own copies again. Ctrl-C stops cleanly: what is in flight is settled,
-    /// the rest stays in q.dead, and queuey exits 130.
+    /// never replays its own copies again. Ctrl-C, SIGTERM and SIGHUP stop it cleanly: what is
+    /// in flight is settled, the rest stays in q.dead, and queuey exits 130.
+    ///
+    /// Copies published and not yet acked never exceed --window. A journal (see --journal)
+    /// records each confirmed copy before its dead letter is acked, so that a rerun after a
+    /// failure does not copy again what was copied. When the broker blocks publishing (a memory
+    /// or disk alarm) queuey says so, and that it resumed; --blocked-timeout stops instead of
+    /// waiting.
     ///
     /// A replayed job gets its retries back: in a body that is a queuey envelope, `attempt` is
     /// set to 1 (every other byte stays as it was) and the x-attempt header says 1, unless
@@ -239,7 +246,9 @@ pub enum DeadCommand {
     /// Without a terminal and without --yes it refuses (exit 2). Answering anything but y or
     /// yes removes nothing and exits 9 (declined), so that a wrapper can tell a purge (0) from
     /// a refusal. --archive writes every removed message in the export format (flushed to
-    /// disk) before it is removed.
+    /// disk) before it is removed; after a failure, the same command with the same --archive
+    /// appends to that unfinished archive without writing twice what it holds. Ctrl-C, SIGTERM
+    /// and SIGHUP stop it cleanly (exit 130).
     Purge(DeadPurgeArgs),
 }
 

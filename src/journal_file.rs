@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest as _, Sha256};
 
-use crate::dead::journal::{Scope, Unfinished, copied_line, run_line};
+use crate::dead::journal::{Scope, Unfinished, copied_line, run_line, settled_line, started_line};
 use crate::error::{Error, Kind, Result};
 
 /// queuey's state directory: `$XDG_STATE_HOME/queuey`, else `$HOME/.local/state/queuey`.
@@ -110,7 +110,13 @@ pub struct JournalFile {
 
 impl JournalFile {
     /// Opens (or creates) the journal at `path` for the run `run`, appending its run line.
-    pub fn open(path: &Path, scope: &Scope, run: &str, started: u64) -> Result<JournalFile> {
+    pub fn open(
+        path: &Path,
+        scope: &Scope,
+        run: &str,
+        started: u64,
+        broker_started: Option<u64>,
+    ) -> Result<JournalFile> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             create_private_dir(dir).map_err(|e| io_err(path, "create the directory of", &e))?;
         }
@@ -132,6 +138,9 @@ impl JournalFile {
             .set_len(whole)
             .map_err(|e| io_err(path, "repair", &e))?;
         journal.buffer.push_str(&run_line(scope, run, started));
+        if let Some(ms) = broker_started {
+            journal.buffer.push_str(&started_line(ms));
+        }
         journal.sync()?;
         Ok(journal)
     }
@@ -139,6 +148,12 @@ impl JournalFile {
     /// Adds a confirmed copy's record (durable at the next [`JournalFile::sync`]).
     pub fn record(&mut self, digest: &str, to: &str, run: &str) {
         self.buffer.push_str(&copied_line(digest, to, run));
+    }
+
+    /// Cancels a record: the broker processed its dead letter's ack (durable at the next
+    /// sync).
+    pub fn settled(&mut self, digest: &str) {
+        self.buffer.push_str(&settled_line(digest));
     }
 
     /// Writes the records added and flushes them to disk (fsync): only then may their dead
@@ -233,7 +248,7 @@ mod tests {
     fn a_journal_survives_a_cut_line_and_is_deleted_when_finished() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("sub").join("j.journal");
-        let mut j = JournalFile::open(&path, &scope(), "r1", 1).unwrap();
+        let mut j = JournalFile::open(&path, &scope(), "r1", 1, None).unwrap();
         j.record("aa", "orders", "r1");
         j.sync().unwrap();
         drop(j);
@@ -241,7 +256,7 @@ mod tests {
         let mut f = OpenOptions::new().append(true).open(&path).unwrap();
         f.write_all(b"{\"copied\":\"b").unwrap();
         drop(f);
-        let mut j2 = JournalFile::open(&path, &scope(), "r2", 2).unwrap();
+        let mut j2 = JournalFile::open(&path, &scope(), "r2", 2, Some(5)).unwrap();
         j2.record("cc", "orders", "r2");
         j2.sync().unwrap();
         let mut read = read(&path, &scope()).unwrap().unwrap();
@@ -251,7 +266,7 @@ mod tests {
         j2.finish(&scope(), "r2", Some(&read)).unwrap();
         let kept = super::read(&path, &scope()).unwrap().unwrap();
         assert_eq!(kept.left(), 1, "the record not met is carried");
-        let j3 = JournalFile::open(&path, &scope(), "r3", 3).unwrap();
+        let j3 = JournalFile::open(&path, &scope(), "r3", 3, None).unwrap();
         j3.finish(&scope(), "r3", None).unwrap();
         assert!(!path.exists());
         assert!(super::read(&path, &scope()).unwrap().is_none());

@@ -465,3 +465,104 @@ fn stop_app_and_start_app_then_a_rerun_copies_each_exactly_once() {
         },
     );
 }
+
+/// Runs a replay at a steady rate, raises an alarm with `raise` mid-run and clears it with
+/// `clear` after a few seconds: queuey says the broker blocked publishing (`reason`), and that
+/// it resumed, and the run completes. Then, with `--blocked-timeout 2s`, the same alarm stops
+/// the run cleanly (exit 7), and the rerun after the alarm finishes the work.
+fn alarm(label: &str, raise: &[&str], clear: &[&str], reason: &str) {
+    let _lock = Node::lock();
+    let node = Node::start(1);
+    let broker = Broker::connect_node(&node);
+    let f = fixture(&broker, label, 6_000);
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut child = start_replay(&node, dir.path(), &f, &["--rate", "1500"], 1);
+    wait_mid_run(&broker, &mut child, &f, 1_000, dir.path(), 1);
+    node.ctl(raise);
+    let frozen = eventually("publishing to stop", Duration::from_secs(30), || {
+        let a = counts(&broker, &f.target).0;
+        std::thread::sleep(Duration::from_millis(1500));
+        (counts(&broker, &f.target).0 == a).then_some(a)
+    });
+    std::thread::sleep(Duration::from_secs(3));
+    assert!(
+        child.try_wait().expect("try_wait").is_none(),
+        "queuey waits"
+    );
+    assert_eq!(
+        counts(&broker, &f.target).0,
+        frozen,
+        "nothing published while blocked"
+    );
+    node.ctl(clear);
+    let status = child.wait().expect("wait");
+    let err = stderr_of(dir.path(), 1);
+    assert_eq!(status.code(), Some(0), "{err}");
+    assert!(
+        err.contains(&format!("the broker blocked publishing: {reason}")),
+        "{err}"
+    );
+    assert!(err.contains("the broker resumed publishing after"), "{err}");
+    wait_settled(&broker, &f);
+    let dup = assert_nothing_lost_after_rerun(&broker, &f, 0);
+    eprintln!("{label}: blocked at {frozen} copies, resumed; 0 lost, {dup} duplicated");
+
+    // --blocked-timeout: a clean stop instead of a wait.
+    let g = fixture(&broker, &format!("{label}-timeout"), 6_000);
+    let mut child = start_replay(
+        &node,
+        dir.path(),
+        &g,
+        &[
+            "--rate",
+            "1500",
+            "--blocked-timeout",
+            "2s",
+            "--window",
+            &WINDOW.to_string(),
+        ],
+        2,
+    );
+    wait_mid_run(&broker, &mut child, &g, 1_000, dir.path(), 2);
+    let raised = Instant::now();
+    node.ctl(raise);
+    let status = eventually("queuey to stop", Duration::from_secs(60), || {
+        child.try_wait().expect("try_wait")
+    });
+    let took = raised.elapsed();
+    let err = stderr_of(dir.path(), 2);
+    assert_eq!(status.code(), Some(7), "{err}");
+    assert!(err.contains("--blocked-timeout"), "{err}");
+    assert!(err.contains("copied and confirmed"), "{err}");
+    node.ctl(clear);
+    wait_settled(&broker, &g);
+    let summary = rerun(&node, dir.path(), &g);
+    let dup = assert_nothing_lost_after_rerun(&broker, &g, WINDOW);
+    eprintln!(
+        "{label} --blocked-timeout 2s: stopped {:.1}s after the alarm (exit 7); rerun moved {}, \
+         already copied {}; 0 lost, {dup} duplicated",
+        took.as_secs_f64(),
+        summary["moved"],
+        summary["already_copied"]
+    );
+}
+
+#[test]
+fn a_memory_alarm_is_said_aloud_and_blocked_timeout_stops_cleanly() {
+    alarm(
+        "memory-alarm",
+        &["set_vm_memory_high_watermark", "0.0000001"],
+        &["set_vm_memory_high_watermark", "0.4"],
+        "low on memory",
+    );
+}
+
+#[test]
+fn a_disk_alarm_is_said_aloud_and_blocked_timeout_stops_cleanly() {
+    alarm(
+        "disk-alarm",
+        &["set_disk_free_limit", "100000GB"],
+        &["set_disk_free_limit", "50MB"],
+        "low on disk",
+    );
+}

@@ -486,8 +486,12 @@ struct Token {
 /// one place of the window until it is settled.
 enum Settle {
     /// Ack it: its copy is confirmed and recorded in the journal (`copy`), or an earlier
-    /// run's copy is recorded there.
-    Ack { tag: u64, copy: bool },
+    /// run's copy is recorded there. `digest` cancels the record once the ack is processed.
+    Ack {
+        tag: u64,
+        digest: String,
+        copy: bool,
+    },
     /// It stays in q.dead: returned at the end.
     Keep { in_flight: bool },
     /// It stays, but returning it would end it: republish it, then ack the original.
@@ -503,6 +507,8 @@ struct JournalSlot {
     path: PathBuf,
     scope: Scope,
     run: String,
+    /// When the broker node started, as this run sees it.
+    broker_started: Option<u64>,
     file: Option<JournalFile>,
 }
 
@@ -522,6 +528,7 @@ impl JournalSlot {
                 &self.scope,
                 &self.run,
                 now_secs(),
+                self.broker_started,
             )?);
         }
         Ok(())
@@ -531,13 +538,22 @@ impl JournalSlot {
         self.file.as_mut().map_or(Ok(()), JournalFile::sync)
     }
 
+    /// Cancels a record of this or an earlier run (see `dead::journal`).
+    fn settled(&mut self, digest: &str) -> Result<()> {
+        self.open()?;
+        if let Some(f) = self.file.as_mut() {
+            f.settled(digest);
+        }
+        Ok(())
+    }
+
     /// The run ended cleanly, every ack taken: the journal goes, but for the records of
     /// earlier runs this run did not meet (`carried`, when it stopped before the end).
     fn finish(self, carried: Option<&Unfinished>) -> Result<()> {
         let file = match self.file {
             Some(f) => f,
             None if self.path.exists() => {
-                JournalFile::open(&self.path, &self.scope, &self.run, now_secs())?
+                JournalFile::open(&self.path, &self.scope, &self.run, now_secs(), None)?
             }
             None => return Ok(()),
         };
@@ -579,6 +595,11 @@ async fn from_queue(
         None => journal_file::default_path(&scope)?,
     };
     let mut carried = journal_file::read(&journal_path, &scope)?.unwrap_or_default();
+    let broker_started = session.node_started_ms().await;
+    if carried.restarted_since(broker_started, 10_000) {
+        // The acks an earlier run saw processed may have been lost with the node.
+        carried.revive();
+    }
     if carried.left() > 0 {
         output.note(&format!(
             "the journal {} of an unfinished replay records {}: their dead letters are removed \
@@ -592,6 +613,7 @@ async fn from_queue(
         path: journal_path,
         scope,
         run: stamp.run.clone(),
+        broker_started,
         file: None,
     };
     let now = now_secs();
@@ -844,6 +866,7 @@ async fn from_queue(
                             }
                             let event = Settle::Ack {
                                 tag: job.token.tag,
+                                digest: job.token.digest,
                                 copy: false,
                             };
                             if settle_tx.send(event).await.is_err() {
@@ -900,6 +923,9 @@ async fn from_queue(
                 places: &places,
                 tally,
                 progress,
+                journal: journal_ref,
+                digests: Vec::new(),
+                last_barrier: Instant::now(),
                 pending: None,
                 keep_seen: false,
                 acked: 0,
@@ -1007,6 +1033,7 @@ async fn hand_over(
                 Tally::add(&tally.copied, 1);
                 Settle::Ack {
                     tag: token.tag,
+                    digest: token.digest,
                     copy: true,
                 }
             }
@@ -1078,6 +1105,10 @@ struct Settler<'a, 's> {
     places: &'a tokio::sync::Semaphore,
     tally: &'a Tally,
     progress: &'a Progress,
+    journal: &'a RefCell<JournalSlot>,
+    /// Digests of the dead letters acked since the last barrier.
+    digests: Vec<String>,
+    last_barrier: Instant,
     /// Acks not sent yet: (highest tag, how many, how many of them are copies).
     pending: Option<(u64, u64, u64)>,
     keep_seen: bool,
@@ -1099,8 +1130,9 @@ impl Settler<'_, '_> {
                 break;
             };
             match event {
-                Settle::Ack { tag, copy } => {
+                Settle::Ack { tag, digest, copy } => {
                     let copy = u64::from(copy);
+                    self.digests.push(digest);
                     let (n, copies) = self.pending.map_or((0, 0), |(_, n, c)| (n, c));
                     self.pending = Some((tag, n + 1, copies + copy));
                     if self.keep_seen || n + 1 >= 1024 {
@@ -1146,6 +1178,17 @@ impl Settler<'_, '_> {
         self.pending = None;
         self.acker.ack(tag, !self.keep_seen).await?;
         self.acked += n;
+        if self.digests.len() >= 1000 || self.last_barrier.elapsed() > Duration::from_millis(250) {
+            // The broker has processed these acks: their records must not answer for a twin
+            // (unless the broker restarts: see `dead::journal`).
+            self.acker.barrier().await?;
+            let mut journal = self.journal.borrow_mut();
+            for d in self.digests.drain(..) {
+                journal.settled(&d)?;
+            }
+            journal.sync()?;
+            self.last_barrier = Instant::now();
+        }
         self.release(n, copies);
         self.progress.inc(n);
         self.progress.set_message(format!("moved {}", self.acked));
