@@ -12,7 +12,9 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest as _, Sha256};
 
-use crate::dead::journal::{Scope, Unfinished, copied_line, run_line, settled_line, started_line};
+use crate::dead::journal::{
+    Scope, Unfinished, copied_line, read_line, run_line, settled_line, started_line,
+};
 use crate::error::{Error, Kind, Result};
 
 /// queuey's state directory: `$XDG_STATE_HOME/queuey`, else `$HOME/.local/state/queuey`.
@@ -154,6 +156,11 @@ impl JournalFile {
     /// sync).
     pub fn settled(&mut self, digest: &str) {
         self.buffer.push_str(&settled_line(digest));
+    }
+
+    /// Notes how many dead letters the run has read so far (durable at the next sync).
+    pub fn read_so_far(&mut self, n: u64) {
+        self.buffer.push_str(&read_line(n));
     }
 
     /// Writes the records added and flushes them to disk (fsync): only then may their dead

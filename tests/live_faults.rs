@@ -566,3 +566,120 @@ fn a_disk_alarm_is_said_aloud_and_blocked_timeout_stops_cleanly() {
         "low on disk",
     );
 }
+
+/// A filtered `dead purge --archive` when the node is killed: the failure says how many were
+/// archived and removed; after the restart, the same command with the same archive appends to
+/// it, and every dead letter that matched is in the archive exactly once, the others in q.dead.
+#[test]
+fn a_filtered_archiving_purge_survives_kill_9_of_the_node() {
+    let _lock = Node::lock();
+    let node = Node::start(1);
+    let f = {
+        let broker = Broker::connect_node(&node);
+        fixture(&broker, "purge-kill", N)
+    };
+    let dir = tempfile::tempdir().expect("tempdir");
+    let archive = dir.path().join("archive.jsonl");
+    let lines = |p: &Path| {
+        std::fs::read_to_string(p)
+            .unwrap_or_default()
+            .lines()
+            .count()
+    };
+    // A filtered purge (every dead letter here matches: the identities can then be counted).
+    let err = std::fs::File::create(dir.path().join("stderr-1")).expect("stderr file");
+    let mut child = queuey_on(&node, dir.path())
+        .args([
+            "dead",
+            "purge",
+            &f.q,
+            "--yes",
+            "--original-queue",
+            &f.target,
+        ])
+        .args(["--archive", archive.to_str().expect("utf-8 path")])
+        .stdout(std::process::Stdio::null())
+        .stderr(err)
+        .spawn()
+        .expect("queuey starts");
+    eventually("the archive to fill", Duration::from_secs(120), || {
+        (lines(&archive) >= 6_000).then_some(())
+    });
+    assert!(child.try_wait().expect("try_wait").is_none(), "mid-run");
+    node.kill_vm();
+    let status = child.wait().expect("wait");
+    let err = stderr_of(dir.path(), 1);
+    assert_ne!(status.code(), Some(0), "{err}");
+    assert!(err.contains("archived "), "{err}");
+    assert!(err.contains("removed from"), "{err}");
+    let archived_before = lines(&archive);
+    assert!(archived_before < f.total, "stopped mid-run");
+    node.restart();
+    let broker = Broker::connect_node(&node);
+    let mut last = None;
+    let in_dead = eventually("q.dead to settle", Duration::from_secs(120), || {
+        let (ready, consumers) = counts(&broker, &f.dead);
+        let settled = consumers == 0 && last == Some(ready);
+        last = Some(ready);
+        std::thread::sleep(Duration::from_millis(500));
+        settled.then_some(ready as usize)
+    });
+    eprintln!(
+        "purge, kill -9 of the node: queuey said {:?}; {archived_before} in the archive, \
+         {in_dead} in q.dead ({} in both)",
+        err.lines()
+            .find(|l| l.contains("stopped early"))
+            .unwrap_or(""),
+        (archived_before + in_dead).saturating_sub(f.total)
+    );
+    let out = queuey_on(&node, dir.path())
+        .args([
+            "dead",
+            "purge",
+            &f.q,
+            "--yes",
+            "--original-queue",
+            &f.target,
+        ])
+        .args([
+            "--archive",
+            archive.to_str().expect("utf-8 path"),
+            "-o",
+            "json",
+        ])
+        .output()
+        .expect("queuey runs");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary = json(&out);
+    assert_eq!(counts(&broker, &f.dead).0, 0);
+    let mut found: BTreeMap<String, usize> = BTreeMap::new();
+    for line in std::fs::read_to_string(&archive).expect("archive").lines() {
+        let j: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+        let id = j["properties"]["message_id"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        *found.entry(id).or_insert(0) += 1;
+    }
+    let lost: usize = f
+        .expected
+        .iter()
+        .map(|(id, &w)| w.saturating_sub(found.get(id).copied().unwrap_or(0)))
+        .sum();
+    let dup: usize = f
+        .expected
+        .iter()
+        .map(|(id, &w)| found.get(id).copied().unwrap_or(0).saturating_sub(w))
+        .sum();
+    eprintln!(
+        "purge rerun: removed {}, already archived {}; the archive: 0 lost, {dup} twice",
+        summary["removed"], summary["already_archived"]
+    );
+    assert_eq!(lost, 0, "every removed dead letter is in the archive");
+    assert_eq!(dup, 0, "and only once");
+}

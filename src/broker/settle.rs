@@ -82,6 +82,34 @@ pub enum Flow {
     /// `connection.blocked`, with the broker's reason (`low on memory`, `low on disk`).
     Blocked(String),
     Unblocked,
+    /// The connection failed (the broker went away): what lapin said.
+    Lost(String),
+}
+
+/// Returns once the session's connection has failed (never, if it does not): some lapin calls
+/// wait for ever on a connection whose broker died, so long work races its work against this.
+pub async fn connection_lost(session: &Session) -> crate::error::Error {
+    let Ok(events) = flow_events(session).await else {
+        return std::future::pending().await;
+    };
+    let mut events = std::pin::pin!(events);
+    while let Some(e) = events.next().await {
+        if let Flow::Lost(why) = e {
+            return lost_error(session, &why);
+        }
+    }
+    std::future::pending().await
+}
+
+/// The error of a connection that failed under the work.
+pub fn lost_error(session: &Session, why: &str) -> crate::error::Error {
+    crate::error::Error::new(
+        crate::error::Kind::Unreachable,
+        format!(
+            "lost the connection to the broker at {}:{} ({why})",
+            session.settings.amqp.host, session.settings.amqp.port
+        ),
+    )
 }
 
 /// The session's connection's blocked/unblocked events, from now on (connects if needed).
@@ -90,6 +118,7 @@ pub async fn flow_events(session: &Session) -> Result<impl Stream<Item = Flow> +
     Ok(conn.events_listener().filter_map(|e| match e {
         lapin::Event::ConnectionBlocked(reason) => Some(Flow::Blocked(reason)),
         lapin::Event::ConnectionUnblocked => Some(Flow::Unblocked),
+        lapin::Event::Error(e) => Some(Flow::Lost(e.to_string())),
         _ => None,
     }))
 }

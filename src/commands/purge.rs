@@ -1,20 +1,23 @@
 //! `queuey dead purge`: deleting dead letters, on purpose and only those meant.
 
-use std::fs::File;
+use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::Path;
 
 use serde::Serialize;
 
-use crate::broker::peek::{Delivered, PeekOptions, with_peek};
+use crate::broker::peek::{Delivered, Peek, PeekOptions, with_peek};
 use crate::broker::session::Session;
+use crate::broker::settle::{Acker, connection_lost};
 use crate::commands::dead::{
     create_new_file, export_record, missing_dead_queue, next_matching, note_rescued, now_secs,
 };
 use crate::commands::replay::parse_record;
 use crate::commands::signals::{StopFlag, stop_flag};
 use crate::dead::decode;
-use crate::dead::journal::{Scope, Unfinished, digest, run_line};
+use crate::dead::journal::{
+    Scope, Unfinished, digest, read_line, run_line, settled_line, started_line,
+};
 use crate::error::{Error, ExitCode, Result};
 use crate::output::progress::Progress;
 use crate::output::sanitize::sanitize;
@@ -135,7 +138,10 @@ pub async fn run(
     } else {
         let stop = stop_flag();
         let mut archived = 0u64;
-        let result = remove_matching(&session, s, &mut report, &mut archived, &stop, output).await;
+        let result = tokio::select! {
+            r = remove_matching(&session, s, &mut report, &mut archived, &stop, output) => r,
+            e = connection_lost(&session) => Err(e),
+        };
         report.interrupted = stop.is_set();
         if let Err(e) = result {
             let _ = tokio::time::timeout(std::time::Duration::from_secs(3), session.close()).await;
@@ -228,14 +234,12 @@ async fn remove_matching(
     };
     let (mut archive, mut held) = match &s.archive {
         Some(path) => {
-            let (a, held) = Archive::open(path, &scope)?;
-            if held.left() > 0 {
+            let (a, held) = Archive::open(path, &scope, session.node_started_ms().await)?;
+            if a.reopened {
                 output.note(&format!(
-                    "{} is the archive of an unfinished purge of {}: appending to it ({} \
-                     already in it)",
+                    "{} is the archive of an unfinished purge of {}: appending to it",
                     path.display(),
                     sanitize(&dead),
-                    plural(held.left(), "dead letter")
                 ));
             }
             (Some(a), held)
@@ -250,7 +254,8 @@ async fn remove_matching(
     let rescued = with_peek(session, &dead, options, async |p| {
         let progress = Progress::new(output, Some(p.target), "purging");
         // Archived but not yet on disk: acked only after the archive is synced.
-        let mut pending: Vec<u64> = Vec::new();
+        let mut pending: Vec<(u64, String)> = Vec::new();
+        let acker = Acker::new(session, &dead, p.channel());
         while !stop.is_set() {
             let Some(Delivered {
                 position,
@@ -264,14 +269,19 @@ async fn remove_matching(
             progress.inc(1);
             report.scanned = Some(report.scanned.unwrap_or(0) + 1);
             // Archived by an unfinished purge whose ack was lost: remove it, write it once.
+            let d = if archive.is_some() {
+                digest(&message.properties, &message.body)
+            } else {
+                String::new()
+            };
+            let scanned = report.scanned.unwrap_or(0);
             if archive.is_some()
                 && message.redelivered
-                && held
-                    .take(&digest(&message.properties, &message.body))
-                    .is_some()
+                && held.within_read(scanned)
+                && held.take(&d).is_some()
             {
                 report.already_archived += 1;
-                pending.push(tag);
+                pending.push((tag, d));
                 continue;
             }
             let dl = decode::decode(&message, &s.queue.name, &s.queue.options);
@@ -296,14 +306,11 @@ async fn remove_matching(
                         &message,
                         &dl,
                     ))?;
-                    pending.push(tag);
+                    pending.push((tag, d));
                     if pending.len() >= batch {
                         a.sync()?;
                         *archived = a.written;
-                        for t in pending.drain(..) {
-                            report.removed += 1; // counted as sent: it may arrive anyway
-                            p.ack(t).await?;
-                        }
+                        settle_archived(p, &acker, a, &mut pending, report).await?;
                     }
                 }
             }
@@ -311,10 +318,7 @@ async fn remove_matching(
         if let Some(a) = archive.as_mut() {
             a.sync()?;
             *archived = a.written;
-            for t in pending.drain(..) {
-                report.removed += 1;
-                p.ack(t).await?;
-            }
+            settle_archived(p, &acker, a, &mut pending, report).await?;
         }
         progress.finish();
         Ok(p.rescuer.count)
@@ -325,6 +329,27 @@ async fn remove_matching(
         a.finish()?;
     }
     Ok(())
+}
+
+/// Acks archived dead letters (the archive is on disk), then, once the broker has processed
+/// the acks, says so in the archive's marker.
+async fn settle_archived(
+    p: &mut Peek<'_>,
+    acker: &Acker<'_>,
+    archive: &Archive,
+    pending: &mut Vec<(u64, String)>,
+    report: &mut PurgeReport,
+) -> Result<()> {
+    // What the records of this batch answer for lies within what was read so far.
+    archive.note(&read_line(report.scanned.unwrap_or(0)))?;
+    let mut digests = Vec::with_capacity(pending.len());
+    for (t, d) in pending.drain(..) {
+        report.removed += 1; // counted as sent: it may arrive anyway
+        p.ack(t).await?;
+        digests.push(d);
+    }
+    acker.barrier().await?;
+    archive.settled(&digests)
 }
 
 /// An archive file, each batch flushed and fsynced before the messages in it are removed from
@@ -339,22 +364,29 @@ struct Archive {
     writer: BufWriter<File>,
     /// Records on disk (this run's, synced).
     written: u64,
+    /// It is the unfinished archive of an earlier run, appended to.
+    reopened: bool,
     unsynced: u64,
 }
 
 impl Archive {
     /// Creates the archive, or reopens the unfinished archive of the same queue; returns the
     /// records it holds, by digest.
-    fn open(path: &Path, scope: &Scope) -> Result<(Archive, Unfinished)> {
+    fn open(
+        path: &Path,
+        scope: &Scope,
+        broker_started: Option<u64>,
+    ) -> Result<(Archive, Unfinished)> {
         let mut marker = path.as_os_str().to_owned();
         marker.push(".unfinished");
         let marker = std::path::PathBuf::from(marker);
         let io = |doing: &str, e: &io::Error| {
             Error::io(format!("cannot {doing} the archive {}", path.display()), e)
         };
-        let mine = std::fs::read_to_string(&marker)
-            .ok()
-            .is_some_and(|m| m == run_line(scope, "purge", 0));
+        // The marker: the scope's run line, when the broker node started, then a `settled` line
+        // per archived dead letter whose ack the broker processed (as in the replay journal).
+        let marker_text = std::fs::read_to_string(&marker).unwrap_or_default();
+        let mine = marker_text.starts_with(&run_line(scope, "purge", 0));
         let (file, held) = if mine && path.exists() {
             let mut held = Unfinished::default();
             for line in std::fs::read_to_string(path)
@@ -365,6 +397,25 @@ impl Archive {
                 if let Ok(r) = parse_record(line) {
                     held.add_copied(&digest(&r.message.properties, &r.message.body));
                 }
+            }
+            let mut then_started = None;
+            for line in marker_text.lines().skip(1) {
+                let Ok(j) = serde_json::from_str::<serde_json::Value>(line) else {
+                    continue;
+                };
+                if let Some(d) = j.get("settled").and_then(|d| d.as_str()) {
+                    held.settle(d);
+                } else if let Some(n) = j.get("read").and_then(|n| n.as_u64()) {
+                    held.read = held.read.max(n);
+                } else if let Some(ms) = j.get("broker_started_ms").and_then(|m| m.as_u64()) {
+                    then_started = Some(ms);
+                }
+            }
+            // A node that restarted may have lost the acks it had processed.
+            if let (Some(then), Some(now)) = (then_started, broker_started)
+                && now.abs_diff(then) > 10_000
+            {
+                held.revive();
             }
             let whole = {
                 let bytes = std::fs::read(path).map_err(|e| io("read", &e))?;
@@ -378,8 +429,11 @@ impl Archive {
             (file, held)
         } else {
             let file = create_new_file(path, "archive")?;
-            std::fs::write(&marker, run_line(scope, "purge", 0))
-                .map_err(|e| io("mark (as unfinished)", &e))?;
+            let mut text = run_line(scope, "purge", 0);
+            if let Some(ms) = broker_started {
+                text.push_str(&started_line(ms));
+            }
+            std::fs::write(&marker, text).map_err(|e| io("mark (as unfinished)", &e))?;
             (file, Unfinished::default())
         };
         Ok((
@@ -389,6 +443,7 @@ impl Archive {
                 writer: BufWriter::new(file),
                 written: 0,
                 unsynced: 0,
+                reopened: mine,
             },
             held,
         ))
@@ -422,6 +477,28 @@ impl Archive {
             })?;
         self.written += std::mem::take(&mut self.unsynced);
         Ok(())
+    }
+
+    /// Records in the marker that the broker processed these dead letters' acks: their
+    /// archived records must not answer for an identical twin met later.
+    fn settled(&self, digests: &[String]) -> Result<()> {
+        if digests.is_empty() {
+            return Ok(());
+        }
+        let text: String = digests.iter().map(|d| settled_line(d)).collect();
+        self.note(&text)
+    }
+
+    /// Appends `text` to the marker, on disk.
+    fn note(&self, text: &str) -> Result<()> {
+        OpenOptions::new()
+            .append(true)
+            .open(&self.marker)
+            .and_then(|mut f| {
+                f.write_all(text.as_bytes())?;
+                f.sync_data()
+            })
+            .map_err(|e| Error::io(format!("cannot write {}", self.marker.display()), &e))
     }
 
     /// The purge ended cleanly: the archive is finished (its marker goes).

@@ -22,7 +22,7 @@ use crate::broker::convert::{properties_from_amqp, properties_to_amqp};
 use crate::broker::peek::{Delivered, PeekOptions, Rescuer, with_peek};
 use crate::broker::publish::{Copy, Outcome, Publisher};
 use crate::broker::session::Session;
-use crate::broker::settle::{Acker, Flow, flow_events};
+use crate::broker::settle::{Acker, Flow, flow_events, lost_error};
 use crate::commands::dead::{EXPORT_FORMAT, explain_missing, note_rescued, now_secs};
 use crate::commands::signals::{StopFlag, stop_flag};
 use crate::dead::decode::{self, Message};
@@ -257,6 +257,8 @@ struct Tally {
     copied: AtomicU64,
     /// Dead letters acked (copied now, or by an unfinished earlier run).
     acked: AtomicU64,
+    /// Dead letters read from q.dead.
+    read: AtomicU64,
     /// Copies published and not yet acked, now and at most.
     in_flight: AtomicU64,
     peak_in_flight: AtomicU64,
@@ -368,7 +370,7 @@ pub async fn run(
     if let Err(e) = result {
         let copied = Tally::get(&tally.copied);
         let acked = Tally::get(&tally.acked);
-        if report.scanned == 0 && copied == 0 && acked == 0 {
+        if report.scanned == 0 && Tally::get(&tally.read) == 0 && copied == 0 && acked == 0 {
             return Err(e);
         }
         // Say what was done before the failure: nothing unconfirmed was removed, and what was
@@ -432,6 +434,7 @@ async fn watch_flow(
         };
         match next {
             None => return std::future::pending().await,
+            Some(Flow::Lost(why)) => return lost_error(session, &why),
             Some(Flow::Blocked(reason)) => {
                 let text = format!(
                     "the broker blocked publishing: {} (a resource alarm); copies wait for it \
@@ -538,6 +541,15 @@ impl JournalSlot {
         self.file.as_mut().map_or(Ok(()), JournalFile::sync)
     }
 
+    /// Notes how many dead letters this run has read (see `dead::journal::read_line`).
+    fn read_so_far(&mut self, n: u64) -> Result<()> {
+        self.open()?;
+        if let Some(f) = self.file.as_mut() {
+            f.read_so_far(n);
+        }
+        Ok(())
+    }
+
     /// Cancels a record of this or an earlier run (see `dead::journal`).
     fn settled(&mut self, digest: &str) -> Result<()> {
         self.open()?;
@@ -642,6 +654,7 @@ async fn from_queue(
         let settle_read = settle_tx.clone();
         let settle_publish = settle_tx;
 
+        let counters = tally;
         let read = async {
             let settle_tx = settle_read;
             let mut scanned = 0u64;
@@ -686,12 +699,13 @@ async fn from_queue(
                     break;
                 };
                 scanned += 1;
+                Tally::add(&counters.read, 1);
                 let digest = digest(&message.properties, &message.body);
                 // Copied by a run that did not finish: ack it, copy nothing (before filters:
                 // the copy exists whatever this run selects).
                 // (A dead letter whose ack was lost was delivered before: one never delivered
                 // is a twin of a dead letter whose copy is recorded, and gets its own copy.)
-                let copied = if message.redelivered {
+                let copied = if message.redelivered && carried_ref.within_read(scanned) {
                     carried_ref.take(&digest)
                 } else {
                     None
@@ -1019,10 +1033,15 @@ async fn hand_over(
 ) -> Result<()> {
     {
         let mut journal = journal.borrow_mut();
+        let mut any = false;
         for (token, outcome) in &decided {
             if *outcome == Outcome::Delivered {
                 journal.record(&token.digest, &token.target)?;
+                any = true;
             }
+        }
+        if any {
+            journal.read_so_far(Tally::get(&tally.read))?;
         }
         journal.sync()?;
     }

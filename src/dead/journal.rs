@@ -103,6 +103,16 @@ pub fn started_line(ms: u64) -> String {
     line
 }
 
+/// The line saying how many dead letters a run had read from the head of `q.dead` so far: the
+/// dead letters its records answer for are among them. A rerun meets those first (the broker
+/// puts an unacked message back in its place), so it matches records only among its first
+/// that many: a twin further back, which the failed run never read, keeps its own copy.
+pub fn read_line(n: u64) -> String {
+    let mut line = json!({"read": n}).to_string();
+    line.push('\n');
+    line
+}
+
 /// One record of an unfinished journal: a confirmed copy whose dead letter may still be in
 /// `q.dead`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -121,6 +131,8 @@ pub struct Unfinished {
     settled: Vec<(String, Copied)>,
     /// When the broker node started, per run line (`None`: not known to that run).
     pub broker_started: Vec<Option<u64>>,
+    /// The most dead letters a run read (see [`read_line`]).
+    pub read: u64,
 }
 
 impl Unfinished {
@@ -155,6 +167,8 @@ impl Unfinished {
                 if let Some(c) = out.take(d) {
                     out.settled.push((d.to_owned(), c));
                 }
+            } else if let Some(n) = j.get("read").and_then(Json::as_u64) {
+                out.read = out.read.max(n);
             } else if let Some(ms) = j.get("broker_started_ms") {
                 if let Some(last) = out.broker_started.last_mut() {
                     *last = ms.as_u64();
@@ -232,6 +246,13 @@ impl Unfinished {
             .any(|&then| now.abs_diff(then) > slack_ms)
     }
 
+    /// Cancels one record of `digest` (kept aside for [`Unfinished::revive`]).
+    pub fn settle(&mut self, digest: &str) {
+        if let Some(c) = self.take(digest) {
+            self.settled.push((digest.to_owned(), c));
+        }
+    }
+
     /// Makes the cancelled records count again: the broker restarted, and may have lost the
     /// acks it had processed.
     pub fn revive(&mut self) -> u64 {
@@ -240,6 +261,12 @@ impl Unfinished {
             self.add(&d, c);
         }
         n
+    }
+
+    /// Whether the `n`-th dead letter a rerun reads (1 is the head) may be one a record answers
+    /// for.
+    pub fn within_read(&self, n: u64) -> bool {
+        n <= self.read
     }
 
     /// Records not used up.
@@ -375,6 +402,22 @@ mod tests {
             !unknown.restarted_since(Some(5), 1),
             "a run that did not know"
         );
+    }
+
+    #[test]
+    fn records_answer_only_within_what_the_runs_read() {
+        let text = format!(
+            "{}{}{}{}{}",
+            run_line(&scope(), "r1", 10),
+            copied_line("aa", "orders", "r1"),
+            read_line(40),
+            read_line(120),
+            run_line(&scope(), "r2", 20),
+        );
+        let j = Unfinished::parse(&text, &scope()).unwrap();
+        assert!(j.within_read(120));
+        assert!(!j.within_read(121));
+        assert!(!Unfinished::default().within_read(1));
     }
 
     #[test]
