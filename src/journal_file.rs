@@ -3,7 +3,8 @@
 //! follows are pure, in [`crate::dead::journal`].
 //!
 //! By default a journal lives in the user's state directory, `$XDG_STATE_HOME/queuey` (else
-//! `~/.local/state/queuey`), one file per broker, vhost and dead-letter queue:
+//! `~/.local/state/queuey`, else the system's temporary directory), one file per broker, vhost
+//! and dead-letter queue:
 //! `replay-<vhost>-<queue>-<hash>.journal`. `--journal FILE` chooses another file.
 
 use std::fs::{File, OpenOptions};
@@ -31,15 +32,10 @@ pub fn state_dir() -> Option<PathBuf> {
         .map(|h| h.join(".local").join("state").join("queuey"))
 }
 
-/// The default journal of a scope, in the state directory.
+/// The default journal of a scope, in the state directory (without `XDG_STATE_HOME` and
+/// `HOME`, as under some cron jobs, in the system's temporary directory).
 pub fn default_path(scope: &Scope) -> Result<PathBuf> {
-    let dir = state_dir().ok_or_else(|| {
-        Error::new(
-            Kind::Io,
-            "cannot place the replay journal: neither XDG_STATE_HOME nor HOME is set",
-        )
-        .with_hint("choose its file with --journal FILE")
-    })?;
+    let dir = state_dir().unwrap_or_else(|| std::env::temp_dir().join("queuey-state"));
     Ok(dir.join(file_name(scope)))
 }
 

@@ -326,11 +326,7 @@ pub async fn run(
         ..ReplayReport::default()
     };
     let tally = Tally::default();
-    let progress = Progress::new(
-        output,
-        None,
-        if s.dry_run { "counting" } else { "replaying" },
-    );
+    let progress = Progress::pending(output, if s.dry_run { "counting" } else { "replaying" });
     let work = async {
         match &s.from_file {
             Some(path) => from_file(&session, s, path, &stop, &mut report, &progress, output).await,
@@ -382,8 +378,8 @@ pub async fn run(
         output.warn(&format!(
             "stopped early: copied and confirmed {copied}, removed from {source} {acked} \
              (acks sent; the broker does not confirm acks, so up to {acked} of these may come \
-             back{journal}); everything else is still in {source}. Running the same command \
-             again copies nothing twice"
+             back{journal}); everything else is still in {source}. Run the same command \
+             again: it does not copy again what the journal records"
         ));
         return Err(e);
     }
