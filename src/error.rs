@@ -91,7 +91,8 @@ impl ExitCode {
                  could not read the arguments of an existing queue"
             }
             ExitCode::BrokerRefused => {
-                "the broker refused an operation (missing queue, inequivalent arguments, ...)"
+                "the broker refused an operation (missing queue, inequivalent arguments, ...), \
+                 or blocked publishing longer than --blocked-timeout"
             }
             ExitCode::Io => "a local file could not be read or written",
             ExitCode::Declined => {
@@ -99,7 +100,7 @@ impl ExitCode {
                  nothing was changed"
             }
             ExitCode::Internal => "internal error (a bug in queuey)",
-            ExitCode::Interrupted => "interrupted (Ctrl-C)",
+            ExitCode::Interrupted => "interrupted (Ctrl-C, SIGTERM, SIGHUP)",
         }
     }
 

@@ -13,6 +13,7 @@ pub mod dead;
 pub mod duration;
 pub mod endpoint;
 pub mod error;
+pub mod journal_file;
 pub mod live;
 pub mod output;
 pub mod plan;

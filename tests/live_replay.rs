@@ -656,14 +656,15 @@ fn connection_closed_by_the_broker_mid_replay_loses_nothing() {
     assert_nothing_lost(&broker, &dead, &targets, &ids);
 }
 
-#[test]
-fn ctrl_c_stops_cleanly_with_a_summary() {
+/// Sends `signal` to a replay while it runs: it stops cleanly, as on Ctrl-C (finishes what is
+/// in flight, acks what is confirmed, prints its summary, exits 130), duplicating nothing.
+fn stops_cleanly_on(signal: &str, label: &str) {
     let broker = Broker::connect();
-    let (q, dead, targets) = setup(&broker, "sigint", 1);
+    let (q, dead, targets) = setup(&broker, label, 1);
     let ids = fill(&broker, &dead, &[targets[0].as_str()], &["x"], 3000);
     assert_only_in_dead(&broker, &dead, &targets, &ids);
     let dir = tempfile::tempdir().unwrap();
-    let child = queuey_process(dir.path())
+    let mut child = queuey_process(dir.path())
         .args(["dead", "replay", &q, "--rate", "1000"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -674,19 +675,63 @@ fn ctrl_c_stops_cleanly_with_a_summary() {
         Duration::from_secs(30),
         || (broker.count(&targets[0]) > 300).then_some(()),
     );
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "queuey still runs when it gets {signal}"
+    );
     let status = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
+        .args([signal, &child.id().to_string()])
         .status()
         .unwrap();
     assert!(status.success());
     let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    assert_eq!(out.status.code(), Some(130), "{signal}: {}", stderr(&out));
     assert!(stdout(&out).contains("interrupted"), "{}", stdout(&out));
     let moved = broker.count(&targets[0]);
-    assert!(moved < 3000);
+    assert!(moved < 3000, "stopped mid-run");
+    assert!(
+        stdout(&out).contains(&format!("replayed {moved} of")),
+        "the summary counts what was found: {}",
+        stdout(&out)
+    );
     // Clean stop: everything in flight was settled, so nothing is in both places.
     assert_eq!(moved + broker.count(&dead), 3000);
     assert_eq!(assert_nothing_lost(&broker, &dead, &targets, &ids), 0);
+}
+
+#[test]
+fn ctrl_c_stops_cleanly_with_a_summary() {
+    stops_cleanly_on("-INT", "sigint");
+}
+
+#[test]
+fn sigterm_stops_cleanly_as_ctrl_c_does() {
+    stops_cleanly_on("-TERM", "sigterm");
+}
+
+#[test]
+fn sighup_stops_cleanly_as_ctrl_c_does() {
+    stops_cleanly_on("-HUP", "sighup");
+}
+
+/// Copies published and not yet acked never exceed --window (the JSON summary's
+/// `peak_in_flight`, counted by queuey as it publishes and acks).
+#[test]
+fn copies_in_flight_stay_within_the_window() {
+    let broker = Broker::connect();
+    let (q, dead, targets) = setup(&broker, "window", 1);
+    fill(&broker, &dead, &[targets[0].as_str()], &["x"], 5000);
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args(["dead", "replay", &q, "--window", "500", "-o", "json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let j = json(&out);
+    assert_eq!(j["moved"], 5000);
+    let peak = j["peak_in_flight"].as_u64().unwrap();
+    assert!(peak > 0 && peak <= 500, "peak in flight {peak}, window 500");
+    assert_eq!(broker.message_count(&dead), Some(0));
 }
 
 #[test]
@@ -1174,4 +1219,80 @@ fn sigkill_mid_purge_leaves_every_removed_message_in_the_archive() {
         removed.len(),
         archived_count - removed.len()
     );
+}
+
+/// A purge with --archive killed mid-run (kill -9): the rerun with the same --archive
+/// recognises its own unfinished archive, appends to it, and writes nothing twice: every
+/// removed dead letter is in the archive exactly once.
+#[test]
+fn a_killed_archive_purge_is_finished_by_its_rerun_without_writing_twice() {
+    let broker = Broker::connect();
+    let (q, dead, _) = setup(&broker, "archive-kill", 0);
+    let ids = fill(&broker, &dead, &["orders"], &["timeout"], 6000);
+    let dir = tempfile::tempdir().unwrap();
+    let archive = dir.path().join("purged.jsonl");
+    let lines = |p: &std::path::Path| {
+        std::fs::read_to_string(p)
+            .unwrap_or_default()
+            .lines()
+            .count()
+    };
+    let mut child = queuey_process(dir.path())
+        .args(["dead", "purge", &q, "--yes", "--window", "20"])
+        .args(["--archive", archive.to_str().unwrap()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    eventually("the archive to fill", Duration::from_secs(60), || {
+        (lines(&archive) >= 400).then_some(())
+    });
+    assert!(child.try_wait().unwrap().is_none(), "killed mid-run");
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let after_kill = lines(&archive);
+    assert!(after_kill < 6000, "{after_kill} archived before the kill");
+    // The rerun without the same archive name would refuse; with it, it appends.
+    eventually("the held messages back", Duration::from_secs(30), || {
+        (broker.message_count(&dead).unwrap_or(0) as usize + after_kill >= 6000).then_some(())
+    });
+    let out = queuey_in(dir.path())
+        .args(["dead", "purge", &q, "--yes", "-o", "json"])
+        .args(["--archive", archive.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("unfinished purge"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(broker.message_count(&dead), Some(0));
+    let text = std::fs::read_to_string(&archive).unwrap();
+    let mut archived: Vec<String> = text
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["properties"]["message_id"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    archived.sort();
+    let mut want = ids.clone();
+    want.sort();
+    assert_eq!(
+        archived, want,
+        "each removed dead letter archived exactly once"
+    );
+    let mut marker = archive.as_os_str().to_owned();
+    marker.push(".unfinished");
+    assert!(!std::path::Path::new(&marker).exists(), "the marker goes");
+    // A finished archive is never appended to.
+    let out = queuey_in(dir.path())
+        .args(["dead", "purge", &q, "--yes", "--reason", "x"])
+        .args(["--archive", archive.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_ne!(out.status.code(), Some(0));
 }

@@ -7,3 +7,4 @@ pub mod peek;
 pub mod permissions;
 pub mod publish;
 pub mod session;
+pub mod settle;

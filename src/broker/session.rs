@@ -216,6 +216,28 @@ impl Session {
             .and_then(BrokerVersion::parse))
     }
 
+    /// When the broker node started (milliseconds since the epoch): now less the node's uptime,
+    /// from the management API. `None` when the API cannot tell.
+    pub async fn node_started_ms(&self) -> Option<u64> {
+        let node = self.overview().await.ok()?.node.clone()?;
+        // A node that has just started reports no uptime until its first stats emission.
+        let mut uptime = None;
+        for _ in 0..8 {
+            let v: serde_json::Value = self.api.get_json(&["nodes", &node], &[]).await.ok()?;
+            uptime = v.get("uptime").and_then(serde_json::Value::as_u64);
+            if uptime.is_some() {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+        }
+        let uptime = uptime?;
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .ok()?
+            .as_millis();
+        Some(u64::try_from(now).ok()?.saturating_sub(uptime))
+    }
+
     /// A queue's live state from the management API; `None` when it does not exist.
     pub async fn live_queue(&self, name: &str) -> Result<Option<LiveQueue>> {
         self.api.queue(self.vhost(), name).await

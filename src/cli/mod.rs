@@ -228,8 +228,14 @@ pub enum DeadCommand {
     /// only once its copy is confirmed and was routed. A copy nothing takes (no such queue)
     /// leaves the dead letter in q.dead and is reported. Messages that do not match the filters
     /// stay in q.dead in their order. A run reads at most what q.dead held when it began, and
-    /// never replays its own copies again. Ctrl-C stops cleanly: what is in flight is settled,
-    /// the rest stays in q.dead, and queuey exits 130.
+    /// never replays its own copies again. Ctrl-C, SIGTERM and SIGHUP stop it cleanly: what is
+    /// in flight is settled, the rest stays in q.dead, and queuey exits 130.
+    ///
+    /// Copies published and not yet acked never exceed --window. A journal (see --journal)
+    /// records each confirmed copy before its dead letter is acked, so that a rerun after a
+    /// failure does not copy again what was copied. When the broker blocks publishing (a memory
+    /// or disk alarm) queuey says so, and that it resumed; --blocked-timeout stops instead of
+    /// waiting.
     ///
     /// A replayed job gets its retries back: in a body that is a queuey envelope, `attempt` is
     /// set to 1 (every other byte stays as it was) and the x-attempt header says 1, unless
@@ -247,7 +253,9 @@ pub enum DeadCommand {
     /// Without a terminal and without --yes it refuses (exit 2). Answering anything but y or
     /// yes removes nothing and exits 9 (declined), so that a wrapper can tell a purge (0) from
     /// a refusal. --archive writes every removed message in the export format (flushed to
-    /// disk) before it is removed.
+    /// disk) before it is removed; after a failure, the same command with the same --archive
+    /// appends to that unfinished archive without writing twice what it holds. Ctrl-C, SIGTERM
+    /// and SIGHUP stop it cleanly (exit 130).
     ///
     /// Permissions: RabbitMQ lets a user with only the read permission on q.dead purge it,
     /// whole (queue.purge) or message by message (consume and ack): a "read-only" user can
@@ -327,8 +335,9 @@ pub struct PeekArgs {
     #[arg(long)]
     pub assume_classic: bool,
 
-    /// Messages in flight at most, per stage (memory stays bounded by this window, and by
-    /// 64 MiB of bodies)
+    /// Messages in flight at most, per stage: read ahead from q.dead, and in a replay the
+    /// copies published but not yet acked, so copies confirmed but not yet acked never exceed
+    /// the window (memory stays bounded by it, and by 64 MiB of bodies)
     #[arg(long, value_name = "N", default_value_t = 4000)]
     pub window: u16,
 }
@@ -431,6 +440,20 @@ pub struct DeadReplayArgs {
     /// envelope's attempt is set to 1, so it gets its full retries back)
     #[arg(long)]
     pub keep_attempts: bool,
+
+    /// The replay journal: before a dead letter is acked, its confirmed copy is recorded here
+    /// (a SHA-256 digest of the dead letter's properties and body, the target queue, the run
+    /// id) and flushed to disk. A rerun after a crash or a lost connection reads it first and
+    /// acks, without copying them again, the dead letters it records ("already copied"). It is
+    /// deleted when a run ends cleanly. Default: $XDG_STATE_HOME/queuey (else
+    /// ~/.local/state/queuey), one file per broker, vhost and queue
+    #[arg(long, value_name = "FILE")]
+    pub journal: Option<PathBuf>,
+
+    /// Stop (cleanly, exit 7) when the broker has blocked publishing (a memory or disk alarm)
+    /// for this long, instead of waiting for the alarm to clear (e.g. 30s; default: wait)
+    #[arg(long, value_name = "DURATION")]
+    pub blocked_timeout: Option<String>,
 
     #[command(flatten)]
     pub filters: FilterArgs,

@@ -8,6 +8,7 @@ pub mod holds;
 pub mod ping;
 pub mod purge;
 pub mod replay;
+pub mod signals;
 pub mod status;
 
 use crate::error::{ExitCode, Result};

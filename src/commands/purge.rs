@@ -1,17 +1,23 @@
 //! `queuey dead purge`: deleting dead letters, on purpose and only those meant.
 
-use std::fs::File;
+use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::Path;
 
 use serde::Serialize;
 
-use crate::broker::peek::{Delivered, with_peek};
+use crate::broker::peek::{Delivered, Peek, with_peek};
 use crate::broker::session::Session;
+use crate::broker::settle::{Acker, connection_lost};
 use crate::commands::dead::{
     create_new_file, export_record, missing_dead_queue, next_matching, note_rescued, now_secs,
 };
+use crate::commands::replay::parse_record;
+use crate::commands::signals::{StopFlag, stop_flag};
 use crate::dead::decode;
+use crate::dead::journal::{
+    Scope, Unfinished, digest, read_line, run_line, settled_line, started_line,
+};
 use crate::dead::peek::PeekOptions;
 use crate::endpoint::ConnectionSettings;
 use crate::error::{Error, ExitCode, Result};
@@ -36,6 +42,11 @@ pub struct PurgeReport {
     pub archive: Option<String>,
     /// The confirmation prompt was answered no: nothing was removed (exit 9).
     pub aborted: bool,
+    /// With --archive: dead letters found already archived by an unfinished earlier purge
+    /// into the same archive: removed without being written twice.
+    pub already_archived: u64,
+    /// Stopped by a signal (Ctrl-C, SIGTERM, SIGHUP): the rest stays (exit 130).
+    pub interrupted: bool,
 }
 
 pub async fn run(
@@ -127,7 +138,41 @@ pub async fn run(
         report.removed = u64::from(removed);
         report.matched = report.removed;
     } else {
-        remove_matching(&session, s, &mut report, output).await?;
+        let stop = stop_flag();
+        let mut archived = 0u64;
+        let result = tokio::select! {
+            r = remove_matching(&session, s, &mut report, &mut archived, &stop, output) => r,
+            e = connection_lost(&session) => Err(e),
+        };
+        report.interrupted = stop.is_set();
+        if let Err(e) = result {
+            let _ = tokio::time::timeout(std::time::Duration::from_secs(3), session.close()).await;
+            if report.scanned.unwrap_or(0) > 0 {
+                let archive = match &s.archive {
+                    Some(a) => format!(
+                        "archived {archived} to {} (on disk), ",
+                        sanitize(&a.display().to_string())
+                    ),
+                    None => String::new(),
+                };
+                let rerun = if s.archive.is_some() {
+                    "; running the same command again appends to the same archive, and does not \
+                     write twice what it holds"
+                } else {
+                    ""
+                };
+                output.warn(&format!(
+                    "stopped early: {archive}removed from {} {} (acks sent; the broker does not \
+                     confirm acks, so up to {} of these may come back){rerun}; everything else \
+                     is still in {}",
+                    sanitize(&dead),
+                    report.removed,
+                    report.removed,
+                    sanitize(&dead)
+                ));
+            }
+            return Err(e);
+        }
     }
     session.close().await;
     print_report(&report, output)
@@ -175,13 +220,33 @@ async fn remove_matching(
     session: &Session,
     s: &PurgeSettings,
     report: &mut PurgeReport,
+    archived: &mut u64,
+    stop: &StopFlag,
     output: Output,
 ) -> Result<()> {
     let dead = s.queue.dead_queue();
     let now = now_secs();
-    let mut archive = match &s.archive {
-        Some(path) => Some(Archive::create(path)?),
-        None => None,
+    let scope = Scope {
+        broker: format!(
+            "{}:{}",
+            session.settings.amqp.host, session.settings.amqp.port
+        ),
+        vhost: session.vhost().to_owned(),
+        queue: dead.clone(),
+    };
+    let (mut archive, mut held) = match &s.archive {
+        Some(path) => {
+            let (a, held) = Archive::open(path, &scope, session.node_started_ms().await)?;
+            if a.reopened {
+                output.note(&format!(
+                    "{} is the archive of an unfinished purge of {}: appending to it",
+                    path.display(),
+                    sanitize(&dead),
+                ));
+            }
+            (Some(a), held)
+        }
+        None => (None, Unfinished::default()),
     };
     let batch = usize::from(s.peek.window);
     let options = PeekOptions {
@@ -191,16 +256,36 @@ async fn remove_matching(
     let rescued = with_peek(session, &dead, options, async |p| {
         let progress = Progress::new(output, Some(p.target), "purging");
         // Archived but not yet on disk: acked only after the archive is synced.
-        let mut pending: Vec<u64> = Vec::new();
-        while let Some(Delivered {
-            position,
-            tag,
-            mut message,
-            last_delivery,
-        }) = p.next().await?
-        {
+        let mut pending: Vec<(u64, String)> = Vec::new();
+        let acker = Acker::new(session, &dead, p.channel());
+        while !stop.is_set() {
+            let Some(Delivered {
+                position,
+                tag,
+                mut message,
+                last_delivery,
+            }) = p.next().await?
+            else {
+                break;
+            };
             progress.inc(1);
             report.scanned = Some(report.scanned.unwrap_or(0) + 1);
+            // Archived by an unfinished purge whose ack was lost: remove it, write it once.
+            let d = if archive.is_some() {
+                digest(&message.properties, &message.body)
+            } else {
+                String::new()
+            };
+            let scanned = report.scanned.unwrap_or(0);
+            if archive.is_some()
+                && message.redelivered
+                && held.within_read(scanned)
+                && held.take(&d).is_some()
+            {
+                report.already_archived += 1;
+                pending.push((tag, d));
+                continue;
+            }
             let dl = decode::decode(&message, &s.queue.name, &s.queue.options);
             if !s.filter.matches(&dl, &message.properties, now) {
                 if last_delivery {
@@ -212,8 +297,8 @@ async fn remove_matching(
             report.matched += 1;
             match archive.as_mut() {
                 None => {
-                    p.ack(tag).await?;
                     report.removed += 1;
+                    p.ack(tag).await?;
                 }
                 Some(a) => {
                     a.write(&export_record(
@@ -223,46 +308,147 @@ async fn remove_matching(
                         &message,
                         &dl,
                     ))?;
-                    pending.push(tag);
+                    pending.push((tag, d));
                     if pending.len() >= batch {
                         a.sync()?;
-                        for t in pending.drain(..) {
-                            p.ack(t).await?;
-                            report.removed += 1;
-                        }
+                        *archived = a.written;
+                        settle_archived(p, &acker, a, &mut pending, report).await?;
                     }
                 }
             }
         }
         if let Some(a) = archive.as_mut() {
             a.sync()?;
-            for t in pending.drain(..) {
-                p.ack(t).await?;
-                report.removed += 1;
-            }
+            *archived = a.written;
+            settle_archived(p, &acker, a, &mut pending, report).await?;
         }
         progress.finish();
         Ok(p.rescuer.count)
     })
     .await?;
     note_rescued(output, &dead, rescued);
+    if let Some(a) = archive {
+        a.finish()?;
+    }
     Ok(())
 }
 
-/// An archive file: created new (never overwritten), each batch flushed and fsynced before the
-/// messages in it are removed from the broker.
+/// Acks archived dead letters (the archive is on disk), then, once the broker has processed
+/// the acks, says so in the archive's marker.
+async fn settle_archived(
+    p: &mut Peek<'_>,
+    acker: &Acker<'_>,
+    archive: &Archive,
+    pending: &mut Vec<(u64, String)>,
+    report: &mut PurgeReport,
+) -> Result<()> {
+    // What the records of this batch answer for lies within what was read so far.
+    archive.note(&read_line(report.scanned.unwrap_or(0)))?;
+    let mut digests = Vec::with_capacity(pending.len());
+    for (t, d) in pending.drain(..) {
+        report.removed += 1; // counted as sent: it may arrive anyway
+        p.ack(t).await?;
+        digests.push(d);
+    }
+    acker.barrier().await?;
+    archive.settled(&digests)
+}
+
+/// An archive file, each batch flushed and fsynced before the messages in it are removed from
+/// the broker. Created new (never overwriting a file), with a marker `ARCHIVE.unfinished`
+/// beside it naming the broker, vhost and queue until the purge ends cleanly: a rerun after a
+/// failure finds the marker, recognises its own unfinished archive, and appends to it; the
+/// dead letters it already holds that come back (their acks lost) are removed without being
+/// written twice.
 struct Archive {
     path: std::path::PathBuf,
+    marker: std::path::PathBuf,
     writer: BufWriter<File>,
+    /// Records on disk (this run's, synced).
+    written: u64,
+    /// It is the unfinished archive of an earlier run, appended to.
+    reopened: bool,
+    unsynced: u64,
 }
 
 impl Archive {
-    fn create(path: &Path) -> Result<Archive> {
-        let file = create_new_file(path, "archive")?;
-        Ok(Archive {
-            path: path.to_owned(),
-            writer: BufWriter::new(file),
-        })
+    /// Creates the archive, or reopens the unfinished archive of the same queue; returns the
+    /// records it holds, by digest.
+    fn open(
+        path: &Path,
+        scope: &Scope,
+        broker_started: Option<u64>,
+    ) -> Result<(Archive, Unfinished)> {
+        let mut marker = path.as_os_str().to_owned();
+        marker.push(".unfinished");
+        let marker = std::path::PathBuf::from(marker);
+        let io = |doing: &str, e: &io::Error| {
+            Error::io(format!("cannot {doing} the archive {}", path.display()), e)
+        };
+        // The marker: the scope's run line, when the broker node started, then a `settled` line
+        // per archived dead letter whose ack the broker processed (as in the replay journal).
+        let marker_text = std::fs::read_to_string(&marker).unwrap_or_default();
+        let mine = marker_text.starts_with(&run_line(scope, "purge", 0));
+        let (file, held) = if mine && path.exists() {
+            let mut held = Unfinished::default();
+            for line in std::fs::read_to_string(path)
+                .map_err(|e| io("read", &e))?
+                .lines()
+            {
+                // A line cut short by a crash was never acked: skipped, written again.
+                if let Ok(r) = parse_record(line) {
+                    held.add_copied(&digest(&r.message.properties, &r.message.body));
+                }
+            }
+            let mut then_started = None;
+            for line in marker_text.lines().skip(1) {
+                let Ok(j) = serde_json::from_str::<serde_json::Value>(line) else {
+                    continue;
+                };
+                if let Some(d) = j.get("settled").and_then(|d| d.as_str()) {
+                    held.settle(d);
+                } else if let Some(n) = j.get("read").and_then(|n| n.as_u64()) {
+                    held.read = held.read.max(n);
+                } else if let Some(ms) = j.get("broker_started_ms").and_then(|m| m.as_u64()) {
+                    then_started = Some(ms);
+                }
+            }
+            // A node that restarted may have lost the acks it had processed.
+            if let (Some(then), Some(now)) = (then_started, broker_started)
+                && now.abs_diff(then) > 10_000
+            {
+                held.revive();
+            }
+            let whole = {
+                let bytes = std::fs::read(path).map_err(|e| io("read", &e))?;
+                bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1)
+            };
+            let file = File::options()
+                .append(true)
+                .open(path)
+                .map_err(|e| io("open", &e))?;
+            file.set_len(whole as u64).map_err(|e| io("repair", &e))?;
+            (file, held)
+        } else {
+            let file = create_new_file(path, "archive")?;
+            let mut text = run_line(scope, "purge", 0);
+            if let Some(ms) = broker_started {
+                text.push_str(&started_line(ms));
+            }
+            std::fs::write(&marker, text).map_err(|e| io("mark (as unfinished)", &e))?;
+            (file, Unfinished::default())
+        };
+        Ok((
+            Archive {
+                path: path.to_owned(),
+                marker,
+                writer: BufWriter::new(file),
+                written: 0,
+                unsynced: 0,
+                reopened: mine,
+            },
+            held,
+        ))
     }
 
     fn write(&mut self, record: &serde_json::Value) -> Result<()> {
@@ -272,6 +458,7 @@ impl Archive {
                 &io::Error::other(e),
             )
         })?;
+        self.unsynced += 1;
         self.writer.write_all(b"\n").map_err(|e| {
             Error::io(
                 format!("cannot write the archive {}", self.path.display()),
@@ -289,14 +476,55 @@ impl Archive {
                     format!("cannot write the archive {}", self.path.display()),
                     &e,
                 )
+            })?;
+        self.written += std::mem::take(&mut self.unsynced);
+        Ok(())
+    }
+
+    /// Records in the marker that the broker processed these dead letters' acks: their
+    /// archived records must not answer for an identical twin met later.
+    fn settled(&self, digests: &[String]) -> Result<()> {
+        if digests.is_empty() {
+            return Ok(());
+        }
+        let text: String = digests.iter().map(|d| settled_line(d)).collect();
+        self.note(&text)
+    }
+
+    /// Appends `text` to the marker, on disk.
+    fn note(&self, text: &str) -> Result<()> {
+        OpenOptions::new()
+            .append(true)
+            .open(&self.marker)
+            .and_then(|mut f| {
+                f.write_all(text.as_bytes())?;
+                f.sync_data()
             })
+            .map_err(|e| Error::io(format!("cannot write {}", self.marker.display()), &e))
+    }
+
+    /// The purge ended cleanly: the archive is finished (its marker goes).
+    fn finish(self) -> Result<()> {
+        match std::fs::remove_file(&self.marker) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+            Err(e) => Err(Error::io(
+                format!("cannot remove {}", self.marker.display()),
+                &e,
+            )),
+        }
     }
 }
 
 fn print_report(r: &PurgeReport, output: Output) -> Result<ExitCode> {
+    let code = if r.interrupted {
+        ExitCode::Interrupted
+    } else {
+        ExitCode::Ok
+    };
     if output.format == Format::Json {
         output::print_json(r)?;
-        return Ok(ExitCode::Ok);
+        return Ok(code);
     }
     let text = if r.dry_run {
         format!(
@@ -320,8 +548,19 @@ fn print_report(r: &PurgeReport, output: Output) -> Result<ExitCode> {
             r.archive
                 .as_ref()
                 .map_or(String::new(), |a| format!("; archived to {a}"))
-        )
+        ) + &if r.already_archived > 0 {
+            format!(
+                " ({} of them already in the archive from an unfinished purge)",
+                r.already_archived
+            )
+        } else {
+            String::new()
+        } + if r.interrupted {
+            "; interrupted: the rest stays in the dead-letter queue"
+        } else {
+            ""
+        }
     };
     output::print(text)?;
-    Ok(ExitCode::Ok)
+    Ok(code)
 }

@@ -6,36 +6,41 @@
 //! instant, each message is in `q.dead` (its ack never happened), in its target (the copy was
 //! confirmed), or in both; never in neither.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader};
-use std::path::Path;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as B64;
+use futures_lite::StreamExt;
 use serde::Serialize;
 
 use crate::broker::convert::{properties_from_amqp, properties_to_amqp};
 use crate::broker::peek::{Delivered, Rescuer, with_peek};
 use crate::broker::publish::{Copy, Outcome, Publisher};
 use crate::broker::session::Session;
+use crate::broker::settle::{Acker, Flow, flow_events, lost_error};
 use crate::commands::dead::{EXPORT_FORMAT, explain_missing, note_rescued, now_secs};
+use crate::commands::signals::{StopFlag, stop_flag};
 use crate::dead::decode::{self, Message};
+use crate::dead::journal::{Scope, Unfinished, digest};
 use crate::dead::peek::PeekOptions;
 use crate::dead::replay::{
     CopyBody, ReplayStamp, copy_id, replay_body, replay_properties, replayed_in_run, target,
 };
 use crate::dead::value::Properties;
+use crate::duration::format_duration;
 use crate::endpoint::ConnectionSettings;
 use crate::error::{Error, ExitCode, Kind, Result};
+use crate::journal_file::{self, JournalFile};
 use crate::output::progress::Progress;
 use crate::output::sanitize::sanitize;
 use crate::output::{self, Format, Output, noun_for, plural, rate_text};
 use crate::queue::MAX_QUEUE_NAME_BYTES;
 use crate::settings::ReplaySettings;
-use lapin::options::BasicAckOptions;
 
 /// Per target queue. Each count means one thing: `moved` and `failed` are what happened (0 in
 /// a dry run), `would_move` and `would_fail` what a real run would do (0 outside a dry run).
@@ -80,8 +85,15 @@ pub struct ReplayReport {
     pub attempts_reset: u64,
     /// With --dry-run: jobs among `would_move` whose attempt would be set back to 1.
     pub would_reset_attempts: u64,
+    /// Dead letters that an unfinished earlier run had copied (its journal says so): acked
+    /// without a new copy. With --dry-run: those a real run would ack so.
+    pub already_copied: u64,
     /// Quorum q.dead only: messages on their last delivery republished instead of returned.
     pub rescued: u64,
+    /// The replay journal used (see `--journal`); `null` for a replay from a file.
+    pub journal: Option<String>,
+    /// Most copies published and not yet acked at once (never more than `--window`).
+    pub peak_in_flight: u64,
     pub interrupted: bool,
     pub elapsed_ms: u64,
     pub rate_per_sec: f64,
@@ -240,24 +252,48 @@ fn returned_copy_id(props: &lapin::BasicProperties) -> Option<u64> {
     copy_id(&properties_from_amqp(props))
 }
 
-/// Set when the user presses Ctrl-C; the work loops stop taking new messages.
-fn ctrl_c_flag() -> Arc<AtomicBool> {
-    let flag = Arc::new(AtomicBool::new(false));
-    let f = flag.clone();
-    tokio::spawn(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
-            f.store(true, Ordering::SeqCst);
-        }
-    });
-    flag
+/// Counts the stages keep as they go, readable after a failure: the summary of a run that
+/// stopped early says what was done.
+#[derive(Default)]
+struct Tally {
+    /// Copies confirmed (and routed).
+    copied: AtomicU64,
+    /// Dead letters acked (copied now, or by an unfinished earlier run).
+    acked: AtomicU64,
+    /// Dead letters read from q.dead.
+    read: AtomicU64,
+    /// Copies published and not yet acked, now and at most.
+    in_flight: AtomicU64,
+    peak_in_flight: AtomicU64,
 }
 
-/// The publisher's window of copies in flight: `window`, or under `--rate` half a second's
-/// worth. The publisher decides a window of copies only once later ones are confirmed (that is
-/// how it attributes returns), so a full window at a slow rate would settle nothing for
-/// seconds and then everything at once.
+impl Tally {
+    fn get(n: &AtomicU64) -> u64 {
+        n.load(Ordering::SeqCst)
+    }
+
+    fn add(n: &AtomicU64, by: u64) {
+        n.fetch_add(by, Ordering::SeqCst);
+    }
+
+    fn start_copy(&self) {
+        let now = self.in_flight.fetch_add(1, Ordering::SeqCst) + 1;
+        self.peak_in_flight.fetch_max(now, Ordering::SeqCst);
+    }
+
+    fn end_copies(&self, n: u64) {
+        self.in_flight.fetch_sub(n, Ordering::SeqCst);
+    }
+}
+
+/// The publisher's batch: a quarter of the window, or under `--rate` at most half a second's
+/// worth. The publisher decides a batch only once the next one is confirmed (that is how it
+/// attributes returns), so with the batch being filled, three batches of copies can be
+/// published and not yet acked; a quarter keeps them within the window. A full batch at a
+/// slow rate would settle nothing for seconds and then everything at once.
 fn paced_window(rate: Option<f64>, window: usize) -> usize {
-    rate.map_or(window, |r| ((r / 2.0) as usize).clamp(1, window.max(1)))
+    let batch = (window / 4).max(1);
+    rate.map_or(batch, |r| ((r / 2.0) as usize).clamp(1, batch))
 }
 
 /// Keeps publishing under `rate` messages per second.
@@ -295,16 +331,33 @@ pub async fn run(
             return Err(e);
         }
     }
-    let interrupted = ctrl_c_flag();
+    let stop = stop_flag();
     let started = Instant::now();
     let mut report = ReplayReport {
         dry_run: s.dry_run,
         ..ReplayReport::default()
     };
-    let result = match &s.from_file {
-        Some(path) => from_file(&session, s, path, &interrupted, &mut report, output).await,
-        None => from_queue(&session, s, &interrupted, &mut report, output).await,
+    let tally = Tally::default();
+    let progress = Progress::pending(output, if s.dry_run { "counting" } else { "replaying" });
+    let work = async {
+        match &s.from_file {
+            Some(path) => from_file(&session, s, path, &stop, &mut report, &progress, output).await,
+            None => from_queue(&session, s, &stop, &mut report, &tally, &progress, output).await,
+        }
     };
+    let blocked = if s.dry_run {
+        None
+    } else {
+        Some(watch_flow(&session, s.blocked_timeout, &progress, output))
+    };
+    let result = match blocked {
+        None => work.await,
+        Some(watch) => tokio::select! {
+            r = work => r,
+            e = watch => Err(e),
+        },
+    };
+    progress.finish();
     report.elapsed_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
     let secs = started.elapsed().as_secs_f64();
     report.rate_per_sec = if secs > 0.0 {
@@ -312,25 +365,33 @@ pub async fn run(
     } else {
         0.0
     };
+    report.peak_in_flight = Tally::get(&tally.peak_in_flight);
     let result = match result {
-        Err(e) if report.scanned == 0 && s.from_file.is_none() => {
+        Err(e) if report.scanned == 0 && s.from_file.is_none() && e.kind != Kind::BrokerRefused => {
             Err(explain_missing(&session, &s.queue, e).await)
         }
         other => other,
     };
-    session.close().await;
+    // A blocked connection is not read by the broker: its close would wait for ever.
+    let _ = tokio::time::timeout(Duration::from_secs(3), session.close()).await;
     note_rescued(output, &report.source, report.rescued);
     if let Err(e) = result {
-        if report.scanned == 0 {
+        let copied = Tally::get(&tally.copied);
+        let acked = Tally::get(&tally.acked);
+        if report.scanned == 0 && Tally::get(&tally.read) == 0 && copied == 0 && acked == 0 {
             return Err(e);
         }
-        // Say what was done before the failure: nothing confirmed is lost, nothing unconfirmed
-        // was removed.
+        // Say what was done before the failure: nothing unconfirmed was removed, and what was
+        // removed may come back (acks are not confirmed), which the journal answers.
+        let source = sanitize(&report.source);
+        let journal = report.journal.as_deref().map_or(String::new(), |j| {
+            format!(": the journal {} covers them", sanitize(j))
+        });
         output.warn(&format!(
-            "stopped early: {} moved, {} failed; everything not moved is still in {}",
-            report.moved,
-            report.failed,
-            sanitize(&report.source)
+            "stopped early: copied and confirmed {copied}, removed from {source} {acked} \
+             (acks sent; the broker does not confirm acks, so up to {acked} of these may come \
+             back{journal}); everything else is still in {source}. Run the same command \
+             again: it does not copy again what the journal records"
         ));
         return Err(e);
     }
@@ -338,23 +399,92 @@ pub async fn run(
     Ok(report.exit_code())
 }
 
-/// Replays from q.dead as a pipeline of three stages on one task, joined, so that no stage
-/// waits on another's round trips: reading and decoding dead letters, publishing confirmed
-/// copies, and acking the dead letters whose copies are safe. Bounded channels keep at most a
-/// few windows of messages between the stages.
-/// A copy for the publishing stage.
+/// Says aloud when the broker blocks publishing (a memory or disk alarm: publishes wait without
+/// an error) and when it resumes; with `timeout`, stops the replay once blocked that long.
+/// Returns only to stop the run.
+async fn watch_flow(
+    session: &Session,
+    timeout: Option<Duration>,
+    progress: &Progress,
+    output: Output,
+) -> Error {
+    let Ok(events) = flow_events(session).await else {
+        // No connection: the work reports why.
+        return std::future::pending().await;
+    };
+    let mut events = std::pin::pin!(events);
+    let mut blocked: Option<(Instant, String)> = None;
+    loop {
+        let next = match (&blocked, timeout) {
+            (Some((since, reason)), Some(limit)) => {
+                let left = limit.saturating_sub(since.elapsed());
+                match tokio::time::timeout(left, events.next()).await {
+                    Ok(e) => e,
+                    Err(_) => {
+                        return Error::new(
+                            Kind::BrokerRefused,
+                            format!(
+                                "the broker blocked publishing ({}) for {}: stopped \
+                                 (--blocked-timeout)",
+                                sanitize(reason),
+                                format_duration(limit)
+                            ),
+                        )
+                        .with_hint(
+                            "the broker blocks publishers during a memory or disk alarm \
+                             (rabbitmq-diagnostics alarms); free memory or disk, then run the \
+                             same command again",
+                        );
+                    }
+                }
+            }
+            _ => events.next().await,
+        };
+        match next {
+            None => return std::future::pending().await,
+            Some(Flow::Lost(why)) => return lost_error(session, &why),
+            Some(Flow::Blocked(reason)) => {
+                let text = format!(
+                    "the broker blocked publishing: {} (a resource alarm); copies wait for it \
+                     to clear{}",
+                    sanitize(&reason),
+                    timeout.map_or(String::new(), |t| format!(
+                        ", at most {} (--blocked-timeout)",
+                        format_duration(t)
+                    ))
+                );
+                progress.set_message(format!("BLOCKED by the broker: {}", sanitize(&reason)));
+                progress.suspend(|| output.warn(&text));
+                blocked = Some((Instant::now(), reason));
+            }
+            Some(Flow::Unblocked) => {
+                if let Some((since, _)) = blocked.take() {
+                    let text = format!(
+                        "the broker resumed publishing after {:.1}s",
+                        since.elapsed().as_secs_f64()
+                    );
+                    progress.set_message(String::new());
+                    progress.suspend(|| output.warn(&text));
+                }
+            }
+        }
+    }
+}
+
+/// A copy for the publishing stage, or a dead letter an unfinished earlier run copied
+/// (`copy: None`): passed through in order, to be acked without a new copy.
 struct Job {
-    copy: u64,
-    properties: lapin::BasicProperties,
-    body: Vec<u8>,
+    copy: Option<(u64, lapin::BasicProperties, Vec<u8>)>,
     token: Token,
 }
 
-/// What the publish stage keeps of each copy until it is decided.
+/// What the publish stage keeps of each dead letter until it is decided.
 struct Token {
     /// The dead letter's delivery tag.
     tag: u64,
     target: String,
+    /// The dead letter's digest, for the journal.
+    digest: String,
     /// Its envelope's attempt was set back to 1.
     reset: bool,
     /// The dead letter itself when it is on its last delivery (quorum): if its copy fails, it
@@ -363,25 +493,106 @@ struct Token {
 }
 
 /// What the ack stage does with one held dead letter. Sent in delivery order (see
-/// [`ack_stage`]).
+/// [`Settler`]). `in_flight` marks a dead letter that went through the publish stage and holds
+/// one place of the window until it is settled.
 enum Settle {
-    /// Its copy is safe: ack it.
-    Ack(u64),
+    /// Ack it: its copy is confirmed and recorded in the journal (`copy`), or an earlier
+    /// run's copy is recorded there. `digest` cancels the record once the ack is processed.
+    Ack {
+        tag: u64,
+        digest: String,
+        copy: bool,
+    },
     /// It stays in q.dead: returned at the end.
-    Keep,
+    Keep { in_flight: bool },
     /// It stays, but returning it would end it: republish it, then ack the original.
-    Rescue(u64, Box<Message>),
+    Rescue {
+        tag: u64,
+        message: Box<Message>,
+        in_flight: bool,
+    },
+}
+
+/// The journal of this run, opened on its first record.
+struct JournalSlot {
+    path: PathBuf,
+    scope: Scope,
+    run: String,
+    /// When the broker node started, as this run sees it.
+    broker_started: Option<u64>,
+    file: Option<JournalFile>,
+}
+
+impl JournalSlot {
+    fn record(&mut self, digest: &str, to: &str) -> Result<()> {
+        self.open()?;
+        if let Some(f) = self.file.as_mut() {
+            f.record(digest, to, &self.run);
+        }
+        Ok(())
+    }
+
+    fn open(&mut self) -> Result<()> {
+        if self.file.is_none() {
+            self.file = Some(JournalFile::open(
+                &self.path,
+                &self.scope,
+                &self.run,
+                now_secs(),
+                self.broker_started,
+            )?);
+        }
+        Ok(())
+    }
+
+    fn sync(&mut self) -> Result<()> {
+        self.file.as_mut().map_or(Ok(()), JournalFile::sync)
+    }
+
+    /// Notes how many dead letters this run has read (see `dead::journal::read_line`).
+    fn read_so_far(&mut self, n: u64) -> Result<()> {
+        self.open()?;
+        if let Some(f) = self.file.as_mut() {
+            f.read_so_far(n);
+        }
+        Ok(())
+    }
+
+    /// Cancels a record of this or an earlier run (see `dead::journal`).
+    fn settled(&mut self, digest: &str) -> Result<()> {
+        self.open()?;
+        if let Some(f) = self.file.as_mut() {
+            f.settled(digest);
+        }
+        Ok(())
+    }
+
+    /// The run ended cleanly, every ack taken: the journal goes, but for the records of
+    /// earlier runs this run did not meet (`carried`, when it stopped before the end).
+    fn finish(self, carried: Option<&Unfinished>) -> Result<()> {
+        let file = match self.file {
+            Some(f) => f,
+            None if self.path.exists() => {
+                JournalFile::open(&self.path, &self.scope, &self.run, now_secs(), None)?
+            }
+            None => return Ok(()),
+        };
+        file.finish(&self.scope, &self.run, carried)
+    }
 }
 
 /// Replays from q.dead as a pipeline of three stages on one task, joined, so that no stage
 /// waits on another's round trips: reading and decoding dead letters, publishing confirmed
-/// copies, and settling the dead letters. Bounded channels keep at most a few windows of
-/// messages between the stages.
+/// copies, and settling the dead letters (recording each confirmed copy in the journal, then
+/// acking). Copies published and not yet acked hold a place of the window each: there are
+/// never more than `--window` of them.
 async fn from_queue(
     session: &Session,
     s: &ReplaySettings,
-    interrupted: &AtomicBool,
+    stop: &StopFlag,
     report: &mut ReplayReport,
+    tally: &Tally,
+    progress: &Progress,
     output: Output,
 ) -> Result<()> {
     let dead = s.queue.dead_queue();
@@ -391,47 +602,100 @@ async fn from_queue(
         time: now_secs(),
         from: dead.clone(),
     };
+    let scope = Scope {
+        broker: format!(
+            "{}:{}",
+            session.settings.amqp.host, session.settings.amqp.port
+        ),
+        vhost: session.vhost().to_owned(),
+        queue: dead.clone(),
+    };
+    let journal_path = match &s.journal {
+        Some(p) => p.clone(),
+        None => journal_file::default_path(&scope)?,
+    };
+    let mut carried = journal_file::read(&journal_path, &scope)?.unwrap_or_default();
+    let broker_started = session.node_started_ms().await;
+    if carried.restarted_since(broker_started, 10_000) {
+        // The acks an earlier run saw processed may have been lost with the node.
+        carried.revive();
+    }
+    if carried.left() > 0 {
+        output.note(&format!(
+            "the journal {} of an unfinished replay records {}: their dead letters are removed \
+             without a new copy",
+            journal_path.display(),
+            plural(carried.left(), "confirmed copy")
+        ));
+    }
+    report.journal = Some(journal_path.display().to_string());
+    let journal = JournalSlot {
+        path: journal_path,
+        scope,
+        run: stamp.run.clone(),
+        broker_started,
+        file: None,
+    };
     let now = now_secs();
-    let window = usize::from(s.peek.window);
+    let window = usize::from(s.peek.window).max(1);
     let options = PeekOptions {
         auto_rescue: false,
         ..s.peek
     };
     // Outcomes are counted as they come, per target, never kept per message: memory stays
     // bounded by the window on a queue of millions.
-    let rescued = with_peek(session, &dead, options, async |p| {
-        let progress = Progress::new(
-            output,
-            Some(p.target),
-            if s.dry_run { "counting" } else { "replaying" },
-        );
-        let holder = p.channel();
+    let carried_ref = &mut carried;
+    let journal = RefCell::new(journal);
+    let journal_ref = &journal;
+    let (rescued, reached_end) = with_peek(session, &dead, options, async |p| {
+        progress.set_length(p.target);
+        let acker = Acker::new(session, &dead, p.channel());
         // Bodies read but not yet published are bounded by bytes too, not only by count: a
         // window of multi-megabyte messages must not all sit in memory at once.
         let budget = u32::try_from(s.peek.byte_budget).unwrap_or(u32::MAX).max(1);
         let bytes = tokio::sync::Semaphore::new(budget as usize);
+        // One place per dead letter between the read stage and its ack.
+        let places = tokio::sync::Semaphore::new(window);
         let (job_tx, mut job_rx) = tokio::sync::mpsc::channel::<Job>(window);
         let (settle_tx, settle_rx) = tokio::sync::mpsc::channel::<Settle>(window.saturating_mul(4));
         // Each stage owns its sender, so that the settle stage ends when both are done.
         let settle_read = settle_tx.clone();
         let settle_publish = settle_tx;
 
+        let counters = tally;
         let read = async {
             let settle_tx = settle_read;
             let mut scanned = 0u64;
             let mut matched = 0u64;
             let mut skipped = 0u64;
+            let mut already = 0u64;
+            let mut reached_end = false;
             // Failures to build a copy, and with --dry-run what would move, per target.
             let mut tally = ReplayReport::default();
             let keep = async |tag: u64, message: Message, last: bool| {
                 let event = if last {
-                    Settle::Rescue(tag, Box::new(message))
+                    Settle::Rescue {
+                        tag,
+                        message: Box::new(message),
+                        in_flight: false,
+                    }
                 } else {
-                    Settle::Keep
+                    Settle::Keep { in_flight: false }
                 };
                 settle_tx.send(event).await.is_ok()
             };
-            while !interrupted.load(Ordering::SeqCst) && s.limit.is_none_or(|l| matched < l) {
+            // Takes a place in the window for a dead letter on its way to its ack.
+            let place = async || match places.acquire().await {
+                Ok(p) => {
+                    p.forget();
+                    true
+                }
+                Err(_) => false,
+            };
+            loop {
+                if stop.is_set() || s.limit.is_some_and(|l| matched >= l) {
+                    break;
+                }
                 let Some(Delivered {
                     tag,
                     mut message,
@@ -439,9 +703,47 @@ async fn from_queue(
                     ..
                 }) = p.next().await?
                 else {
+                    reached_end = true;
                     break;
                 };
                 scanned += 1;
+                Tally::add(&counters.read, 1);
+                let digest = digest(&message.properties, &message.body);
+                // Copied by a run that did not finish: ack it, copy nothing (before filters:
+                // the copy exists whatever this run selects).
+                // (A dead letter whose ack was lost was delivered before: one never delivered
+                // is a twin of a dead letter whose copy is recorded, and gets its own copy.)
+                let copied = if message.redelivered && carried_ref.within_read(scanned) {
+                    carried_ref.take(&digest)
+                } else {
+                    None
+                };
+                if let Some(copied) = copied {
+                    already += 1;
+                    if s.dry_run {
+                        if !keep(tag, message, last_delivery).await {
+                            break;
+                        }
+                        continue;
+                    }
+                    if !place().await {
+                        break;
+                    }
+                    let job = Job {
+                        copy: None,
+                        token: Token {
+                            tag,
+                            target: copied.to,
+                            digest,
+                            reset: false,
+                            last_delivery: None,
+                        },
+                    };
+                    if job_tx.send(job).await.is_err() {
+                        break;
+                    }
+                    continue;
+                }
                 if replayed_in_run(&message.properties, &stamp.run) {
                     skipped += 1;
                     if !keep(tag, message, last_delivery).await {
@@ -488,17 +790,19 @@ async fn from_queue(
                 let weight = u32::try_from(body.len())
                     .unwrap_or(u32::MAX)
                     .clamp(1, budget);
+                if !place().await {
+                    break;
+                }
                 match bytes.acquire_many(weight).await {
                     Ok(permit) => permit.forget(),
                     Err(_) => break,
                 }
                 let job = Job {
-                    copy: matched,
-                    properties,
-                    body,
+                    copy: Some((matched, properties, body)),
                     token: Token {
                         tag,
                         target: to,
+                        digest,
                         reset,
                         last_delivery: last_delivery.then_some(message),
                     },
@@ -508,7 +812,8 @@ async fn from_queue(
                 }
             }
             drop(job_tx);
-            Ok::<_, Error>((scanned, matched, skipped, tally))
+            tally.already_copied = already;
+            Ok::<_, Error>((scanned, matched, skipped, reached_end, tally))
         };
 
         let publish = async {
@@ -523,9 +828,26 @@ async fn from_queue(
             let publish_window = paced_window(s.rate, window);
             let result: Result<()> = async {
                 let mut publisher: Option<Publisher<'_, Token>> = None;
-                while let Some(first) = job_rx.recv().await {
-                    if interrupted.load(Ordering::SeqCst) {
-                        // Ctrl-C: publish nothing more; what was read stays in q.dead.
+                loop {
+                    let first = match job_rx.try_recv() {
+                        Ok(j) => j,
+                        Err(tokio::sync::mpsc::error::TryRecvError::Disconnected) => break,
+                        Err(tokio::sync::mpsc::error::TryRecvError::Empty) => {
+                            // Nothing waiting: decide what is in flight rather than hold it
+                            // (the read stage may be waiting for places in the window).
+                            if let Some(publ) = publisher.as_mut() {
+                                let decided = publ.flush().await?;
+                                hand_over(decided, &settle_tx, &mut outcomes, tally, journal_ref)
+                                    .await?;
+                            }
+                            match job_rx.recv().await {
+                                Some(j) => j,
+                                None => break,
+                            }
+                        }
+                    };
+                    if stop.is_set() {
+                        // A stop signal: publish nothing more; what was read stays in q.dead.
                         break;
                     }
                     // Take what is already waiting, up to a chunk, and publish it in one go.
@@ -539,109 +861,207 @@ async fn from_queue(
                             Err(_) => break,
                         }
                     }
-                    if s.rate.is_some() {
-                        for _ in 1..jobs.len() {
-                            pace.wait().await;
-                        }
+                    let mut copies = Vec::with_capacity(jobs.len());
+                    let mut weight = 0usize;
+                    for job in jobs {
+                        let Some((id, properties, body)) = job.copy else {
+                            // Already copied: settled in order, after what is in flight.
+                            if !copies.is_empty() {
+                                let batch = std::mem::take(&mut copies);
+                                publish_some(
+                                    &mut publisher,
+                                    session,
+                                    publish_window,
+                                    batch,
+                                    &settle_tx,
+                                    &mut outcomes,
+                                    tally,
+                                    journal_ref,
+                                )
+                                .await?;
+                                bytes.add_permits(std::mem::take(&mut weight));
+                            }
+                            if let Some(publ) = publisher.as_mut() {
+                                let decided = publ.flush().await?;
+                                hand_over(decided, &settle_tx, &mut outcomes, tally, journal_ref)
+                                    .await?;
+                            }
+                            let event = Settle::Ack {
+                                tag: job.token.tag,
+                                digest: job.token.digest,
+                                copy: false,
+                            };
+                            if settle_tx.send(event).await.is_err() {
+                                return Err(Error::internal("replay: the settle stage stopped"));
+                            }
+                            continue;
+                        };
+                        pace.wait().await;
+                        weight += u32::try_from(body.len())
+                            .unwrap_or(u32::MAX)
+                            .clamp(1, budget) as usize;
+                        tally.start_copy();
+                        copies.push(Copy {
+                            queue: job.token.target.clone(),
+                            properties,
+                            body,
+                            token: job.token,
+                            id,
+                        });
                     }
-                    pace.wait().await;
-                    if publisher.is_none() {
-                        publisher =
-                            Some(Publisher::open(session, publish_window, returned_copy_id).await?);
+                    if !copies.is_empty() {
+                        publish_some(
+                            &mut publisher,
+                            session,
+                            publish_window,
+                            copies,
+                            &settle_tx,
+                            &mut outcomes,
+                            tally,
+                            journal_ref,
+                        )
+                        .await?;
+                        bytes.add_permits(weight);
                     }
-                    let Some(publ) = publisher.as_mut() else {
-                        return Err(Error::internal("replay: no publisher"));
-                    };
-                    let weight: usize = jobs
-                        .iter()
-                        .map(|j| {
-                            u32::try_from(j.body.len())
-                                .unwrap_or(u32::MAX)
-                                .clamp(1, budget) as usize
-                        })
-                        .sum();
-                    let copies = jobs
-                        .into_iter()
-                        .map(|j| Copy {
-                            queue: j.token.target.clone(),
-                            properties: j.properties,
-                            body: j.body,
-                            token: j.token,
-                            id: j.copy,
-                        })
-                        .collect();
-                    let decided = publ.publish_many(copies).await?;
-                    bytes.add_permits(weight);
-                    hand_over(decided, &settle_tx, &mut outcomes).await?;
                 }
                 if let Some(mut publ) = publisher.take() {
                     let decided = publ.flush().await?;
-                    hand_over(decided, &settle_tx, &mut outcomes).await?;
+                    hand_over(decided, &settle_tx, &mut outcomes, tally, journal_ref).await?;
                     publ.close().await;
                 }
                 Ok(())
             }
             .await;
-            // Wake a reader waiting for byte budget: nobody will release any now.
+            // Wake a reader waiting for byte budget or a place: nobody will release any now.
             bytes.close();
+            places.close();
             drop(job_rx);
             result.map(|()| outcomes)
         };
-        let settle = ack_stage(session, &dead, &holder, settle_rx, &progress);
-
-        let (read, published, settled) = tokio::join!(read, publish, settle);
-        // Whatever failed, the acks that went out are counted, so that `finish` knows how many
-        // deliveries it returns to q.dead, and the summary says what moved.
-        let (acked, rescued) = match &settled {
-            Ok((a, r)) => (*a, *r),
-            Err((_, a, r)) => (*a, *r),
+        let settle = async {
+            let mut settler = Settler {
+                acker: &acker,
+                rescuer: Rescuer::new(session, &dead),
+                places: &places,
+                tally,
+                progress,
+                journal: journal_ref,
+                digests: Vec::new(),
+                last_barrier: Instant::now(),
+                pending: None,
+                keep_seen: false,
+                acked: 0,
+            };
+            let result = settler.run(settle_rx).await;
+            settler.rescuer.close().await;
+            (result, settler.acked, settler.rescuer.count)
         };
+
+        let (read, published, (settled, acked, rescued)) = tokio::join!(read, publish, settle);
+        // Whatever failed, the acks that went out are counted, so that `finish` knows how many
+        // deliveries it returns to q.dead.
         p.acked_elsewhere(acked + rescued);
         report.scanned = p.received();
-        report.moved = acked;
-        progress.finish();
         // When the connection drops every stage fails; report the broker's error rather than
         // a stage noticing that its neighbour stopped.
-        let settled_err = settled.as_ref().err().map(|(e, ..)| e);
-        let first_error = [read.as_ref().err(), published.as_ref().err(), settled_err]
-            .into_iter()
-            .flatten()
-            .min_by_key(|e| e.kind == Kind::Internal)
-            .cloned();
+        let first_error = [
+            read.as_ref().err(),
+            published.as_ref().err(),
+            settled.as_ref().err(),
+        ]
+        .into_iter()
+        .flatten()
+        .min_by_key(|e| e.kind == Kind::Internal)
+        .cloned();
         if let Some(e) = first_error {
             return Err(e);
         }
-        let (scanned, matched, skipped, read_tally) = read?;
+        let (scanned, matched, skipped, reached_end, read_tally) = read?;
         let outcomes = published?;
-        report.moved = 0; // counted again from the outcomes
+        // Every ack sent is taken before the journal may go.
+        if !s.dry_run {
+            acker.barrier().await?;
+        }
         report.scanned = scanned;
         report.matched = matched;
         report.skipped_own_copies = skipped;
+        report.already_copied = read_tally.already_copied;
         report.absorb(read_tally);
         report.absorb(outcomes);
-        Ok(rescued)
+        Ok((rescued, reached_end))
     })
     .await?;
     report.rescued = rescued;
-    report.interrupted = interrupted.load(Ordering::SeqCst);
+    report.interrupted = stop.is_set();
     if s.dry_run {
         report.check_targets(session).await;
+    } else {
+        // Clean end: the records of this run answer for dead letters that are gone. Records
+        // of earlier runs that this run did not meet stay, unless it read the whole queue.
+        journal
+            .into_inner()
+            .finish((!reached_end).then_some(&carried))?;
     }
     Ok(())
 }
 
+/// Publishes `copies` (opening the publisher on first use) and hands over what is decided.
+#[allow(clippy::too_many_arguments)]
+async fn publish_some<'s>(
+    publisher: &mut Option<Publisher<'s, Token>>,
+    session: &'s Session,
+    window: usize,
+    copies: Vec<Copy<Token>>,
+    settle: &tokio::sync::mpsc::Sender<Settle>,
+    outcomes: &mut ReplayReport,
+    tally: &Tally,
+    journal: &RefCell<JournalSlot>,
+) -> Result<()> {
+    if publisher.is_none() {
+        *publisher = Some(Publisher::open(session, window, returned_copy_id).await?);
+    }
+    let Some(publ) = publisher.as_mut() else {
+        return Err(Error::internal("replay: no publisher"));
+    };
+    let decided = publ.publish_many(copies).await?;
+    hand_over(decided, settle, outcomes, tally, journal).await
+}
+
 /// Sends each decided copy's dead letter to the settle stage, in order, and counts the outcome.
+///
+/// The copies decided delivered are recorded in the journal, and the journal flushed to disk,
+/// before any of their dead letters goes to be acked: as soon as a copy is known safe, a rerun
+/// knows it too.
 async fn hand_over(
     decided: Vec<(Token, Outcome)>,
     settle: &tokio::sync::mpsc::Sender<Settle>,
     outcomes: &mut ReplayReport,
+    tally: &Tally,
+    journal: &RefCell<JournalSlot>,
 ) -> Result<()> {
+    {
+        let mut journal = journal.borrow_mut();
+        let mut any = false;
+        for (token, outcome) in &decided {
+            if *outcome == Outcome::Delivered {
+                journal.record(&token.digest, &token.target)?;
+                any = true;
+            }
+        }
+        if any {
+            journal.read_so_far(Tally::get(&tally.read))?;
+        }
+        journal.sync()?;
+    }
     for (token, outcome) in decided {
-        let event = settle_for(&outcome, token.tag, token.last_delivery);
+        outcomes.record(&token.target, &outcome, token.reset);
+        if matches!(outcome, Outcome::Delivered) {
+            Tally::add(&tally.copied, 1);
+        }
+        let event = settle_for(&outcome, token.tag, token.digest, token.last_delivery);
         if settle.send(event).await.is_err() {
             return Err(Error::internal("replay: the settle stage stopped"));
         }
-        outcomes.record(&token.target, &outcome, token.reset);
     }
     Ok(())
 }
@@ -649,11 +1069,24 @@ async fn hand_over(
 /// What becomes of the dead letter `tag` once its copy's outcome is known: acked only when the
 /// copy was confirmed and routed; otherwise (returned, refused, unattributed) it stays, rescued
 /// by a republish when returning it would end it (its last delivery, on a quorum q.dead).
-fn settle_for(outcome: &Outcome, tag: u64, last_delivery: Option<Message>) -> Settle {
+fn settle_for(
+    outcome: &Outcome,
+    tag: u64,
+    digest: String,
+    last_delivery: Option<Message>,
+) -> Settle {
     match (outcome, last_delivery) {
-        (Outcome::Delivered, _) => Settle::Ack(tag),
-        (_, Some(message)) => Settle::Rescue(tag, Box::new(message)),
-        (_, None) => Settle::Keep,
+        (Outcome::Delivered, _) => Settle::Ack {
+            tag,
+            digest,
+            copy: true,
+        },
+        (_, Some(message)) => Settle::Rescue {
+            tag,
+            message: Box::new(message),
+            in_flight: true,
+        },
+        (_, None) => Settle::Keep { in_flight: true },
     }
 }
 
@@ -691,9 +1124,13 @@ fn copy_of(
     Ok((properties, body))
 }
 
-/// Settles held dead letters on the channel that holds them, returning (acked, rescued). The
-/// progress bar counts here, as each dead letter is settled (acked once its copy is safe, or
-/// kept), never as it is read: reading runs a window ahead of the broker's confirmations.
+/// Settles held dead letters on the channel that holds them. The progress bar counts here, as
+/// each dead letter is settled (acked once its copy is safe, or kept), never as it is read:
+/// reading runs ahead of the broker's confirmations.
+///
+/// The journal records of the copies it settles are on disk already (see [`hand_over`]): an
+/// ack the broker loses leaves its dead letter in q.dead, and the rerun finds its copy in the
+/// journal.
 ///
 /// Events arrive in delivery order: the read stage sends a `Keep` before it passes any later
 /// message on, and the publish stage decides copies in order. So while no `Keep` has been
@@ -701,36 +1138,30 @@ fn copy_of(
 /// `basic.ack(multiple)` settles them all: a thousand ack frames become one (the broker's
 /// shovel acks the same way). After the first `Keep`, a multiple ack would take the kept
 /// message with it, so acks go one by one.
-async fn ack_stage(
-    session: &Session,
-    dead: &str,
-    holder: &lapin::Channel,
-    mut events: tokio::sync::mpsc::Receiver<Settle>,
-    progress: &Progress,
-) -> std::result::Result<(u64, u64), (Error, u64, u64)> {
-    let mut acked = 0u64;
-    let mut rescuer = Rescuer::new(session, dead);
-    let mut keep_seen = false;
-    let mut pending: Option<(u64, u64)> = None; // (highest tag, how many)
-    let context = format!("cannot acknowledge a message of {dead:?}");
-    let ack = async |tag: u64, multiple: bool| {
-        holder
-            .basic_ack(tag, BasicAckOptions { multiple })
-            .await
-            .map_err(|e| session.amqp_error(&e, &context))
-    };
-    let result: Result<()> = async {
+struct Settler<'a, 's> {
+    acker: &'a Acker<'s>,
+    rescuer: Rescuer<'s>,
+    places: &'a tokio::sync::Semaphore,
+    tally: &'a Tally,
+    progress: &'a Progress,
+    journal: &'a RefCell<JournalSlot>,
+    /// Digests of the dead letters acked since the last barrier.
+    digests: Vec<String>,
+    last_barrier: Instant,
+    /// Acks not sent yet: (highest tag, how many, how many of them are copies).
+    pending: Option<(u64, u64, u64)>,
+    keep_seen: bool,
+    acked: u64,
+}
+
+impl Settler<'_, '_> {
+    async fn run(&mut self, mut events: tokio::sync::mpsc::Receiver<Settle>) -> Result<()> {
         loop {
             let event = match events.try_recv() {
                 Ok(e) => Some(e),
                 Err(_) => {
                     // Nothing waiting: settle what is pending before sleeping.
-                    if let Some((tag, n)) = pending.take() {
-                        ack(tag, true).await?;
-                        acked += n;
-                        progress.inc(n);
-                        progress.set_message(format!("moved {acked}"));
-                    }
+                    self.flush().await?;
                     events.recv().await
                 }
             };
@@ -738,63 +1169,86 @@ async fn ack_stage(
                 break;
             };
             match event {
-                Settle::Ack(tag) if !keep_seen => {
-                    let n = pending.map_or(0, |(_, n)| n) + 1;
-                    pending = Some((tag, n));
-                    if n >= 1024 {
-                        ack(tag, true).await?;
-                        acked += n;
-                        progress.inc(n);
-                        pending = None;
+                Settle::Ack { tag, digest, copy } => {
+                    let copy = u64::from(copy);
+                    self.digests.push(digest);
+                    let (n, copies) = self.pending.map_or((0, 0), |(_, n, c)| (n, c));
+                    self.pending = Some((tag, n + 1, copies + copy));
+                    if self.keep_seen || n + 1 >= 1024 {
+                        self.flush().await?;
                     }
                 }
-                Settle::Ack(tag) => {
-                    ack(tag, false).await?;
-                    acked += 1;
-                    progress.inc(1);
-                }
-                Settle::Keep => {
-                    if let Some((tag, n)) = pending.take() {
-                        ack(tag, true).await?;
-                        acked += n;
-                        progress.inc(n);
-                    }
-                    keep_seen = true;
+                Settle::Keep { in_flight } => {
+                    self.flush().await?;
+                    self.keep_seen = true;
+                    self.release(u64::from(in_flight), u64::from(in_flight));
                     // It stays in q.dead: settled too.
-                    progress.inc(1);
+                    self.progress.inc(1);
                 }
-                Settle::Rescue(tag, mut message) => {
-                    if let Some((t, n)) = pending.take() {
-                        ack(t, true).await?;
-                        acked += n;
-                        progress.inc(n);
-                    }
-                    rescuer.rescue(holder, tag, &mut message).await?;
-                    progress.inc(1);
+                Settle::Rescue {
+                    tag,
+                    mut message,
+                    in_flight,
+                } => {
+                    self.flush().await?;
+                    self.rescuer
+                        .rescue(&self.acker_channel(), tag, &mut message)
+                        .await?;
+                    self.release(u64::from(in_flight), u64::from(in_flight));
+                    self.progress.inc(1);
                 }
             }
         }
-        if let Some((tag, n)) = pending.take() {
-            ack(tag, true).await?;
-            acked += n;
-            progress.inc(n);
+        self.flush().await
+    }
+
+    fn acker_channel(&self) -> lapin::Channel {
+        self.acker.channel()
+    }
+
+    /// Journal to disk, then the pending ack (multiple while no message was kept).
+    async fn flush(&mut self) -> Result<()> {
+        let Some((tag, n, copies)) = self.pending else {
+            return Ok(());
+        };
+        // Counted before it is sent: an ack cut off by a failure may still reach the broker,
+        // and the summary must not say fewer were removed than were.
+        Tally::add(&self.tally.acked, n);
+        self.pending = None;
+        self.acker.ack(tag, !self.keep_seen).await?;
+        self.acked += n;
+        if self.digests.len() >= 1000 || self.last_barrier.elapsed() > Duration::from_millis(250) {
+            // The broker has processed these acks: their records must not answer for a twin
+            // (unless the broker restarts: see `dead::journal`).
+            self.acker.barrier().await?;
+            let mut journal = self.journal.borrow_mut();
+            for d in self.digests.drain(..) {
+                journal.settled(&d)?;
+            }
+            journal.sync()?;
+            self.last_barrier = Instant::now();
         }
+        self.release(n, copies);
+        self.progress.inc(n);
+        self.progress.set_message(format!("moved {}", self.acked));
         Ok(())
     }
-    .await;
-    rescuer.close().await;
-    match result {
-        Ok(()) => Ok((acked, rescuer.count)),
-        Err(e) => Err((e, acked, rescuer.count)),
+
+    /// Frees `places` of the window, `copies` of them copies in flight.
+    fn release(&self, places: u64, copies: u64) {
+        self.places
+            .add_permits(usize::try_from(places).unwrap_or(usize::MAX));
+        self.tally.end_copies(copies);
     }
 }
 
 /// One record of an export file: what a replay needs.
-struct Record {
-    message: Message,
+pub(crate) struct Record {
+    pub message: Message,
 }
 
-fn parse_record(line: &str) -> std::result::Result<Record, String> {
+/// Reads one line of an export file (`dead export`, `dead purge --archive`).
+pub(crate) fn parse_record(line: &str) -> std::result::Result<Record, String> {
     let j: serde_json::Value = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
     match j.get("format").and_then(|f| f.as_str()) {
         Some(EXPORT_FORMAT) => {}
@@ -843,10 +1297,12 @@ async fn from_file(
     session: &Session,
     s: &ReplaySettings,
     path: &Path,
-    interrupted: &AtomicBool,
+    stop: &StopFlag,
     report: &mut ReplayReport,
+    progress: &Progress,
     output: Output,
 ) -> Result<()> {
+    let _ = output;
     report.source = path.display().to_string();
     // First pass: every line must be a valid record, or nothing is published.
     let mut total = 0u64;
@@ -868,11 +1324,7 @@ async fn from_file(
         from: path.display().to_string(),
     };
     let now = now_secs();
-    let progress = Progress::new(
-        output,
-        Some(total),
-        if s.dry_run { "counting" } else { "replaying" },
-    );
+    progress.set_length(total);
     // The token of a copy: its target, and whether its envelope's attempt was reset.
     let mut publisher: Option<Publisher<'_, (String, bool)>> = None;
     let mut pace = Pace {
@@ -881,7 +1333,7 @@ async fn from_file(
         sent: 0,
     };
     for (n, line) in open_lines(path)? {
-        if interrupted.load(Ordering::SeqCst) || s.limit.is_some_and(|l| report.matched >= l) {
+        if stop.is_set() || s.limit.is_some_and(|l| report.matched >= l) {
             break;
         }
         let line =
@@ -948,7 +1400,7 @@ async fn from_file(
         publ.close().await;
     }
     progress.finish();
-    report.interrupted = interrupted.load(Ordering::SeqCst);
+    report.interrupted = stop.is_set();
     if s.dry_run {
         report.check_targets(session).await;
     }
@@ -1074,16 +1526,28 @@ mod tests {
             text: "NO_ROUTE".into(),
         };
         assert!(matches!(
-            settle_for(&Outcome::Delivered, 7, None),
-            Settle::Ack(7)
+            settle_for(&Outcome::Delivered, 7, "d7".into(), None),
+            Settle::Ack { tag: 7, ref digest, copy: true } if digest == "d7"
         ));
         assert!(matches!(
-            settle_for(&Outcome::Delivered, 8, Some(Message::default())),
-            Settle::Ack(8)
+            settle_for(
+                &Outcome::Delivered,
+                8,
+                "d8".into(),
+                Some(Message::default())
+            ),
+            Settle::Ack {
+                tag: 8,
+                copy: true,
+                ..
+            }
         ));
         for outcome in [returned, Outcome::Refused, Outcome::Unknown] {
             assert!(
-                matches!(settle_for(&outcome, 7, None), Settle::Keep),
+                matches!(
+                    settle_for(&outcome, 7, "d7".into(), None),
+                    Settle::Keep { in_flight: true }
+                ),
                 "{outcome:?} keeps the dead letter"
             );
             let last = Message {
@@ -1092,8 +1556,8 @@ mod tests {
             };
             assert!(
                 matches!(
-                    settle_for(&outcome, 9, Some(last)),
-                    Settle::Rescue(9, m) if m.body == b"last delivery"
+                    settle_for(&outcome, 9, "d9".into(), Some(last)),
+                    Settle::Rescue { tag: 9, ref message, in_flight: true } if message.body == b"last delivery"
                 ),
                 "{outcome:?} on a last delivery rescues it"
             );

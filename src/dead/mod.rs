@@ -5,6 +5,7 @@ pub mod decode;
 pub mod envelope;
 pub mod export;
 pub mod filter;
+pub mod journal;
 pub mod peek;
 pub mod replay;
 pub mod value;

@@ -16,13 +16,19 @@ pub struct Progress {
 impl Progress {
     /// A bar counting to `len` (`None`: a spinner), labelled `what`.
     pub fn new(output: Output, len: Option<u64>, what: &str) -> Progress {
+        Progress::build(output, len, what, true)
+    }
+
+    fn build(output: Output, len: Option<u64>, what: &str, shown: bool) -> Progress {
         if output.quiet || !std::io::stderr().is_terminal() {
             return Progress { bar: None };
         }
-        let bar = match len {
-            Some(n) => ProgressBar::with_draw_target(Some(n), ProgressDrawTarget::stderr()),
-            None => ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()),
+        let target = if shown {
+            ProgressDrawTarget::stderr()
+        } else {
+            ProgressDrawTarget::hidden()
         };
+        let bar = ProgressBar::with_draw_target(len, target);
         // `{rate}` rather than indicatif's `{per_sec}`, which prints four decimals.
         let style = ProgressStyle::with_template(
             "{prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} {rate} {msg}",
@@ -38,13 +44,38 @@ impl Progress {
         .unwrap_or_else(|_| ProgressStyle::default_bar());
         bar.set_style(style);
         bar.set_prefix(what.to_owned());
-        bar.enable_steady_tick(Duration::from_millis(200));
+        if shown {
+            bar.enable_steady_tick(Duration::from_millis(200));
+        }
         Progress { bar: Some(bar) }
     }
 
     pub fn inc(&self, n: u64) {
         if let Some(b) = &self.bar {
             b.inc(n);
+        }
+    }
+
+    /// A bar whose length is not known yet: drawn from [`Progress::set_length`] on.
+    pub fn pending(output: Output, what: &str) -> Progress {
+        Progress::build(output, Some(0), what, false)
+    }
+
+    /// Sets the length of a [`Progress::pending`] bar, and starts drawing it.
+    pub fn set_length(&self, n: u64) {
+        if let Some(b) = &self.bar {
+            b.set_length(n);
+            b.set_draw_target(ProgressDrawTarget::stderr());
+            b.enable_steady_tick(Duration::from_millis(200));
+        }
+    }
+
+    /// Runs `f` (which prints to stderr) with the bar hidden, so that the line is not drawn
+    /// over.
+    pub fn suspend(&self, f: impl FnOnce()) {
+        match &self.bar {
+            Some(b) => b.suspend(f),
+            None => f(),
         }
     }
 

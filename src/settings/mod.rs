@@ -153,6 +153,10 @@ pub struct ReplaySettings {
     pub from_file: Option<PathBuf>,
     /// Copy envelope bodies unchanged instead of setting their `attempt` to 1.
     pub keep_attempts: bool,
+    /// `--journal`: the replay journal's file (default: in the state directory).
+    pub journal: Option<PathBuf>,
+    /// `--blocked-timeout`: stop when publishing stays blocked this long.
+    pub blocked_timeout: Option<std::time::Duration>,
     pub peek: PeekOptions,
 }
 
@@ -325,6 +329,18 @@ impl Invocation {
                                 rate: a.rate.as_deref().map(parse_rate).transpose()?,
                                 from_file: a.from_file,
                                 keep_attempts: a.keep_attempts,
+                                journal: a.journal,
+                                blocked_timeout: a
+                                    .blocked_timeout
+                                    .as_deref()
+                                    .map(|t| {
+                                        parse_duration(t).map_err(|why| {
+                                            Error::settings(format!(
+                                                "invalid --blocked-timeout {t:?}: {why}"
+                                            ))
+                                        })
+                                    })
+                                    .transpose()?,
                                 peek: peek_options(&a.peek)?,
                                 queue,
                             },

@@ -15,6 +15,7 @@
 #![allow(dead_code)]
 
 pub mod app;
+pub mod node;
 
 use std::cell::RefCell;
 use std::path::Path;
@@ -62,6 +63,8 @@ pub fn queuey_in(dir: &Path) -> assert_cmd::Command {
         .env("QUEUEY_URL", test_url())
         .env("QUEUEY_API_URL", test_api_url())
         .env("NO_COLOR", "1")
+        // The replay journal lives in the state directory: one per test directory.
+        .env("XDG_STATE_HOME", dir.join("state"))
         .current_dir(dir)
         .timeout(Duration::from_secs(120));
     cmd
@@ -76,6 +79,7 @@ pub fn queuey_process(dir: &Path) -> std::process::Command {
         .env("QUEUEY_URL", test_url())
         .env("QUEUEY_API_URL", test_api_url())
         .env("NO_COLOR", "1")
+        .env("XDG_STATE_HOME", dir.join("state"))
         .current_dir(dir);
     cmd
 }
@@ -129,6 +133,15 @@ impl Broker {
 
     pub fn connect_to(url: &str) -> Broker {
         ensure_local_broker();
+        Broker::connect_with(url, &test_api_url())
+    }
+
+    /// Connects to a private node started by the test (see [`node`]).
+    pub fn connect_node(node: &node::Node) -> Broker {
+        Broker::connect_with(&node.url(), &node.api_url())
+    }
+
+    fn connect_with(url: &str, api_url: &str) -> Broker {
         let rt = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
@@ -150,7 +163,7 @@ impl Broker {
             })
             .unwrap_or_else(|_| panic!("{}", no_broker(url, "timed out")))
             .unwrap_or_else(|e| panic!("{}", no_broker(url, &e.to_string())));
-        let api_url = format!("{}/api", test_api_url().trim_end_matches('/'));
+        let api_url = format!("{}/api", api_url.trim_end_matches('/'));
         let api = ApiClient::new(
             api_url,
             uri.authority.userinfo.username.clone(),
