@@ -533,6 +533,45 @@ mod tests {
         RabbitMqOptions::default()
     }
 
+    /// Only the library's exact wording, with plain digits on both sides, names max attempts:
+    /// a sign, an empty or a non-numeric attempt is not that wording.
+    #[test]
+    fn max_attempts_need_plain_digits_on_both_sides() {
+        let of = max_attempts_of;
+        assert_eq!(
+            of("max attempts (3) exhausted after attempt 3: boom"),
+            Some(3)
+        );
+        assert_eq!(
+            of("max attempts (+3) exhausted after attempt 3: boom"),
+            None
+        );
+        assert_eq!(of("max attempts () exhausted after attempt 3: boom"), None);
+        assert_eq!(of("max attempts (3) exhausted after attempt : boom"), None);
+        assert_eq!(
+            of("max attempts (3) exhausted after attempt x3: boom"),
+            None
+        );
+        assert_eq!(
+            of("max attempts (3) exhausted after attempt +3: boom"),
+            None
+        );
+        assert_eq!(of("max attempts (3) exhausted after attempt 3 boom"), None);
+    }
+
+    /// A problem report shows a value whole up to 40 characters, then cut with an ellipsis.
+    #[test]
+    fn described_values_are_cut_after_forty_characters() {
+        for (n, shown) in [
+            (39, "é".repeat(39)),
+            (40, "é".repeat(40)),
+            (41, format!("{}…", "é".repeat(40))),
+        ] {
+            let v = Value::LongStr("é".repeat(n).into_bytes());
+            assert_eq!(describe(&v), format!("{} {shown:?}", v.type_name()), "{n}");
+        }
+    }
+
     fn s(v: &str) -> Value {
         Value::LongStr(v.as_bytes().to_vec())
     }
