@@ -622,10 +622,10 @@ fn connection_closed_by_the_broker_mid_replay_loses_nothing() {
     let ids = fill(&broker, &dead, &[targets[0].as_str()], &["x"], 6000);
     assert_only_in_dead(&broker, &dead, &targets, &ids);
     let dir = tempfile::tempdir().unwrap();
-    // Slow enough (12 s) that the management API, whose connection list lags by seconds,
+    // Slow enough (30 s) that the management API, whose connection list lags by seconds,
     // shows queuey's connection well before the replay would end.
     let child = queuey_process(dir.path())
-        .args(["dead", "replay", &q, "--rate", "500"])
+        .args(["dead", "replay", &q, "--rate", "200"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -665,7 +665,8 @@ fn ctrl_c_stops_cleanly_with_a_summary() {
     assert_only_in_dead(&broker, &dead, &targets, &ids);
     let dir = tempfile::tempdir().unwrap();
     let child = queuey_process(dir.path())
-        .args(["dead", "replay", &q, "--rate", "1000"])
+        // 10 s at this rate: Ctrl-C lands mid-run even on a busy machine.
+        .args(["dead", "replay", &q, "--rate", "300"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
