@@ -100,7 +100,9 @@ impl ExitCode {
                  nothing was changed"
             }
             ExitCode::Internal => "internal error (a bug in queuey)",
-            ExitCode::Interrupted => "interrupted (Ctrl-C, SIGTERM, SIGHUP)",
+            ExitCode::Interrupted => {
+                "interrupted: Ctrl-C (SIGINT), SIGTERM or SIGHUP stopped a replay or purge cleanly"
+            }
         }
     }
 

@@ -133,6 +133,11 @@ pub fn register_userinfo_of(raw: &str) {
         if let Some((start, end)) = password_span(word) {
             let user_start = word[..start - 1].rfind(['/', ':']).map_or(0, |i| i + 1);
             register_secret(&word[start..end], &word[user_start..start - 1]);
+            // And what follows the span's last colon: a parser that reads the span otherwise
+            // (`amqp://h:/:pw@` is host `h` and vhost `:pw@`) may show that part alone.
+            if let Some(colon) = word[start..end].rfind(':') {
+                register_secret(&word[start + colon + 1..end], "");
+            }
         }
     }
 }
@@ -140,6 +145,14 @@ pub fn register_userinfo_of(raw: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_password_read_as_a_vhost_is_masked_alone_too() {
+        // `amqp://amqp:/:Zq0aaAaa@` parses as host `amqp` and vhost `:Zq0aaAaa@`, which the
+        // URL's display encodes as `%3AZq0aaAaa%40` (found by tests/secrets.rs).
+        register_userinfo_of("amqp://amqp:/:Zq0aaAaa@");
+        assert_eq!(redact("vhost %3AZq0aaAaa%40"), "vhost %3A***%40");
+    }
 
     #[test]
     fn masks_registered_secrets_and_their_encoding() {

@@ -118,6 +118,9 @@ pub async fn flow_events(session: &Session) -> Result<impl Stream<Item = Flow> +
     Ok(conn.events_listener().filter_map(|e| match e {
         lapin::Event::ConnectionBlocked(reason) => Some(Flow::Blocked(reason)),
         lapin::Event::ConnectionUnblocked => Some(Flow::Unblocked),
+        // A channel-level error (a refused declare, a queue the user may not read) closes one
+        // channel, not the connection: the call that made it reports it.
+        lapin::Event::Error(e) if super::session::soft_error_code(&e).is_some() => None,
         lapin::Event::Error(e) => Some(Flow::Lost(e.to_string())),
         _ => None,
     }))

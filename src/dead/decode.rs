@@ -533,6 +533,71 @@ mod tests {
         RabbitMqOptions::default()
     }
 
+    /// Only the library's exact wording, with plain digits on both sides, names max attempts:
+    /// a sign, an empty or a non-numeric attempt is not that wording.
+    #[test]
+    fn max_attempts_need_plain_digits_on_both_sides() {
+        let of = max_attempts_of;
+        assert_eq!(
+            of("max attempts (3) exhausted after attempt 3: boom"),
+            Some(3)
+        );
+        assert_eq!(
+            of("max attempts (+3) exhausted after attempt 3: boom"),
+            None
+        );
+        assert_eq!(of("max attempts () exhausted after attempt 3: boom"), None);
+        assert_eq!(of("max attempts (3) exhausted after attempt : boom"), None);
+        assert_eq!(
+            of("max attempts (3) exhausted after attempt x3: boom"),
+            None
+        );
+        assert_eq!(
+            of("max attempts (3) exhausted after attempt +3: boom"),
+            None
+        );
+        assert_eq!(of("max attempts (3) exhausted after attempt 3 boom"), None);
+    }
+
+    /// A table's preview: the job's payload for an envelope, else the body, whitespace
+    /// squeezed, whole up to `max_chars` characters, then cut with an ellipsis.
+    #[test]
+    fn previews_show_the_payload_of_a_job_and_cut_at_the_limit() {
+        let envelope = br#"{"job_id":"67e55044-10b1-426f-9247-bb680e5fe0c8","job_type":"app::Send","queue":"orders","attempt":3,"enqueued_at_ms":1700000000000,"deferrals":0,"priority":0,"payload":{"n":  1}}"#;
+        let decoded = |body: &[u8]| {
+            decode(
+                &Message {
+                    body: body.to_vec(),
+                    ..Message::default()
+                },
+                "orders",
+                &opts(),
+            )
+        };
+        let job = decoded(envelope);
+        assert!(job.envelope.is_some());
+        assert_eq!(job_preview(envelope, &job, 60), r#"{"n": 1}"#);
+        let plain = b"not   a\njob";
+        assert_eq!(job_preview(plain, &decoded(plain), 60), "not a job");
+        assert_eq!(body_preview(b"abcd", 4), "abcd");
+        assert_eq!(body_preview(b"abcde", 4), "abcd…");
+        assert_eq!(body_preview(b"abc", 4), "abc");
+        assert_eq!(body_preview(b"", 4), "(empty)");
+    }
+
+    /// A problem report shows a value whole up to 40 characters, then cut with an ellipsis.
+    #[test]
+    fn described_values_are_cut_after_forty_characters() {
+        for (n, shown) in [
+            (39, "é".repeat(39)),
+            (40, "é".repeat(40)),
+            (41, format!("{}…", "é".repeat(40))),
+        ] {
+            let v = Value::LongStr("é".repeat(n).into_bytes());
+            assert_eq!(describe(&v), format!("{} {shown:?}", v.type_name()), "{n}");
+        }
+    }
+
     fn s(v: &str) -> Value {
         Value::LongStr(v.as_bytes().to_vec())
     }
