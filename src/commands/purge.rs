@@ -226,14 +226,7 @@ async fn remove_matching(
 ) -> Result<()> {
     let dead = s.queue.dead_queue();
     let now = now_secs();
-    let scope = Scope {
-        broker: format!(
-            "{}:{}",
-            session.settings.amqp.host, session.settings.amqp.port
-        ),
-        vhost: session.vhost().to_owned(),
-        queue: dead.clone(),
-    };
+    let scope = crate::live::dead::journal_scope(session, &dead);
     let (mut archive, mut held) = match &s.archive {
         Some(path) => {
             let (a, held) = Archive::open(path, &scope, session.node_started_ms().await)?;

@@ -602,14 +602,7 @@ async fn from_queue(
         time: now_secs(),
         from: dead.clone(),
     };
-    let scope = Scope {
-        broker: format!(
-            "{}:{}",
-            session.settings.amqp.host, session.settings.amqp.port
-        ),
-        vhost: session.vhost().to_owned(),
-        queue: dead.clone(),
-    };
+    let scope = crate::live::dead::journal_scope(session, &dead);
     let journal_path = match &s.journal {
         Some(p) => p.clone(),
         None => journal_file::default_path(&scope)?,

@@ -5,6 +5,7 @@ use crate::broker::peek::{Delivered, Peek};
 use crate::broker::session::Session;
 use crate::dead::decode::{self, DeadLetter};
 use crate::dead::filter::Filter;
+use crate::dead::journal::Scope;
 use crate::error::{Error, Kind, Result};
 use crate::output::progress::Progress;
 use crate::queue::QueueSettings;
@@ -119,4 +120,16 @@ pub async fn missing_dead_queue(session: &Session, queue: &QueueSettings) -> Err
     // Not through `sanitize`, which doubles backslashes: names here are `{:?}`-escaped, and
     // the commands are quoted by `shell`, which spells every invisible character visibly.
     err.with_hint(hint)
+}
+
+/// What a journal or an archive of `dead` on this session's broker belongs to.
+pub fn journal_scope(session: &Session, dead: &str) -> Scope {
+    Scope {
+        broker: format!(
+            "{}:{}",
+            session.settings.amqp.host, session.settings.amqp.port
+        ),
+        vhost: session.vhost().to_owned(),
+        queue: dead.to_owned(),
+    }
 }
