@@ -1,9 +1,9 @@
 //! A session with one broker: an AMQP connection opened on first use, the management API
 //! client, and the broker's version, read once.
 //!
-//! Commands never hold lapin or reqwest types of their own: they ask the session for a fresh
-//! channel (a 404 or 406 closes the channel it happens on, so every probe gets its own), for a
-//! queue's live state, or for the broker version.
+//! Commands ask the session for a fresh channel (a 404 or 406 closes the channel it happens on,
+//! so every probe gets its own), for a queue's live state, or for the broker version. (The
+//! replay and purge pipelines still hold lapin channels themselves: see docs/design.md.)
 
 use std::fmt;
 
