@@ -20,14 +20,12 @@ use crate::output::{self, Format, Output, plural, stdout_error};
 use crate::queue::QueueSettings;
 use crate::settings::Which;
 
-pub use crate::dead::export::{EXPORT_FORMAT, export_record};
-pub use crate::shell::{dead_ls_command, queuey_command};
-// Until replay and purge import them from where they live.
-pub use crate::live::dead::{explain_missing, missing_dead_queue, next_matching};
-pub use crate::output::dead::note_rescued;
-pub use crate::output::file::create_new_file;
-
-pub use crate::output::time::now_secs;
+use crate::dead::export::export_record;
+use crate::live::dead::{explain_missing, next_matching};
+use crate::output::dead::note_rescued;
+use crate::output::file::create_new_file;
+use crate::output::time::now_secs;
+use crate::shell::dead_ls_command;
 
 pub async fn ls(
     connection: &ConnectionSettings,

@@ -9,20 +9,21 @@ use serde::Serialize;
 use crate::broker::peek::{Delivered, Peek, with_peek};
 use crate::broker::session::Session;
 use crate::broker::settle::{Acker, connection_lost};
-use crate::commands::dead::{
-    create_new_file, export_record, missing_dead_queue, next_matching, note_rescued, now_secs,
-};
-use crate::commands::replay::parse_record;
 use crate::commands::signals::{StopFlag, stop_flag};
 use crate::dead::decode;
+use crate::dead::export::{export_record, read_record};
 use crate::dead::journal::{
     Scope, Unfinished, digest, read_line, run_line, settled_line, started_line,
 };
 use crate::dead::peek::PeekOptions;
 use crate::endpoint::ConnectionSettings;
 use crate::error::{Error, ExitCode, Result};
+use crate::live::dead::{missing_dead_queue, next_matching};
+use crate::output::dead::note_rescued;
+use crate::output::file::create_new_file;
 use crate::output::progress::Progress;
 use crate::output::sanitize::sanitize;
+use crate::output::time::now_secs;
 use crate::output::{self, Format, Output, plural};
 use crate::settings::PurgeSettings;
 
@@ -389,8 +390,8 @@ impl Archive {
                 .lines()
             {
                 // A line cut short by a crash was never acked: skipped, written again.
-                if let Ok(r) = parse_record(line) {
-                    held.add_copied(&digest(&r.message.properties, &r.message.body));
+                if let Ok(m) = read_record(line) {
+                    held.add_copied(&digest(&m.properties, &m.body));
                 }
             }
             let mut then_started = None;

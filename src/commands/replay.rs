@@ -13,8 +13,6 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use base64::Engine as _;
-use base64::engine::general_purpose::STANDARD as B64;
 use futures_lite::StreamExt;
 use serde::Serialize;
 
@@ -23,21 +21,23 @@ use crate::broker::peek::{Delivered, Rescuer, with_peek};
 use crate::broker::publish::{Copy, Outcome, Publisher};
 use crate::broker::session::Session;
 use crate::broker::settle::{Acker, Flow, flow_events, lost_error};
-use crate::commands::dead::{EXPORT_FORMAT, explain_missing, note_rescued, now_secs};
 use crate::commands::signals::{StopFlag, stop_flag};
 use crate::dead::decode::{self, Message};
+use crate::dead::export::read_record;
 use crate::dead::journal::{Scope, Unfinished, digest};
 use crate::dead::peek::PeekOptions;
 use crate::dead::replay::{
     CopyBody, ReplayStamp, copy_id, replay_body, replay_properties, replayed_in_run, target,
 };
-use crate::dead::value::Properties;
 use crate::duration::format_duration;
 use crate::endpoint::ConnectionSettings;
 use crate::error::{Error, ExitCode, Kind, Result};
 use crate::journal_file::{self, JournalFile};
+use crate::live::dead::explain_missing;
+use crate::output::dead::note_rescued;
 use crate::output::progress::Progress;
 use crate::output::sanitize::sanitize;
+use crate::output::time::now_secs;
 use crate::output::{self, Format, Output, noun_for, plural, rate_text};
 use crate::queue::MAX_QUEUE_NAME_BYTES;
 use crate::settings::ReplaySettings;
@@ -1235,42 +1235,12 @@ impl Settler<'_, '_> {
     }
 }
 
-/// One record of an export file: what a replay needs.
-pub(crate) struct Record {
-    pub message: Message,
-}
-
-/// Reads one line of an export file (`dead export`, `dead purge --archive`).
-pub(crate) fn parse_record(line: &str) -> std::result::Result<Record, String> {
-    let j: serde_json::Value = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
-    match j.get("format").and_then(|f| f.as_str()) {
-        Some(EXPORT_FORMAT) => {}
-        Some(other) => return Err(format!("format {other:?}, expected {EXPORT_FORMAT:?}")),
-        None => {
-            return Err(format!(
-                "no \"format\": not a queuey export ({EXPORT_FORMAT})"
-            ));
-        }
-    }
-    let properties = Properties::from_json(j.get("properties").unwrap_or(&serde_json::Value::Null))
-        .map_err(|e| format!("properties: {e}"))?;
-    let body = B64
-        .decode(
-            j.get("body_base64")
-                .and_then(|b| b.as_str())
-                .ok_or("no body_base64")?,
-        )
-        .map_err(|e| format!("body_base64: {e}"))?;
-    // Check now that every value fits AMQP, so that a bad line stops the run before anything
-    // is published.
-    properties_to_amqp(&properties)?;
-    Ok(Record {
-        message: Message {
-            properties,
-            body,
-            ..Message::default()
-        },
-    })
+/// One line of an export file as a message to replay: read by [`read_record`], and checked now
+/// to fit AMQP, so that a bad line stops the run before anything is published.
+fn parse_record(line: &str) -> std::result::Result<Message, String> {
+    let message = read_record(line)?;
+    properties_to_amqp(&message.properties)?;
+    Ok(message)
 }
 
 fn open_lines(path: &Path) -> Result<impl Iterator<Item = (usize, std::io::Result<String>)>> {
@@ -1338,7 +1308,7 @@ async fn from_file(
             Error::new(Kind::Usage, format!("{} line {n}: {why}", path.display()))
         })?;
         report.scanned += 1;
-        let m = record.message;
+        let m = record;
         let dl = decode::decode(&m, &s.queue.name, &s.queue.options);
         if !s.filter.matches(&dl, &m.properties, now) {
             progress.inc(1);
