@@ -34,15 +34,15 @@ use std::time::{Duration, Instant};
 
 use futures_lite::StreamExt;
 use lapin::options::{
-    BasicAckOptions, BasicCancelOptions, BasicConsumeOptions, BasicNackOptions,
-    BasicPublishOptions, BasicQosOptions, ConfirmSelectOptions,
+    BasicAckOptions, BasicCancelOptions, BasicConsumeOptions, BasicNackOptions, BasicQosOptions,
 };
 use lapin::types::FieldTable;
-use lapin::{Channel, Confirmation, Consumer};
+use lapin::{Channel, Consumer};
 
-use super::convert::{message_from_delivery, properties_to_amqp};
+use super::convert::message_from_delivery;
 use super::session::{BrokerVersion, Session};
-use crate::dead::decode::{HEADER_RESCUED_AT, Message, X_DELIVERY_COUNT};
+use super::settle::{Acker, Rescuer};
+use crate::dead::decode::{Message, X_DELIVERY_COUNT};
 use crate::dead::peek::PeekOptions;
 use crate::dead::value::Value;
 use crate::error::{Error, Kind, Result};
@@ -318,13 +318,13 @@ impl<'a> Peek<'a> {
         Ok(())
     }
 
-    /// A handle on the channel holding the deliveries, to ack them from another stage of a
-    /// pipeline; report those acks with [`Peek::acked_elsewhere`].
-    pub fn channel(&self) -> Channel {
-        self.channel.clone()
+    /// An [`Acker`] on the channel holding the deliveries, to ack them from another stage of
+    /// a pipeline; report those acks with [`Peek::acked_elsewhere`].
+    pub fn acker(&self) -> Acker<'a> {
+        Acker::new(self.session, &self.queue, self.channel.clone())
     }
 
-    /// Counts `n` deliveries acked through [`Peek::channel`].
+    /// Counts `n` deliveries acked through [`Peek::acker`].
     pub fn acked_elsewhere(&mut self, n: u64) {
         self.outstanding = self.outstanding.saturating_sub(n);
     }
@@ -395,100 +395,6 @@ impl<'a> Peek<'a> {
             }
         }
         Ok(())
-    }
-}
-
-/// Replaces quorum messages on their last delivery by fresh copies: a confirmed copy of the
-/// message is published to the queue (one at a time, so that a return cannot be mistaken for
-/// another copy's), and only then the held original is acked. The copy carries the
-/// `x-queuey-rescued-at` timestamp and no `x-delivery-count`. Nothing is lost; the message
-/// changes its place in the queue.
-pub struct Rescuer<'a> {
-    session: &'a Session,
-    queue: String,
-    channel: Option<Channel>,
-    /// Messages rescued so far.
-    pub count: u64,
-}
-
-impl<'a> Rescuer<'a> {
-    pub fn new(session: &'a Session, queue: &str) -> Rescuer<'a> {
-        Rescuer {
-            session,
-            queue: queue.to_owned(),
-            channel: None,
-            count: 0,
-        }
-    }
-
-    /// Republishes `message` (delivered as `tag` on `holder`) and acks the original. On return,
-    /// `message` carries the copy's headers.
-    pub async fn rescue(
-        &mut self,
-        holder: &Channel,
-        tag: u64,
-        message: &mut Message,
-    ) -> Result<()> {
-        if self.channel.is_none() {
-            let ch = self.session.channel().await?;
-            ch.confirm_select(ConfirmSelectOptions::default())
-                .await
-                .map_err(|e| {
-                    self.session
-                        .amqp_error(&e, "cannot enable publisher confirms")
-                })?;
-            self.channel = Some(ch);
-        }
-        let Some(ch) = self.channel.as_ref() else {
-            return Err(Error::internal("rescue: no channel"));
-        };
-        let mut copy = message.properties.clone();
-        let now = crate::output::time::now_secs();
-        let headers = copy.headers.get_or_insert_with(Default::default);
-        headers.remove(X_DELIVERY_COUNT);
-        headers.insert(HEADER_RESCUED_AT.to_owned(), Value::Timestamp(now));
-        let props = properties_to_amqp(&copy)
-            .map_err(|e| Error::new(Kind::BrokerRefused, format!("cannot copy a message: {e}")))?;
-        let context = format!(
-            "cannot republish a message on its last delivery to {:?}",
-            self.queue
-        );
-        let confirm = ch
-            .basic_publish(
-                "".into(),
-                self.queue.as_str().into(),
-                BasicPublishOptions {
-                    mandatory: true,
-                    ..BasicPublishOptions::default()
-                },
-                &message.body,
-                props,
-            )
-            .await
-            .map_err(|e| self.session.amqp_error(&e, &context))?
-            .await
-            .map_err(|e| self.session.amqp_error(&e, &context))?;
-        match confirm {
-            Confirmation::Ack(None) => {
-                holder
-                    .basic_ack(tag, BasicAckOptions::default())
-                    .await
-                    .map_err(|e| self.session.amqp_error(&e, &context))?;
-                self.count += 1;
-                message.properties.headers = copy.headers;
-                Ok(())
-            }
-            _ => Err(Error::new(
-                Kind::BrokerRefused,
-                format!("{context}: the broker did not accept the copy"),
-            )),
-        }
-    }
-
-    pub async fn close(&mut self) {
-        if let Some(ch) = self.channel.take() {
-            let _ = ch.close(200, "done".into()).await;
-        }
     }
 }
 

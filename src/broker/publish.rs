@@ -34,33 +34,55 @@ use lapin::options::{BasicPublishOptions, ConfirmSelectOptions};
 use lapin::types::ShortString;
 use lapin::{BasicProperties, Channel, Confirmation, PublisherConfirm};
 
+use super::convert::{properties_from_amqp, properties_to_amqp};
 use super::session::Session;
+use crate::dead::value::Properties;
 use crate::error::{Error, Result};
 
-/// What became of one published copy.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    /// Confirmed and routed to a queue: the copy is safe.
-    Delivered,
-    /// Confirmed but returned: nothing took it (no queue by that name).
-    Returned { code: u16, text: String },
-    /// The broker refused it (nack), e.g. a queue at its length limit with reject-publish.
-    Refused,
-    /// A return in its batch could not be attributed: counted as not delivered.
-    Unknown,
-}
+pub use crate::dead::report::Outcome;
 
 /// Reads a copy's id back from the properties of a returned message.
-pub type IdOf = fn(&BasicProperties) -> Option<u64>;
+pub type IdOf = fn(&Properties) -> Option<u64>;
 
 /// A copy to publish: to `queue` through the default exchange.
 pub struct Copy<T> {
     pub queue: String,
-    pub properties: BasicProperties,
+    properties: BasicProperties,
     pub body: Vec<u8>,
     pub token: T,
     /// Readable back from `properties` by the publisher's `id_of`.
     pub id: u64,
+}
+
+impl<T> Copy<T> {
+    /// A copy of `body` with `properties`; an error says why AMQP cannot carry them (a header
+    /// value out of its range), checked now so that the caller can keep the original.
+    pub fn new(
+        queue: String,
+        properties: &Properties,
+        body: Vec<u8>,
+        token: T,
+        id: u64,
+    ) -> std::result::Result<Copy<T>, String> {
+        Ok(Copy {
+            queue,
+            properties: properties_to_amqp(properties)?,
+            body,
+            token,
+            id,
+        })
+    }
+
+    /// The same copy with another token.
+    pub fn with_token<U>(self, token: U) -> Copy<U> {
+        Copy {
+            queue: self.queue,
+            properties: self.properties,
+            body: self.body,
+            token,
+            id: self.id,
+        }
+    }
 }
 
 /// Polls every future once in order, then all until done: futures that act on their first
@@ -236,7 +258,7 @@ impl<'a, T> Publisher<'a, T> {
             };
             pending.acked = Some(acked);
             if let Some(m) = message {
-                match (self.id_of)(&m.delivery.properties) {
+                match (self.id_of)(&properties_from_amqp(&m.delivery.properties)) {
                     Some(rid) => {
                         self.returned
                             .insert(rid, (m.reply_code, m.reply_text.as_str().to_owned()));

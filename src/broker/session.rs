@@ -257,6 +257,18 @@ impl Session {
         }
     }
 
+    /// Removes every ready message of `queue` (`queue.purge`): how many it removed. Messages
+    /// delivered and not yet acked are not ready, and stay.
+    pub async fn purge(&self, queue: &str) -> Result<u64> {
+        let channel = self.channel().await?;
+        let removed = channel
+            .queue_purge(queue.into(), lapin::options::QueuePurgeOptions::default())
+            .await
+            .map_err(|e| self.amqp_error(&e, &format!("cannot purge {queue:?}")))?;
+        let _ = channel.close(200, "purged".into()).await;
+        Ok(u64::from(removed))
+    }
+
     /// A channel-level refusal the caller has no plan for, as an error naming what was tried
     /// (`doing`: "inspect", "declare"...), on which queue, and the broker's answer.
     pub fn refused(&self, doing: &str, queue: &str, code: u16, text: &str) -> Error {

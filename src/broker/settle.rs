@@ -3,7 +3,8 @@
 //! [`Acker`] acks the deliveries a peek holds, from the stage of a pipeline that decides them.
 //! The broker never confirms an ack; [`Acker::barrier`] is the nearest thing: a synchronous
 //! method on the same channel, answered only after every frame sent before it (the acks
-//! included) was processed.
+//! included) was processed. [`Rescuer`] settles a quorum message on its last delivery by a
+//! confirmed republish before its ack, since returning it would dead-letter or drop it.
 //!
 //! During a memory or disk alarm the broker blocks connections that publish: it stops reading
 //! from them, so publishes (and acks on the same connection) wait without an error. lapin
@@ -11,12 +12,17 @@
 //! `connection.blocked` / `connection.unblocked` into [`Flow`] values.
 
 use futures_lite::{Stream, StreamExt};
-use lapin::Channel;
-use lapin::options::{BasicAckOptions, QueueDeclareOptions};
+use lapin::options::{
+    BasicAckOptions, BasicPublishOptions, ConfirmSelectOptions, QueueDeclareOptions,
+};
 use lapin::types::FieldTable;
+use lapin::{Channel, Confirmation};
 
+use super::convert::properties_to_amqp;
 use super::session::Session;
-use crate::error::Result;
+use crate::dead::decode::{HEADER_RESCUED_AT, Message, X_DELIVERY_COUNT};
+use crate::dead::value::Value;
+use crate::error::{Error, Kind, Result};
 
 /// Acks deliveries held on one channel.
 pub struct Acker<'a> {
@@ -35,9 +41,15 @@ impl<'a> Acker<'a> {
         }
     }
 
-    /// The channel holding the deliveries (to rescue one on it).
-    pub fn channel(&self) -> Channel {
-        self.channel.clone()
+    /// Rescues the held delivery `tag` through `rescuer`: a confirmed republish, then the ack
+    /// of the original on the channel that holds it.
+    pub async fn rescue(
+        &self,
+        rescuer: &mut Rescuer<'_>,
+        tag: u64,
+        message: &mut Message,
+    ) -> Result<()> {
+        rescuer.rescue(&self.channel, tag, message).await
     }
 
     /// Acks `tag`, or with `multiple` every outstanding delivery up to it.
@@ -73,6 +85,100 @@ impl<'a> Acker<'a> {
                     &format!("cannot make sure the acks on {:?} were taken", self.queue),
                 )
             })
+    }
+}
+
+/// Replaces quorum messages on their last delivery by fresh copies: a confirmed copy of the
+/// message is published to the queue (one at a time, so that a return cannot be mistaken for
+/// another copy's), and only then the held original is acked. The copy carries the
+/// `x-queuey-rescued-at` timestamp and no `x-delivery-count`. Nothing is lost; the message
+/// changes its place in the queue.
+pub struct Rescuer<'a> {
+    session: &'a Session,
+    queue: String,
+    channel: Option<Channel>,
+    /// Messages rescued so far.
+    pub count: u64,
+}
+
+impl<'a> Rescuer<'a> {
+    pub fn new(session: &'a Session, queue: &str) -> Rescuer<'a> {
+        Rescuer {
+            session,
+            queue: queue.to_owned(),
+            channel: None,
+            count: 0,
+        }
+    }
+
+    /// Republishes `message` (delivered as `tag` on `holder`) and acks the original. On return,
+    /// `message` carries the copy's headers.
+    pub async fn rescue(
+        &mut self,
+        holder: &Channel,
+        tag: u64,
+        message: &mut Message,
+    ) -> Result<()> {
+        if self.channel.is_none() {
+            let ch = self.session.channel().await?;
+            ch.confirm_select(ConfirmSelectOptions::default())
+                .await
+                .map_err(|e| {
+                    self.session
+                        .amqp_error(&e, "cannot enable publisher confirms")
+                })?;
+            self.channel = Some(ch);
+        }
+        let Some(ch) = self.channel.as_ref() else {
+            return Err(Error::internal("rescue: no channel"));
+        };
+        let mut copy = message.properties.clone();
+        let now = crate::output::time::now_secs();
+        let headers = copy.headers.get_or_insert_with(Default::default);
+        headers.remove(X_DELIVERY_COUNT);
+        headers.insert(HEADER_RESCUED_AT.to_owned(), Value::Timestamp(now));
+        let props = properties_to_amqp(&copy)
+            .map_err(|e| Error::new(Kind::BrokerRefused, format!("cannot copy a message: {e}")))?;
+        let context = format!(
+            "cannot republish a message on its last delivery to {:?}",
+            self.queue
+        );
+        let confirm = ch
+            .basic_publish(
+                "".into(),
+                self.queue.as_str().into(),
+                BasicPublishOptions {
+                    mandatory: true,
+                    ..BasicPublishOptions::default()
+                },
+                &message.body,
+                props,
+            )
+            .await
+            .map_err(|e| self.session.amqp_error(&e, &context))?
+            .await
+            .map_err(|e| self.session.amqp_error(&e, &context))?;
+        match confirm {
+            Confirmation::Ack(None) => {
+                holder
+                    .basic_ack(tag, BasicAckOptions::default())
+                    .await
+                    .map_err(|e| self.session.amqp_error(&e, &context))?;
+                self.count += 1;
+                message.properties.headers = copy.headers;
+                Ok(())
+            }
+            _ => Err(Error::new(
+                Kind::BrokerRefused,
+                format!("{context}: the broker did not accept the copy"),
+            )),
+        }
+    }
+
+    pub async fn close(&mut self) {
+        if let Some(ch) = self.channel.take() {
+            let _ = ch.close(200, "done".into()).await;
+        }
     }
 }
 

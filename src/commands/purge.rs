@@ -127,16 +127,7 @@ pub async fn run(
     }
 
     if whole_queue {
-        let channel = session.channel().await?;
-        let removed = channel
-            .queue_purge(
-                dead.as_str().into(),
-                lapin::options::QueuePurgeOptions::default(),
-            )
-            .await
-            .map_err(|e| session.amqp_error(&e, &format!("cannot purge {dead:?}")))?;
-        let _ = channel.close(200, "purged".into()).await;
-        report.removed = u64::from(removed);
+        report.removed = session.purge(&dead).await?;
         report.matched = report.removed;
     } else {
         let stop = stop_flag();
@@ -251,7 +242,7 @@ async fn remove_matching(
         let progress = Progress::new(output, Some(p.target), "purging");
         // Archived but not yet on disk: acked only after the archive is synced.
         let mut pending: Vec<(u64, String)> = Vec::new();
-        let acker = Acker::new(session, &dead, p.channel());
+        let acker = p.acker();
         while !stop.is_set() {
             let Some(Delivered {
                 position,

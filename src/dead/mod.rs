@@ -8,4 +8,5 @@ pub mod filter;
 pub mod journal;
 pub mod peek;
 pub mod replay;
+pub mod report;
 pub mod value;

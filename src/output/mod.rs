@@ -7,6 +7,7 @@
 pub mod dead;
 pub mod file;
 pub mod progress;
+pub mod replay;
 pub mod sanitize;
 pub mod time;
 pub mod topology;

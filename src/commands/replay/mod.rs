@@ -1,0 +1,324 @@
+//! `queuey dead replay`: dead letters back to where they came from, losing none.
+//!
+//! The order of work for each dead letter is what makes a loss impossible: publish a copy
+//! (confirm mode, `mandatory`), wait for the broker's confirmation, check the copy was not
+//! returned, and only then ack the dead letter. If queuey dies or the connection drops at any
+//! instant, each message is in `q.dead` (its ack never happened), in its target (the copy was
+//! confirmed), or in both; never in neither.
+//!
+//! The pipeline's parts: `step.rs` decides each dead letter (the same for a queue and a file),
+//! `queue.rs` runs the read, publish and settle stages over q.dead (`settle.rs` the last one),
+//! `journal.rs` keeps the run's journal, `file.rs` replays an export file. The report is
+//! `dead::report`, printed by `output::replay`.
+
+mod file;
+mod journal;
+mod queue;
+mod settle;
+mod step;
+
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use futures_lite::StreamExt;
+use tokio::sync::Semaphore;
+
+use crate::broker::session::Session;
+use crate::broker::settle::{Flow, flow_events, lost_error};
+use crate::commands::signals::{StopFlag, stop_flag};
+use crate::dead::report::ReplayReport;
+use crate::duration::format_duration;
+use crate::endpoint::ConnectionSettings;
+use crate::error::{Error, ExitCode, Kind, Result};
+use crate::live::dead::explain_missing;
+use crate::output::Output;
+use crate::output::dead::note_rescued;
+use crate::output::progress::Progress;
+use crate::output::replay::print_report;
+use crate::output::sanitize::sanitize;
+use crate::queue::MAX_QUEUE_NAME_BYTES;
+use crate::settings::ReplaySettings;
+use journal::JournalSlot;
+
+pub async fn run(
+    connection: &ConnectionSettings,
+    s: &ReplaySettings,
+    output: Output,
+) -> Result<ExitCode> {
+    let session = Session::new(connection.clone(), "dead replay")?;
+    // Before anything, the dry run too: a user who may not publish cannot replay.
+    match session.check_write_permission("dead replay").await {
+        Ok(None) => {}
+        Ok(Some(unchecked)) => output.warn(&unchecked),
+        Err(e) => {
+            session.close().await;
+            return Err(e);
+        }
+    }
+    let stop = stop_flag();
+    let started = Instant::now();
+    let mut report = ReplayReport::new(s.dry_run);
+    let tally = Tally::default();
+    let progress = Progress::pending(output, if s.dry_run { "counting" } else { "replaying" });
+    let work = async {
+        match &s.from_file {
+            Some(path) => file::from_file(&session, s, path, &stop, &mut report, &progress).await,
+            None => {
+                queue::from_queue(&session, s, &stop, &mut report, &tally, &progress, output).await
+            }
+        }
+    };
+    let blocked = if s.dry_run {
+        None
+    } else {
+        Some(watch_flow(&session, s.blocked_timeout, &progress, output))
+    };
+    let result = match blocked {
+        None => work.await,
+        Some(watch) => tokio::select! {
+            r = work => r,
+            e = watch => Err(e),
+        },
+    };
+    progress.finish();
+    report.elapsed_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+    let secs = started.elapsed().as_secs_f64();
+    report.rate_per_sec = if secs > 0.0 {
+        (report.moved as f64 / secs * 10.0).round() / 10.0
+    } else {
+        0.0
+    };
+    report.peak_in_flight = Tally::get(&tally.peak_in_flight);
+    let result = match result {
+        Err(e) if report.scanned == 0 && s.from_file.is_none() && e.kind != Kind::BrokerRefused => {
+            Err(explain_missing(&session, &s.queue, e).await)
+        }
+        other => other,
+    };
+    // A blocked connection is not read by the broker: its close would wait for ever.
+    let _ = tokio::time::timeout(Duration::from_secs(3), session.close()).await;
+    note_rescued(output, &report.source, report.rescued);
+    if let Err(e) = result {
+        let copied = Tally::get(&tally.copied);
+        let acked = Tally::get(&tally.acked);
+        if report.scanned == 0 && Tally::get(&tally.read) == 0 && copied == 0 && acked == 0 {
+            return Err(e);
+        }
+        // Say what was done before the failure: nothing unconfirmed was removed, and what was
+        // removed may come back (acks are not confirmed), which the journal answers.
+        let source = sanitize(&report.source);
+        let journal = report.journal.as_deref().map_or(String::new(), |j| {
+            format!(": the journal {} covers them", sanitize(j))
+        });
+        output.warn(&format!(
+            "stopped early: copied and confirmed {copied}, removed from {source} {acked} \
+             (acks sent; the broker does not confirm acks, so up to {acked} of these may come \
+             back{journal}); everything else is still in {source}. Run the same command \
+             again: it does not copy again what the journal records"
+        ));
+        return Err(e);
+    }
+    print_report(&report, output)?;
+    Ok(report.exit_code())
+}
+
+/// Says aloud when the broker blocks publishing (a memory or disk alarm: publishes wait without
+/// an error) and when it resumes; with `timeout`, stops the replay once blocked that long.
+/// Returns only to stop the run.
+async fn watch_flow(
+    session: &Session,
+    timeout: Option<Duration>,
+    progress: &Progress,
+    output: Output,
+) -> Error {
+    let Ok(events) = flow_events(session).await else {
+        // No connection: the work reports why.
+        return std::future::pending().await;
+    };
+    let mut events = std::pin::pin!(events);
+    let mut blocked: Option<(Instant, String)> = None;
+    loop {
+        let next = match (&blocked, timeout) {
+            (Some((since, reason)), Some(limit)) => {
+                let left = limit.saturating_sub(since.elapsed());
+                match tokio::time::timeout(left, events.next()).await {
+                    Ok(e) => e,
+                    Err(_) => {
+                        return Error::new(
+                            Kind::BrokerRefused,
+                            format!(
+                                "the broker blocked publishing ({}) for {}: stopped \
+                                 (--blocked-timeout)",
+                                sanitize(reason),
+                                format_duration(limit)
+                            ),
+                        )
+                        .with_hint(
+                            "the broker blocks publishers during a memory or disk alarm \
+                             (rabbitmq-diagnostics alarms); free memory or disk, then run the \
+                             same command again",
+                        );
+                    }
+                }
+            }
+            _ => events.next().await,
+        };
+        match next {
+            None => return std::future::pending().await,
+            Some(Flow::Lost(why)) => return lost_error(session, &why),
+            Some(Flow::Blocked(reason)) => {
+                let text = format!(
+                    "the broker blocked publishing: {} (a resource alarm); copies wait for it \
+                     to clear{}",
+                    sanitize(&reason),
+                    timeout.map_or(String::new(), |t| format!(
+                        ", at most {} (--blocked-timeout)",
+                        format_duration(t)
+                    ))
+                );
+                progress.set_message(format!("BLOCKED by the broker: {}", sanitize(&reason)));
+                progress.suspend(|| output.warn(&text));
+                blocked = Some((Instant::now(), reason));
+            }
+            Some(Flow::Unblocked) => {
+                if let Some((since, _)) = blocked.take() {
+                    let text = format!(
+                        "the broker resumed publishing after {:.1}s",
+                        since.elapsed().as_secs_f64()
+                    );
+                    progress.set_message(String::new());
+                    progress.suspend(|| output.warn(&text));
+                }
+            }
+        }
+    }
+}
+
+/// With --dry-run: checks that each target exists, as a real run's copies would find out, and
+/// counts what would move and what would fail.
+async fn check_targets(session: &Session, report: &mut ReplayReport) {
+    for t in &mut report.targets {
+        if t.queue.len() <= MAX_QUEUE_NAME_BYTES {
+            t.exists = target_exists(session, &t.queue).await;
+        }
+    }
+    report.settle_would();
+}
+
+/// Whether `queue` exists: the management API, else a passive declare (the name is a work
+/// queue's, with no `x-expires` lease to renew). `None` when neither can tell.
+async fn target_exists(session: &Session, queue: &str) -> Option<bool> {
+    match session.live_queue(queue).await {
+        Ok(found) => Some(found.is_some()),
+        Err(_) => session
+            .passive_declare(queue)
+            .await
+            .ok()
+            .map(|c| c.is_some()),
+    }
+}
+
+/// What the three stages of the queue pipeline share.
+struct Shared<'a> {
+    s: &'a ReplaySettings,
+    stop: &'a StopFlag,
+    tally: &'a Tally,
+    /// One place per dead letter between the read stage and its ack.
+    places: Semaphore,
+    /// Bodies read but not yet published are bounded by bytes too, not only by count: a window
+    /// of multi-megabyte messages must not all sit in memory at once.
+    bytes: Semaphore,
+    budget: u32,
+    window: usize,
+    journal: RefCell<JournalSlot>,
+}
+
+impl Shared<'_> {
+    /// What a body weighs against the byte budget.
+    fn weight(&self, body: &[u8]) -> u32 {
+        u32::try_from(body.len())
+            .unwrap_or(u32::MAX)
+            .clamp(1, self.budget)
+    }
+}
+
+/// Counts the stages keep as they go, readable after a failure: the summary of a run that
+/// stopped early says what was done.
+#[derive(Default)]
+struct Tally {
+    /// Copies confirmed (and routed).
+    copied: AtomicU64,
+    /// Dead letters acked (copied now, or by an unfinished earlier run).
+    acked: AtomicU64,
+    /// Dead letters read from q.dead.
+    read: AtomicU64,
+    /// Copies published and not yet acked, now and at most.
+    in_flight: AtomicU64,
+    peak_in_flight: AtomicU64,
+}
+
+impl Tally {
+    fn get(n: &AtomicU64) -> u64 {
+        n.load(Ordering::SeqCst)
+    }
+
+    fn add(n: &AtomicU64, by: u64) {
+        n.fetch_add(by, Ordering::SeqCst);
+    }
+
+    fn start_copy(&self) {
+        let now = self.in_flight.fetch_add(1, Ordering::SeqCst) + 1;
+        self.peak_in_flight.fetch_max(now, Ordering::SeqCst);
+    }
+
+    fn end_copies(&self, n: u64) {
+        self.in_flight.fetch_sub(n, Ordering::SeqCst);
+    }
+}
+
+/// The publisher's batch: a quarter of the window, or under `--rate` at most half a second's
+/// worth. The publisher decides a batch only once the next one is confirmed (that is how it
+/// attributes returns), so with the batch being filled, three batches of copies can be
+/// published and not yet acked; a quarter keeps them within the window. A full batch at a
+/// slow rate would settle nothing for seconds and then everything at once.
+fn paced_window(rate: Option<f64>, window: usize) -> usize {
+    let batch = (window / 4).max(1);
+    rate.map_or(batch, |r| ((r / 2.0) as usize).clamp(1, batch))
+}
+
+/// Keeps publishing under `rate` messages per second.
+struct Pace {
+    rate: Option<f64>,
+    start: Instant,
+    sent: u64,
+}
+
+impl Pace {
+    fn new(rate: Option<f64>) -> Pace {
+        Pace {
+            rate,
+            start: Instant::now(),
+            sent: 0,
+        }
+    }
+
+    async fn wait(&mut self) {
+        if let Some(rate) = self.rate {
+            let due = self.start + Duration::from_secs_f64(self.sent as f64 / rate);
+            let now = Instant::now();
+            if due > now {
+                tokio::time::sleep(due - now).await;
+            }
+        }
+        self.sent += 1;
+    }
+}
+
+/// A run id unique enough to tell this run's copies from every other run's.
+fn run_id() -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    format!("{nanos:x}-{}", std::process::id())
+}

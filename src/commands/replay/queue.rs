@@ -1,0 +1,495 @@
+//! Replaying from q.dead: a pipeline of three stages on one task, joined, so that no stage waits
+//! on another's round trips.
+//!
+//! - [`Reader`] reads and decodes dead letters and makes their copies (the per-message step of
+//!   `step.rs`), or passes on a dead letter an unfinished earlier run copied (its journal says
+//!   so);
+//! - [`Publish`] publishes the copies in confirmed batches, records each confirmed copy in the
+//!   journal, flushed to disk, and hands every decided dead letter on;
+//! - `settle::Settler` acks, keeps or rescues them, in delivery order.
+//!
+//! Dead letters between the read and their ack hold a place of the window each: copies
+//! published and not yet acked are never more than `--window`. Outcomes are counted as they
+//! come, per target, never kept per message: memory stays bounded on a queue of millions.
+
+use std::cell::RefCell;
+
+use tokio::sync::Semaphore;
+use tokio::sync::mpsc::{self, error::TryRecvError};
+
+use super::journal::JournalSlot;
+use super::settle::{Settle, Settler, settle_for};
+use super::step::{Step, Stepper};
+use super::{Pace, Shared, Tally, paced_window};
+use crate::broker::peek::{Delivered, Peek, with_peek};
+use crate::broker::publish::{Copy, Outcome, Publisher};
+use crate::broker::session::Session;
+use crate::broker::settle::Rescuer;
+use crate::commands::signals::StopFlag;
+use crate::dead::decode::Message;
+use crate::dead::journal::{Unfinished, digest};
+use crate::dead::peek::PeekOptions;
+use crate::dead::replay::{ReplayStamp, copy_id, replayed_in_run};
+use crate::dead::report::ReplayReport;
+use crate::error::{Error, Kind, Result};
+use crate::journal_file;
+use crate::output::progress::Progress;
+use crate::output::{Output, plural};
+use crate::settings::ReplaySettings;
+
+/// A dead letter on its way from the read stage to the publish stage.
+// Boxing the large variant would cost an allocation per message; the small ones are rare.
+#[allow(clippy::large_enum_variant)]
+enum Job {
+    /// Its copy, to publish.
+    Copy(Copy<Token>),
+    /// An unfinished earlier run copied it: to be acked, in order, without a new copy.
+    Copied(Token),
+}
+
+/// What the publish stage keeps of each dead letter until it is decided.
+struct Token {
+    /// The dead letter's delivery tag.
+    tag: u64,
+    target: String,
+    /// The dead letter's digest, for the journal.
+    digest: String,
+    /// Its envelope's attempt was set back to 1.
+    reset: bool,
+    /// The dead letter itself when it is on its last delivery (quorum): if its copy fails, it
+    /// must be republished rather than returned.
+    last_delivery: Option<Message>,
+}
+
+pub(super) async fn from_queue(
+    session: &Session,
+    s: &ReplaySettings,
+    stop: &StopFlag,
+    report: &mut ReplayReport,
+    tally: &Tally,
+    progress: &Progress,
+    output: Output,
+) -> Result<()> {
+    let dead = s.queue.dead_queue();
+    report.source = dead.clone();
+    let stamp = ReplayStamp {
+        run: super::run_id(),
+        time: crate::output::time::now_secs(),
+        from: dead.clone(),
+    };
+    let scope = crate::live::dead::journal_scope(session, &dead);
+    let journal_path = match &s.journal {
+        Some(p) => p.clone(),
+        None => journal_file::default_path(&scope)?,
+    };
+    let mut carried = journal_file::read(&journal_path, &scope)?.unwrap_or_default();
+    let broker_started = session.node_started_ms().await;
+    if carried.restarted_since(broker_started, 10_000) {
+        // The acks an earlier run saw processed may have been lost with the node.
+        carried.revive();
+    }
+    if carried.left() > 0 {
+        output.note(&format!(
+            "the journal {} of an unfinished replay records {}: their dead letters are removed \
+             without a new copy",
+            journal_path.display(),
+            plural(carried.left(), "confirmed copy")
+        ));
+    }
+    report.journal = Some(journal_path.display().to_string());
+    let window = usize::from(s.peek.window).max(1);
+    let budget = u32::try_from(s.peek.byte_budget).unwrap_or(u32::MAX).max(1);
+    let shared = Shared {
+        s,
+        stop,
+        tally,
+        places: Semaphore::new(window),
+        bytes: Semaphore::new(budget as usize),
+        budget,
+        window,
+        journal: RefCell::new(JournalSlot::new(
+            journal_path,
+            scope,
+            stamp.run.clone(),
+            broker_started,
+        )),
+    };
+    let options = PeekOptions {
+        auto_rescue: false,
+        ..s.peek
+    };
+    let carried_ref = &mut carried;
+    let (rescued, reached_end) = with_peek(session, &dead, options, async |p| {
+        progress.set_length(p.target);
+        let acker = p.acker();
+        let (job_tx, job_rx) = mpsc::channel::<Job>(window);
+        let (settle_tx, settle_rx) = mpsc::channel::<Settle>(window.saturating_mul(4));
+        // Each stage owns its sender, so that the settle stage ends when both are done.
+        let reader = Reader {
+            shared: &shared,
+            stepper: Stepper::new(s, &stamp),
+            carried: carried_ref,
+            jobs: job_tx,
+            settle: settle_tx.clone(),
+            tally: ReplayReport::default(),
+        };
+        let publish = Publish {
+            shared: &shared,
+            session,
+            settle: settle_tx,
+            outcomes: ReplayReport::default(),
+            publisher: None,
+            pace: Pace::new(s.rate),
+            chunk: s.rate.map_or(256, |r| ((r / 20.0) as usize).clamp(1, 256)),
+        };
+        let settler = Settler::new(&acker, Rescuer::new(session, &dead), &shared, progress);
+        let (read, published, (settled, acked, rescued)) =
+            tokio::join!(reader.run(p), publish.run(job_rx), settler.run(settle_rx));
+        // Whatever failed, the acks that went out are counted, so that `finish` knows how many
+        // deliveries it returns to q.dead.
+        p.acked_elsewhere(acked + rescued);
+        report.scanned = p.received();
+        // When the connection drops every stage fails; report the broker's error rather than
+        // a stage noticing that its neighbour stopped.
+        let first_error = [
+            read.as_ref().err(),
+            published.as_ref().err(),
+            settled.as_ref().err(),
+        ]
+        .into_iter()
+        .flatten()
+        .min_by_key(|e| e.kind == Kind::Internal)
+        .cloned();
+        if let Some(e) = first_error {
+            return Err(e);
+        }
+        let read = read?;
+        let outcomes = published?;
+        // Every ack sent is taken before the journal may go.
+        if !s.dry_run {
+            acker.barrier().await?;
+        }
+        report.scanned = read.scanned;
+        report.matched = read.matched;
+        report.skipped_own_copies = read.skipped;
+        report.already_copied = read.already;
+        report.absorb(read.tally);
+        report.absorb(outcomes);
+        Ok((rescued, read.reached_end))
+    })
+    .await?;
+    report.rescued = rescued;
+    report.interrupted = stop.is_set();
+    if s.dry_run {
+        super::check_targets(session, report).await;
+    } else {
+        // Clean end: the records of this run answer for dead letters that are gone. Records
+        // of earlier runs that this run did not meet stay, unless it read the whole queue.
+        shared
+            .journal
+            .into_inner()
+            .finish((!reached_end).then_some(&carried))?;
+    }
+    Ok(())
+}
+
+/// The read stage: dead letters from the peek, each decided by the per-message step.
+struct Reader<'a, 'r> {
+    shared: &'a Shared<'a>,
+    stepper: Stepper<'a>,
+    /// The records of an unfinished earlier run.
+    carried: &'r mut Unfinished,
+    jobs: mpsc::Sender<Job>,
+    settle: mpsc::Sender<Settle>,
+    /// Failures to build a copy, and with --dry-run what would move, per target.
+    tally: ReplayReport,
+}
+
+/// What the read stage did.
+struct Read {
+    scanned: u64,
+    matched: u64,
+    /// This run's own copies that came back, left in place.
+    skipped: u64,
+    /// Dead letters an earlier run had copied.
+    already: u64,
+    reached_end: bool,
+    tally: ReplayReport,
+}
+
+impl Reader<'_, '_> {
+    async fn run(mut self, p: &mut Peek<'_>) -> Result<Read> {
+        let mut read = Read {
+            scanned: 0,
+            matched: 0,
+            skipped: 0,
+            already: 0,
+            reached_end: false,
+            tally: ReplayReport::default(),
+        };
+        loop {
+            if self.shared.stop.is_set() || self.stepper.at_limit() {
+                break;
+            }
+            let Some(Delivered {
+                tag,
+                mut message,
+                last_delivery,
+                ..
+            }) = p.next().await?
+            else {
+                read.reached_end = true;
+                break;
+            };
+            read.scanned += 1;
+            Tally::add(&self.shared.tally.read, 1);
+            let digest = digest(&message.properties, &message.body);
+            // Copied by a run that did not finish: ack it, copy nothing (before filters: the
+            // copy exists whatever this run selects). A dead letter whose ack was lost was
+            // delivered before: one never delivered is a twin of a dead letter whose copy is
+            // recorded, and gets its own copy.
+            let copied = if message.redelivered && self.carried.within_read(read.scanned) {
+                self.carried.take(&digest)
+            } else {
+                None
+            };
+            let went_on = if let Some(copied) = copied {
+                read.already += 1;
+                if self.shared.s.dry_run {
+                    self.keep(tag, message, last_delivery).await
+                } else {
+                    let token = Token {
+                        tag,
+                        target: copied.to,
+                        digest,
+                        reset: false,
+                        last_delivery: None,
+                    };
+                    self.pass(Job::Copied(token), 0).await
+                }
+            } else if replayed_in_run(&message.properties, &self.stepper.stamp().run) {
+                read.skipped += 1;
+                self.keep(tag, message, last_delivery).await
+            } else {
+                match self.stepper.step(&mut message, last_delivery) {
+                    Step::Unmatched => self.keep(tag, message, last_delivery).await,
+                    Step::Would { to, reset } => {
+                        self.tally.would(&to, reset);
+                        self.keep(tag, message, last_delivery).await
+                    }
+                    Step::Cannot { to, why } => {
+                        self.tally
+                            .fail(&to, format!("cannot copy the message: {why}"));
+                        self.keep(tag, message, last_delivery).await
+                    }
+                    Step::Copy(copy) => {
+                        let weight = self.shared.weight(&copy.body);
+                        let token = Token {
+                            tag,
+                            target: copy.queue.clone(),
+                            digest,
+                            reset: copy.token,
+                            last_delivery: last_delivery.then_some(message),
+                        };
+                        self.pass(Job::Copy(copy.with_token(token)), weight).await
+                    }
+                }
+            };
+            if !went_on {
+                // The next stage stopped; its error is what gets reported.
+                break;
+            }
+        }
+        read.matched = self.stepper.matched;
+        read.tally = self.tally;
+        Ok(read)
+    }
+
+    /// The dead letter stays in q.dead (rescued if returning it would end it).
+    async fn keep(&self, tag: u64, message: Message, last: bool) -> bool {
+        let event = if last {
+            Settle::Rescue {
+                tag,
+                message: Box::new(message),
+                in_flight: false,
+            }
+        } else {
+            Settle::Keep { in_flight: false }
+        };
+        self.settle.send(event).await.is_ok()
+    }
+
+    /// Passes `job` on once it has a place in the window and, for a copy, its `weight` of the
+    /// byte budget.
+    async fn pass(&self, job: Job, weight: u32) -> bool {
+        match self.shared.places.acquire().await {
+            Ok(p) => p.forget(),
+            Err(_) => return false,
+        }
+        if weight > 0 {
+            match self.shared.bytes.acquire_many(weight).await {
+                Ok(p) => p.forget(),
+                Err(_) => return false,
+            }
+        }
+        self.jobs.send(job).await.is_ok()
+    }
+}
+
+/// The publish stage: copies out in confirmed batches, each decided copy's dead letter handed
+/// on to the settle stage.
+struct Publish<'a, 's> {
+    shared: &'a Shared<'a>,
+    session: &'s Session,
+    settle: mpsc::Sender<Settle>,
+    outcomes: ReplayReport,
+    publisher: Option<Publisher<'s, Token>>,
+    pace: Pace,
+    /// At most this many copies are taken from the queue and published in one go. Under
+    /// --rate, what the rate allows in 50 ms, so that copies go out (and dead letters are
+    /// settled) steadily rather than in one burst after a whole chunk's wait.
+    chunk: usize,
+}
+
+impl Publish<'_, '_> {
+    async fn run(mut self, mut jobs: mpsc::Receiver<Job>) -> Result<ReplayReport> {
+        let result = self.pump(&mut jobs).await;
+        // Wake a reader waiting for byte budget or a place: nobody will release any now.
+        self.shared.bytes.close();
+        self.shared.places.close();
+        drop(jobs);
+        result.map(|()| self.outcomes)
+    }
+
+    async fn pump(&mut self, jobs: &mut mpsc::Receiver<Job>) -> Result<()> {
+        loop {
+            let first = match jobs.try_recv() {
+                Ok(j) => j,
+                Err(TryRecvError::Disconnected) => break,
+                Err(TryRecvError::Empty) => {
+                    // Nothing waiting: decide what is in flight rather than hold it (the read
+                    // stage may be waiting for places in the window).
+                    self.decide_in_flight().await?;
+                    match jobs.recv().await {
+                        Some(j) => j,
+                        None => break,
+                    }
+                }
+            };
+            if self.shared.stop.is_set() {
+                // A stop signal: publish nothing more; what was read stays in q.dead.
+                break;
+            }
+            let mut batch = vec![first];
+            while batch.len() < self.chunk {
+                match jobs.try_recv() {
+                    Ok(j) => batch.push(j),
+                    Err(_) => break,
+                }
+            }
+            let mut copies = Vec::with_capacity(batch.len());
+            let mut weight = 0usize;
+            for job in batch {
+                match job {
+                    Job::Copy(copy) => {
+                        self.pace.wait().await;
+                        weight += self.shared.weight(&copy.body) as usize;
+                        self.shared.tally.start_copy();
+                        copies.push(copy);
+                    }
+                    Job::Copied(token) => {
+                        // Settled in order, after what is in flight.
+                        self.publish(std::mem::take(&mut copies), std::mem::take(&mut weight))
+                            .await?;
+                        self.decide_in_flight().await?;
+                        let event = Settle::Ack {
+                            tag: token.tag,
+                            digest: token.digest,
+                            copy: false,
+                        };
+                        self.send(event).await?;
+                    }
+                }
+            }
+            self.publish(copies, weight).await?;
+        }
+        if let Some(mut publisher) = self.publisher.take() {
+            let decided = publisher.flush().await?;
+            self.hand_over(decided).await?;
+            publisher.close().await;
+        }
+        Ok(())
+    }
+
+    /// Publishes `copies` (opening the publisher on first use), hands over what is decided,
+    /// and gives their `weight` back to the byte budget.
+    async fn publish(&mut self, copies: Vec<Copy<Token>>, weight: usize) -> Result<()> {
+        if copies.is_empty() {
+            return Ok(());
+        }
+        if self.publisher.is_none() {
+            let window = paced_window(self.shared.s.rate, self.shared.window);
+            self.publisher = Some(Publisher::open(self.session, window, copy_id).await?);
+        }
+        let Some(publisher) = self.publisher.as_mut() else {
+            return Err(Error::internal("replay: no publisher"));
+        };
+        let decided = publisher.publish_many(copies).await?;
+        self.hand_over(decided).await?;
+        self.shared.bytes.add_permits(weight);
+        Ok(())
+    }
+
+    /// Decides every copy in flight.
+    async fn decide_in_flight(&mut self) -> Result<()> {
+        if let Some(publisher) = self.publisher.as_mut() {
+            let decided = publisher.flush().await?;
+            self.hand_over(decided).await?;
+        }
+        Ok(())
+    }
+
+    /// Sends each decided copy's dead letter to the settle stage, in order, and counts the
+    /// outcome.
+    ///
+    /// The copies decided delivered are recorded in the journal, and the journal flushed to
+    /// disk, before any of their dead letters goes to be acked: as soon as a copy is known
+    /// safe, a rerun knows it too.
+    async fn hand_over(&mut self, decided: Vec<(Token, Outcome)>) -> Result<()> {
+        {
+            let mut journal = self.shared.journal.borrow_mut();
+            let mut any = false;
+            for (token, outcome) in &decided {
+                if *outcome == Outcome::Delivered {
+                    journal.record(&token.digest, &token.target)?;
+                    any = true;
+                }
+            }
+            if any {
+                journal.read_so_far(Tally::get(&self.shared.tally.read))?;
+            }
+            journal.sync()?;
+        }
+        for (token, outcome) in decided {
+            self.outcomes.record(&token.target, &outcome, token.reset);
+            if outcome == Outcome::Delivered {
+                Tally::add(&self.shared.tally.copied, 1);
+            }
+            self.send(settle_for(
+                &outcome,
+                token.tag,
+                token.digest,
+                token.last_delivery,
+            ))
+            .await?;
+        }
+        Ok(())
+    }
+
+    async fn send(&self, event: Settle) -> Result<()> {
+        self.settle
+            .send(event)
+            .await
+            .map_err(|_| Error::internal("replay: the settle stage stopped"))
+    }
+}

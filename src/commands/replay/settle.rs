@@ -1,0 +1,250 @@
+//! The settle stage of the queue pipeline: each held dead letter acked once its copy is safe
+//! (its journal record on disk first), kept, or rescued, in delivery order.
+
+use std::time::{Duration, Instant};
+
+use super::{Shared, Tally};
+use crate::broker::publish::Outcome;
+use crate::broker::settle::{Acker, Rescuer};
+use crate::dead::decode::Message;
+use crate::error::Result;
+use crate::output::progress::Progress;
+
+/// What the ack stage does with one held dead letter. Sent in delivery order (see
+/// [`Settler`]). `in_flight` marks a dead letter that went through the publish stage and holds
+/// one place of the window until it is settled.
+pub(super) enum Settle {
+    /// Ack it: its copy is confirmed and recorded in the journal (`copy`), or an earlier
+    /// run's copy is recorded there. `digest` cancels the record once the ack is processed.
+    Ack {
+        tag: u64,
+        digest: String,
+        copy: bool,
+    },
+    /// It stays in q.dead: returned at the end.
+    Keep { in_flight: bool },
+    /// It stays, but returning it would end it: republish it, then ack the original.
+    Rescue {
+        tag: u64,
+        message: Box<Message>,
+        in_flight: bool,
+    },
+}
+
+/// What becomes of the dead letter `tag` once its copy's outcome is known: acked only when the
+/// copy was confirmed and routed; otherwise (returned, refused, unattributed) it stays, rescued
+/// by a republish when returning it would end it (its last delivery, on a quorum q.dead).
+pub(super) fn settle_for(
+    outcome: &Outcome,
+    tag: u64,
+    digest: String,
+    last_delivery: Option<Message>,
+) -> Settle {
+    match (outcome, last_delivery) {
+        (Outcome::Delivered, _) => Settle::Ack {
+            tag,
+            digest,
+            copy: true,
+        },
+        (_, Some(message)) => Settle::Rescue {
+            tag,
+            message: Box::new(message),
+            in_flight: true,
+        },
+        (_, None) => Settle::Keep { in_flight: true },
+    }
+}
+
+/// Settles held dead letters on the channel that holds them. The progress bar counts here, as
+/// each dead letter is settled (acked once its copy is safe, or kept), never as it is read:
+/// reading runs ahead of the broker's confirmations.
+///
+/// The journal records of the copies it settles are on disk already (see `Publish::hand_over` in `queue.rs`): an
+/// ack the broker loses leaves its dead letter in q.dead, and the rerun finds its copy in the
+/// journal.
+///
+/// Events arrive in delivery order: the read stage sends a `Keep` before it passes any later
+/// message on, and the publish stage decides copies in order. So while no `Keep` has been
+/// seen, every outstanding delivery up to an `Ack`'s tag is to be acked too, and one
+/// `basic.ack(multiple)` settles them all: a thousand ack frames become one (the broker's
+/// shovel acks the same way). After the first `Keep`, a multiple ack would take the kept
+/// message with it, so acks go one by one.
+pub(super) struct Settler<'a, 's> {
+    acker: &'a Acker<'s>,
+    rescuer: Rescuer<'s>,
+    shared: &'a Shared<'a>,
+    progress: &'a Progress,
+    /// Digests of the dead letters acked since the last barrier.
+    digests: Vec<String>,
+    last_barrier: Instant,
+    /// Acks not sent yet: (highest tag, how many, how many of them are copies).
+    pending: Option<(u64, u64, u64)>,
+    keep_seen: bool,
+    acked: u64,
+}
+
+impl<'a, 's> Settler<'a, 's> {
+    pub(super) fn new(
+        acker: &'a Acker<'s>,
+        rescuer: Rescuer<'s>,
+        shared: &'a Shared<'a>,
+        progress: &'a Progress,
+    ) -> Settler<'a, 's> {
+        Settler {
+            acker,
+            rescuer,
+            shared,
+            progress,
+            digests: Vec::new(),
+            last_barrier: Instant::now(),
+            pending: None,
+            keep_seen: false,
+            acked: 0,
+        }
+    }
+
+    /// Settles `events` until both stages that send them are done: whether it went well, and
+    /// how many dead letters it acked and rescued (the peek must know, whatever happened).
+    pub(super) async fn run(
+        mut self,
+        events: tokio::sync::mpsc::Receiver<Settle>,
+    ) -> (Result<()>, u64, u64) {
+        let result = self.settle(events).await;
+        self.rescuer.close().await;
+        (result, self.acked, self.rescuer.count)
+    }
+
+    async fn settle(&mut self, mut events: tokio::sync::mpsc::Receiver<Settle>) -> Result<()> {
+        loop {
+            let event = match events.try_recv() {
+                Ok(e) => Some(e),
+                Err(_) => {
+                    // Nothing waiting: settle what is pending before sleeping.
+                    self.flush().await?;
+                    events.recv().await
+                }
+            };
+            let Some(event) = event else {
+                break;
+            };
+            match event {
+                Settle::Ack { tag, digest, copy } => {
+                    let copy = u64::from(copy);
+                    self.digests.push(digest);
+                    let (n, copies) = self.pending.map_or((0, 0), |(_, n, c)| (n, c));
+                    self.pending = Some((tag, n + 1, copies + copy));
+                    if self.keep_seen || n + 1 >= 1024 {
+                        self.flush().await?;
+                    }
+                }
+                Settle::Keep { in_flight } => {
+                    self.flush().await?;
+                    self.keep_seen = true;
+                    self.release(u64::from(in_flight), u64::from(in_flight));
+                    // It stays in q.dead: settled too.
+                    self.progress.inc(1);
+                }
+                Settle::Rescue {
+                    tag,
+                    mut message,
+                    in_flight,
+                } => {
+                    self.flush().await?;
+                    self.acker
+                        .rescue(&mut self.rescuer, tag, &mut message)
+                        .await?;
+                    self.release(u64::from(in_flight), u64::from(in_flight));
+                    self.progress.inc(1);
+                }
+            }
+        }
+        self.flush().await
+    }
+
+    /// Journal to disk, then the pending ack (multiple while no message was kept).
+    async fn flush(&mut self) -> Result<()> {
+        let Some((tag, n, copies)) = self.pending else {
+            return Ok(());
+        };
+        // Counted before it is sent: an ack cut off by a failure may still reach the broker,
+        // and the summary must not say fewer were removed than were.
+        Tally::add(&self.shared.tally.acked, n);
+        self.pending = None;
+        self.acker.ack(tag, !self.keep_seen).await?;
+        self.acked += n;
+        if self.digests.len() >= 1000 || self.last_barrier.elapsed() > Duration::from_millis(250) {
+            // The broker has processed these acks: their records must not answer for a twin
+            // (unless the broker restarts: see `dead::journal`).
+            self.acker.barrier().await?;
+            let mut journal = self.shared.journal.borrow_mut();
+            for d in self.digests.drain(..) {
+                journal.settled(&d)?;
+            }
+            journal.sync()?;
+            self.last_barrier = Instant::now();
+        }
+        self.release(n, copies);
+        self.progress.inc(n);
+        self.progress.set_message(format!("moved {}", self.acked));
+        Ok(())
+    }
+
+    /// Frees `places` of the window, `copies` of them copies in flight.
+    fn release(&self, places: u64, copies: u64) {
+        self.shared
+            .places
+            .add_permits(usize::try_from(places).unwrap_or(usize::MAX));
+        self.shared.tally.end_copies(copies);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Only a confirmed, routed copy lets its dead letter go; every other outcome keeps it.
+    #[test]
+    fn only_a_delivered_copy_acks_its_dead_letter() {
+        let returned = Outcome::Returned {
+            code: 312,
+            text: "NO_ROUTE".into(),
+        };
+        assert!(matches!(
+            settle_for(&Outcome::Delivered, 7, "d7".into(), None),
+            Settle::Ack { tag: 7, ref digest, copy: true } if digest == "d7"
+        ));
+        assert!(matches!(
+            settle_for(
+                &Outcome::Delivered,
+                8,
+                "d8".into(),
+                Some(Message::default())
+            ),
+            Settle::Ack {
+                tag: 8,
+                copy: true,
+                ..
+            }
+        ));
+        for outcome in [returned, Outcome::Refused, Outcome::Unknown] {
+            assert!(
+                matches!(
+                    settle_for(&outcome, 7, "d7".into(), None),
+                    Settle::Keep { in_flight: true }
+                ),
+                "{outcome:?} keeps the dead letter"
+            );
+            let last = Message {
+                body: b"last delivery".to_vec(),
+                ..Message::default()
+            };
+            assert!(
+                matches!(
+                    settle_for(&outcome, 9, "d9".into(), Some(last)),
+                    Settle::Rescue { tag: 9, ref message, in_flight: true } if message.body == b"last delivery"
+                ),
+                "{outcome:?} on a last delivery rescues it"
+            );
+        }
+    }
+}

@@ -1,0 +1,111 @@
+//! The per-message step of a replay, the same for a dead-letter queue and an export file:
+//! decode the dead letter, apply the filters, find its target, and make its copy (or, with
+//! `--dry-run`, say what a real run would do).
+
+use crate::broker::publish::Copy;
+use crate::dead::decode::{self, DeadLetter, Message};
+use crate::dead::replay::{CopyBody, ReplayStamp, replay_body, replay_properties, target};
+use crate::queue::MAX_QUEUE_NAME_BYTES;
+use crate::settings::ReplaySettings;
+
+/// What the step decided for one dead letter.
+// Boxing the large variant would cost an allocation per message; the small ones are rare.
+#[allow(clippy::large_enum_variant)]
+pub(super) enum Step {
+    /// The filters do not select it: it stays.
+    Unmatched,
+    /// With `--dry-run`: a real run would copy it to `to`; `reset`: setting its envelope's
+    /// attempt back to 1.
+    Would { to: String, reset: bool },
+    /// No copy can be made (`why`): it stays.
+    Cannot { to: String, why: String },
+    /// Its copy, to publish; the token says whether the envelope's attempt was set back to 1.
+    Copy(Copy<bool>),
+}
+
+/// Takes dead letters one at a time and numbers the copies of a run.
+pub(super) struct Stepper<'a> {
+    s: &'a ReplaySettings,
+    stamp: &'a ReplayStamp,
+    /// The time the filters compare ages with: the run's start.
+    now: u64,
+    /// Dead letters the filters selected so far (the last one's copy number).
+    pub(super) matched: u64,
+}
+
+impl<'a> Stepper<'a> {
+    pub(super) fn new(s: &'a ReplaySettings, stamp: &'a ReplayStamp) -> Stepper<'a> {
+        Stepper {
+            s,
+            stamp,
+            now: stamp.time,
+            matched: 0,
+        }
+    }
+
+    pub(super) fn stamp(&self) -> &ReplayStamp {
+        self.stamp
+    }
+
+    /// Whether `--limit` is reached.
+    pub(super) fn at_limit(&self) -> bool {
+        self.s.limit.is_some_and(|l| self.matched >= l)
+    }
+
+    /// Decides `message`. Its body goes to the copy, unless `keep_body` (a message that must be
+    /// kept whole, to be rescued if its copy fails).
+    pub(super) fn step(&mut self, message: &mut Message, keep_body: bool) -> Step {
+        let s = self.s;
+        let dl = decode::decode(message, &s.queue.name, &s.queue.options);
+        if !s.filter.matches(&dl, &message.properties, self.now) {
+            return Step::Unmatched;
+        }
+        self.matched += 1;
+        let to = target(&dl, s.to.as_deref());
+        if s.dry_run {
+            let reset = !s.keep_attempts && dl.envelope.as_ref().is_some_and(|e| e.attempt != 1);
+            return Step::Would { to, reset };
+        }
+        let raw = if keep_body {
+            message.body.clone()
+        } else {
+            std::mem::take(&mut message.body)
+        };
+        match copy_of(
+            raw,
+            message,
+            &dl,
+            &to,
+            self.stamp,
+            self.matched,
+            s.keep_attempts,
+        ) {
+            Ok(copy) => Step::Copy(copy),
+            Err(why) => Step::Cannot { to, why },
+        }
+    }
+}
+
+/// The replayed copy of `message` (whose body is `raw`), going to `to` and numbered `copy`; an
+/// error says why no copy can be made.
+fn copy_of(
+    raw: Vec<u8>,
+    message: &Message,
+    dl: &DeadLetter,
+    to: &str,
+    stamp: &ReplayStamp,
+    copy: u64,
+    keep_attempts: bool,
+) -> Result<Copy<bool>, String> {
+    if to.len() > MAX_QUEUE_NAME_BYTES {
+        return Err(format!(
+            "its original queue name is {} bytes; AMQP queue names hold at most \
+             {MAX_QUEUE_NAME_BYTES} (use --to)",
+            to.len()
+        ));
+    }
+    let body = replay_body(raw, dl, keep_attempts)?;
+    let properties = replay_properties(&message.properties, dl, stamp, copy, body.first_attempt());
+    let reset = matches!(body, CopyBody::Reset { .. });
+    Copy::new(to.to_owned(), &properties, body.into_bytes(), reset, copy)
+}

@@ -1,0 +1,265 @@
+//! PURE: the account of a replay: what was moved, what failed and why, per target queue, and
+//! with `--dry-run` what a real run would do. Counted as outcomes come, never kept per message:
+//! memory stays bounded on a queue of millions. `output::replay` prints it.
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+
+use crate::error::ExitCode;
+use crate::queue::MAX_QUEUE_NAME_BYTES;
+
+/// What became of one published copy.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Confirmed and routed to a queue: the copy is safe.
+    Delivered,
+    /// Confirmed but returned: nothing took it (no queue by that name).
+    Returned { code: u16, text: String },
+    /// The broker refused it (nack), e.g. a queue at its length limit with reject-publish.
+    Refused,
+    /// A return in its batch could not be attributed: counted as not delivered.
+    Unknown,
+}
+
+/// Per target queue. Each count means one thing: `moved` and `failed` are what happened (0 in
+/// a dry run), `would_move` and `would_fail` what a real run would do (0 outside a dry run).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct TargetReport {
+    pub queue: String,
+    pub moved: u64,
+    pub failed: u64,
+    /// With --dry-run: copies the broker would take (the queue exists, or cannot be checked).
+    pub would_move: u64,
+    /// With --dry-run: copies that would fail (no such queue, a name AMQP cannot carry).
+    pub would_fail: u64,
+    /// Why copies to this queue failed, or would (the last reason seen).
+    pub failure: Option<String>,
+    /// With --dry-run: whether the target queue exists now (`null`: could not be checked).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exists: Option<bool>,
+    /// With --dry-run: of the matching messages bound here, jobs whose attempt would be reset.
+    #[serde(skip)]
+    would_reset: u64,
+}
+
+/// The summary of a replay, printed always (JSON with `--output json`).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct ReplayReport {
+    /// The dead-letter queue, or the export file, replayed from.
+    pub source: String,
+    pub dry_run: bool,
+    pub scanned: u64,
+    pub matched: u64,
+    /// Moved: copied, confirmed, and the dead letter removed. 0 in a dry run.
+    pub moved: u64,
+    /// Not moved because the copy failed (they stay). 0 in a dry run.
+    pub failed: u64,
+    /// With --dry-run: what a real run would move (0 otherwise).
+    pub would_move: u64,
+    /// With --dry-run: what a real run would fail to move, its target missing (0 otherwise).
+    pub would_fail: u64,
+    /// Copies this run made that died again and came back during the run: left in place.
+    pub skipped_own_copies: u64,
+    /// Moved jobs whose envelope's attempt was set back to 1. 0 in a dry run.
+    pub attempts_reset: u64,
+    /// With --dry-run: jobs among `would_move` whose attempt would be set back to 1.
+    pub would_reset_attempts: u64,
+    /// Dead letters that an unfinished earlier run had copied (its journal says so): acked
+    /// without a new copy. With --dry-run: those a real run would ack so.
+    pub already_copied: u64,
+    /// Quorum q.dead only: messages on their last delivery republished instead of returned.
+    pub rescued: u64,
+    /// The replay journal used (see `--journal`); `null` for a replay from a file.
+    pub journal: Option<String>,
+    /// Most copies published and not yet acked at once (never more than `--window`).
+    pub peak_in_flight: u64,
+    pub interrupted: bool,
+    pub elapsed_ms: u64,
+    pub rate_per_sec: f64,
+    pub targets: Vec<TargetReport>,
+    /// Where each target is in `targets`: a run with thousands of original queues must not
+    /// search the list for every message.
+    #[serde(skip)]
+    index: HashMap<String, usize>,
+}
+
+impl ReplayReport {
+    pub fn new(dry_run: bool) -> ReplayReport {
+        ReplayReport {
+            dry_run,
+            ..ReplayReport::default()
+        }
+    }
+
+    pub fn target(&mut self, queue: &str) -> &mut TargetReport {
+        let i = match self.index.get(queue) {
+            Some(&i) => i,
+            None => {
+                self.targets.push(TargetReport {
+                    queue: queue.to_owned(),
+                    ..TargetReport::default()
+                });
+                let i = self.targets.len() - 1;
+                self.index.insert(queue.to_owned(), i);
+                i
+            }
+        };
+        &mut self.targets[i]
+    }
+
+    /// Adds the counts of a stage's own tally (moved, failed, per target).
+    pub fn absorb(&mut self, tally: ReplayReport) {
+        self.moved += tally.moved;
+        self.failed += tally.failed;
+        self.would_move += tally.would_move;
+        self.would_fail += tally.would_fail;
+        self.attempts_reset += tally.attempts_reset;
+        self.would_reset_attempts += tally.would_reset_attempts;
+        for t in tally.targets {
+            let mine = self.target(&t.queue);
+            mine.moved += t.moved;
+            mine.failed += t.failed;
+            mine.would_move += t.would_move;
+            mine.would_fail += t.would_fail;
+            mine.would_reset += t.would_reset;
+            if t.failure.is_some() {
+                mine.failure = t.failure;
+            }
+        }
+    }
+
+    /// With --dry-run: one matching message that a real run would send to `queue`.
+    pub fn would(&mut self, queue: &str, reset: bool) {
+        let t = self.target(queue);
+        if queue.len() > MAX_QUEUE_NAME_BYTES {
+            t.would_fail += 1;
+            t.failure = Some(format!(
+                "its name is {} bytes; AMQP queue names hold at most {MAX_QUEUE_NAME_BYTES} \
+                 (use --to)",
+                queue.len()
+            ));
+        } else {
+            t.would_move += 1;
+            t.would_reset += u64::from(reset);
+        }
+    }
+
+    /// With --dry-run, once each target's `exists` is known: the copies bound for a target
+    /// that does not exist would fail, as a real run's would come back unroutable.
+    pub fn settle_would(&mut self) {
+        for t in &mut self.targets {
+            if t.exists == Some(false) {
+                t.would_fail += t.would_move;
+                t.would_move = 0;
+                t.would_reset = 0;
+                t.failure = Some(format!(
+                    "no queue {:?}: its copies would come back unroutable and stay",
+                    t.queue
+                ));
+            }
+        }
+        self.would_move = self.targets.iter().map(|t| t.would_move).sum();
+        self.would_fail = self.targets.iter().map(|t| t.would_fail).sum();
+        self.would_reset_attempts = self.targets.iter().map(|t| t.would_reset).sum();
+    }
+
+    /// Counts one copy's outcome; `reset` says its envelope's attempt was set back to 1.
+    pub fn record(&mut self, queue: &str, outcome: &Outcome, reset: bool) {
+        match outcome {
+            Outcome::Delivered => {
+                self.moved += 1;
+                self.attempts_reset += u64::from(reset);
+                self.target(queue).moved += 1;
+            }
+            Outcome::Returned { code, text } => {
+                self.failed += 1;
+                let t = self.target(queue);
+                t.failed += 1;
+                t.failure = Some(format!(
+                    "returned unroutable ({code} {text}): no queue {queue:?} takes it"
+                ));
+            }
+            Outcome::Refused => {
+                self.failed += 1;
+                let t = self.target(queue);
+                t.failed += 1;
+                t.failure = Some("refused by the broker (nack)".to_owned());
+            }
+            Outcome::Unknown => {
+                self.failed += 1;
+                let t = self.target(queue);
+                t.failed += 1;
+                t.failure = Some(
+                    "the broker returned a copy queuey could not attribute; kept (a copy may \
+                     exist too)"
+                        .to_owned(),
+                );
+            }
+        }
+    }
+
+    pub fn fail(&mut self, queue: &str, why: String) {
+        self.failed += 1;
+        let t = self.target(queue);
+        t.failed += 1;
+        t.failure = Some(why);
+    }
+
+    pub fn exit_code(&self) -> ExitCode {
+        if self.interrupted {
+            ExitCode::Interrupted
+        } else if self.failed > 0 || self.would_fail > 0 {
+            ExitCode::Partial
+        } else {
+            ExitCode::Ok
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_report_says_whether_it_is_a_dry_run() {
+        assert!(ReplayReport::new(true).dry_run);
+        assert!(!ReplayReport::new(false).dry_run);
+        assert_eq!(ReplayReport::new(true).exit_code(), ExitCode::Ok);
+    }
+
+    #[test]
+    fn stage_tallies_add_up_per_target_without_a_row_per_message() {
+        let mut publish = ReplayReport::default();
+        for _ in 0..3 {
+            publish.record("orders", &Outcome::Delivered, true);
+        }
+        publish.record(
+            "gone",
+            &Outcome::Returned {
+                code: 312,
+                text: "NO_ROUTE".into(),
+            },
+            true,
+        );
+        publish.record("orders", &Outcome::Refused, true);
+        let mut read = ReplayReport::default();
+        read.fail("orders", "cannot copy the message: too long".into());
+        let mut report = ReplayReport::default();
+        report.absorb(read);
+        report.absorb(publish);
+        assert_eq!((report.moved, report.failed), (3, 3));
+        assert_eq!(report.attempts_reset, 3, "only delivered copies count");
+        assert_eq!(report.targets.len(), 2, "one entry per target");
+        let orders = report.target("orders").clone();
+        assert_eq!((orders.moved, orders.failed), (3, 2));
+        assert_eq!(
+            orders.failure.as_deref(),
+            Some("refused by the broker (nack)")
+        );
+        let gone = report.target("gone").clone();
+        assert_eq!((gone.moved, gone.failed), (0, 1));
+        assert!(gone.failure.unwrap().contains("312 NO_ROUTE"));
+        assert_eq!(report.exit_code(), ExitCode::Partial);
+    }
+}
