@@ -10,7 +10,8 @@ use std::fmt::Write as _;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as B64;
-use serde_json::{Map, Value as Json, json};
+use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde_json::Value as Json;
 
 /// A field table. Keys are AMQP short strings; lapin keeps them sorted.
 pub type Table = BTreeMap<String, Value>;
@@ -132,32 +133,8 @@ impl Value {
     /// UTF-8 and byte arrays as `{"type": "longstr", "base64": "…"}`, non-finite floats as
     /// strings (`"NaN"`, `"inf"`, `"-inf"`).
     pub fn to_typed_json(&self) -> Json {
-        let t = self.type_name();
-        match self {
-            Value::Bool(b) => json!({"type": t, "value": b}),
-            Value::I8(n) => json!({"type": t, "value": n}),
-            Value::U8(n) => json!({"type": t, "value": n}),
-            Value::I16(n) => json!({"type": t, "value": n}),
-            Value::U16(n) => json!({"type": t, "value": n}),
-            Value::I32(n) => json!({"type": t, "value": n}),
-            Value::U32(n) => json!({"type": t, "value": n}),
-            Value::I64(n) => json!({"type": t, "value": n}),
-            Value::F32(x) => json!({"type": t, "value": float_json(f64::from(*x))}),
-            Value::F64(x) => json!({"type": t, "value": float_json(*x)}),
-            Value::Decimal { scale, value } => json!({"type": t, "scale": scale, "value": value}),
-            Value::ShortStr(s) => json!({"type": t, "value": s}),
-            Value::LongStr(b) => match std::str::from_utf8(b) {
-                Ok(s) => json!({"type": t, "value": s}),
-                Err(_) => json!({"type": t, "base64": B64.encode(b)}),
-            },
-            Value::Timestamp(n) => json!({"type": t, "value": n}),
-            Value::Array(items) => {
-                json!({"type": t, "value": items.iter().map(Value::to_typed_json).collect::<Vec<_>>()})
-            }
-            Value::Table(table) => json!({"type": t, "value": table_to_typed_json(table)}),
-            Value::Bytes(b) => json!({"type": t, "base64": B64.encode(b)}),
-            Value::Void => json!({"type": t}),
-        }
+        // Serialising these types cannot fail: every map key is a string.
+        serde_json::to_value(TypedJson(self)).unwrap_or(Json::Null)
     }
 
     /// Reads the typed JSON form back; the error names what is wrong.
@@ -241,18 +218,6 @@ impl Value {
     }
 }
 
-fn float_json(x: f64) -> Json {
-    if x.is_finite() {
-        json!(x)
-    } else if x.is_nan() {
-        json!("NaN")
-    } else if x > 0.0 {
-        json!("inf")
-    } else {
-        json!("-inf")
-    }
-}
-
 fn float_from_json(v: Option<&Json>, t: &str) -> Result<f64, String> {
     match v {
         Some(Json::Number(n)) => n.as_f64().ok_or_else(|| format!("bad {t}")),
@@ -265,12 +230,7 @@ fn float_from_json(v: Option<&Json>, t: &str) -> Result<f64, String> {
 
 /// A table in the typed JSON form: `{"key": {"type": …, "value": …}, …}`.
 pub fn table_to_typed_json(table: &Table) -> Json {
-    Json::Object(
-        table
-            .iter()
-            .map(|(k, v)| (k.clone(), v.to_typed_json()))
-            .collect::<Map<_, _>>(),
-    )
+    serde_json::to_value(TypedTable(table, None)).unwrap_or(Json::Null)
 }
 
 pub fn table_from_typed_json(j: &Json) -> Result<Table, String> {
@@ -324,6 +284,135 @@ pub fn hex_preview(b: &[u8], max: usize) -> String {
     out
 }
 
+/// The typed JSON form of a value, written straight to a serializer: the same text as
+/// `serde_json::to_string(&value.to_typed_json())` (keys in the same order, the same numbers),
+/// without building the tree, for what runs once per message (the journal's digest).
+struct TypedJson<'a>(&'a Value);
+
+impl Serialize for TypedJson<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let v = self.0;
+        let mut m = serializer.serialize_map(None)?;
+        m.serialize_entry("type", v.type_name())?;
+        match v {
+            Value::Bool(b) => m.serialize_entry("value", b)?,
+            Value::I8(n) => m.serialize_entry("value", n)?,
+            Value::U8(n) => m.serialize_entry("value", n)?,
+            Value::I16(n) => m.serialize_entry("value", n)?,
+            Value::U16(n) => m.serialize_entry("value", n)?,
+            Value::I32(n) => m.serialize_entry("value", n)?,
+            Value::U32(n) => m.serialize_entry("value", n)?,
+            Value::I64(n) => m.serialize_entry("value", n)?,
+            Value::F32(x) => m.serialize_entry("value", &TypedFloat(f64::from(*x)))?,
+            Value::F64(x) => m.serialize_entry("value", &TypedFloat(*x))?,
+            Value::Decimal { scale, value } => {
+                m.serialize_entry("scale", scale)?;
+                m.serialize_entry("value", value)?;
+            }
+            Value::ShortStr(s) => m.serialize_entry("value", s)?,
+            Value::LongStr(b) => match std::str::from_utf8(b) {
+                Ok(s) => m.serialize_entry("value", s)?,
+                Err(_) => m.serialize_entry("base64", &B64.encode(b))?,
+            },
+            Value::Timestamp(n) => m.serialize_entry("value", n)?,
+            Value::Array(items) => {
+                let items: Vec<TypedJson<'_>> = items.iter().map(TypedJson).collect();
+                m.serialize_entry("value", &items)?;
+            }
+            Value::Table(table) => m.serialize_entry("value", &TypedTable(table, None))?,
+            Value::Bytes(b) => m.serialize_entry("base64", &B64.encode(b))?,
+            Value::Void => {}
+        }
+        m.end()
+    }
+}
+
+/// A float in the typed JSON form: a number, or `"NaN"`, `"inf"`, `"-inf"`.
+struct TypedFloat(f64);
+
+impl Serialize for TypedFloat {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let x = self.0;
+        if x.is_finite() {
+            serializer.serialize_f64(x)
+        } else if x.is_nan() {
+            serializer.serialize_str("NaN")
+        } else if x > 0.0 {
+            serializer.serialize_str("inf")
+        } else {
+            serializer.serialize_str("-inf")
+        }
+    }
+}
+
+/// A table as [`table_to_typed_json`] writes it, without the key `.1` if given.
+struct TypedTable<'a>(&'a Table, Option<&'a str>);
+
+impl Serialize for TypedTable<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut m = serializer.serialize_map(None)?;
+        for (k, v) in self.0 {
+            if Some(k.as_str()) != self.1 {
+                m.serialize_entry(k, &TypedJson(v))?;
+            }
+        }
+        m.end()
+    }
+}
+
+/// Properties as [`Properties::to_json`] writes them, without the header `.1` if given.
+pub struct TypedProperties<'a>(pub &'a Properties, pub Option<&'a str>);
+
+impl Serialize for TypedProperties<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let p = self.0;
+        let mut m = serializer.serialize_map(None)?;
+        let text = [
+            ("content_type", &p.content_type),
+            ("content_encoding", &p.content_encoding),
+        ];
+        for (k, v) in text {
+            if let Some(v) = v {
+                m.serialize_entry(k, v)?;
+            }
+        }
+        if let Some(h) = &p.headers {
+            m.serialize_entry("headers", &TypedTable(h, self.1))?;
+        }
+        for (k, v) in [("delivery_mode", p.delivery_mode), ("priority", p.priority)] {
+            if let Some(v) = v {
+                m.serialize_entry(k, &v)?;
+            }
+        }
+        let text = [
+            ("correlation_id", &p.correlation_id),
+            ("reply_to", &p.reply_to),
+            ("expiration", &p.expiration),
+            ("message_id", &p.message_id),
+        ];
+        for (k, v) in text {
+            if let Some(v) = v {
+                m.serialize_entry(k, v)?;
+            }
+        }
+        if let Some(t) = p.timestamp {
+            m.serialize_entry("timestamp", &t)?;
+        }
+        let text = [
+            ("type", &p.kind),
+            ("user_id", &p.user_id),
+            ("app_id", &p.app_id),
+            ("cluster_id", &p.cluster_id),
+        ];
+        for (k, v) in text {
+            if let Some(v) = v {
+                m.serialize_entry(k, v)?;
+            }
+        }
+        m.end()
+    }
+}
+
 /// The basic properties of a message. `None` is "not set", which AMQP distinguishes from empty.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Properties {
@@ -372,33 +461,7 @@ impl Properties {
 
     /// The typed JSON form: set properties only; headers as a typed table.
     pub fn to_json(&self) -> Json {
-        let mut m = Map::new();
-        let mut put = |k: &str, v: Option<Json>| {
-            if let Some(v) = v {
-                m.insert(k.to_owned(), v);
-            }
-        };
-        put("content_type", self.content_type.clone().map(Json::from));
-        put(
-            "content_encoding",
-            self.content_encoding.clone().map(Json::from),
-        );
-        put("headers", self.headers.as_ref().map(table_to_typed_json));
-        put("delivery_mode", self.delivery_mode.map(Json::from));
-        put("priority", self.priority.map(Json::from));
-        put(
-            "correlation_id",
-            self.correlation_id.clone().map(Json::from),
-        );
-        put("reply_to", self.reply_to.clone().map(Json::from));
-        put("expiration", self.expiration.clone().map(Json::from));
-        put("message_id", self.message_id.clone().map(Json::from));
-        put("timestamp", self.timestamp.map(Json::from));
-        put("type", self.kind.clone().map(Json::from));
-        put("user_id", self.user_id.clone().map(Json::from));
-        put("app_id", self.app_id.clone().map(Json::from));
-        put("cluster_id", self.cluster_id.clone().map(Json::from));
-        Json::Object(m)
+        serde_json::to_value(TypedProperties(self, None)).unwrap_or(Json::Null)
     }
 
     pub fn from_json(j: &Json) -> Result<Properties, String> {
@@ -475,6 +538,7 @@ const PROPERTY_NAMES: [&str; 14] = [
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn every_type() -> Value {
         let mut t = Table::new();
