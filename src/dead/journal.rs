@@ -31,6 +31,7 @@
 
 use std::collections::HashMap;
 
+use serde::Serialize;
 use serde_json::{Value as Json, json};
 use sha2::{Digest as _, Sha256};
 
@@ -89,14 +90,33 @@ pub fn run_line(scope: &Scope, run: &str, started: u64) -> String {
 
 /// The line recording a confirmed copy of the dead letter `digest` in `to` (with its newline).
 pub fn copied_line(digest: &str, to: &str, run: &str) -> String {
-    let mut line = json!({"copied": digest, "to": to, "run": run}).to_string();
-    line.push('\n');
-    line
+    /// Written once per copy: a struct, not a JSON tree (the same text).
+    #[derive(Serialize)]
+    struct Copied<'a> {
+        copied: &'a str,
+        to: &'a str,
+        run: &'a str,
+    }
+    json_line(&Copied {
+        copied: digest,
+        to,
+        run,
+    })
 }
 
 /// The line cancelling one record of `digest`: the broker processed its dead letter's ack.
 pub fn settled_line(digest: &str) -> String {
-    let mut line = json!({"settled": digest}).to_string();
+    #[derive(Serialize)]
+    struct Settled<'a> {
+        settled: &'a str,
+    }
+    json_line(&Settled { settled: digest })
+}
+
+/// `value` as one JSON line, with its newline.
+fn json_line(value: &impl Serialize) -> String {
+    // Serialising a struct of strings cannot fail.
+    let mut line = serde_json::to_string(value).unwrap_or_default();
     line.push('\n');
     line
 }
