@@ -365,17 +365,27 @@ pub struct TypedProperties<'a>(pub &'a Properties, pub Option<&'a str>);
 
 impl Serialize for TypedProperties<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        /// The text properties among `fields` that are set, in order.
+        fn texts<M: SerializeMap>(
+            m: &mut M,
+            fields: &[(&str, &Option<String>)],
+        ) -> Result<(), M::Error> {
+            for (k, v) in fields {
+                if let Some(v) = v {
+                    m.serialize_entry(k, v)?;
+                }
+            }
+            Ok(())
+        }
         let p = self.0;
         let mut m = serializer.serialize_map(None)?;
-        let text = [
-            ("content_type", &p.content_type),
-            ("content_encoding", &p.content_encoding),
-        ];
-        for (k, v) in text {
-            if let Some(v) = v {
-                m.serialize_entry(k, v)?;
-            }
-        }
+        texts(
+            &mut m,
+            &[
+                ("content_type", &p.content_type),
+                ("content_encoding", &p.content_encoding),
+            ],
+        )?;
         if let Some(h) = &p.headers {
             m.serialize_entry("headers", &TypedTable(h, self.1))?;
         }
@@ -384,31 +394,27 @@ impl Serialize for TypedProperties<'_> {
                 m.serialize_entry(k, &v)?;
             }
         }
-        let text = [
-            ("correlation_id", &p.correlation_id),
-            ("reply_to", &p.reply_to),
-            ("expiration", &p.expiration),
-            ("message_id", &p.message_id),
-        ];
-        for (k, v) in text {
-            if let Some(v) = v {
-                m.serialize_entry(k, v)?;
-            }
-        }
+        texts(
+            &mut m,
+            &[
+                ("correlation_id", &p.correlation_id),
+                ("reply_to", &p.reply_to),
+                ("expiration", &p.expiration),
+                ("message_id", &p.message_id),
+            ],
+        )?;
         if let Some(t) = p.timestamp {
             m.serialize_entry("timestamp", &t)?;
         }
-        let text = [
-            ("type", &p.kind),
-            ("user_id", &p.user_id),
-            ("app_id", &p.app_id),
-            ("cluster_id", &p.cluster_id),
-        ];
-        for (k, v) in text {
-            if let Some(v) = v {
-                m.serialize_entry(k, v)?;
-            }
-        }
+        texts(
+            &mut m,
+            &[
+                ("type", &p.kind),
+                ("user_id", &p.user_id),
+                ("app_id", &p.app_id),
+                ("cluster_id", &p.cluster_id),
+            ],
+        )?;
         m.end()
     }
 }
