@@ -34,6 +34,8 @@ pub enum ExitCode {
     /// The operator answered no at a confirmation prompt (`dead purge`): nothing was changed.
     /// Not 0, which says the purge happened, nor 130, which says a signal stopped the work.
     Declined = 9,
+    /// What was asked for is not there: `dead show` found no such message in q.dead.
+    NotFound = 10,
     /// A bug in queuey.
     Internal = 70,
     /// Stopped by Ctrl-C (SIGINT) after finishing what was in flight.
@@ -42,7 +44,7 @@ pub enum ExitCode {
 
 impl ExitCode {
     /// Every code, in order.
-    pub const ALL: [ExitCode; 12] = [
+    pub const ALL: [ExitCode; 13] = [
         ExitCode::Ok,
         ExitCode::Drift,
         ExitCode::Usage,
@@ -53,6 +55,7 @@ impl ExitCode {
         ExitCode::BrokerRefused,
         ExitCode::Io,
         ExitCode::Declined,
+        ExitCode::NotFound,
         ExitCode::Internal,
         ExitCode::Interrupted,
     ];
@@ -99,6 +102,10 @@ impl ExitCode {
                 "declined: a confirmation prompt was answered no (dead purge on a terminal); \
                  nothing was changed"
             }
+            ExitCode::NotFound => {
+                "not found: dead show found no message at that position or with that message id \
+                 in q.dead (the queue itself exists; a missing queue is 7)"
+            }
             ExitCode::Internal => "internal error (a bug in queuey)",
             ExitCode::Interrupted => {
                 "interrupted: Ctrl-C (SIGINT), SIGTERM or SIGHUP stopped a replay or purge cleanly"
@@ -143,6 +150,7 @@ impl ExitCode {
                 | ExitCode::BrokerRefused
                 | ExitCode::Io
                 | ExitCode::Declined
+                | ExitCode::NotFound
                 | ExitCode::Internal => 3,
                 ExitCode::Interrupted => 4,
             }
@@ -177,6 +185,8 @@ pub enum Kind {
     ApiRefused,
     /// A queue that must exist does not.
     QueueNotFound,
+    /// A message asked for by position or id is not in the queue.
+    MessageNotFound,
     /// The broker refused an operation.
     BrokerRefused,
     /// A local file could not be read or written.
@@ -204,6 +214,7 @@ impl Kind {
             Kind::AccessRefused => ExitCode::AccessRefused,
             Kind::Api | Kind::ApiRefused => ExitCode::Api,
             Kind::QueueNotFound | Kind::BrokerRefused => ExitCode::BrokerRefused,
+            Kind::MessageNotFound => ExitCode::NotFound,
             Kind::Io => ExitCode::Io,
             Kind::BrokenPipe => ExitCode::Ok,
             Kind::Interrupted => ExitCode::Interrupted,
@@ -324,7 +335,7 @@ mod tests {
     #[test]
     fn codes_are_stable() {
         let codes: Vec<u8> = ExitCode::ALL.iter().map(|c| c.code()).collect();
-        assert_eq!(codes, vec![0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 70, 130]);
+        assert_eq!(codes, vec![0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 70, 130]);
     }
 
     #[test]

@@ -337,7 +337,7 @@ fn show_prints_one_message_whole_and_escaped() {
 
     let (mut cmd, _dir) = queuey();
     let out = cmd.args(["dead", "show", &q, "9"]).output().unwrap();
-    assert_eq!(out.status.code(), Some(7));
+    assert_eq!(out.status.code(), Some(10), "no such message: not found");
     assert!(stderr(&out).contains("no message at position 9"));
     assert_eq!(snapshot_ids(&broker, &dead), ["s-1", "s-2"]);
 }

@@ -143,7 +143,7 @@ pub async fn show(
             ),
             Which::MessageId(id) => format!("no message with message id {id:?} in {dead:?}"),
         };
-        return Err(Error::new(Kind::QueueNotFound, what)
+        return Err(Error::new(Kind::MessageNotFound, what)
             .with_hint(format!("`{}` lists what is there", dead_ls_command(queue))));
     };
     let dl = decode::decode(&message, &queue.name, &queue.options);
