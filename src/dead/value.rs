@@ -228,11 +228,7 @@ fn float_from_json(v: Option<&Json>, t: &str) -> Result<f64, String> {
     }
 }
 
-/// A table in the typed JSON form: `{"key": {"type": …, "value": …}, …}`.
-pub fn table_to_typed_json(table: &Table) -> Json {
-    serde_json::to_value(TypedTable(table, None)).unwrap_or(Json::Null)
-}
-
+/// Reads a table in the typed JSON form: `{"key": {"type": …, "value": …}, …}`.
 pub fn table_from_typed_json(j: &Json) -> Result<Table, String> {
     let obj = j
         .as_object()
@@ -345,7 +341,8 @@ impl Serialize for TypedFloat {
     }
 }
 
-/// A table as [`table_to_typed_json`] writes it, without the key `.1` if given.
+/// A table in the typed JSON form (`{"key": {"type": …, "value": …}, …}`), without the key
+/// `.1` if given.
 struct TypedTable<'a>(&'a Table, Option<&'a str>);
 
 impl Serialize for TypedTable<'_> {
