@@ -3,14 +3,15 @@
 //!
 //! The AMQP URL follows RabbitMQ's URI spec: `amqp[s]://user:pass@host:port/vhost`, the vhost
 //! percent-encoded (`%2f` is `/`). No path at all means the default vhost `/`; a bare trailing
-//! slash means the vhost named `""`, as in the spec (and as lapin reads it).
+//! slash means the vhost named `""`, as in the spec (and as the AMQP client reads it).
 //!
-//! We parse the URL ourselves rather than hand the string to lapin: `amq-protocol-uri` takes the
-//! host from `Url::domain()`, which is `None` for an IP address, so `amqp://10.0.0.5/` would
-//! silently connect to `localhost`. `broker::amqp` builds lapin's URI from the host we parsed.
+//! We parse the URL ourselves rather than hand the string to the AMQP client:
+//! `amq-protocol-uri` takes the host from `Url::domain()`, which is `None` for an IP address,
+//! so `amqp://10.0.0.5/` would silently connect to `localhost`. `broker::amqp` builds the
+//! client's URI from the host we parsed.
 //!
-//! PURE: no lapin here; the query parameters lapin understands are validated by the same rules
-//! its parser applies, so a bad one is refused before anything connects.
+//! PURE: no AMQP client here; the query parameters the client understands are validated by the
+//! same rules its parser applies, so a bad one is refused before anything connects.
 
 use std::time::Duration;
 
@@ -45,18 +46,18 @@ pub struct AmqpTarget {
     pub query: AmqpQuery,
 }
 
-/// The connection parameters an AMQP URL's query may carry (lapin's `AMQPQueryString`).
+/// The connection parameters an AMQP URL's query may carry (the client's `AMQPQueryString`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct AmqpQuery {
     pub frame_max: Option<u32>,
     pub channel_max: Option<u16>,
     pub heartbeat: Option<u16>,
     pub connection_timeout: Option<u64>,
-    /// One of lapin's SASL mechanisms, lower case.
+    /// One of the client's SASL mechanisms, lower case.
     pub auth_mechanism: Option<String>,
 }
 
-/// The SASL mechanisms lapin knows by name.
+/// The SASL mechanisms the client knows by name.
 pub const AUTH_MECHANISMS: [&str; 5] = [
     "amqplain",
     "anonymous",
@@ -66,7 +67,7 @@ pub const AUTH_MECHANISMS: [&str; 5] = [
 ];
 
 impl AmqpQuery {
-    /// The parameters of `url`'s query, read as lapin reads them (the first of a repeated key;
+    /// The parameters of `url`'s query, read as the client reads them (the first of a repeated key;
     /// unknown keys ignored).
     fn parse(url: &Url) -> std::result::Result<AmqpQuery, String> {
         fn int<T: std::str::FromStr<Err = std::num::ParseIntError>>(
@@ -155,7 +156,7 @@ impl AmqpTarget {
                 decode(raw).map_err(|e| bad(&e))?
             }
         };
-        // lapin's own query parameters (heartbeat, frame_max, ...), validated as it would.
+        // the client's own query parameters (heartbeat, frame_max, ...), validated as it would.
         let query = AmqpQuery::parse(&url).map_err(|e| bad(&redact::redact(&e)))?;
         Ok(AmqpTarget {
             tls,

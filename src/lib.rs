@@ -4,7 +4,7 @@
 //!
 //! Layout: `cli` (clap only) -> `settings` (plain validated values) -> `commands` (the work),
 //! which reach RabbitMQ only through `broker` and print only through `output`. `topology`,
-//! `plan` and `duration` are pure and never import lapin.
+//! `plan` and `duration` are pure and never import the AMQP client (only `broker` does).
 
 pub mod broker;
 pub mod cli;
@@ -99,7 +99,7 @@ pub fn run() -> ExitCode {
         Ok(i) => i,
         Err(e) => return report(&e),
     };
-    // One thread: queuey's work is a few pipelined stages joined on one task, and lapin runs
+    // One thread: queuey's work is a few pipelined stages joined on one task, and the AMQP client runs
     // its own I/O; more worker threads only add wake-ups between them.
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()

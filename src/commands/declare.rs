@@ -75,8 +75,9 @@ async fn run_in(
     // Through the API, logical queues are read and declared a few at a time, results kept in
     // order: a fleet's round trips overlap instead of adding up. What may end in a channel
     // error (the AMQP fallback's passive declares and probes, the configure check) runs one at
-    // a time: when the broker closes one channel while another opens, lapin (2.x) can hand
-    // that close to the new channel, which reuses the closed one's id (seen on 3.10.8).
+    // a time: when the broker closes one channel while another opens, the AMQP client can hand
+    // that close to the new channel, which reuses the closed one's id (seen on 3.10.8; see
+    // docs/broker-notes.md).
     let in_flight = if inspector.uses_api() { IN_FLIGHT } else { 1 };
     let inspected: Vec<Result<Vec<Inspected>>> = stream::iter(queues)
         .map(|q| inspector.long_lived(q))

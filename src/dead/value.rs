@@ -1,4 +1,4 @@
-//! PURE: AMQP field values and message properties, independent of lapin, with a lossless
+//! PURE: AMQP field values and message properties, independent of the AMQP client, with a lossless
 //! typed JSON form (the export format) and a human form (tables and `dead show`).
 //!
 //! Every AMQP 0-9-1 field type RabbitMQ sends has its own variant, so nothing is lost between
@@ -13,7 +13,7 @@ use base64::engine::general_purpose::STANDARD as B64;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value as Json;
 
-/// A field table. Keys are AMQP short strings; lapin keeps them sorted.
+/// A field table. Keys are AMQP short strings; the AMQP client keeps them sorted.
 pub type Table = BTreeMap<String, Value>;
 
 /// One AMQP field value.
