@@ -166,7 +166,7 @@ impl ExitCode {
 /// What kind of failure an [`Error`] is; decides the exit code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
-    /// A command line that clap accepted but queuey cannot act on.
+    /// A command line that parsed but that queuey cannot act on.
     Usage,
     /// A setting (flag, environment variable, topology file) out of its allowed range.
     Settings,
