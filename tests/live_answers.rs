@@ -428,7 +428,7 @@ fn a_missing_queue_suggests_what_exists_and_how_to_fix_it() {
 
     // `dead show` past the end names the command that lists what is there.
     let out = run(&["dead", "show", &q, "9"]);
-    assert_eq!(code(&out), 7);
+    assert_eq!(code(&out), 10, "no such message: not found");
     let err = stderr(&out);
     assert_eq!(
         suggested_command(&err),
