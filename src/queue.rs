@@ -110,3 +110,67 @@ fn truncate_for_message(name: &str) -> String {
         name.to_owned()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unlisted(near: &[&str]) -> Unlisted {
+        Unlisted {
+            file: PathBuf::from("conf/queuey.toml"),
+            near: near.iter().map(|n| (*n).to_owned()).collect(),
+        }
+    }
+
+    #[test]
+    fn the_dead_queue_follows_the_suffix() {
+        let mut q = QueueSettings {
+            name: "orders".into(),
+            config: QueueConfig::default(),
+            options: RabbitMqOptions::default(),
+            unlisted: None,
+        };
+        assert_eq!(q.dead_queue(), "orders.dead");
+        q.options.dead_suffix = "-dlq".into();
+        assert_eq!(q.dead_queue(), "orders-dlq");
+    }
+
+    #[test]
+    fn an_unlisted_name_is_explained_with_its_near_names() {
+        assert_eq!(unlisted(&[]).not_in(), "not in conf/queuey.toml");
+        assert_eq!(
+            unlisted(&[]).explain("ordrs"),
+            "\"ordrs\" is not in conf/queuey.toml: it gets the file's [defaults] and queuey's \
+             defaults"
+        );
+        assert_eq!(
+            unlisted(&["orders", "order"]).explain("ordrs"),
+            "\"ordrs\" is not in conf/queuey.toml: it gets the file's [defaults] and queuey's \
+             defaults; did you mean \"orders\" or \"order\"?"
+        );
+    }
+
+    #[test]
+    fn a_target_queue_is_1_to_255_bytes() {
+        assert!(validate_target_queue("x").is_ok());
+        assert!(validate_target_queue(&"é".repeat(127)).is_ok(), "254 bytes");
+        assert!(validate_target_queue(&"x".repeat(255)).is_ok());
+        for bad in [String::new(), "x".repeat(256), "é".repeat(128)] {
+            let e = validate_target_queue(&bad).unwrap_err();
+            assert!(e.message.contains("1 to 255 bytes"), "{e}");
+        }
+    }
+
+    #[test]
+    fn a_long_name_is_cut_to_40_characters_in_messages() {
+        assert_eq!(truncate_for_message(""), "");
+        let forty = "é".repeat(40);
+        assert_eq!(truncate_for_message(&forty), forty);
+        assert_eq!(truncate_for_message(&"é".repeat(41)), format!("{forty}…"));
+        let e = validate_target_queue(&"y".repeat(300)).unwrap_err();
+        assert!(
+            e.message.contains(&format!("\"{}…\"", "y".repeat(40))),
+            "{e}"
+        );
+    }
+}

@@ -643,4 +643,62 @@ mod tests {
         assert_eq!(Properties::from_json(&p.to_json()).unwrap(), p);
         assert!(Properties::from_json(&json!({"colour": "red"})).is_err());
     }
+
+    #[test]
+    fn strings_read_as_text_unless_they_are_not_utf8() {
+        assert_eq!(Value::ShortStr("short".into()).as_text(), Some("short"));
+        assert_eq!(Value::LongStr(b"long".to_vec()).as_text(), Some("long"));
+        assert_eq!(Value::LongStr(vec![0xff]).as_text(), None);
+        assert_eq!(Value::Bytes(b"bytes".to_vec()).as_text(), None);
+        assert_eq!(Value::I32(1).as_text(), None);
+    }
+
+    #[test]
+    fn a_decimal_with_as_many_digits_as_its_scale_starts_with_0() {
+        assert_eq!(
+            Value::Decimal {
+                scale: 3,
+                value: 125
+            }
+            .display(),
+            "0.125"
+        );
+        assert_eq!(
+            Value::Decimal {
+                scale: 0,
+                value: 125
+            }
+            .display(),
+            "125"
+        );
+        assert_eq!(
+            Value::Decimal {
+                scale: 2,
+                value: 125
+            }
+            .display(),
+            "1.25"
+        );
+    }
+
+    #[test]
+    fn bytes_show_their_length_and_at_most_32_in_hex() {
+        assert_eq!(Value::Bytes(vec![1, 0xab]).display(), "<2 bytes: 01ab>");
+        assert_eq!(hex_preview(&[0xab; 32], 32), "ab".repeat(32));
+        assert_eq!(
+            hex_preview(&[0xab; 33], 32),
+            format!("{}…", "ab".repeat(32))
+        );
+        assert_eq!(hex_preview(&[], 32), "");
+    }
+
+    #[test]
+    fn a_float_spelled_as_any_other_string_is_refused() {
+        for spelling in ["infinity", "-Infinity", "nan", ""] {
+            for t in ["f32", "f64"] {
+                let e = Value::from_typed_json(&json!({"type": t, "value": spelling})).unwrap_err();
+                assert!(e.contains("needs a number"), "{t} {spelling:?}: {e}");
+            }
+        }
+    }
 }

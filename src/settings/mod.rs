@@ -527,3 +527,6 @@ pub fn connection_settings(
     }
     Ok(ConnectionSettings { amqp, api, timeout })
 }
+
+#[cfg(test)]
+mod tests;

@@ -458,4 +458,37 @@ mod tests {
             "{e}"
         );
     }
+
+    #[test]
+    fn the_largest_ttl_and_granularity_are_allowed_one_more_millisecond_is_not() {
+        let ok = resolve_queue(
+            "orders",
+            &QueueSettingsArgs {
+                message_ttl: Some(format!("{MAX_TTL_MS}ms")),
+                retry_granularity: Some(format!("{MAX_DEFERRAL_MS}ms")),
+                deferred_granularity: Some(format!("{MAX_DEFERRAL_MS}ms")),
+                ..flags()
+            },
+            None,
+        )
+        .unwrap();
+        assert_eq!(
+            ok.config.message_ttl,
+            Some(Duration::from_millis(MAX_TTL_MS.into()))
+        );
+        assert_eq!(
+            ok.options.retry_granularity,
+            Duration::from_millis(MAX_DEFERRAL_MS.into())
+        );
+        let e = refused(QueueSettingsArgs {
+            message_ttl: Some(format!("{}ms", u64::from(MAX_TTL_MS) + 1)),
+            ..flags()
+        });
+        assert!(e.contains("MAX_TTL_MS"), "{e}");
+        let e = refused(QueueSettingsArgs {
+            retry_granularity: Some(format!("{}ms", MAX_DEFERRAL_MS + 1)),
+            ..flags()
+        });
+        assert!(e.contains("retry_granularity"), "{e}");
+    }
 }
