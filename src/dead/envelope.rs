@@ -333,6 +333,40 @@ mod tests {
         );
     }
 
+    /// Each JSON escape in a key unescapes to its own character, a surrogate pair to one
+    /// character, as serde reads them (found by a mutation run: no test had them).
+    #[test]
+    fn every_escape_in_a_key_unescapes_as_serde_reads_it() {
+        for (escape, unescaped) in [
+            (r#"\""#, "\""),
+            (r"\\", "\\"),
+            (r"\/", "/"),
+            (r"\b", "\u{8}"),
+            (r"\f", "\u{c}"),
+            (r"\n", "\n"),
+            (r"\r", "\r"),
+            (r"\t", "\t"),
+            (r"\ud83d\ude00", "\u{1F600}"),
+        ] {
+            let body = format!(r#"{{"x{escape}y": 7, "attempt": 3}}"#);
+            let key = format!("x{unescaped}y");
+            let serde: serde_json::Map<String, serde_json::Value> =
+                serde_json::from_str(&body).expect("valid JSON");
+            assert!(serde.contains_key(&key), "{body}: serde reads {key:?}");
+            let span = top_level_value(body.as_bytes(), &key);
+            assert_eq!(
+                span.map(|r| &body[r]),
+                Some("7"),
+                "{body}: the key {key:?}"
+            );
+            assert_eq!(
+                with_first_attempt(body.as_bytes()).map(String::from_utf8),
+                Some(Ok(body.replace("\"attempt\": 3", "\"attempt\": 1"))),
+                "{body}"
+            );
+        }
+    }
+
     #[test]
     fn no_single_top_level_attempt_is_none() {
         for body in [
