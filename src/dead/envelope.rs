@@ -354,11 +354,7 @@ mod tests {
                 serde_json::from_str(&body).expect("valid JSON");
             assert!(serde.contains_key(&key), "{body}: serde reads {key:?}");
             let span = top_level_value(body.as_bytes(), &key);
-            assert_eq!(
-                span.map(|r| &body[r]),
-                Some("7"),
-                "{body}: the key {key:?}"
-            );
+            assert_eq!(span.map(|r| &body[r]), Some("7"), "{body}: the key {key:?}");
             assert_eq!(
                 with_first_attempt(body.as_bytes()).map(String::from_utf8),
                 Some(Ok(body.replace("\"attempt\": 3", "\"attempt\": 1"))),
