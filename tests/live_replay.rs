@@ -9,7 +9,8 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use common::{
-    Broker, eventually, json, long_str, queuey, queuey_in, queuey_process, stderr, stdout, table,
+    Broker, eventually, json, kill_mid_run, long_str, queuey, queuey_in, queuey_process, stderr,
+    stdout, table,
 };
 use lapin::BasicProperties;
 use lapin::types::{AMQPValue, FieldTable};
@@ -587,18 +588,7 @@ fn sigkill_mid_replay_loses_nothing() {
             (broker.count(&targets[0]) > 200).then_some(())
         },
     );
-    // Killed mid-run: it must still be running, or the test proves nothing.
-    assert!(
-        child.try_wait().unwrap().is_none(),
-        "the replay ended before it could be killed"
-    );
-    child.kill().unwrap();
-    let status = child.wait().unwrap();
-    assert_eq!(
-        std::os::unix::process::ExitStatusExt::signal(&status),
-        Some(9),
-        "ended by SIGKILL: {status:?}"
-    );
+    kill_mid_run(&mut child, "the replay");
     assert!(
         broker.count(&targets[0]) + broker.count(&targets[1]) < 6000,
         "not everything was moved before the kill"
@@ -1163,17 +1153,7 @@ fn sigkill_mid_purge_leaves_every_removed_message_in_the_archive() {
             (broker.count(&dead) < (N - 300) as u32).then_some(())
         },
     );
-    assert!(
-        child.try_wait().unwrap().is_none(),
-        "the purge ended before it could be killed"
-    );
-    child.kill().unwrap();
-    let status = child.wait().unwrap();
-    assert_eq!(
-        std::os::unix::process::ExitStatusExt::signal(&status),
-        Some(9),
-        "{status:?}"
-    );
+    kill_mid_run(&mut child, "the purge");
     let text = std::fs::read_to_string(&archive).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     let mut archived: BTreeMap<String, usize> = BTreeMap::new();

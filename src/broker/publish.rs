@@ -85,6 +85,12 @@ impl<T> Copy<T> {
     }
 }
 
+/// Whether AMQP can carry `properties` as a copy's: the error names a value it cannot (checked
+/// before anything is published, for a whole export file).
+pub fn fits_amqp(properties: &Properties) -> std::result::Result<(), String> {
+    properties_to_amqp(properties).map(|_| ())
+}
+
 /// Polls every future once in order, then all until done: futures that act on their first
 /// poll (lapin queues a publish's frames then) act in order, and wait together.
 async fn join_in_order<F: std::future::Future>(futures: Vec<F>) -> Vec<F::Output> {

@@ -106,6 +106,22 @@ pub fn eventually<T>(what: &str, deadline: Duration, mut check: impl FnMut() -> 
 
 static COUNTER: AtomicU64 = AtomicU64::new(0);
 
+/// Sends SIGKILL to `child` (`what` it runs), which must still be running, or the test would
+/// prove nothing, and checks that the signal is what ended it.
+pub fn kill_mid_run(child: &mut std::process::Child, what: &str) {
+    assert!(
+        child.try_wait().expect("the child's status").is_none(),
+        "{what} ended before it could be killed"
+    );
+    child.kill().expect("kill -9");
+    let status = child.wait().expect("wait for the killed child");
+    assert_eq!(
+        std::os::unix::process::ExitStatusExt::signal(&status),
+        Some(9),
+        "{what} ended by SIGKILL: {status:?}"
+    );
+}
+
 /// A name no other test run will use: `qy-test.<pid>.<n>.<label>`.
 pub fn unique(label: &str) -> String {
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use super::step::{Step, Stepper};
 use super::{Pace, check_targets, paced_window};
-use crate::broker::publish::{Copy, Publisher};
+use crate::broker::publish::{Publisher, fits_amqp};
 use crate::broker::session::Session;
 use crate::commands::signals::StopFlag;
 use crate::dead::decode::Message;
@@ -140,6 +140,6 @@ fn records(path: &Path) -> Result<impl Iterator<Item = Result<(usize, Result<Mes
 /// to fit AMQP, so that a bad line stops the run before anything is published.
 fn parse_record(line: &str) -> std::result::Result<Message, String> {
     let message = read_record(line)?;
-    Copy::new(String::new(), &message.properties, Vec::new(), (), 0)?;
+    fits_amqp(&message.properties)?;
     Ok(message)
 }
