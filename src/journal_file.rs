@@ -14,7 +14,8 @@ use std::path::{Path, PathBuf};
 use sha2::{Digest as _, Sha256};
 
 use crate::dead::journal::{
-    Scope, Unfinished, copied_line, read_line, run_line, settled_line, started_line,
+    Scope, Unfinished, copied_line, doubt_line, read_line, run_line, settled_line, started_line,
+    undone_line,
 };
 use crate::error::{Error, Kind, Result};
 
@@ -143,9 +144,22 @@ impl JournalFile {
         Ok(journal)
     }
 
-    /// Adds a confirmed copy's record (durable at the next [`JournalFile::sync`]).
-    pub fn record(&mut self, digest: &str, to: &str, run: &str) {
-        self.buffer.push_str(&copied_line(digest, to, run));
+    /// Adds a confirmed copy's record, copy number `copy` of `run` (durable at the next
+    /// [`JournalFile::sync`]).
+    pub fn record(&mut self, digest: &str, to: &str, run: &str, copy: u64) {
+        self.buffer
+            .push_str(&copied_line(digest, to, run, Some(copy)));
+    }
+
+    /// Records a copy about to be published, in doubt until confirmed (durable at the next
+    /// sync, which must come before the publish).
+    pub fn doubt(&mut self, digest: &str, to: &str, run: &str, copy: u64) {
+        self.buffer.push_str(&doubt_line(digest, to, run, copy));
+    }
+
+    /// Records that copy `copy` of `run` is certainly not in its target.
+    pub fn undone(&mut self, run: &str, copy: u64) {
+        self.buffer.push_str(&undone_line(run, copy));
     }
 
     /// Cancels a record: the broker processed its dead letter's ack (durable at the next
@@ -252,7 +266,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("sub").join("j.journal");
         let mut j = JournalFile::open(&path, &scope(), "r1", 1, None).unwrap();
-        j.record("aa", "orders", "r1");
+        j.record("aa", "orders", "r1", 1);
         j.sync().unwrap();
         drop(j);
         // A crash in the middle of a line.
@@ -260,7 +274,7 @@ mod tests {
         f.write_all(b"{\"copied\":\"b").unwrap();
         drop(f);
         let mut j2 = JournalFile::open(&path, &scope(), "r2", 2, Some(5)).unwrap();
-        j2.record("cc", "orders", "r2");
+        j2.record("cc", "orders", "r2", 1);
         j2.sync().unwrap();
         let mut read = read(&path, &scope()).unwrap().unwrap();
         assert_eq!(read.runs, vec!["r1".to_owned(), "r2".to_owned()]);

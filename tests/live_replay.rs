@@ -606,7 +606,27 @@ fn sigkill_mid_replay_loses_nothing() {
         },
     );
     let both = assert_nothing_lost(&broker, &dead, &targets, &ids);
-    eprintln!("after SIGKILL: {both} duplicates (in q.dead and a target), none lost");
+    // The rerun acks what the journal records as copied, and looks in the targets for the
+    // copies in doubt at the kill: each id ends in a target exactly once. (Reading q.dead
+    // returned its messages; a rerun started before the broker counts them all would read
+    // only that many.)
+    let left = ids_in(&broker, &dead).len() as u32;
+    broker.wait_for_count(&dead, left);
+    let out = queuey_in(dir.path())
+        .args(["dead", "replay", &q, "-o", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let summary = json(&out);
+    assert_eq!(broker.message_count(&dead), Some(0));
+    let in_targets = id_counts(&broker, &originals);
+    let want: BTreeMap<String, usize> = ids.iter().map(|id| (id.clone(), 1)).collect();
+    assert_eq!(in_targets, want, "each id once, in the targets");
+    eprintln!(
+        "after SIGKILL: {both} in both q.dead and a target, none lost; the rerun: {} already \
+         copied, {} moved, 0 duplicated",
+        summary["already_copied"], summary["moved"]
+    );
 }
 
 #[test]
@@ -1288,4 +1308,285 @@ fn a_killed_archive_purge_is_finished_by_its_rerun_without_writing_twice() {
         .output()
         .unwrap();
     assert_ne!(out.status.code(), Some(0));
+}
+
+/// A journal left by a run that failed with three copies in doubt (published, never confirmed):
+/// the rerun looks for them in their targets. The copy found there is not made again (its dead
+/// letter is acked, "already copied"), the one not found is copied, and the target with a
+/// consumer, where a copy may have been taken already, cannot be looked in: said aloud, and
+/// copied again.
+#[test]
+fn a_rerun_looks_for_the_copies_in_doubt_in_their_targets() {
+    use queuey_cli::broker::convert::properties_from_amqp;
+    use queuey_cli::dead::journal::{Scope, digest, doubt_line, read_line, run_line};
+
+    let broker = Broker::connect();
+    let (q, dead, mut targets) = setup(&broker, "doubt", 3);
+    // A quorum target with a delivery limit: on RabbitMQ before 4.3 a look would spend a
+    // delivery of every message in it.
+    let quorum = broker.queue_name("doubt-quorum-target");
+    broker.declare(
+        &quorum,
+        table(vec![
+            ("x-queue-type", long_str("quorum")),
+            ("x-delivery-limit", AMQPValue::LongInt(5)),
+        ]),
+    );
+    targets.push(quorum);
+    let originals: Vec<&str> = targets.iter().map(String::as_str).collect();
+    let ids = fill(&broker, &dead, &originals, &["x"], 4);
+    // The failed run had read them (so they come back redelivered, as after a failure), and
+    // journaled each copy before publishing it.
+    let digests: Vec<String> = broker
+        .snapshot(&dead)
+        .iter()
+        .map(|(body, p)| digest(&properties_from_amqp(p), body))
+        .collect();
+    assert_eq!(digests.len(), 4);
+    broker.wait_for_count(&dead, 4);
+    let url = url::Url::parse(&common::test_url()).unwrap();
+    let scope = Scope {
+        broker: format!(
+            "{}:{}",
+            url.host_str().unwrap(),
+            url.port_or_known_default().unwrap()
+        ),
+        vhost: "/".into(),
+        queue: dead.clone(),
+    };
+    let run = "failed-run";
+    let mut text = format!("{}{}", run_line(&scope, run, 1), read_line(4));
+    for (i, (d, t)) in digests.iter().zip(&targets).enumerate() {
+        text.push_str(&doubt_line(d, t, run, i as u64 + 1));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("replay.journal");
+    std::fs::write(&journal, text).unwrap();
+    // Copy 1 reached its target before the failure; copy 2 did not; target 2 has a consumer.
+    let mut mark = FieldTable::default();
+    mark.insert("run".into(), long_str(run));
+    mark.insert("copy".into(), AMQPValue::LongLongInt(1));
+    let mut headers = FieldTable::default();
+    headers.insert("x-queuey-last-replay".into(), AMQPValue::FieldTable(mark));
+    broker.publish_props(
+        &targets[0],
+        b"the copy that got there",
+        BasicProperties::default()
+            .with_message_id(ids[0].clone().into())
+            .with_headers(headers),
+    );
+    let (consumer_channel, _consumer) = broker.consume(&targets[2]);
+
+    let out = queuey_in(dir.path())
+        .args(["dead", "replay", &q, "--journal"])
+        .arg(&journal)
+        .args(["-o", "json"])
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let summary = json(&out);
+    assert_eq!(summary["already_copied"], 1, "{summary}\n{err}");
+    assert_eq!(summary["moved"], 3, "{summary}\n{err}");
+    assert!(err.contains("4 copies in doubt"), "{err}");
+    assert!(
+        err.contains(&format!(
+            "{:?}: 1 of the 1 copy in doubt found there",
+            targets[0]
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!(
+            "{:?}: 0 of the 1 copy in doubt found there",
+            targets[1]
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!(
+            "cannot look for 1 copy in doubt in {:?}: it has 1 consumer",
+            targets[2]
+        )),
+        "{err}"
+    );
+    // Before 4.3 a look in a quorum queue with a limit would spend deliveries: none is made.
+    let said = if broker.rabbitmq_version() < (4, 3) {
+        format!(
+            "cannot look for 1 copy in doubt in {:?}: queue {:?} is a quorum queue with a \
+             delivery limit of 5",
+            targets[3], targets[3]
+        )
+    } else {
+        format!("{:?}: 0 of the 1 copy in doubt found there", targets[3])
+    };
+    assert!(err.contains(&said), "{err}");
+    broker.rt.block_on(async {
+        let _ = consumer_channel.close(200, "done".into()).await;
+    });
+    assert_eq!(broker.message_count(&dead), Some(0));
+    // Each dead letter in its target exactly once: the copy found was not made again.
+    for (i, t) in targets.iter().enumerate() {
+        broker.wait_for_count(t, 1);
+        let held = broker.snapshot(t);
+        let held_ids: Vec<String> = held
+            .iter()
+            .map(|(_, p)| {
+                p.message_id()
+                    .as_ref()
+                    .map(|s| s.to_string())
+                    .unwrap_or_default()
+            })
+            .collect();
+        assert_eq!(held_ids, vec![ids[i].clone()], "{t}");
+    }
+    assert_eq!(
+        broker.snapshot(&targets[0])[0].0,
+        b"the copy that got there".to_vec()
+    );
+    assert!(!journal.exists(), "a clean run deletes its journal");
+}
+
+/// SIGTERM to a purge with --archive stops it as Ctrl-C does: what is in flight is archived
+/// and acked, the summary says how many were removed (exit 130), and nothing is in both
+/// places: each dead letter is in q.dead or in the archive, exactly once.
+#[test]
+fn sigterm_stops_an_archiving_purge_cleanly() {
+    const N: usize = 8_000;
+    let broker = Broker::connect();
+    let (q, dead, _) = setup(&broker, "purgeterm", 0);
+    let ids = fill(&broker, &dead, &["orders"], &["x"], N);
+    assert_eq!(broker.count(&dead), N as u32);
+    let dir = tempfile::tempdir().unwrap();
+    let archive = dir.path().join("archive.jsonl");
+    let child = queuey_process(dir.path())
+        .args([
+            "dead",
+            "purge",
+            &q,
+            "--yes",
+            "--window",
+            "5",
+            "-o",
+            "json",
+            "--archive",
+        ])
+        .arg(&archive)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    eventually(
+        "the purge to remove some messages",
+        Duration::from_secs(60),
+        || (broker.count(&dead) < (N - 300) as u32).then_some(()),
+    );
+    let mut child = child;
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "the purge still runs when it gets SIGTERM"
+    );
+    let status = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    let summary = json(&out);
+    assert_eq!(summary["interrupted"], true, "{summary}");
+    let removed = summary["removed"].as_u64().unwrap();
+    assert!(
+        removed > 0 && removed < N as u64,
+        "stopped mid-run: {summary}"
+    );
+    let text = std::fs::read_to_string(&archive).unwrap();
+    assert!(text.ends_with('\n'), "no line cut short by a clean stop");
+    let mut archived: BTreeMap<String, usize> = BTreeMap::new();
+    for line in text.lines() {
+        let record: serde_json::Value = serde_json::from_str(line).unwrap();
+        let id = record["properties"]["message_id"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        *archived.entry(id).or_default() += 1;
+    }
+    assert_eq!(
+        archived.len() as u64,
+        removed,
+        "the summary counts the archive"
+    );
+    // A clean stop settles what it held: q.dead takes nothing back.
+    let in_dead = id_counts(&broker, &[&dead]);
+    for id in &ids {
+        let n = in_dead.get(id).copied().unwrap_or(0) + archived.get(id).copied().unwrap_or(0);
+        assert_eq!(n, 1, "{id} is in q.dead or the archive, exactly once");
+    }
+    assert_eq!(in_dead.len() + archived.len(), N);
+}
+
+/// A replay from a file killed mid-run (kill -9): the file is only read, so its rerun must not
+/// copy again the lines the killed run copied. The rerun skips the lines the journal records as
+/// copied, looks in the target for the copies in doubt, and goes on: each line's message ends
+/// in the target exactly once, and the journal is gone. A replay of the same file after that
+/// publishes it again, as a new replay should.
+#[test]
+fn a_killed_replay_from_a_file_is_finished_by_its_rerun_copying_nothing_twice() {
+    const N: usize = 3000;
+    let broker = Broker::connect();
+    let (q, dead, targets) = setup(&broker, "file-kill", 1);
+    let ids = fill(&broker, &dead, &[targets[0].as_str()], &["x"], N);
+    let dir = tempfile::tempdir().unwrap();
+    let archive = dir.path().join("purged.jsonl");
+    let out = queuey_in(dir.path())
+        .args(["dead", "purge", &q, "--yes", "--archive"])
+        .arg(&archive)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(broker.count(&dead), 0);
+    let replay = |dir: &std::path::Path| {
+        let mut cmd = queuey_process(dir);
+        cmd.args(["dead", "replay", &q, "--from-file"])
+            .arg(&archive)
+            .args(["--rate", "300", "-o", "json"]);
+        cmd
+    };
+    let log = dir.path().join("stderr.txt");
+    let mut child = replay(dir.path())
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .unwrap();
+    eventually(
+        "the replay to copy some lines",
+        Duration::from_secs(30),
+        || (broker.count(&targets[0]) > 600).then_some(()),
+    );
+    kill_mid_run(&mut child, "the file replay");
+    let before = broker.count(&targets[0]) as usize;
+    assert!(before < N, "killed mid-run: {before}");
+    let out = replay(dir.path()).output().unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let summary = json(&out);
+    let already = summary["already_copied"].as_u64().unwrap();
+    let moved = summary["moved"].as_u64().unwrap();
+    assert_eq!(already + moved, N as u64, "{summary}");
+    assert!(already > 0, "{summary}\n{err}");
+    broker.wait_for_count(&targets[0], N as u32);
+    let in_target = id_counts(&broker, &[targets[0].as_str()]);
+    let want: BTreeMap<String, usize> = ids.iter().map(|id| (id.clone(), 1)).collect();
+    assert_eq!(in_target, want, "each line's message once in the target");
+    assert!(
+        std::fs::read_dir(dir.path().join("state").join("queuey"))
+            .map(|d| d.count())
+            .unwrap_or(0)
+            == 0,
+        "the finished run deleted its journal"
+    );
+    eprintln!(
+        "file replay killed at {before} copies; the rerun: {already} already copied, {moved} \
+         moved, 0 duplicated"
+    );
 }

@@ -232,8 +232,10 @@ pub enum DeadCommand {
     /// in flight is settled, the rest stays in q.dead, and queuey exits 130.
     ///
     /// Copies published and not yet acked never exceed --window. A journal (see --journal)
-    /// records each confirmed copy before its dead letter is acked, so that a rerun after a
-    /// failure does not copy again what was copied. When the broker blocks publishing (a memory
+    /// records each copy before it is published and again once it is confirmed, so that a
+    /// rerun after a failure does not copy again what was copied: it looks in the target for
+    /// the copies whose confirmation never came (in a target with no consumer, classic, or
+    /// quorum where a return spends no delivery). When the broker blocks publishing (a memory
     /// or disk alarm) queuey says so, and that it resumed; --blocked-timeout stops instead of
     /// waiting.
     ///
@@ -432,7 +434,8 @@ pub struct DeadReplayArgs {
     pub rate: Option<String>,
 
     /// Replay the dead letters of an export file (`dead export`, `dead purge --archive`)
-    /// instead of q.dead; nothing is removed from the file
+    /// instead of q.dead; nothing is removed from the file. A run that fails keeps a journal
+    /// of the lines it copied, so that its rerun goes on without copying them again
     #[arg(long, value_name = "FILE")]
     pub from_file: Option<PathBuf>,
 
@@ -441,11 +444,13 @@ pub struct DeadReplayArgs {
     #[arg(long)]
     pub keep_attempts: bool,
 
-    /// The replay journal: before a dead letter is acked, its confirmed copy is recorded here
-    /// (a SHA-256 digest of the dead letter's properties and body, the target queue, the run
-    /// id) and flushed to disk. A rerun after a crash or a lost connection reads it first and
-    /// acks, without copying them again, the dead letters it records ("already copied"). It is
-    /// deleted when a run ends cleanly. Default: $XDG_STATE_HOME/queuey (else
+    /// The replay journal: each copy is recorded here before it is published ("in doubt") and
+    /// before its dead letter is acked (confirmed): a SHA-256 digest of the dead letter's
+    /// properties and body, the target queue, the run id and the copy's number, flushed to
+    /// disk. A rerun after a crash or a lost connection reads it first, looks in the targets
+    /// for the copies in doubt, and acks without copying them again the dead letters whose
+    /// copies are confirmed or found ("already copied"). It is deleted when a run ends
+    /// cleanly. Default: $XDG_STATE_HOME/queuey (else
     /// ~/.local/state/queuey), one file per broker, vhost and queue
     #[arg(long, value_name = "FILE")]
     pub journal: Option<PathBuf>,

@@ -23,13 +23,24 @@
 //! And a record only ever answers for a dead letter that was delivered before (`redelivered`),
 //! as one whose ack was lost always is: a twin never delivered gets its own copy.
 //!
+//! A copy published but never confirmed (the connection died first) may or may not be in its
+//! target: the broker may have taken it and died before confirming, or the confirmation was lost
+//! with the connection. So before a batch is published, each of its copies is recorded "in
+//! doubt" (its dead letter's digest, the target, the run and the copy's number, which the copy
+//! itself carries in `x-queuey-last-replay`); its confirmation, or its return, settles the doubt.
+//! A rerun that finds doubts left looks for those copies in their targets (a peek, where one
+//! costs nothing) and records each one found as a confirmed copy ([`Unfinished::resolve`]):
+//! its dead letter is then acked without a new copy, like one whose ack was lost.
+//!
 //! The file is JSON lines: a `run` line at the start of each run (the broker, vhost and queue it
-//! is about, the run id, the time), a `broker_started_ms` line, one `copied` line per confirmed
-//! copy, one `settled` line per record cancelled. A crash may cut the last line short: a last
-//! line without its newline is ignored (its copy's dead letter was not acked yet: the record is
-//! flushed before the ack is sent).
+//! is about, the run id, the time), a `broker_started_ms` line, one `doubt` line per copy before
+//! it is published, one `copied` line per confirmed copy (with its number, which settles its
+//! doubt), one `undone` line per copy that certainly is not in its target (returned, refused,
+//! or not found there by a rerun), one `settled` line per record cancelled. A crash may cut the
+//! last line short: a last line without its newline is ignored (a `doubt` line is flushed before
+//! its copy is published, a `copied` line before its dead letter is acked).
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
 use serde_json::{Value as Json, json};
@@ -39,7 +50,10 @@ use super::decode::X_DELIVERY_COUNT;
 use super::value::{Properties, TypedProperties};
 
 /// The `format` of a journal's run lines.
-pub const JOURNAL_FORMAT: &str = "queuey-replay-journal/1";
+pub const JOURNAL_FORMAT: &str = "queuey-replay-journal/2";
+/// The format before copies were recorded in doubt: read the same way (it has no `doubt` or
+/// `undone` lines).
+const JOURNAL_FORMAT_1: &str = "queuey-replay-journal/1";
 
 /// What a journal is about: a dead-letter queue of one vhost on one broker.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -88,20 +102,54 @@ pub fn run_line(scope: &Scope, run: &str, started: u64) -> String {
     line
 }
 
-/// The line recording a confirmed copy of the dead letter `digest` in `to` (with its newline).
-pub fn copied_line(digest: &str, to: &str, run: &str) -> String {
+/// The line recording a confirmed copy of the dead letter `digest` in `to` (with its newline):
+/// copy number `copy` of the run `run` (none for a record carried over from an earlier journal,
+/// whose doubt is settled already).
+pub fn copied_line(digest: &str, to: &str, run: &str, copy: Option<u64>) -> String {
     /// Written once per copy: a struct, not a JSON tree (the same text).
     #[derive(Serialize)]
     struct Copied<'a> {
         copied: &'a str,
         to: &'a str,
         run: &'a str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        copy: Option<u64>,
     }
     json_line(&Copied {
         copied: digest,
         to,
         run,
+        copy,
     })
+}
+
+/// The line recording copy number `copy` of the run `run`, of the dead letter `digest`, to `to`,
+/// as about to be published: in doubt until a `copied` or `undone` line settles it.
+pub fn doubt_line(digest: &str, to: &str, run: &str, copy: u64) -> String {
+    #[derive(Serialize)]
+    struct Doubt<'a> {
+        doubt: &'a str,
+        to: &'a str,
+        run: &'a str,
+        copy: u64,
+    }
+    json_line(&Doubt {
+        doubt: digest,
+        to,
+        run,
+        copy,
+    })
+}
+
+/// The line saying that copy number `copy` of the run `run` is certainly not in its target: it
+/// was returned or refused, or a rerun did not find it there.
+pub fn undone_line(run: &str, copy: u64) -> String {
+    #[derive(Serialize)]
+    struct Undone<'a> {
+        undone: u64,
+        run: &'a str,
+    }
+    json_line(&Undone { undone: copy, run })
 }
 
 /// The line cancelling one record of `digest`: the broker processed its dead letter's ack.
@@ -147,11 +195,21 @@ pub struct Copied {
     pub run: String,
 }
 
+/// A copy published without learning whether the broker took it: the dead letter's digest and
+/// the copy's target.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Doubt {
+    pub digest: String,
+    pub to: String,
+}
+
 /// What an unfinished journal holds: the runs it saw, and its records by digest.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Unfinished {
     pub runs: Vec<String>,
     records: HashMap<String, Vec<Copied>>,
+    /// Copies in doubt, by run and copy number (see the module docs).
+    doubts: BTreeMap<(String, u64), Doubt>,
     left: u64,
     /// Records cancelled by `settled` lines, kept in case the broker restarted since.
     settled: Vec<(String, Copied)>,
@@ -178,17 +236,34 @@ impl Unfinished {
             let j: Json = serde_json::from_str(line)
                 .map_err(|e| format!("line {n} is not a journal line ({e})"))?;
             let s = |k: &str| j.get(k).and_then(Json::as_str);
+            let run = || s("run").unwrap_or_default().to_owned();
+            let copy = j.get("copy").and_then(Json::as_u64);
+            let record = s("copied").or(s("doubt"));
+            if record.is_some() && out.runs.is_empty() {
+                return Err(format!("line {n}: a record before any run line"));
+            }
             if let Some(d) = s("copied") {
-                if out.runs.is_empty() {
-                    return Err(format!("line {n}: a record before any run line"));
+                if let Some(c) = copy {
+                    out.doubts.remove(&(run(), c));
                 }
                 out.add(
                     d,
                     Copied {
                         to: s("to").unwrap_or_default().to_owned(),
-                        run: s("run").unwrap_or_default().to_owned(),
+                        run: run(),
                     },
                 );
+            } else if let Some(d) = s("doubt") {
+                let Some(c) = copy else {
+                    return Err(format!("line {n}: a copy in doubt without its number"));
+                };
+                let doubt = Doubt {
+                    digest: d.to_owned(),
+                    to: s("to").unwrap_or_default().to_owned(),
+                };
+                out.doubts.insert((run(), c), doubt);
+            } else if let Some(c) = j.get("undone").and_then(Json::as_u64) {
+                out.doubts.remove(&(run(), c));
             } else if let Some(d) = s("settled") {
                 if let Some(c) = out.take(d) {
                     out.settled.push((d.to_owned(), c));
@@ -199,7 +274,7 @@ impl Unfinished {
                 if let Some(last) = out.broker_started.last_mut() {
                     *last = ms.as_u64();
                 }
-            } else if s("format") == Some(JOURNAL_FORMAT) {
+            } else if matches!(s("format"), Some(JOURNAL_FORMAT | JOURNAL_FORMAT_1)) {
                 let theirs = Scope {
                     broker: s("broker").unwrap_or_default().to_owned(),
                     vhost: s("vhost").unwrap_or_default().to_owned(),
@@ -289,6 +364,39 @@ impl Unfinished {
         n
     }
 
+    /// The copies in doubt, by target: `(run, copy number)` of each.
+    pub fn doubts_by_target(&self) -> BTreeMap<String, Vec<(String, u64)>> {
+        let mut out: BTreeMap<String, Vec<(String, u64)>> = BTreeMap::new();
+        for ((run, copy), d) in &self.doubts {
+            out.entry(d.to.clone())
+                .or_default()
+                .push((run.clone(), *copy));
+        }
+        out
+    }
+
+    /// Copies in doubt.
+    pub fn doubts(&self) -> usize {
+        self.doubts.len()
+    }
+
+    /// Settles the doubt about copy `copy` of `run`: `found` in its target, it becomes a
+    /// confirmed copy's record (its dead letter is acked without a new copy); not found, it is
+    /// dropped (the dead letter is copied again). Returns the doubt, `None` if there was none.
+    pub fn resolve(&mut self, run: &str, copy: u64, found: bool) -> Option<Doubt> {
+        let doubt = self.doubts.remove(&(run.to_owned(), copy))?;
+        if found {
+            self.add(
+                &doubt.digest,
+                Copied {
+                    to: doubt.to.clone(),
+                    run: run.to_owned(),
+                },
+            );
+        }
+        Some(doubt)
+    }
+
     /// Whether the `n`-th dead letter a rerun reads (1 is the head) may be one a record answers
     /// for.
     pub fn within_read(&self, n: u64) -> bool {
@@ -307,7 +415,7 @@ impl Unfinished {
         let mut out = String::new();
         for d in digests {
             for c in &self.records[d] {
-                out.push_str(&copied_line(d, &c.to, &c.run));
+                out.push_str(&copied_line(d, &c.to, &c.run, None));
             }
         }
         out
@@ -359,9 +467,9 @@ mod tests {
         let text = format!(
             "{}{}{}{}",
             run_line(&scope(), "r1", 10),
-            copied_line("aa", "orders", "r1"),
-            copied_line("aa", "orders", "r1"),
-            copied_line("bb", "other", "r1"),
+            copied_line("aa", "orders", "r1", None),
+            copied_line("aa", "orders", "r1", None),
+            copied_line("bb", "other", "r1", None),
         );
         let mut j = Unfinished::parse(&text, &scope()).unwrap();
         assert_eq!(j.runs, vec!["r1".to_owned()]);
@@ -389,7 +497,7 @@ mod tests {
         let whole = format!(
             "{}{}",
             run_line(&scope(), "r1", 10),
-            copied_line("aa", "orders", "r1")
+            copied_line("aa", "orders", "r1", None)
         );
         let cut = format!("{whole}{{\"copied\":\"b");
         let j = Unfinished::parse(&cut, &scope()).unwrap();
@@ -400,7 +508,7 @@ mod tests {
                 .unwrap_err()
                 .contains("line 3")
         );
-        let orphan = copied_line("aa", "orders", "r1");
+        let orphan = copied_line("aa", "orders", "r1", None);
         assert!(Unfinished::parse(&orphan, &scope()).is_err());
         assert_eq!(Unfinished::parse("", &scope()).unwrap().left(), 0);
     }
@@ -411,8 +519,8 @@ mod tests {
             "{}{}{}{}{}{}",
             run_line(&scope(), "r1", 10),
             started_line(1_000_000),
-            copied_line("aa", "orders", "r1"),
-            copied_line("aa", "orders", "r1"),
+            copied_line("aa", "orders", "r1", None),
+            copied_line("aa", "orders", "r1", None),
             settled_line("aa"),
             settled_line("zz"),
         );
@@ -435,7 +543,7 @@ mod tests {
         let text = format!(
             "{}{}{}{}{}",
             run_line(&scope(), "r1", 10),
-            copied_line("aa", "orders", "r1"),
+            copied_line("aa", "orders", "r1", None),
             read_line(40),
             read_line(120),
             run_line(&scope(), "r2", 20),
@@ -444,6 +552,97 @@ mod tests {
         assert!(j.within_read(120));
         assert!(!j.within_read(121));
         assert!(!Unfinished::default().within_read(1));
+    }
+
+    #[test]
+    fn a_copy_is_in_doubt_until_confirmed_undone_or_resolved() {
+        let text = format!(
+            "{}{}{}{}{}{}{}{}",
+            run_line(&scope(), "r1", 10),
+            doubt_line("aa", "orders", "r1", 1),
+            doubt_line("bb", "orders", "r1", 2),
+            doubt_line("cc", "other", "r1", 3),
+            doubt_line("dd", "orders", "r1", 4),
+            copied_line("aa", "orders", "r1", Some(1)),
+            undone_line("r1", 2),
+            // Another run's copy 4 settles nothing of r1's.
+            copied_line("ee", "orders", "r0", Some(4)),
+        );
+        let mut j = Unfinished::parse(&text, &scope()).unwrap();
+        assert_eq!(j.doubts(), 2, "copies 3 and 4 are still in doubt");
+        assert_eq!(j.left(), 2, "the confirmed copies aa and ee");
+        let by_target = j.doubts_by_target();
+        assert_eq!(
+            by_target,
+            BTreeMap::from([
+                ("orders".to_owned(), vec![("r1".to_owned(), 4)]),
+                ("other".to_owned(), vec![("r1".to_owned(), 3)]),
+            ])
+        );
+        // Copy 4 found in its target: a record of dd, answering for one dead letter.
+        let found = j.resolve("r1", 4, true).unwrap();
+        assert_eq!(found.digest, "dd");
+        assert_eq!(found.to, "orders");
+        assert_eq!(j.left(), 3);
+        assert_eq!(
+            j.take("dd"),
+            Some(Copied {
+                to: "orders".into(),
+                run: "r1".into()
+            })
+        );
+        // Copy 3 not found: no record, and no doubt any more.
+        assert_eq!(
+            j.resolve("r1", 3, false).map(|d| d.digest),
+            Some("cc".into())
+        );
+        assert_eq!(j.take("cc"), None);
+        assert_eq!(j.doubts(), 0);
+        assert_eq!(j.resolve("r1", 3, true), None, "settled once");
+        assert_eq!(j.left(), 2);
+    }
+
+    #[test]
+    fn what_a_rerun_writes_after_resolving_reads_back_the_same() {
+        let failed = format!(
+            "{}{}{}",
+            run_line(&scope(), "r1", 10),
+            doubt_line("aa", "orders", "r1", 7),
+            doubt_line("bb", "orders", "r1", 8),
+        );
+        // The rerun r2 found copy 7 and not copy 8, wrote so, then acked aa's dead letter.
+        let rerun = format!(
+            "{failed}{}{}{}{}",
+            run_line(&scope(), "r2", 20),
+            copied_line("aa", "orders", "r1", Some(7)),
+            undone_line("r1", 8),
+            settled_line("aa"),
+        );
+        let j = Unfinished::parse(&rerun, &scope()).unwrap();
+        assert_eq!(j.doubts(), 0, "nothing to look for again");
+        assert_eq!(j.left(), 0, "and aa's record cancelled by its ack");
+        // A doubt line must carry its copy's number.
+        let bad = format!(
+            "{}{{\"doubt\":\"aa\",\"to\":\"orders\",\"run\":\"r1\"}}\n",
+            run_line(&scope(), "r1", 10)
+        );
+        assert!(
+            Unfinished::parse(&bad, &scope())
+                .unwrap_err()
+                .contains("line 2")
+        );
+        let orphan = doubt_line("aa", "orders", "r1", 1);
+        assert!(Unfinished::parse(&orphan, &scope()).is_err());
+    }
+
+    #[test]
+    fn a_journal_of_the_first_format_is_read_the_same() {
+        let old = run_line(&scope(), "r1", 10).replace(JOURNAL_FORMAT, JOURNAL_FORMAT_1);
+        assert!(old.contains("queuey-replay-journal/1"));
+        let text = format!("{old}{}", copied_line("aa", "orders", "r1", None));
+        assert_eq!(Unfinished::parse(&text, &scope()).unwrap().left(), 1);
+        let other = run_line(&scope(), "r1", 10).replace(JOURNAL_FORMAT, "queuey-replay-journal/9");
+        assert!(Unfinished::parse(&other, &scope()).is_err());
     }
 
     #[test]
@@ -460,9 +659,9 @@ mod tests {
         let text = format!(
             "{}{}{}{}",
             run_line(&scope(), "r1", 10),
-            copied_line("aa", "orders", "r1"),
+            copied_line("aa", "orders", "r1", None),
             run_line(&scope(), "r2", 20),
-            copied_line("bb", "orders", "r2"),
+            copied_line("bb", "orders", "r2", None),
         );
         let mut j = Unfinished::parse(&text, &scope()).unwrap();
         assert_eq!(j.runs.len(), 2);

@@ -195,6 +195,14 @@ pub fn copy_id(props: &Properties) -> Option<u64> {
     }
 }
 
+/// The replay run and copy number a replayed message carries: which copy it is.
+pub fn replay_mark(props: &Properties) -> Option<(&str, u64)> {
+    match props.header(HEADER_LAST_REPLAY) {
+        Some(Value::Table(t)) => Some((t.get("run").and_then(Value::as_text)?, copy_id(props)?)),
+        _ => None,
+    }
+}
+
 /// Whether this message is a copy made by the replay run `run` (it failed again and came back
 /// during the same run): such a message is left where it is.
 pub fn replayed_in_run(props: &Properties, run: &str) -> bool {
@@ -290,6 +298,8 @@ mod tests {
         assert_eq!(record.get("time"), Some(&Value::Timestamp(42)));
         assert_eq!(copy_id(&out), Some(7));
         assert_eq!(copy_id(&props), None);
+        assert_eq!(replay_mark(&out), Some(("run-1", 7)));
+        assert_eq!(replay_mark(&props), None);
         assert!(replayed_in_run(&out, "run-1"));
         assert!(!replayed_in_run(&out, "run-2"));
         assert!(!replayed_in_run(&props, "run-1"));
@@ -476,6 +486,18 @@ mod tests {
         other.headers = Some(Table::from([(HEADER_LAST_REPLAY.into(), Value::Table(t))]));
         assert_eq!(copy_id(&other), None);
         assert!(!replayed_in_run(&other, "1"));
+        assert_eq!(replay_mark(&other), None);
+        // A number but no text run, or a run without a number: no mark either.
+        let mut t = Table::new();
+        t.insert("copy".into(), Value::I64(3));
+        t.insert("run".into(), Value::I64(1));
+        other.headers = Some(Table::from([(HEADER_LAST_REPLAY.into(), Value::Table(t))]));
+        assert_eq!(copy_id(&other), Some(3));
+        assert_eq!(replay_mark(&other), None);
+        let mut t = Table::new();
+        t.insert("run".into(), Value::LongStr(b"r".to_vec()));
+        other.headers = Some(Table::from([(HEADER_LAST_REPLAY.into(), Value::Table(t))]));
+        assert_eq!(replay_mark(&other), None);
         other.headers = Some(Table::from([(
             HEADER_LAST_REPLAY.into(),
             Value::LongStr(b"run-1".to_vec()),

@@ -6,8 +6,8 @@ use crate::error::Result;
 use crate::output::sanitize::sanitize;
 use crate::output::{self, Format, Output, noun_for, plural, rate_text};
 
-/// Prints the report of a replay (or of a dry run).
-pub fn print_report(r: &ReplayReport, output: Output) -> Result<()> {
+/// Prints the report of a replay (or of a dry run), from q.dead or (`from_file`) an export.
+pub fn print_report(r: &ReplayReport, from_file: bool, output: Output) -> Result<()> {
     if output.format == Format::Json {
         return output::print_json(r);
     }
@@ -65,6 +65,12 @@ pub fn print_report(r: &ReplayReport, output: Output) -> Result<()> {
                 r.would_fail
             ));
         }
+        if r.already_copied > 0 {
+            s.push_str(&format!(
+                ", {} already copied by an unfinished run (no new copy)",
+                r.already_copied
+            ));
+        }
         s.push_str("; nothing moved");
         s
     } else {
@@ -87,6 +93,12 @@ pub fn print_report(r: &ReplayReport, output: Output) -> Result<()> {
         if r.failed > 0 {
             s.push_str(&format!("; {} failed and stay where they were", r.failed));
         }
+        if r.already_copied > 0 {
+            s.push_str(&format!(
+                "; {} already copied by an unfinished run, not copied again",
+                r.already_copied
+            ));
+        }
         if r.skipped_own_copies > 0 {
             s.push_str(&format!(
                 "; {} of this run came back and {} left in place",
@@ -99,7 +111,12 @@ pub fn print_report(r: &ReplayReport, output: Output) -> Result<()> {
             ));
         }
         if r.interrupted {
-            s.push_str("; interrupted: the rest stays in the dead-letter queue");
+            s.push_str(if from_file {
+                "; interrupted: the rest of the file was not replayed (run the same command \
+                 again to go on)"
+            } else {
+                "; interrupted: the rest stays in the dead-letter queue"
+            });
         }
         s
     };

@@ -387,7 +387,9 @@ impl Broker {
     pub fn wait_for_count(&self, queue: &str, n: u32) {
         eventually(
             &format!("{queue} to hold {n} messages"),
-            Duration::from_secs(30),
+            // A requeue of thousands is counted within seconds, but on a loaded machine (a
+            // full run beside a build) it took over 30 s once.
+            Duration::from_secs(90),
             || (self.message_count(queue) == Some(n)).then_some(()),
         );
     }
@@ -435,12 +437,24 @@ impl Broker {
         let enc = |s: &str| {
             percent_encoding::utf8_percent_encode(s, percent_encoding::NON_ALPHANUMERIC).to_string()
         };
-        let url = format!(
-            "{}/api/queues/{}/{}",
-            test_api_url().trim_end_matches('/'),
-            enc(&self.vhost),
-            enc(name)
-        );
+        self.api_get(&format!("queues/{}/{}", enc(&self.vhost), enc(name)))
+    }
+
+    /// The broker's (major, minor) version, from the management API.
+    pub fn rabbitmq_version(&self) -> (u32, u32) {
+        let overview = self.api_get("overview").expect("GET /api/overview");
+        let text = overview["rabbitmq_version"]
+            .as_str()
+            .expect("rabbitmq_version");
+        let mut parts = text
+            .split('.')
+            .map(|p| p.parse::<u32>().expect("a version number"));
+        (parts.next().unwrap_or(0), parts.next().unwrap_or(0))
+    }
+
+    /// `GET /api/{path}` as the test user: `None` on 404; any other failure fails the test.
+    fn api_get(&self, path: &str) -> Option<serde_json::Value> {
+        let url = format!("{}/api/{path}", test_api_url().trim_end_matches('/'));
         let uri: lapin::uri::AMQPUri = test_url().parse().expect("a valid AMQP URL");
         self.rt.block_on(async {
             let response = reqwest::Client::new()
@@ -454,7 +468,7 @@ impl Broker {
                 .unwrap_or_else(|e| panic!("GET {url}: {e}"));
             match response.status().as_u16() {
                 404 => None,
-                200 => Some(response.json().await.expect("queue JSON")),
+                200 => Some(response.json().await.expect("JSON")),
                 other => panic!("GET {url}: {other}"),
             }
         })

@@ -1,31 +1,65 @@
 //! Replaying from an export file (`--from-file`): every line checked before anything is
 //! published, then each line through the same per-message step as a dead letter of q.dead.
-//! The file is only read: nothing is removed from it, so no journal is kept.
+//!
+//! Nothing is removed from the file, so a run that fails must not leave its rerun to copy again
+//! the lines it copied: a journal of its own (the file's canonical path stands for the queue in
+//! its scope) records each copy in doubt before it is published and each confirmed copy, by the
+//! line's digest. A rerun reads the lines in the same order, so each record answers for the
+//! first line of its digest not answered yet; it looks for the copies in doubt in their targets
+//! first, as a rerun over q.dead does. The journal is kept when the run stops early (an error,
+//! a signal: the rest of the file is still to replay) and deleted when it reaches its end or
+//! its limit.
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 
+use super::journal::JournalSlot;
 use super::step::{Step, Stepper};
-use super::{Pace, check_targets, paced_window};
-use crate::broker::publish::{Publisher, fits_amqp};
+use super::{Pace, Tally, check_targets, paced_window};
+use crate::broker::publish::{Copy, Outcome, Publisher, fits_amqp};
 use crate::broker::session::Session;
 use crate::commands::signals::StopFlag;
 use crate::dead::decode::Message;
 use crate::dead::export::read_record;
+use crate::dead::journal::digest;
 use crate::dead::replay::{ReplayStamp, copy_id};
 use crate::dead::report::ReplayReport;
 use crate::error::{Error, Kind, Result};
+use crate::journal_file;
 use crate::output::progress::Progress;
 use crate::output::time::now_secs;
+use crate::output::{Output, plural};
 use crate::settings::ReplaySettings;
 
+/// What the publisher keeps of each copy until it is decided.
+struct Token {
+    target: String,
+    /// Its envelope's attempt was set back to 1.
+    reset: bool,
+    /// The line's digest, for the journal.
+    digest: String,
+    copy: u64,
+}
+
+/// The run over a file, what it shares between its lines.
+struct FileRun<'a> {
+    session: &'a Session,
+    s: &'a ReplaySettings,
+    journal: JournalSlot,
+    publisher: Option<Publisher<'a, Token>>,
+    tally: &'a Tally,
+}
+
+#[allow(clippy::too_many_arguments)]
 pub(super) async fn from_file(
     session: &Session,
     s: &ReplaySettings,
     path: &Path,
     stop: &StopFlag,
     report: &mut ReplayReport,
+    tally: &Tally,
     progress: &Progress,
+    output: Output,
 ) -> Result<()> {
     report.source = path.display().to_string();
     // First pass: every line must be a valid record, or nothing is published.
@@ -41,11 +75,37 @@ pub(super) async fn from_file(
         time: now_secs(),
         from: path.display().to_string(),
     };
+    let canonical = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned());
+    let scope = crate::live::dead::journal_scope(session, &format!("file:{}", canonical.display()));
+    let journal_path = match &s.journal {
+        Some(p) => p.clone(),
+        None => journal_file::default_path(&scope)?,
+    };
+    let mut carried = journal_file::read(&journal_path, &scope)?.unwrap_or_default();
+    if carried.left() > 0 {
+        output.note(&format!(
+            "the journal {} of an unfinished replay of this file records {}: their lines are \
+             not copied again",
+            journal_path.display(),
+            plural(carried.left(), "confirmed copy")
+        ));
+    }
+    report.journal = Some(journal_path.display().to_string());
+    let mut journal = JournalSlot::new(journal_path, scope, stamp.run.clone(), None);
+    super::doubt::resolve_doubts(session, s, &mut carried, &mut journal, output).await?;
+    let mut run = FileRun {
+        session,
+        s,
+        journal,
+        publisher: None,
+        tally,
+    };
     let mut stepper = Stepper::new(s, &stamp);
     progress.set_length(total);
-    // The token of a copy: its target, and whether its envelope's attempt was reset.
-    let mut publisher: Option<Publisher<'_, (String, bool)>> = None;
     let mut pace = Pace::new(s.rate);
+    // Copies go out in batches: one journal flush before each, one after its confirmations.
+    let chunk = s.rate.map_or(256, |r| ((r / 20.0) as usize).clamp(1, 256));
+    let mut batch: Vec<Copy<Token>> = Vec::with_capacity(chunk);
     for line in records(path)? {
         if stop.is_set() || stepper.at_limit() {
             break;
@@ -53,6 +113,14 @@ pub(super) async fn from_file(
         let (n, record) = line?;
         let mut message = record?;
         report.scanned += 1;
+        let d = digest(&message.properties, &message.body);
+        // Copied by a run that did not finish (before filters: the copy exists whatever this
+        // run selects).
+        if carried.take(&d).is_some() {
+            report.already_copied += 1;
+            progress.inc(1);
+            continue;
+        }
         let copy = match stepper.step(&mut message, false) {
             Step::Unmatched => {
                 progress.inc(1);
@@ -72,33 +140,83 @@ pub(super) async fn from_file(
             Step::Copy(copy) => copy,
         };
         pace.wait().await;
-        if publisher.is_none() {
-            let window = paced_window(s.rate, usize::from(s.peek.window));
-            publisher = Some(Publisher::open(session, window, copy_id).await?);
-        }
-        let Some(publ) = publisher.as_mut() else {
-            return Err(Error::internal("replay: no publisher"));
+        let token = Token {
+            target: copy.queue.clone(),
+            reset: copy.token,
+            digest: d,
+            copy: copy.id,
         };
-        let token = (copy.queue.clone(), copy.token);
-        for ((queue, reset), outcome) in publ.publish_many(vec![copy.with_token(token)]).await? {
-            report.record(&queue, &outcome, reset);
-            progress.inc(1);
+        batch.push(copy.with_token(token));
+        if batch.len() >= chunk {
+            let decided = run.publish(std::mem::take(&mut batch)).await?;
+            run.record(decided, report, progress)?;
         }
     }
     report.matched = stepper.matched;
-    if let Some(mut publ) = publisher {
-        for ((queue, reset), outcome) in publ.flush().await? {
-            report.record(&queue, &outcome, reset);
-            progress.inc(1);
-        }
-        publ.close().await;
+    let decided = run.publish(batch).await?;
+    run.record(decided, report, progress)?;
+    if let Some(mut publisher) = run.publisher.take() {
+        let decided = publisher.flush().await?;
+        run.record(decided, report, progress)?;
+        publisher.close().await;
     }
     progress.finish();
     report.interrupted = stop.is_set();
     if s.dry_run {
         check_targets(session, report).await;
+    } else if !report.interrupted {
+        // The end of the file, or of --limit: the journal goes, but for records of lines past
+        // the limit. Stopped by a signal, it stays: a rerun goes on where this run stopped.
+        run.journal.finish(stepper.at_limit().then_some(&carried))?;
     }
     Ok(())
+}
+
+impl<'a> FileRun<'a> {
+    /// Records `batch` in doubt (flushed to disk), then publishes it; returns the copies
+    /// decided meanwhile.
+    async fn publish(&mut self, batch: Vec<Copy<Token>>) -> Result<Vec<(Token, Outcome)>> {
+        if batch.is_empty() {
+            return Ok(Vec::new());
+        }
+        for c in &batch {
+            self.journal.doubt(&c.token.digest, &c.token.target, c.id)?;
+        }
+        self.journal.sync()?;
+        if self.publisher.is_none() {
+            let window = paced_window(self.s.rate, usize::from(self.s.peek.window));
+            self.publisher = Some(Publisher::open(self.session, window, copy_id).await?);
+        }
+        let Some(publisher) = self.publisher.as_mut() else {
+            return Err(Error::internal("replay: no publisher"));
+        };
+        publisher.publish_many(batch).await
+    }
+
+    /// Records each decided copy in the journal (flushed) and in the report.
+    fn record(
+        &mut self,
+        decided: Vec<(Token, Outcome)>,
+        report: &mut ReplayReport,
+        progress: &Progress,
+    ) -> Result<()> {
+        for (t, outcome) in &decided {
+            match outcome {
+                Outcome::Delivered => self.journal.record(&t.digest, &t.target, t.copy)?,
+                Outcome::Returned { .. } | Outcome::Refused => self.journal.undone(t.copy)?,
+                Outcome::Unknown => {}
+            }
+        }
+        self.journal.sync()?;
+        for (t, outcome) in decided {
+            if outcome == Outcome::Delivered {
+                Tally::add(&self.tally.copied, 1);
+            }
+            report.record(&t.target, &outcome, t.reset);
+            progress.inc(1);
+        }
+        Ok(())
+    }
 }
 
 /// The records of an export file with their line numbers, blank lines skipped: an error of

@@ -1,5 +1,5 @@
-//! The replay journal of one run, as the pipeline writes it: a record per confirmed copy
-//! before its dead letter is acked, the count read so far, the records the broker has
+//! The replay journal of one run, as the pipeline writes it: a record per copy in doubt before
+//! it is published, per confirmed copy before its dead letter is acked, the count read so far, the records the broker has
 //! processed acks for, and its end (see `dead::journal` for the format and what a rerun does).
 
 use std::path::PathBuf;
@@ -36,25 +36,56 @@ impl JournalSlot {
         }
     }
 
-    pub(super) fn record(&mut self, digest: &str, to: &str) -> Result<()> {
-        self.open()?;
-        if let Some(f) = self.file.as_mut() {
-            f.record(digest, to, &self.run);
+    /// Records this run's copy number `copy` as confirmed.
+    pub(super) fn record(&mut self, digest: &str, to: &str, copy: u64) -> Result<()> {
+        let run = self.run.clone();
+        self.file()?.record(digest, to, &run, copy);
+        Ok(())
+    }
+
+    /// Records this run's copy number `copy` as about to be published: in doubt.
+    pub(super) fn doubt(&mut self, digest: &str, to: &str, copy: u64) -> Result<()> {
+        let run = self.run.clone();
+        self.file()?.doubt(digest, to, &run, copy);
+        Ok(())
+    }
+
+    /// Records that this run's copy number `copy` is certainly not in its target.
+    pub(super) fn undone(&mut self, copy: u64) -> Result<()> {
+        let run = self.run.clone();
+        self.file()?.undone(&run, copy);
+        Ok(())
+    }
+
+    /// Records what a look in the target found of an earlier run's copy in doubt: `found`
+    /// there (a confirmed copy of `digest` in `to`), or certainly not.
+    pub(super) fn resolved(
+        &mut self,
+        run: &str,
+        copy: u64,
+        found: Option<(&str, &str)>,
+    ) -> Result<()> {
+        let file = self.file()?;
+        match found {
+            Some((digest, to)) => file.record(digest, to, run, copy),
+            None => file.undone(run, copy),
         }
         Ok(())
     }
 
-    fn open(&mut self) -> Result<()> {
-        if self.file.is_none() {
-            self.file = Some(JournalFile::open(
-                &self.path,
-                &self.scope,
-                &self.run,
-                now_secs(),
-                self.broker_started,
-            )?);
+    /// The file, opened (with this run's line) on first use.
+    fn file(&mut self) -> Result<&mut JournalFile> {
+        if let Some(f) = self.file.take() {
+            return Ok(self.file.insert(f));
         }
-        Ok(())
+        let f = JournalFile::open(
+            &self.path,
+            &self.scope,
+            &self.run,
+            now_secs(),
+            self.broker_started,
+        )?;
+        Ok(self.file.insert(f))
     }
 
     pub(super) fn sync(&mut self) -> Result<()> {
@@ -63,19 +94,13 @@ impl JournalSlot {
 
     /// Notes how many dead letters this run has read (see `dead::journal::read_line`).
     pub(super) fn read_so_far(&mut self, n: u64) -> Result<()> {
-        self.open()?;
-        if let Some(f) = self.file.as_mut() {
-            f.read_so_far(n);
-        }
+        self.file()?.read_so_far(n);
         Ok(())
     }
 
     /// Cancels a record of this or an earlier run (see `dead::journal`).
     pub(super) fn settled(&mut self, digest: &str) -> Result<()> {
-        self.open()?;
-        if let Some(f) = self.file.as_mut() {
-            f.settled(digest);
-        }
+        self.file()?.settled(digest);
         Ok(())
     }
 

@@ -8,9 +8,11 @@
 //!
 //! The pipeline's parts: `step.rs` decides each dead letter (the same for a queue and a file),
 //! `queue.rs` runs the read, publish and settle stages over q.dead (`settle.rs` the last one),
-//! `journal.rs` keeps the run's journal, `file.rs` replays an export file. The report is
+//! `journal.rs` keeps the run's journal, `doubt.rs` looks for an unfinished run's copies in
+//! doubt, `file.rs` replays an export file. The report is
 //! `dead::report`, printed by `output::replay`.
 
+mod doubt;
 mod file;
 mod journal;
 mod queue;
@@ -63,7 +65,19 @@ pub async fn run(
     let progress = Progress::pending(output, if s.dry_run { "counting" } else { "replaying" });
     let work = async {
         match &s.from_file {
-            Some(path) => file::from_file(&session, s, path, &stop, &mut report, &progress).await,
+            Some(path) => {
+                file::from_file(
+                    &session,
+                    s,
+                    path,
+                    &stop,
+                    &mut report,
+                    &tally,
+                    &progress,
+                    output,
+                )
+                .await
+            }
             None => {
                 queue::from_queue(&session, s, &stop, &mut report, &tally, &progress, output).await
             }
@@ -111,6 +125,14 @@ pub async fn run(
         let journal = report.journal.as_deref().map_or(String::new(), |j| {
             format!(": the journal {} covers them", sanitize(j))
         });
+        if s.from_file.is_some() {
+            output.warn(&format!(
+                "stopped early: copied and confirmed {copied} of the lines of {source}{journal}. \
+                 Run the same command again: it does not copy again the lines the journal \
+                 records as copied"
+            ));
+            return Err(e);
+        }
         output.warn(&format!(
             "stopped early: copied and confirmed {copied}, removed from {source} {acked} \
              (acks sent; the broker does not confirm acks, so up to {acked} of these may come \
@@ -119,7 +141,7 @@ pub async fn run(
         ));
         return Err(e);
     }
-    print_report(&report, output)?;
+    print_report(&report, s.from_file.is_some(), output)?;
     Ok(report.exit_code())
 }
 

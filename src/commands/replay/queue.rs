@@ -54,6 +54,8 @@ struct Token {
     target: String,
     /// The dead letter's digest, for the journal.
     digest: String,
+    /// Its copy's number in this run (0 when nothing is copied).
+    copy: u64,
     /// Its envelope's attempt was set back to 1.
     reset: bool,
     /// The dead letter itself when it is on its last delivery (quorum): if its copy fails, it
@@ -97,6 +99,8 @@ pub(super) async fn from_queue(
         ));
     }
     report.journal = Some(journal_path.display().to_string());
+    let mut journal = JournalSlot::new(journal_path, scope, stamp.run.clone(), broker_started);
+    super::doubt::resolve_doubts(session, s, &mut carried, &mut journal, output).await?;
     let window = usize::from(s.peek.window).max(1);
     let budget = u32::try_from(s.peek.byte_budget).unwrap_or(u32::MAX).max(1);
     let shared = Shared {
@@ -107,12 +111,7 @@ pub(super) async fn from_queue(
         bytes: Semaphore::new(budget as usize),
         budget,
         window,
-        journal: RefCell::new(JournalSlot::new(
-            journal_path,
-            scope,
-            stamp.run.clone(),
-            broker_started,
-        )),
+        journal: RefCell::new(journal),
     };
     let options = PeekOptions {
         auto_rescue: false,
@@ -262,6 +261,7 @@ impl Reader<'_, '_> {
                         tag,
                         target: copied.to,
                         digest,
+                        copy: 0,
                         reset: false,
                         last_delivery: None,
                     };
@@ -288,6 +288,7 @@ impl Reader<'_, '_> {
                             tag,
                             target: copy.queue.clone(),
                             digest,
+                            copy: copy.id,
                             reset: copy.token,
                             last_delivery: last_delivery.then_some(message),
                         };
@@ -423,9 +424,22 @@ impl Publish<'_, '_> {
 
     /// Publishes `copies` (opening the publisher on first use), hands over what is decided,
     /// and gives their `weight` back to the byte budget.
+    ///
+    /// Each copy is recorded in the journal as in doubt, and the journal flushed to disk,
+    /// before it is published: whatever fails from then on, a rerun knows which copies may be
+    /// in their targets, and looks for them there.
     async fn publish(&mut self, copies: Vec<Copy<Token>>, weight: usize) -> Result<()> {
         if copies.is_empty() {
             return Ok(());
+        }
+        {
+            let mut journal = self.shared.journal.borrow_mut();
+            for c in &copies {
+                journal.doubt(&c.token.digest, &c.token.target, c.id)?;
+            }
+            // The dead letters of these copies were read: a rerun may match them.
+            journal.read_so_far(Tally::get(&self.shared.tally.read))?;
+            journal.sync()?;
         }
         if self.publisher.is_none() {
             let window = paced_window(self.shared.s.rate, self.shared.window);
@@ -454,19 +468,21 @@ impl Publish<'_, '_> {
     ///
     /// The copies decided delivered are recorded in the journal, and the journal flushed to
     /// disk, before any of their dead letters goes to be acked: as soon as a copy is known
-    /// safe, a rerun knows it too.
+    /// safe, a rerun knows it too. A returned copy was routed nowhere, and a refused (nacked)
+    /// one was not taken: their doubts are settled too. An `Unknown` copy stays in doubt while
+    /// this run lasts (a run that ends cleanly leaves its dead letter in q.dead, to be copied
+    /// again: a duplicate at worst).
     async fn hand_over(&mut self, decided: Vec<(Token, Outcome)>) -> Result<()> {
         {
             let mut journal = self.shared.journal.borrow_mut();
-            let mut any = false;
             for (token, outcome) in &decided {
-                if *outcome == Outcome::Delivered {
-                    journal.record(&token.digest, &token.target)?;
-                    any = true;
+                match outcome {
+                    Outcome::Delivered => {
+                        journal.record(&token.digest, &token.target, token.copy)?;
+                    }
+                    Outcome::Returned { .. } | Outcome::Refused => journal.undone(token.copy)?,
+                    Outcome::Unknown => {}
                 }
-            }
-            if any {
-                journal.read_so_far(Tally::get(&self.shared.tally.read))?;
             }
             journal.sync()?;
         }
