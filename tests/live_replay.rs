@@ -1132,32 +1132,70 @@ fn replay_from_an_export_resets_the_attempt_as_from_the_queue() {
     }
 }
 
+/// A purge with --archive slow enough (`--window 5`) to be stopped mid-run, over `N` dead
+/// letters.
+struct SlowPurge {
+    q: String,
+    dead: String,
+    ids: Vec<String>,
+    dir: tempfile::TempDir,
+    archive: std::path::PathBuf,
+}
+
+impl SlowPurge {
+    const N: usize = 8_000;
+
+    fn fill(broker: &Broker, label: &str) -> SlowPurge {
+        let (q, dead, _) = setup(broker, label, 0);
+        let ids = fill(broker, &dead, &["orders"], &["x"], Self::N);
+        assert_eq!(broker.count(&dead), Self::N as u32);
+        let dir = tempfile::tempdir().unwrap();
+        let archive = dir.path().join("archive.jsonl");
+        SlowPurge {
+            q,
+            dead,
+            ids,
+            dir,
+            archive,
+        }
+    }
+
+    /// `dead purge q --yes --window 5 --archive F`, to add to and spawn.
+    fn command(&self) -> std::process::Command {
+        let mut cmd = queuey_process(self.dir.path());
+        cmd.args([
+            "dead",
+            "purge",
+            &self.q,
+            "--yes",
+            "--window",
+            "5",
+            "--archive",
+        ])
+        .arg(&self.archive);
+        cmd
+    }
+}
+
 /// The README's promise for `purge --archive`: a dead letter is acked only once its record is
 /// written and fsynced. Killed with SIGKILL mid-purge (one fsync per 5 messages, so it is
 /// caught in the middle), every message gone from q.dead is in the archive; the archive may
 /// also hold messages not yet acked (they are then in both), and only its last line may be cut.
 #[test]
 fn sigkill_mid_purge_leaves_every_removed_message_in_the_archive() {
-    const N: usize = 8_000;
     let broker = Broker::connect();
-    let (q, dead, _) = setup(&broker, "purgekill", 0);
-    let ids = fill(&broker, &dead, &["orders"], &["x"], N);
-    assert_eq!(broker.count(&dead), N as u32);
-    let dir = tempfile::tempdir().unwrap();
-    let archive = dir.path().join("archive.jsonl");
+    let p = SlowPurge::fill(&broker, "purgekill");
+    let (n, dead, ids, archive) = (
+        SlowPurge::N,
+        p.dead.clone(),
+        p.ids.clone(),
+        p.archive.clone(),
+    );
+    let dir = &p.dir;
     let log = dir.path().join("stderr.txt");
-    let mut child = queuey_process(dir.path())
-        .args([
-            "dead",
-            "purge",
-            &q,
-            "--yes",
-            "--window",
-            "5",
-            "-q",
-            "--archive",
-        ])
-        .arg(&archive)
+    let mut child = p
+        .command()
+        .arg("-q")
         .stdout(Stdio::null())
         .stderr(std::fs::File::create(&log).unwrap())
         .spawn()
@@ -1170,7 +1208,7 @@ fn sigkill_mid_purge_leaves_every_removed_message_in_the_archive() {
                 let text = std::fs::read_to_string(&log).unwrap_or_default();
                 panic!("the purge ended before it was killed ({status}): {text}");
             }
-            (broker.count(&dead) < (N - 300) as u32).then_some(())
+            (broker.count(&dead) < (n - 300) as u32).then_some(())
         },
     );
     kill_mid_run(&mut child, "the purge");
@@ -1201,7 +1239,7 @@ fn sigkill_mid_purge_leaves_every_removed_message_in_the_archive() {
             let before = broker.count(&dead);
             std::thread::sleep(Duration::from_millis(500));
             let after = broker.count(&dead);
-            (before == after && after as usize + archived_count >= N).then_some(())
+            (before == after && after as usize + archived_count >= n).then_some(())
         },
     );
     let in_dead = id_counts(&broker, &[&dead]);
@@ -1217,7 +1255,7 @@ fn sigkill_mid_purge_leaves_every_removed_message_in_the_archive() {
     }
     let removed: Vec<&String> = ids.iter().filter(|id| !in_dead.contains_key(*id)).collect();
     assert!(
-        !removed.is_empty() && removed.len() < N,
+        !removed.is_empty() && removed.len() < n,
         "{} removed",
         removed.len()
     );
@@ -1428,17 +1466,7 @@ fn a_rerun_looks_for_the_copies_in_doubt_in_their_targets() {
     // Each dead letter in its target exactly once: the copy found was not made again.
     for (i, t) in targets.iter().enumerate() {
         broker.wait_for_count(t, 1);
-        let held = broker.snapshot(t);
-        let held_ids: Vec<String> = held
-            .iter()
-            .map(|(_, p)| {
-                p.message_id()
-                    .as_ref()
-                    .map(|s| s.to_string())
-                    .unwrap_or_default()
-            })
-            .collect();
-        assert_eq!(held_ids, vec![ids[i].clone()], "{t}");
+        assert_eq!(ids_in(&broker, t), vec![ids[i].clone()], "{t}");
     }
     assert_eq!(
         broker.snapshot(&targets[0])[0].0,
@@ -1452,26 +1480,17 @@ fn a_rerun_looks_for_the_copies_in_doubt_in_their_targets() {
 /// places: each dead letter is in q.dead or in the archive, exactly once.
 #[test]
 fn sigterm_stops_an_archiving_purge_cleanly() {
-    const N: usize = 8_000;
     let broker = Broker::connect();
-    let (q, dead, _) = setup(&broker, "purgeterm", 0);
-    let ids = fill(&broker, &dead, &["orders"], &["x"], N);
-    assert_eq!(broker.count(&dead), N as u32);
-    let dir = tempfile::tempdir().unwrap();
-    let archive = dir.path().join("archive.jsonl");
-    let child = queuey_process(dir.path())
-        .args([
-            "dead",
-            "purge",
-            &q,
-            "--yes",
-            "--window",
-            "5",
-            "-o",
-            "json",
-            "--archive",
-        ])
-        .arg(&archive)
+    let p = SlowPurge::fill(&broker, "purgeterm");
+    let (n, dead, ids, archive) = (
+        SlowPurge::N,
+        p.dead.clone(),
+        p.ids.clone(),
+        p.archive.clone(),
+    );
+    let child = p
+        .command()
+        .args(["-o", "json"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -1479,7 +1498,7 @@ fn sigterm_stops_an_archiving_purge_cleanly() {
     eventually(
         "the purge to remove some messages",
         Duration::from_secs(60),
-        || (broker.count(&dead) < (N - 300) as u32).then_some(()),
+        || (broker.count(&dead) < (n - 300) as u32).then_some(()),
     );
     let mut child = child;
     assert!(
@@ -1497,7 +1516,7 @@ fn sigterm_stops_an_archiving_purge_cleanly() {
     assert_eq!(summary["interrupted"], true, "{summary}");
     let removed = summary["removed"].as_u64().unwrap();
     assert!(
-        removed > 0 && removed < N as u64,
+        removed > 0 && removed < n as u64,
         "stopped mid-run: {summary}"
     );
     let text = std::fs::read_to_string(&archive).unwrap();
@@ -1522,7 +1541,7 @@ fn sigterm_stops_an_archiving_purge_cleanly() {
         let n = in_dead.get(id).copied().unwrap_or(0) + archived.get(id).copied().unwrap_or(0);
         assert_eq!(n, 1, "{id} is in q.dead or the archive, exactly once");
     }
-    assert_eq!(in_dead.len() + archived.len(), N);
+    assert_eq!(in_dead.len() + archived.len(), n);
 }
 
 /// A replay from a file killed mid-run (kill -9): the file is only read, so its rerun must not
