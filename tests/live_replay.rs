@@ -1348,6 +1348,66 @@ fn a_killed_archive_purge_is_finished_by_its_rerun_without_writing_twice() {
     assert_ne!(out.status.code(), Some(0));
 }
 
+/// The run id of [`journal_of_a_failed_run`].
+const FAILED_RUN: &str = "failed-run";
+
+/// The properties of copy number `copy` of [`FAILED_RUN`], of the dead letter `id`.
+fn marked_copy(id: &str, copy: i64) -> BasicProperties {
+    let mut mark = FieldTable::default();
+    mark.insert("run".into(), long_str(FAILED_RUN));
+    mark.insert("copy".into(), AMQPValue::LongLongInt(copy));
+    let mut headers = FieldTable::default();
+    headers.insert("x-queuey-last-replay".into(), AMQPValue::FieldTable(mark));
+    BasicProperties::default()
+        .with_message_id(id.into())
+        .with_headers(headers)
+}
+
+/// One dead letter in `dead` per target, and the journal (in `dir`) of a run that failed after
+/// reading them all and publishing a copy of each (copy i + 1 to `targets[i]`), confirmed
+/// none: every copy in doubt. Returns the dead letters' ids and the journal's path.
+fn journal_of_a_failed_run(
+    broker: &Broker,
+    dead: &str,
+    targets: &[String],
+    dir: &std::path::Path,
+) -> (Vec<String>, std::path::PathBuf) {
+    use queuey_cli::broker::convert::properties_from_amqp;
+    use queuey_cli::dead::journal::{Scope, digest, doubt_line, read_line, run_line};
+
+    let originals: Vec<&str> = targets.iter().map(String::as_str).collect();
+    let ids = fill(broker, dead, &originals, &["x"], targets.len());
+    // The failed run had read them: they come back redelivered, as after a failure.
+    let digests: Vec<String> = broker
+        .snapshot(dead)
+        .iter()
+        .map(|(body, p)| digest(&properties_from_amqp(p), body))
+        .collect();
+    assert_eq!(digests.len(), targets.len());
+    broker.wait_for_count(dead, targets.len() as u32);
+    let url = url::Url::parse(&common::test_url()).unwrap();
+    let scope = Scope {
+        broker: format!(
+            "{}:{}",
+            url.host_str().unwrap(),
+            url.port_or_known_default().unwrap()
+        ),
+        vhost: "/".into(),
+        queue: dead.to_owned(),
+    };
+    let mut text = format!(
+        "{}{}",
+        run_line(&scope, FAILED_RUN, 1),
+        read_line(targets.len() as u64)
+    );
+    for (i, (d, t)) in digests.iter().zip(targets).enumerate() {
+        text.push_str(&doubt_line(d, t, FAILED_RUN, i as u64 + 1));
+    }
+    let journal = dir.join("replay.journal");
+    std::fs::write(&journal, text).unwrap();
+    (ids, journal)
+}
+
 /// A journal left by a run that failed with three copies in doubt (published, never confirmed):
 /// the rerun looks for them in their targets. The copy found there is not made again (its dead
 /// letter is acked, "already copied"), the one not found is copied, and the target with a
@@ -1355,9 +1415,6 @@ fn a_killed_archive_purge_is_finished_by_its_rerun_without_writing_twice() {
 /// copied again.
 #[test]
 fn a_rerun_looks_for_the_copies_in_doubt_in_their_targets() {
-    use queuey_cli::broker::convert::properties_from_amqp;
-    use queuey_cli::dead::journal::{Scope, digest, doubt_line, read_line, run_line};
-
     let broker = Broker::connect();
     let (q, dead, mut targets) = setup(&broker, "doubt", 3);
     // A quorum target with a delivery limit: on RabbitMQ before 4.3 a look would spend a
@@ -1371,47 +1428,13 @@ fn a_rerun_looks_for_the_copies_in_doubt_in_their_targets() {
         ]),
     );
     targets.push(quorum);
-    let originals: Vec<&str> = targets.iter().map(String::as_str).collect();
-    let ids = fill(&broker, &dead, &originals, &["x"], 4);
-    // The failed run had read them (so they come back redelivered, as after a failure), and
-    // journaled each copy before publishing it.
-    let digests: Vec<String> = broker
-        .snapshot(&dead)
-        .iter()
-        .map(|(body, p)| digest(&properties_from_amqp(p), body))
-        .collect();
-    assert_eq!(digests.len(), 4);
-    broker.wait_for_count(&dead, 4);
-    let url = url::Url::parse(&common::test_url()).unwrap();
-    let scope = Scope {
-        broker: format!(
-            "{}:{}",
-            url.host_str().unwrap(),
-            url.port_or_known_default().unwrap()
-        ),
-        vhost: "/".into(),
-        queue: dead.clone(),
-    };
-    let run = "failed-run";
-    let mut text = format!("{}{}", run_line(&scope, run, 1), read_line(4));
-    for (i, (d, t)) in digests.iter().zip(&targets).enumerate() {
-        text.push_str(&doubt_line(d, t, run, i as u64 + 1));
-    }
     let dir = tempfile::tempdir().unwrap();
-    let journal = dir.path().join("replay.journal");
-    std::fs::write(&journal, text).unwrap();
+    let (ids, journal) = journal_of_a_failed_run(&broker, &dead, &targets, dir.path());
     // Copy 1 reached its target before the failure; copy 2 did not; target 2 has a consumer.
-    let mut mark = FieldTable::default();
-    mark.insert("run".into(), long_str(run));
-    mark.insert("copy".into(), AMQPValue::LongLongInt(1));
-    let mut headers = FieldTable::default();
-    headers.insert("x-queuey-last-replay".into(), AMQPValue::FieldTable(mark));
     broker.publish_props(
         &targets[0],
         b"the copy that got there",
-        BasicProperties::default()
-            .with_message_id(ids[0].clone().into())
-            .with_headers(headers),
+        marked_copy(&ids[0], 1),
     );
     let (consumer_channel, _consumer) = broker.consume(&targets[2]);
 
@@ -1608,4 +1631,59 @@ fn a_killed_replay_from_a_file_is_finished_by_its_rerun_copying_nothing_twice() 
         "file replay killed at {before} copies; the rerun: {already} already copied, {moved} \
          moved, 0 duplicated"
     );
+}
+
+/// A user who may publish and read q.dead but not read the target: the rerun cannot look for
+/// the copy in doubt there (which did get there), says so with the permission it lacks, and
+/// copies it again: the duplicate it warned of, never a loss, exit 0.
+#[test]
+fn a_rerun_that_may_not_read_the_target_says_so_and_copies_again() {
+    let broker = Broker::connect();
+    let (q, dead, targets) = setup(&broker, "doubt-unread", 1);
+    let dir = tempfile::tempdir().unwrap();
+    let (ids, journal) = journal_of_a_failed_run(&broker, &dead, &targets, dir.path());
+    broker.publish_props(
+        &targets[0],
+        b"the copy that got there",
+        marked_copy(&ids[0], 1),
+    );
+    let user = common::unique("doubt-reader");
+    let password = "doubt-Test-pw1";
+    broker.create_user(&user, password, "monitoring");
+    let only_dead = format!("^{}$", regex_escape(&dead));
+    broker.set_permissions(&user, "/", "", ".*", &only_dead);
+    let out = queuey_in(dir.path())
+        .env("QUEUEY_URL", common::url_for("/", &user, password))
+        .args(["dead", "replay", &q, "--journal"])
+        .arg(&journal)
+        .args(["-o", "json"])
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains(&format!(
+            "cannot look for 1 copy in doubt in {:?}: user {user:?} has no read permission on \
+             queue {:?}",
+            targets[0], targets[0]
+        )),
+        "{err}"
+    );
+    assert_eq!(json(&out)["moved"], 1);
+    assert_eq!(broker.message_count(&dead), Some(0));
+    broker.wait_for_count(&targets[0], 2);
+    assert_eq!(
+        ids_in(&broker, &targets[0]),
+        vec![ids[0].clone(), ids[0].clone()]
+    );
+}
+
+/// `s` as a regular expression matching only itself.
+fn regex_escape(s: &str) -> String {
+    s.chars()
+        .flat_map(|c| {
+            let special = "\\.^$|?*+()[]{}".contains(c);
+            special.then_some('\\').into_iter().chain([c])
+        })
+        .collect()
 }

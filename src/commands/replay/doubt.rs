@@ -8,9 +8,9 @@
 //! The look is made only where it changes nothing but the `redelivered` flag of what it reads:
 //! a target with no consumer (a consumer may already have taken a copy, which then cannot be
 //! seen), and a classic queue, or a quorum queue where returning a delivery spends none of the
-//! message's delivery limit (no limit set, or RabbitMQ 4.3 and later: `broker::peek`). Elsewhere
-//! the rerun says so, and the dead letters of those copies are copied again: at most that many
-//! duplicates, never a loss.
+//! message's delivery limit (no limit set, or RabbitMQ 4.3 and later: `broker::peek`), that the
+//! user may read. Elsewhere the rerun says so, and the dead letters of those copies are copied
+//! again: at most that many duplicates, never a loss.
 
 use std::collections::HashSet;
 
@@ -141,7 +141,14 @@ async fn look_for(
     match looked {
         Ok(()) => Ok(Look::Found(found)),
         Err(e) if e.kind == Kind::QueueNotFound => Ok(Look::Missing),
-        Err(e) if matches!(e.kind, Kind::Usage | Kind::Api | Kind::ApiRefused) => {
+        // A kind of queue a peek would cost, one queuey cannot tell without the management
+        // API, or one the user may not read: no look, said aloud.
+        Err(e)
+            if matches!(
+                e.kind,
+                Kind::Usage | Kind::Api | Kind::ApiRefused | Kind::AccessRefused
+            ) =>
+        {
             Ok(Look::Cannot(e.message))
         }
         Err(e) => Err(e),
