@@ -73,8 +73,8 @@ pub(super) async fn resolve_doubts(
             }
         }
         output.note(&format!(
-            "{target:?}: {} of the {} in doubt found there (their dead letters are removed \
-             without a new copy), {} not (copied again)",
+            "{target:?}: {} of the {} in doubt found there (not copied again), {} not \
+             (copied again)",
             found.len(),
             plural(n, "copy"),
             n - found.len() as u64

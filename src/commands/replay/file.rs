@@ -15,7 +15,7 @@ use std::path::Path;
 
 use super::journal::JournalSlot;
 use super::step::{Step, Stepper};
-use super::{Pace, Tally, check_targets, paced_window};
+use super::{Pace, Tally, check_targets, paced_window, publish_chunk};
 use crate::broker::publish::{Copy, Outcome, Publisher, fits_amqp};
 use crate::broker::session::Session;
 use crate::commands::signals::StopFlag;
@@ -104,7 +104,7 @@ pub(super) async fn from_file(
     progress.set_length(total);
     let mut pace = Pace::new(s.rate);
     // Copies go out in batches: one journal flush before each, one after its confirmations.
-    let chunk = s.rate.map_or(256, |r| ((r / 20.0) as usize).clamp(1, 256));
+    let chunk = publish_chunk(s.rate);
     let mut batch: Vec<Copy<Token>> = Vec::with_capacity(chunk);
     for line in records(path)? {
         if stop.is_set() || stepper.at_limit() {
@@ -153,8 +153,12 @@ pub(super) async fn from_file(
         }
     }
     report.matched = stepper.matched;
-    let decided = run.publish(batch).await?;
-    run.record(decided, report, progress)?;
+    if !stop.is_set() {
+        // Stopped by a signal, the batch not yet published stays unpublished (and unrecorded):
+        // the rerun replays those lines.
+        let decided = run.publish(batch).await?;
+        run.record(decided, report, progress)?;
+    }
     if let Some(mut publisher) = run.publisher.take() {
         let decided = publisher.flush().await?;
         run.record(decided, report, progress)?;

@@ -309,6 +309,12 @@ fn paced_window(rate: Option<f64>, window: usize) -> usize {
     rate.map_or(batch, |r| ((r / 2.0) as usize).clamp(1, batch))
 }
 
+/// How many copies are published in one go: 256, or under `--rate` what the rate allows in
+/// 50 ms, so that copies go out (and are settled) steadily rather than in bursts.
+fn publish_chunk(rate: Option<f64>) -> usize {
+    rate.map_or(256, |r| ((r / 20.0) as usize).clamp(1, 256))
+}
+
 /// Keeps publishing under `rate` messages per second.
 struct Pace {
     rate: Option<f64>,

@@ -20,7 +20,7 @@ use tokio::sync::mpsc::{self, error::TryRecvError};
 use super::journal::JournalSlot;
 use super::settle::{Settle, Settler, settle_for};
 use super::step::{Step, Stepper};
-use super::{Pace, Shared, Tally, paced_window};
+use super::{Pace, Shared, Tally, paced_window, publish_chunk};
 use crate::broker::peek::{Delivered, Peek, with_peek};
 use crate::broker::publish::{Copy, Outcome, Publisher};
 use crate::broker::session::Session;
@@ -139,7 +139,7 @@ pub(super) async fn from_queue(
             outcomes: ReplayReport::default(),
             publisher: None,
             pace: Pace::new(s.rate),
-            chunk: s.rate.map_or(256, |r| ((r / 20.0) as usize).clamp(1, 256)),
+            chunk: publish_chunk(s.rate),
         };
         let settler = Settler::new(&acker, Rescuer::new(session, &dead), &shared, progress);
         let (read, published, (settled, acked, rescued)) =
