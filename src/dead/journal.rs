@@ -646,6 +646,24 @@ mod tests {
     }
 
     #[test]
+    fn records_added_from_an_archive_answer_like_journal_records() {
+        let mut j = Unfinished::default();
+        j.add_copied("aa");
+        j.add_copied("aa");
+        assert_eq!(j.left(), 2);
+        assert_eq!(
+            j.take("aa"),
+            Some(Copied {
+                to: String::new(),
+                run: String::new()
+            })
+        );
+        assert!(j.take("aa").is_some(), "one record per archived twin");
+        assert_eq!(j.take("aa"), None);
+        assert_eq!(j.left(), 0);
+    }
+
+    #[test]
     fn a_journal_of_another_queue_is_refused() {
         let mut other = scope();
         other.vhost = "prod".into();
