@@ -527,6 +527,11 @@ mod tests {
         let mut j = Unfinished::parse(&text, &scope()).unwrap();
         assert_eq!(j.left(), 1, "one of the twins' records is cancelled");
         assert!(!j.restarted_since(Some(1_000_500), 10_000));
+        // The slack itself is not a restart; a millisecond more is.
+        assert!(!j.restarted_since(Some(1_010_000), 10_000));
+        assert!(j.restarted_since(Some(1_010_001), 10_000));
+        assert!(!j.restarted_since(Some(990_000), 10_000));
+        assert!(j.restarted_since(Some(989_999), 10_000));
         assert!(!j.restarted_since(None, 10_000));
         assert!(j.restarted_since(Some(2_000_000), 10_000));
         assert_eq!(j.revive(), 1);
@@ -661,6 +666,23 @@ mod tests {
         assert!(j.take("aa").is_some(), "one record per archived twin");
         assert_eq!(j.take("aa"), None);
         assert_eq!(j.left(), 0);
+    }
+
+    #[test]
+    fn a_record_settled_in_memory_is_cancelled_until_revived() {
+        let text = format!(
+            "{}{}{}",
+            run_line(&scope(), "r1", 10),
+            copied_line("aa", "orders", "r1", None),
+            copied_line("bb", "orders", "r1", None),
+        );
+        let mut j = Unfinished::parse(&text, &scope()).unwrap();
+        j.settle("aa");
+        j.settle("zz");
+        assert_eq!(j.left(), 1, "aa cancelled, zz had no record");
+        assert_eq!(j.take("aa"), None);
+        assert_eq!(j.revive(), 1);
+        assert!(j.take("aa").is_some(), "back after a restart");
     }
 
     #[test]
