@@ -390,4 +390,24 @@ mod tests {
         let span = top_level_value(deep.as_bytes(), "attempt").expect("found");
         assert_eq!(&deep[span], "5");
     }
+
+    /// A value is skipped whole: an empty object or array, and a string with an escaped quote
+    /// or backslash (the escaped quote found by a mutation run: no test had one).
+    #[test]
+    fn empty_containers_and_escapes_in_a_value_are_skipped_whole() {
+        for value in [
+            "{}",
+            "[]",
+            "[{}, [], 1]",
+            "{\"a\": {}}",
+            r#""a\",\"attempt\":9""#,
+            r#""\\""#,
+        ] {
+            let body = format!(r#"{{"p": {value}, "attempt": 3, "z": {value}}}"#);
+            let found = |key: &str| top_level_value(body.as_bytes(), key).map(|r| &body[r]);
+            assert_eq!(found("p"), Some(value), "{body}");
+            assert_eq!(found("attempt"), Some("3"), "{body}");
+            assert_eq!(found("z"), Some(value), "{body}");
+        }
+    }
 }

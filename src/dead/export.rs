@@ -62,3 +62,80 @@ pub fn read_record(line: &str) -> Result<Message, String> {
         ..Message::default()
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dead::decode::decode;
+    use crate::topology::RabbitMqOptions;
+
+    fn message() -> Message {
+        Message {
+            properties: Properties {
+                content_type: Some("application/json".into()),
+                message_id: Some("m-1".into()),
+                priority: Some(3),
+                ..Properties::default()
+            },
+            body: b"\x00\xffjob".to_vec(),
+            redelivered: true,
+            exchange: "ex".into(),
+            routing_key: "orders".into(),
+        }
+    }
+
+    /// A record holds the message as it was (the body in base64) and where it was; reading it
+    /// back gives the properties and the body.
+    #[test]
+    fn a_record_reads_back_as_its_message() {
+        let m = message();
+        let dl = decode(&m, "orders", &RabbitMqOptions::default());
+        let record = export_record("q.dead", "/", 7, &m, &dl);
+        assert_eq!(record["format"], "queuey.dead-letter.v1");
+        assert_eq!(record["vhost"], "/");
+        assert_eq!(record["queue"], "q.dead");
+        assert_eq!(record["position"], 7);
+        assert_eq!(record["exchange"], "ex");
+        assert_eq!(record["routing_key"], "orders");
+        assert_eq!(record["redelivered"], true);
+        assert_eq!(record["body_base64"], "AP9qb2I=");
+        assert_eq!(record["properties"], m.properties.to_json());
+        assert_eq!(record["dead_letter"]["message_id"], "m-1");
+        let back = read_record(&record.to_string()).expect("a valid record");
+        assert_eq!(
+            back,
+            Message {
+                properties: m.properties.clone(),
+                body: m.body.clone(),
+                ..Message::default()
+            }
+        );
+    }
+
+    /// A line that is not a record of this format is refused, and the error says why.
+    #[test]
+    fn a_line_that_is_not_a_record_is_refused() {
+        let refused = |line: &str| read_record(line).expect_err(line);
+        assert!(refused("{").starts_with("not JSON: "));
+        assert_eq!(
+            refused(r#"{"format":"other.v2","body_base64":""}"#),
+            r#"format "other.v2", expected "queuey.dead-letter.v1""#
+        );
+        assert_eq!(
+            refused(r#"{"body_base64":""}"#),
+            "no \"format\": not a queuey export (queuey.dead-letter.v1)"
+        );
+        assert_eq!(
+            refused(r#"{"format":"queuey.dead-letter.v1","properties":{}}"#),
+            "no body_base64"
+        );
+        assert!(
+            refused(r#"{"format":"queuey.dead-letter.v1","properties":{},"body_base64":"!"}"#)
+                .starts_with("body_base64: ")
+        );
+        assert!(
+            refused(r#"{"format":"queuey.dead-letter.v1","properties":1,"body_base64":""}"#)
+                .starts_with("properties: ")
+        );
+    }
+}

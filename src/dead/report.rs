@@ -262,4 +262,233 @@ mod tests {
         assert!(gone.failure.unwrap().contains("312 NO_ROUTE"));
         assert_eq!(report.exit_code(), ExitCode::Partial);
     }
+
+    /// Each target once, in the order first seen, under its own name.
+    #[test]
+    fn a_target_is_found_again_by_its_name() {
+        let mut report = ReplayReport::default();
+        report.target("a").moved = 2;
+        report.target("b").failed = 5;
+        report.target("a").moved += 1;
+        let rows: Vec<(&str, u64, u64)> = report
+            .targets
+            .iter()
+            .map(|t| (t.queue.as_str(), t.moved, t.failed))
+            .collect();
+        assert_eq!(rows, [("a", 3, 0), ("b", 0, 5)]);
+    }
+
+    /// Every count of a tally adds to the report's, per target too; a tally's failure replaces
+    /// the target's, a tally without one keeps it.
+    #[test]
+    fn absorb_adds_every_count() {
+        let mut report = ReplayReport {
+            moved: 2,
+            failed: 3,
+            would_move: 4,
+            would_fail: 5,
+            attempts_reset: 6,
+            would_reset_attempts: 7,
+            ..ReplayReport::default()
+        };
+        *report.target("orders") = TargetReport {
+            queue: "orders".into(),
+            moved: 1,
+            failed: 2,
+            would_move: 3,
+            would_fail: 4,
+            failure: Some("before".into()),
+            would_reset: 5,
+            ..TargetReport::default()
+        };
+        *report.target("kept") = TargetReport {
+            queue: "kept".into(),
+            failure: Some("kept".into()),
+            ..TargetReport::default()
+        };
+        let mut tally = ReplayReport {
+            moved: 10,
+            failed: 20,
+            would_move: 30,
+            would_fail: 40,
+            attempts_reset: 50,
+            would_reset_attempts: 60,
+            ..ReplayReport::default()
+        };
+        *tally.target("orders") = TargetReport {
+            queue: "orders".into(),
+            moved: 10,
+            failed: 20,
+            would_move: 30,
+            would_fail: 40,
+            failure: Some("after".into()),
+            would_reset: 50,
+            ..TargetReport::default()
+        };
+        tally.target("kept").moved = 1;
+        tally.target("new").failed = 7;
+        report.absorb(tally);
+        assert_eq!(
+            (
+                report.moved,
+                report.failed,
+                report.would_move,
+                report.would_fail,
+                report.attempts_reset,
+                report.would_reset_attempts
+            ),
+            (12, 23, 34, 45, 56, 67)
+        );
+        let orders = report.target("orders").clone();
+        assert_eq!(
+            (
+                orders.moved,
+                orders.failed,
+                orders.would_move,
+                orders.would_fail,
+                orders.would_reset
+            ),
+            (11, 22, 33, 44, 55)
+        );
+        assert_eq!(orders.failure.as_deref(), Some("after"));
+        let kept = report.target("kept").clone();
+        assert_eq!((kept.moved, kept.failure.as_deref()), (1, Some("kept")));
+        assert_eq!(report.target("new").failed, 7);
+        assert_eq!(report.targets.len(), 3);
+    }
+
+    /// A dry run counts per target what a real run would do: a name AMQP cannot carry (more
+    /// than 255 bytes) would fail, the longest one it can would move; once `exists` is known,
+    /// the copies bound for a missing queue would fail too, and the totals add up.
+    #[test]
+    fn a_dry_run_counts_what_would_move_and_fail() {
+        let longest = "q".repeat(MAX_QUEUE_NAME_BYTES);
+        let too_long = "q".repeat(MAX_QUEUE_NAME_BYTES + 1);
+        let mut report = ReplayReport::new(true);
+        report.would("orders", true);
+        report.would("orders", false);
+        report.would("orders", true);
+        report.would(&longest, false);
+        report.would(&too_long, true);
+        report.would(&too_long, true);
+        report.would("gone", true);
+        report.would("gone", true);
+        let counts = |t: &TargetReport| (t.would_move, t.would_fail, t.would_reset);
+        assert_eq!(counts(report.target("orders")), (3, 0, 2));
+        assert_eq!(counts(report.target(&longest)), (1, 0, 0));
+        assert_eq!(report.target(&longest).failure, None);
+        assert_eq!(counts(report.target(&too_long)), (0, 2, 0));
+        assert_eq!(
+            report.target(&too_long).failure.as_deref(),
+            Some("its name is 256 bytes; AMQP queue names hold at most 255 (use --to)")
+        );
+        assert_eq!(counts(report.target("gone")), (2, 0, 2));
+        assert_eq!(
+            (
+                report.would_move,
+                report.would_fail,
+                report.would_reset_attempts
+            ),
+            (0, 0, 0),
+            "the totals wait for settle_would"
+        );
+
+        report.target("orders").exists = Some(true);
+        report.target("gone").exists = Some(false);
+        report.settle_would();
+        assert_eq!(counts(report.target("orders")), (3, 0, 2));
+        assert_eq!(report.target("orders").failure, None);
+        assert_eq!(counts(report.target("gone")), (0, 2, 0));
+        assert_eq!(
+            report.target("gone").failure.as_deref(),
+            Some("no queue \"gone\": its copies would come back unroutable and stay")
+        );
+        assert_eq!(
+            counts(report.target(&too_long)),
+            (0, 2, 0),
+            "exists unknown"
+        );
+        assert_eq!(
+            (
+                report.would_move,
+                report.would_fail,
+                report.would_reset_attempts
+            ),
+            (4, 4, 2)
+        );
+        assert_eq!(report.exit_code(), ExitCode::Partial);
+    }
+
+    /// Each outcome counts once, in the report and in its target, with its own reason.
+    #[test]
+    fn each_outcome_is_counted_with_its_reason() {
+        let mut report = ReplayReport::default();
+        report.record("a", &Outcome::Delivered, true);
+        report.record("a", &Outcome::Delivered, false);
+        report.record("a", &Outcome::Delivered, true);
+        let returned = Outcome::Returned {
+            code: 312,
+            text: "NO_ROUTE".into(),
+        };
+        report.record("b", &returned, true);
+        report.record("b", &returned, false);
+        report.record("c", &Outcome::Refused, true);
+        report.record("c", &Outcome::Refused, true);
+        report.record("d", &Outcome::Unknown, true);
+        report.record("d", &Outcome::Unknown, false);
+        report.fail("e", "cannot read it".into());
+        report.fail("e", "cannot copy it".into());
+        assert_eq!(
+            (report.moved, report.failed, report.attempts_reset),
+            (3, 8, 2)
+        );
+        let rows: Vec<(&str, u64, u64, Option<&str>)> = report
+            .targets
+            .iter()
+            .map(|t| (t.queue.as_str(), t.moved, t.failed, t.failure.as_deref()))
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                ("a", 3, 0, None),
+                (
+                    "b",
+                    0,
+                    2,
+                    Some("returned unroutable (312 NO_ROUTE): no queue \"b\" takes it")
+                ),
+                ("c", 0, 2, Some("refused by the broker (nack)")),
+                (
+                    "d",
+                    0,
+                    2,
+                    Some(
+                        "the broker returned a copy queuey could not attribute; kept (a copy \
+                         may exist too)"
+                    )
+                ),
+                ("e", 0, 2, Some("cannot copy it")),
+            ]
+        );
+    }
+
+    /// Interrupted wins; then any failure, real or in a dry run, is partial; else ok.
+    #[test]
+    fn the_exit_code_follows_interruption_then_failures() {
+        let code = |failed: u64, would_fail: u64, interrupted: bool| {
+            ReplayReport {
+                failed,
+                would_fail,
+                interrupted,
+                ..ReplayReport::default()
+            }
+            .exit_code()
+        };
+        assert_eq!(code(0, 0, false), ExitCode::Ok);
+        assert_eq!(code(1, 0, false), ExitCode::Partial);
+        assert_eq!(code(0, 1, false), ExitCode::Partial);
+        assert_eq!(code(2, 3, false), ExitCode::Partial);
+        assert_eq!(code(0, 0, true), ExitCode::Interrupted);
+        assert_eq!(code(1, 1, true), ExitCode::Interrupted);
+    }
 }
