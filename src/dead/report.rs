@@ -70,7 +70,7 @@ pub struct ReplayReport {
     pub already_copied: u64,
     /// Quorum q.dead only: messages on their last delivery republished instead of returned.
     pub rescued: u64,
-    /// The replay journal used (see `--journal`); `null` for a replay from a file.
+    /// The replay journal used (see `--journal`; a replay from a file keeps one too).
     pub journal: Option<String>,
     /// Most copies published and not yet acked at once (never more than `--window`).
     pub peak_in_flight: u64,
