@@ -1160,6 +1160,21 @@ impl SlowPurge {
         }
     }
 
+    /// Waits until `child`, the purge, has removed a few hundred dead letters, failing if it
+    /// ended first.
+    fn wait_mid_run(&self, broker: &Broker, child: &mut std::process::Child) {
+        eventually(
+            "the purge to remove some messages",
+            Duration::from_secs(60),
+            || {
+                if let Some(status) = child.try_wait().unwrap() {
+                    panic!("the purge ended before it could be stopped ({status})");
+                }
+                (broker.count(&self.dead) < (Self::N - 300) as u32).then_some(())
+            },
+        );
+    }
+
     /// `dead purge q --yes --window 5 --archive F`, to add to and spawn.
     fn command(&self) -> std::process::Command {
         let mut cmd = queuey_process(self.dir.path());
@@ -1185,34 +1200,17 @@ impl SlowPurge {
 fn sigkill_mid_purge_leaves_every_removed_message_in_the_archive() {
     let broker = Broker::connect();
     let p = SlowPurge::fill(&broker, "purgekill");
-    let (n, dead, ids, archive) = (
-        SlowPurge::N,
-        p.dead.clone(),
-        p.ids.clone(),
-        p.archive.clone(),
-    );
-    let dir = &p.dir;
-    let log = dir.path().join("stderr.txt");
+    let (n, dead, ids, archive) = (SlowPurge::N, &p.dead, &p.ids, &p.archive);
     let mut child = p
         .command()
         .arg("-q")
         .stdout(Stdio::null())
-        .stderr(std::fs::File::create(&log).unwrap())
+        .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    eventually(
-        "the purge to remove some messages",
-        Duration::from_secs(60),
-        || {
-            if let Some(status) = child.try_wait().unwrap() {
-                let text = std::fs::read_to_string(&log).unwrap_or_default();
-                panic!("the purge ended before it was killed ({status}): {text}");
-            }
-            (broker.count(&dead) < (n - 300) as u32).then_some(())
-        },
-    );
+    p.wait_mid_run(&broker, &mut child);
     kill_mid_run(&mut child, "the purge");
-    let text = std::fs::read_to_string(&archive).unwrap();
+    let text = std::fs::read_to_string(archive).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     let mut archived: BTreeMap<String, usize> = BTreeMap::new();
     for (i, line) in lines.iter().enumerate() {
@@ -1236,13 +1234,13 @@ fn sigkill_mid_purge_leaves_every_removed_message_in_the_archive() {
         "q.dead to take back what the killed purge held",
         Duration::from_secs(30),
         || {
-            let before = broker.count(&dead);
+            let before = broker.count(dead);
             std::thread::sleep(Duration::from_millis(500));
-            let after = broker.count(&dead);
+            let after = broker.count(dead);
             (before == after && after as usize + archived_count >= n).then_some(())
         },
     );
-    let in_dead = id_counts(&broker, &[&dead]);
+    let in_dead = id_counts(&broker, &[dead]);
     let expected: BTreeSet<&String> = ids.iter().collect();
     for (where_, counts) in [("q.dead", &in_dead), ("the archive", &archived)] {
         for (id, n) in counts {
@@ -1505,29 +1503,15 @@ fn a_rerun_looks_for_the_copies_in_doubt_in_their_targets() {
 fn sigterm_stops_an_archiving_purge_cleanly() {
     let broker = Broker::connect();
     let p = SlowPurge::fill(&broker, "purgeterm");
-    let (n, dead, ids, archive) = (
-        SlowPurge::N,
-        p.dead.clone(),
-        p.ids.clone(),
-        p.archive.clone(),
-    );
-    let child = p
+    let (n, dead, ids, archive) = (SlowPurge::N, &p.dead, &p.ids, &p.archive);
+    let mut child = p
         .command()
         .args(["-o", "json"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    eventually(
-        "the purge to remove some messages",
-        Duration::from_secs(60),
-        || (broker.count(&dead) < (n - 300) as u32).then_some(()),
-    );
-    let mut child = child;
-    assert!(
-        child.try_wait().unwrap().is_none(),
-        "the purge still runs when it gets SIGTERM"
-    );
+    p.wait_mid_run(&broker, &mut child);
     let status = std::process::Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
         .status()
@@ -1542,7 +1526,7 @@ fn sigterm_stops_an_archiving_purge_cleanly() {
         removed > 0 && removed < n as u64,
         "stopped mid-run: {summary}"
     );
-    let text = std::fs::read_to_string(&archive).unwrap();
+    let text = std::fs::read_to_string(archive).unwrap();
     assert!(text.ends_with('\n'), "no line cut short by a clean stop");
     let mut archived: BTreeMap<String, usize> = BTreeMap::new();
     for line in text.lines() {
@@ -1559,8 +1543,8 @@ fn sigterm_stops_an_archiving_purge_cleanly() {
         "the summary counts the archive"
     );
     // A clean stop settles what it held: q.dead takes nothing back.
-    let in_dead = id_counts(&broker, &[&dead]);
-    for id in &ids {
+    let in_dead = id_counts(&broker, &[dead]);
+    for id in ids {
         let n = in_dead.get(id).copied().unwrap_or(0) + archived.get(id).copied().unwrap_or(0);
         assert_eq!(n, 1, "{id} is in q.dead or the archive, exactly once");
     }
