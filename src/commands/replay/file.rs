@@ -25,10 +25,9 @@ use crate::dead::journal::digest;
 use crate::dead::replay::{ReplayStamp, copy_id};
 use crate::dead::report::ReplayReport;
 use crate::error::{Error, Kind, Result};
-use crate::journal_file;
+use crate::output::Output;
 use crate::output::progress::Progress;
 use crate::output::time::now_secs;
-use crate::output::{Output, plural};
 use crate::settings::ReplaySettings;
 
 /// What the publisher keeps of each copy until it is decided.
@@ -77,22 +76,17 @@ pub(super) async fn from_file(
     };
     let canonical = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned());
     let scope = crate::live::dead::journal_scope(session, &format!("file:{}", canonical.display()));
-    let journal_path = match &s.journal {
-        Some(p) => p.clone(),
-        None => journal_file::default_path(&scope)?,
-    };
-    let mut carried = journal_file::read(&journal_path, &scope)?.unwrap_or_default();
-    if carried.left() > 0 {
-        output.note(&format!(
-            "the journal {} of an unfinished replay of this file records {}: their lines are \
-             not copied again",
-            journal_path.display(),
-            plural(carried.left(), "confirmed copy")
-        ));
-    }
-    report.journal = Some(journal_path.display().to_string());
-    let mut journal = JournalSlot::new(journal_path, scope, stamp.run.clone(), None);
-    super::doubt::resolve_doubts(session, s, &mut carried, &mut journal, output).await?;
+    let (mut carried, journal) = super::journal::begin(
+        session,
+        s,
+        scope,
+        &stamp.run,
+        None,
+        "their lines are not copied again",
+        output,
+    )
+    .await?;
+    report.journal = Some(journal.path().display().to_string());
     let mut run = FileRun {
         session,
         s,
@@ -205,11 +199,8 @@ impl<'a> FileRun<'a> {
         progress: &Progress,
     ) -> Result<()> {
         for (t, outcome) in &decided {
-            match outcome {
-                Outcome::Delivered => self.journal.record(&t.digest, &t.target, t.copy)?,
-                Outcome::Returned { .. } | Outcome::Refused => self.journal.undone(t.copy)?,
-                Outcome::Unknown => {}
-            }
+            self.journal
+                .decided(&t.digest, &t.target, t.copy, outcome)?;
         }
         self.journal.sync()?;
         for (t, outcome) in decided {

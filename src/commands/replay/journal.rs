@@ -1,13 +1,52 @@
 //! The replay journal of one run, as the pipeline writes it: a record per copy in doubt before
-//! it is published, per confirmed copy before its dead letter is acked, the count read so far, the records the broker has
-//! processed acks for, and its end (see `dead::journal` for the format and what a rerun does).
+//! it is published, per confirmed copy before its dead letter is acked, the count read so far,
+//! the records the broker has processed acks for, and its end (see `dead::journal` for the
+//! format and what a rerun does).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
+use crate::broker::publish::Outcome;
+use crate::broker::session::Session;
 use crate::dead::journal::{Scope, Unfinished};
 use crate::error::Result;
-use crate::journal_file::JournalFile;
+use crate::journal_file::{self, JournalFile};
 use crate::output::time::now_secs;
+use crate::output::{Output, plural};
+use crate::settings::ReplaySettings;
+
+/// Opens the journal of a run over `scope` (a dead-letter queue, or a file): reads what an
+/// unfinished earlier run left, counts again the records of acks a broker restart may have
+/// lost, says what it carries (`carried_are`: what becomes of them), and looks for its copies
+/// in doubt in their targets. Returns the records carried and this run's journal.
+pub(super) async fn begin(
+    session: &Session,
+    s: &ReplaySettings,
+    scope: Scope,
+    run: &str,
+    broker_started: Option<u64>,
+    carried_are: &str,
+    output: Output,
+) -> Result<(Unfinished, JournalSlot)> {
+    let path = match &s.journal {
+        Some(p) => p.clone(),
+        None => journal_file::default_path(&scope)?,
+    };
+    let mut carried = journal_file::read(&path, &scope)?.unwrap_or_default();
+    if carried.restarted_since(broker_started, 10_000) {
+        // The acks an earlier run saw processed may have been lost with the node.
+        carried.revive();
+    }
+    if carried.left() > 0 {
+        output.note(&format!(
+            "the journal {} of an unfinished replay records {}: {carried_are}",
+            path.display(),
+            plural(carried.left(), "confirmed copy")
+        ));
+    }
+    let mut journal = JournalSlot::new(path, scope, run.to_owned(), broker_started);
+    super::doubt::resolve_doubts(session, s, &mut carried, &mut journal, output).await?;
+    Ok((carried, journal))
+}
 
 /// The journal of this run, opened on its first record.
 pub(super) struct JournalSlot {
@@ -36,24 +75,33 @@ impl JournalSlot {
         }
     }
 
-    /// Records this run's copy number `copy` as confirmed.
-    pub(super) fn record(&mut self, digest: &str, to: &str, copy: u64) -> Result<()> {
-        let run = self.run.clone();
-        self.file()?.record(digest, to, &run, copy);
-        Ok(())
+    /// The journal's file.
+    pub(super) fn path(&self) -> &Path {
+        &self.path
     }
 
     /// Records this run's copy number `copy` as about to be published: in doubt.
     pub(super) fn doubt(&mut self, digest: &str, to: &str, copy: u64) -> Result<()> {
-        let run = self.run.clone();
-        self.file()?.doubt(digest, to, &run, copy);
+        let (file, run) = self.file()?;
+        file.doubt(digest, to, run, copy);
         Ok(())
     }
 
-    /// Records that this run's copy number `copy` is certainly not in its target.
-    pub(super) fn undone(&mut self, copy: u64) -> Result<()> {
-        let run = self.run.clone();
-        self.file()?.undone(&run, copy);
+    /// Records what became of this run's copy number `copy`: confirmed, or certainly not in
+    /// its target (returned, or refused). An `Unknown` copy stays in doubt.
+    pub(super) fn decided(
+        &mut self,
+        digest: &str,
+        to: &str,
+        copy: u64,
+        outcome: &Outcome,
+    ) -> Result<()> {
+        let (file, run) = self.file()?;
+        match outcome {
+            Outcome::Delivered => file.record(digest, to, run, copy),
+            Outcome::Returned { .. } | Outcome::Refused => file.undone(run, copy),
+            Outcome::Unknown => {}
+        }
         Ok(())
     }
 
@@ -65,7 +113,7 @@ impl JournalSlot {
         copy: u64,
         found: Option<(&str, &str)>,
     ) -> Result<()> {
-        let file = self.file()?;
+        let (file, _) = self.file()?;
         match found {
             Some((digest, to)) => file.record(digest, to, run, copy),
             None => file.undone(run, copy),
@@ -73,19 +121,21 @@ impl JournalSlot {
         Ok(())
     }
 
-    /// The file, opened (with this run's line) on first use.
-    fn file(&mut self) -> Result<&mut JournalFile> {
-        if let Some(f) = self.file.take() {
-            return Ok(self.file.insert(f));
+    /// The file, opened (with this run's line) on first use, and this run's id.
+    fn file(&mut self) -> Result<(&mut JournalFile, &str)> {
+        if self.file.is_none() {
+            self.file = Some(JournalFile::open(
+                &self.path,
+                &self.scope,
+                &self.run,
+                now_secs(),
+                self.broker_started,
+            )?);
         }
-        let f = JournalFile::open(
-            &self.path,
-            &self.scope,
-            &self.run,
-            now_secs(),
-            self.broker_started,
-        )?;
-        Ok(self.file.insert(f))
+        match self.file.as_mut() {
+            Some(f) => Ok((f, &self.run)),
+            None => Err(crate::error::Error::internal("replay: no journal file")),
+        }
     }
 
     pub(super) fn sync(&mut self) -> Result<()> {
@@ -94,13 +144,13 @@ impl JournalSlot {
 
     /// Notes how many dead letters this run has read (see `dead::journal::read_line`).
     pub(super) fn read_so_far(&mut self, n: u64) -> Result<()> {
-        self.file()?.read_so_far(n);
+        self.file()?.0.read_so_far(n);
         Ok(())
     }
 
     /// Cancels a record of this or an earlier run (see `dead::journal`).
     pub(super) fn settled(&mut self, digest: &str) -> Result<()> {
-        self.file()?.settled(digest);
+        self.file()?.0.settled(digest);
         Ok(())
     }
 

@@ -17,7 +17,6 @@ use std::cell::RefCell;
 use tokio::sync::Semaphore;
 use tokio::sync::mpsc::{self, error::TryRecvError};
 
-use super::journal::JournalSlot;
 use super::settle::{Settle, Settler, settle_for};
 use super::step::{Step, Stepper};
 use super::{Pace, Shared, Tally, paced_window, publish_chunk};
@@ -32,9 +31,8 @@ use crate::dead::peek::PeekOptions;
 use crate::dead::replay::{ReplayStamp, copy_id, replayed_in_run};
 use crate::dead::report::ReplayReport;
 use crate::error::{Error, Kind, Result};
-use crate::journal_file;
+use crate::output::Output;
 use crate::output::progress::Progress;
-use crate::output::{Output, plural};
 use crate::settings::ReplaySettings;
 
 /// A dead letter on its way from the read stage to the publish stage.
@@ -80,27 +78,18 @@ pub(super) async fn from_queue(
         from: dead.clone(),
     };
     let scope = crate::live::dead::journal_scope(session, &dead);
-    let journal_path = match &s.journal {
-        Some(p) => p.clone(),
-        None => journal_file::default_path(&scope)?,
-    };
-    let mut carried = journal_file::read(&journal_path, &scope)?.unwrap_or_default();
     let broker_started = session.node_started_ms().await;
-    if carried.restarted_since(broker_started, 10_000) {
-        // The acks an earlier run saw processed may have been lost with the node.
-        carried.revive();
-    }
-    if carried.left() > 0 {
-        output.note(&format!(
-            "the journal {} of an unfinished replay records {}: their dead letters are removed \
-             without a new copy",
-            journal_path.display(),
-            plural(carried.left(), "confirmed copy")
-        ));
-    }
-    report.journal = Some(journal_path.display().to_string());
-    let mut journal = JournalSlot::new(journal_path, scope, stamp.run.clone(), broker_started);
-    super::doubt::resolve_doubts(session, s, &mut carried, &mut journal, output).await?;
+    let (mut carried, journal) = super::journal::begin(
+        session,
+        s,
+        scope,
+        &stamp.run,
+        broker_started,
+        "their dead letters are removed without a new copy",
+        output,
+    )
+    .await?;
+    report.journal = Some(journal.path().display().to_string());
     let window = usize::from(s.peek.window).max(1);
     let budget = u32::try_from(s.peek.byte_budget).unwrap_or(u32::MAX).max(1);
     let shared = Shared {
@@ -476,13 +465,7 @@ impl Publish<'_, '_> {
         {
             let mut journal = self.shared.journal.borrow_mut();
             for (token, outcome) in &decided {
-                match outcome {
-                    Outcome::Delivered => {
-                        journal.record(&token.digest, &token.target, token.copy)?;
-                    }
-                    Outcome::Returned { .. } | Outcome::Refused => journal.undone(token.copy)?,
-                    Outcome::Unknown => {}
-                }
+                journal.decided(&token.digest, &token.target, token.copy, outcome)?;
             }
             journal.sync()?;
         }
