@@ -95,7 +95,8 @@ impl ExitCode {
             }
             ExitCode::BrokerRefused => {
                 "the broker refused an operation (missing queue, inequivalent arguments, ...), \
-                 or blocked publishing longer than --blocked-timeout"
+                 q.dead is a kind of queue queuey cannot read (a stream), or the broker blocked \
+                 publishing longer than --blocked-timeout"
             }
             ExitCode::Io => "a local file could not be read or written",
             ExitCode::Declined => {
@@ -187,6 +188,8 @@ pub enum Kind {
     QueueNotFound,
     /// A message asked for by position or id is not in the queue.
     MessageNotFound,
+    /// The queue exists but is of a type queuey cannot work on (a stream as q.dead).
+    UnsupportedQueue,
     /// The broker refused an operation.
     BrokerRefused,
     /// A local file could not be read or written.
@@ -213,7 +216,9 @@ impl Kind {
             Kind::Unreachable => ExitCode::Unreachable,
             Kind::AccessRefused => ExitCode::AccessRefused,
             Kind::Api | Kind::ApiRefused => ExitCode::Api,
-            Kind::QueueNotFound | Kind::BrokerRefused => ExitCode::BrokerRefused,
+            Kind::QueueNotFound | Kind::BrokerRefused | Kind::UnsupportedQueue => {
+                ExitCode::BrokerRefused
+            }
             Kind::MessageNotFound => ExitCode::NotFound,
             Kind::Io => ExitCode::Io,
             Kind::BrokenPipe => ExitCode::Ok,

@@ -458,12 +458,7 @@ pub async fn queue_kind(
     let version = session.broker_version().await.unwrap_or(None);
     match queue_type.as_str() {
         "quorum" => {}
-        "stream" => {
-            return Err(Error::new(
-                Kind::Usage,
-                format!("queue {queue:?} is a stream; queuey reads classic and quorum queues"),
-            ));
-        }
+        "stream" => return Err(session.stream_dead_queue(queue)),
         _ => {
             return Ok(QueueKind {
                 queue_type,

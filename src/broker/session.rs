@@ -8,7 +8,7 @@
 use std::fmt;
 
 use lapin::options::QueueDeclareOptions;
-use lapin::protocol::{AMQPErrorKind, AMQPSoftError};
+use lapin::protocol::{AMQPErrorKind, AMQPHardError, AMQPSoftError};
 use lapin::types::{AMQPValue, FieldTable};
 use lapin::{Channel, Connection, ErrorKind};
 use tokio::sync::OnceCell;
@@ -264,7 +264,21 @@ impl Session {
         let removed = channel
             .queue_purge(queue.into(), lapin::options::QueuePurgeOptions::default())
             .await
-            .map_err(|e| self.amqp_error(&e, &format!("cannot purge {queue:?}")))?;
+            .map_err(|e| {
+                // A stream refuses queue.purge with a connection-level 540 (seen on 3.10 and
+                // 4.3): not a lost connection.
+                let not_implemented = matches!(
+                    e.kind(),
+                    ErrorKind::ProtocolError(amqp)
+                        if amqp.kind() == &AMQPErrorKind::Hard(AMQPHardError::NOTIMPLEMENTED)
+                );
+                if not_implemented && protocol_error_text(&e).is_some_and(|t| t.contains("stream"))
+                {
+                    self.stream_dead_queue(queue)
+                } else {
+                    self.amqp_error(&e, &format!("cannot purge {queue:?}"))
+                }
+            })?;
         let _ = channel.close(200, "purged".into()).await;
         Ok(u64::from(removed))
     }
@@ -354,6 +368,29 @@ impl Session {
             "check the queue name, and the vhost in --url; `{}` lists the queues there",
             crate::shell::rabbitmqctl(self.vhost(), &["list_queues", "name", "messages"])
                 .unwrap_or_else(|| "rabbitmqctl list_queues -p <vhost> name messages".to_owned())
+        ))
+    }
+
+    /// The error for a dead-letter queue that is a stream (exit 7): what a stream is not, and
+    /// the way to a queue queuey can read. `live::dead::explain_missing` adds the `queuey
+    /// declare` command of the logical queue.
+    pub fn stream_dead_queue(&self, queue: &str) -> Error {
+        let delete = crate::shell::rabbitmqctl(self.vhost(), &["delete_queue", queue])
+            .unwrap_or_else(|| "rabbitmqctl delete_queue".to_owned());
+        Error::new(
+            Kind::UnsupportedQueue,
+            format!(
+                "queue {queue:?} in vhost {:?} is a stream, and a stream cannot be a queuey \
+                 dead-letter queue: it is read by offset and never acknowledged or requeued, \
+                 so there is nothing queuey can peek, replay or purge in it",
+                self.vhost()
+            ),
+        )
+        .with_hint(format!(
+            "queuey declares the dead-letter queue as a classic queue (a quorum queue works \
+             too). To make it one: copy what you need out of the stream first (a stream client, \
+             or a shovel from it), delete it with `{delete}` (this deletes its messages), then \
+             declare it again"
         ))
     }
 
