@@ -347,16 +347,18 @@ fn suggested_command(text: &str) -> String {
     rest[..rest.find('`').expect("closing backtick")].to_owned()
 }
 
-/// Runs a command line as a user pastes it into a shell, the queuey binary on the PATH, aimed at
-/// the test broker.
+/// Runs a command line as a user pastes it into a shell on the broker's machine, aimed at the
+/// test broker: the queuey binary on the PATH, and a `rabbitmqctl` that is the test broker's
+/// own CLI talking to its node (the root's for a 4.x broker: the machine's cannot reach it).
 fn paste(command_line: &str) -> Output {
     let bin_dir = assert_cmd::cargo::cargo_bin("queuey")
         .parent()
         .unwrap()
         .to_owned();
     let path = format!(
-        "{}:{}",
+        "{}:{}:{}",
         bin_dir.display(),
+        common::rabbitmq::cli_dir().display(),
         std::env::var("PATH").unwrap_or_default()
     );
     let dir = tempfile::tempdir().unwrap();
