@@ -431,10 +431,12 @@ pub async fn queue_kind(
                     returns_count: false,
                 });
             }
-            let fix = if e.kind == Kind::ApiRefused {
-                "Give the user the monitoring tag (it changes no right on queues)"
-            } else {
-                "Enable the API (rabbitmq-plugins enable rabbitmq_management)"
+            let fix = match (e.kind, &e.hint) {
+                (Kind::ApiRefused, _) => {
+                    "Give the user the monitoring tag (it changes no right on queues)".to_owned()
+                }
+                (_, Some(hint)) => format!("About the API: {hint};"),
+                _ => "Enable the API (rabbitmq-plugins enable rabbitmq_management)".to_owned(),
             };
             return Err(Error::new(
                 e.kind,

@@ -47,7 +47,9 @@ pub async fn refuse_stream(session: &Session, queue: &QueueSettings) -> Result<(
         Ok(Some(live)) if live.queue_type.as_deref() == Some("stream") => Err(
             with_declare_command(session.stream_dead_queue(&dead), queue),
         ),
-        _ => Ok(()),
+        Ok(_) => Ok(()),
+        Err(e) if e.kind.is_api() => Ok(()),
+        Err(e) => Err(e),
     }
 }
 
@@ -85,10 +87,10 @@ pub async fn missing_dead_queue(session: &Session, queue: &QueueSettings) -> Err
         Kind::QueueNotFound,
         format!("queue {dead:?} does not exist in vhost {vhost:?}"),
     );
-    let listing = session
-        .api()
-        .queue_names(vhost, NAMES_TO_SUGGEST_FROM)
-        .await;
+    let listing = match session.api().await {
+        Ok(api) => api.queue_names(vhost, NAMES_TO_SUGGEST_FROM).await,
+        Err(e) => Err(e),
+    };
     let (existing, listed) = match listing {
         Ok(names) => (names, true),
         Err(e) if e.kind == Kind::AccessRefused => return e,
