@@ -304,6 +304,7 @@ set edit:completion:arg-completer[queuey] = {|@words|
             cand --output 'Output format'
             cand --dry-run 'Print what would go where (counts per target queue) and move nothing'
             cand --keep-attempts 'Copy each body unchanged: a job comes back on the attempt it died on (by default its envelope''s attempt is set to 1, so it gets its full retries back)'
+            cand --allow-drop-head 'Publish copies into a full target whose overflow is drop-head (RabbitMQ''s default) even though each one pushes out that queue''s oldest message (dead-lettered or dropped, as the queue says). Without it such copies are not published and their dead letters stay'
             cand --spend-delivery-budget 'Peek a quorum q.dead even though each peek spends one delivery of every message (RabbitMQ before 4.3); a message on its last delivery is moved to the back instead'
             cand --assume-classic 'Without the management API, treat q.dead as a classic queue (as queuey declares it)'
             cand -q 'No progress bars and no notes on stderr'

@@ -131,6 +131,13 @@ impl<'a> Peek<'a> {
         self.received
     }
 
+    /// Reads up to `n` messages more than the queue held when the peek began: messages that
+    /// arrived since, behind the held ones (a replay looks there for its refused copies that
+    /// the broker dead-lettered back). The peek still ends when the queue runs dry.
+    pub fn read_beyond(&mut self, n: u64) {
+        self.target = self.received.max(self.target).saturating_add(n);
+    }
+
     /// The next message, or `None` when the peek has read what the queue held when it began
     /// (or the queue ran dry because someone else consumed).
     pub async fn next(&mut self) -> Result<Option<Delivered>> {
