@@ -482,8 +482,8 @@ impl Broker {
     }
 
     /// The arguments the management API lists for a classic queue declared with `declared`
-    /// (a JSON object): the same on 3.x; from 4.0 the broker adds `"x-queue-type": "classic"`
-    /// to a queue declared without it (seen on 4.3.6).
+    /// (a JSON object): the same on 3.x; 4.x adds `"x-queue-type": "classic"` to a queue
+    /// declared without it (seen on 4.3.6; applied here from 4.0, not checked on 4.0-4.2).
     pub fn api_classic_arguments(&self, declared: serde_json::Value) -> serde_json::Value {
         let mut args = declared;
         if self.rabbitmq_version() >= (4, 0) {
