@@ -855,3 +855,60 @@ fn missing_queue_and_missing_api_are_explained() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(ids(&json(&out)), ["only"]);
 }
+
+/// A `q.dead` that is a stream (a mistake made on 4.x, where streams are one declare away) is
+/// named for what it is by every dead-letter command: exit 7, "is a stream", and the way to a
+/// queue queuey can read (delete it, then `queuey declare q`), never a usage error (2) or an
+/// unreachable broker (4). The same rule on 3.10 and 4.3: both have streams and refuse
+/// `queue.purge` on one with a connection-level NOT_IMPLEMENTED. The stream keeps its messages.
+#[test]
+fn a_stream_dead_letter_queue_is_named_for_what_it_is() {
+    let broker = Broker::connect();
+    let q = broker.queue_name("streamed");
+    let dead = format!("{q}.dead");
+    broker.declare(&dead, table(vec![("x-queue-type", long_str("stream"))]));
+    for id in ["s-1", "s-2", "s-3"] {
+        broker.publish_props(&dead, id.as_bytes(), with_id(id));
+    }
+    let commands: Vec<Vec<&str>> = vec![
+        vec!["dead", "ls", &q],
+        vec!["dead", "ls", &q, "--group-by", "cause"],
+        vec!["dead", "show", &q, "1"],
+        vec!["dead", "export", &q],
+        vec!["dead", "replay", &q],
+        vec!["dead", "replay", &q, "--dry-run"],
+        vec!["dead", "purge", &q, "--yes"],
+        vec!["dead", "purge", &q, "--yes", "--dry-run"],
+        vec!["dead", "purge", &q, "--yes", "--reason", "x"],
+    ];
+    for args in commands {
+        let (mut cmd, _dir) = queuey();
+        let out = cmd.args(&args).output().unwrap();
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(7), "{args:?}: {err}");
+        assert!(
+            err.contains(&format!("{dead:?} in vhost \"/\" is a stream"))
+                && err.contains("cannot be a queuey dead-letter queue")
+                && err.contains(&format!("delete_queue {dead}"))
+                && err.contains(&format!("queuey declare {q}")),
+            "{args:?}: {err}"
+        );
+    }
+    // Without the management API, the whole-queue purge learns it from the broker's refusal.
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args([
+            "dead",
+            "purge",
+            &q,
+            "--yes",
+            "--api-url",
+            "http://127.0.0.1:1",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(7), "{}", stderr(&out));
+    assert!(stderr(&out).contains("is a stream"), "{}", stderr(&out));
+    let live = broker.api_queue(&dead).expect("the stream is still there");
+    assert_eq!(live["type"], "stream");
+}

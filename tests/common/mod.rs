@@ -495,6 +495,15 @@ impl Broker {
         args
     }
 
+    /// The broker's cluster name, from the management API (`rabbit@host` for a node alone).
+    pub fn cluster_name(&self) -> String {
+        let overview = self.api_get("overview").expect("GET /api/overview");
+        overview["cluster_name"]
+            .as_str()
+            .expect("cluster_name")
+            .to_owned()
+    }
+
     /// The broker's (major, minor) version, from the management API.
     pub fn rabbitmq_version(&self) -> (u32, u32) {
         let overview = self.api_get("overview").expect("GET /api/overview");
