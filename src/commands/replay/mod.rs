@@ -30,7 +30,6 @@ use tokio::sync::Semaphore;
 
 use crate::broker::session::Session;
 use crate::broker::settle::{Flow, flow_events, lost_error};
-use crate::commands::signals::{StopFlag, stop_flag};
 use crate::dead::report::ReplayReport;
 use crate::dead::room::Rooms;
 use crate::duration::format_duration;
@@ -44,6 +43,7 @@ use crate::output::replay::print_report;
 use crate::output::sanitize::sanitize;
 use crate::queue::MAX_QUEUE_NAME_BYTES;
 use crate::settings::ReplaySettings;
+use crate::signals::{StopFlag, stop_flag};
 use journal::JournalSlot;
 
 pub async fn run(
