@@ -213,6 +213,29 @@ impl Kind {
         matches!(self, Kind::Api | Kind::ApiRefused)
     }
 
+    /// The kind's stable name in a JSON error (`-o json`): kebab case.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Usage => "usage",
+            Kind::Settings => "settings",
+            Kind::ConfigFile => "config-file",
+            Kind::BadUrl => "bad-url",
+            Kind::Unreachable => "unreachable",
+            Kind::AccessRefused => "access-refused",
+            Kind::Api => "api",
+            Kind::ApiRefused => "api-refused",
+            Kind::OtherBroker => "other-broker",
+            Kind::QueueNotFound => "queue-not-found",
+            Kind::MessageNotFound => "message-not-found",
+            Kind::UnsupportedQueue => "unsupported-queue",
+            Kind::BrokerRefused => "broker-refused",
+            Kind::Io => "io",
+            Kind::BrokenPipe => "broken-pipe",
+            Kind::Interrupted => "interrupted",
+            Kind::Internal => "internal",
+        }
+    }
+
     pub fn exit_code(self) -> ExitCode {
         match self {
             Kind::Usage | Kind::Settings | Kind::ConfigFile | Kind::BadUrl => ExitCode::Usage,

@@ -329,7 +329,10 @@ pub struct FilterArgs {
 #[command(next_help_heading = "Peeking")]
 pub struct PeekArgs {
     /// Peek a quorum q.dead even though each peek spends one delivery of every message
-    /// (RabbitMQ before 4.3); a message on its last delivery is moved to the back instead
+    /// (RabbitMQ before 4.3); a message on its last delivery is moved to the back instead.
+    /// On every version a crash of queuey or of its connection spends one delivery of each
+    /// message held, and could lose only the messages on their last delivery that have arrived
+    /// and are not yet moved: at most 256, or --window if smaller
     #[arg(long)]
     pub spend_delivery_budget: bool,
 
@@ -443,6 +446,12 @@ pub struct DeadReplayArgs {
     /// envelope's attempt is set to 1, so it gets its full retries back)
     #[arg(long)]
     pub keep_attempts: bool,
+
+    /// Publish copies into a full target whose overflow is drop-head (RabbitMQ's default) even
+    /// though each one pushes out that queue's oldest message (dead-lettered or dropped, as the
+    /// queue says). Without it such copies are not published and their dead letters stay
+    #[arg(long)]
+    pub allow_drop_head: bool,
 
     /// The replay journal: each copy is recorded here before it is published ("in doubt") and
     /// before its dead letter is acked (confirmed): a SHA-256 digest of the dead letter's

@@ -114,6 +114,8 @@ pub async fn run(connection: &ConnectionSettings, output: Output) -> Result<Exit
     };
     let unknown = || "?".to_owned();
     match output.format {
+        // Two brokers: the error is the one JSON document (it names both ends).
+        Format::Json if mismatch.is_some() => {}
         Format::Json => output::print_json(&report)?,
         Format::Table => {
             let mut table = output::table(&["", "endpoint", "status"]);
