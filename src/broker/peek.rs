@@ -26,8 +26,9 @@
 //!   copy to the queue (publisher-confirmed) and acks the original. Nothing is lost;
 //!   that message changes its place.
 //! - a returned message goes to the back of the queue. Holding the whole queue and returning it
-//!   with one multiple nack keeps the order, but messages that arrive during the peek end up
-//!   ahead of the peeked ones.
+//!   with one multiple nack keeps the order of up to 32 messages only (a larger return comes
+//!   back in an order of the broker's own, seen on 3.10 and 4.3), and messages that arrive
+//!   during the peek end up ahead of the peeked ones.
 
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
@@ -57,6 +58,15 @@ pub struct QueueKind {
     pub broker_version: Option<BrokerVersion>,
     /// Whether returning a delivery spends one of the message's deliveries.
     pub returns_count: bool,
+}
+
+impl QueueKind {
+    /// Whether a returned message goes back to its place: a classic queue's do (and an
+    /// unknown type is read as classic); a quorum queue's return to its head or its back, and
+    /// a multiple return of many reorders them (docs/broker-notes.md).
+    pub fn keeps_positions(&self) -> bool {
+        self.queue_type != "quorum"
+    }
 }
 
 /// One message a peek holds: its position in the queue when the peek began (1 is the head),
