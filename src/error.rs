@@ -89,13 +89,15 @@ impl ExitCode {
                  replay, read to peek or purge), named with the user and the vhost"
             }
             ExitCode::Api => {
-                "management API off, unreachable or refusing the request (a user without the \
-                 management or monitoring tag); verify also exits 6 when, without the API, it \
+                "management API off, unreachable, not at that address (404), refusing the \
+                 request (a user without the management or monitoring tag), or answering for \
+                 another broker than the AMQP URL's; verify also exits 6 when, without the API, it \
                  could not read the arguments of an existing queue"
             }
             ExitCode::BrokerRefused => {
                 "the broker refused an operation (missing queue, inequivalent arguments, ...), \
-                 or blocked publishing longer than --blocked-timeout"
+                 q.dead is a kind of queue queuey cannot read (a stream), or the broker blocked \
+                 publishing longer than --blocked-timeout"
             }
             ExitCode::Io => "a local file could not be read or written",
             ExitCode::Declined => {
@@ -183,10 +185,14 @@ pub enum Kind {
     /// The management API refused this user: no management/monitoring tag, wrong credentials,
     /// or a request that needs a tag the user lacks. Commands that can fall back to AMQP do.
     ApiRefused,
+    /// The management API answers for another broker (cluster) than the AMQP URL's.
+    OtherBroker,
     /// A queue that must exist does not.
     QueueNotFound,
     /// A message asked for by position or id is not in the queue.
     MessageNotFound,
+    /// The queue exists but is of a type queuey cannot work on (a stream as q.dead).
+    UnsupportedQueue,
     /// The broker refused an operation.
     BrokerRefused,
     /// A local file could not be read or written.
@@ -207,13 +213,38 @@ impl Kind {
         matches!(self, Kind::Api | Kind::ApiRefused)
     }
 
+    /// The kind's stable name in a JSON error (`-o json`): kebab case.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Usage => "usage",
+            Kind::Settings => "settings",
+            Kind::ConfigFile => "config-file",
+            Kind::BadUrl => "bad-url",
+            Kind::Unreachable => "unreachable",
+            Kind::AccessRefused => "access-refused",
+            Kind::Api => "api",
+            Kind::ApiRefused => "api-refused",
+            Kind::OtherBroker => "other-broker",
+            Kind::QueueNotFound => "queue-not-found",
+            Kind::MessageNotFound => "message-not-found",
+            Kind::UnsupportedQueue => "unsupported-queue",
+            Kind::BrokerRefused => "broker-refused",
+            Kind::Io => "io",
+            Kind::BrokenPipe => "broken-pipe",
+            Kind::Interrupted => "interrupted",
+            Kind::Internal => "internal",
+        }
+    }
+
     pub fn exit_code(self) -> ExitCode {
         match self {
             Kind::Usage | Kind::Settings | Kind::ConfigFile | Kind::BadUrl => ExitCode::Usage,
             Kind::Unreachable => ExitCode::Unreachable,
             Kind::AccessRefused => ExitCode::AccessRefused,
-            Kind::Api | Kind::ApiRefused => ExitCode::Api,
-            Kind::QueueNotFound | Kind::BrokerRefused => ExitCode::BrokerRefused,
+            Kind::Api | Kind::ApiRefused | Kind::OtherBroker => ExitCode::Api,
+            Kind::QueueNotFound | Kind::BrokerRefused | Kind::UnsupportedQueue => {
+                ExitCode::BrokerRefused
+            }
             Kind::MessageNotFound => ExitCode::NotFound,
             Kind::Io => ExitCode::Io,
             Kind::BrokenPipe => ExitCode::Ok,

@@ -59,8 +59,12 @@ pub fn run() -> ExitCode {
     let cli = match cli::Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
+            let json = asks_for_json(&args);
             if let Some(text) = misplaced_flag_error(&e) {
                 eprintln!("{}", output::for_stderr(&text));
+                if json {
+                    print_json_error(&Error::usage(text.trim_start_matches("error: ")));
+                }
                 return ExitCode::Usage;
             }
             // clap prints help and version to stdout with success, usage errors to stderr;
@@ -72,6 +76,10 @@ pub fn run() -> ExitCode {
                     let _ = e.print();
                 } else {
                     eprint!("{masked}");
+                }
+                if json {
+                    let first = text.lines().next().unwrap_or_default();
+                    print_json_error(&Error::usage(first.trim_start_matches("error: ")));
                 }
                 return ExitCode::Usage;
             }
@@ -92,12 +100,16 @@ pub fn run() -> ExitCode {
         )),
         _ => None,
     };
+    let format = match cli.global.output {
+        cli::OutputFormat::Table => output::Format::Table,
+        cli::OutputFormat::Json => output::Format::Json,
+    };
     if let Some(done) = assets {
-        return done.unwrap_or_else(|e| report(&e));
+        return done.unwrap_or_else(|e| report(&e, format));
     }
     let invocation = match settings::Invocation::from_cli(cli) {
         Ok(i) => i,
-        Err(e) => return report(&e),
+        Err(e) => return report(&e, format),
     };
     // One thread: queuey's work is a few pipelined stages joined on one task, and the AMQP client runs
     // its own I/O; more worker threads only add wake-ups between them.
@@ -107,9 +119,10 @@ pub fn run() -> ExitCode {
     {
         Ok(r) => r,
         Err(e) => {
-            return report(&Error::internal(format!(
-                "cannot start the async runtime: {e}"
-            )));
+            return report(
+                &Error::internal(format!("cannot start the async runtime: {e}")),
+                format,
+            );
         }
     };
     let output = invocation.output;
@@ -118,8 +131,21 @@ pub fn run() -> ExitCode {
     }
     match runtime.block_on(commands::run(invocation.work, output)) {
         Ok(code) => code,
-        Err(e) => report(&e),
+        Err(e) => report(&e, format),
     }
+}
+
+/// Whether the command line asks for `-o json` / `--output json`, read from the raw arguments
+/// when clap could not parse them (its error must then be JSON too).
+fn asks_for_json(args: &[String]) -> bool {
+    args.iter().enumerate().any(|(i, arg)| {
+        let next = || args.get(i + 1).map(String::as_str);
+        match arg.as_str() {
+            "-o" | "--output" => next() == Some("json"),
+            "-ojson" | "-o=json" | "--output=json" => true,
+            _ => false,
+        }
+    })
 }
 
 /// clap's answer to a subcommand's flag given before the subcommand suggests a top-level flag
@@ -144,14 +170,42 @@ fn misplaced_flag_error(e: &clap::Error) -> Option<String> {
 }
 
 /// Prints `err` once, on stderr, with its hint and without secrets; a closed stdout is silent.
-fn report(err: &Error) -> ExitCode {
+/// With `-o json` the error is also one JSON document on stdout ([`json_error`]), so that a
+/// script that parses stdout sees the failure rather than nothing.
+fn report(err: &Error, format: output::Format) -> ExitCode {
     match error_text(err) {
         Some(text) => {
             eprintln!("{text}");
+            if format == output::Format::Json {
+                print_json_error(err);
+            }
             err.exit_code()
         }
         None => ExitCode::Ok,
     }
+}
+
+/// Prints [`json_error`] on one line of stdout (one line, so that it also ends a stream of
+/// JSON lines, `dead export`'s, as one more record). A stdout that cannot take it is let be:
+/// the error is on stderr already.
+fn print_json_error(err: &Error) {
+    use std::io::Write;
+    let doc = json_error(err);
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{doc}");
+}
+
+/// The JSON document of an error: `{"error": {"exit_code", "kind", "message", "hint"}}`,
+/// every registered password masked (JSON escapes control characters itself).
+pub fn json_error(err: &Error) -> serde_json::Value {
+    serde_json::json!({
+        "error": {
+            "exit_code": err.exit_code().code(),
+            "kind": err.kind.name(),
+            "message": redact::redact(&err.message),
+            "hint": err.hint.as_deref().map(redact::redact),
+        }
+    })
 }
 
 /// What [`report`] prints for `err`: `None` for a closed stdout (not an error), else the error
@@ -188,10 +242,42 @@ mod tests {
     }
 
     #[test]
+    fn a_json_error_has_the_code_the_kind_the_message_and_the_hint_without_secrets() {
+        redact::register_secret("j5on-s3cret", "bob");
+        let err = Error::new(
+            error::Kind::QueueNotFound,
+            "queue \"q.dead\" does not exist at amqp://bob:j5on-s3cret@host",
+        )
+        .with_hint("declare it");
+        assert_eq!(
+            json_error(&err),
+            serde_json::json!({"error": {
+                "exit_code": 7,
+                "kind": "queue-not-found",
+                "message": "queue \"q.dead\" does not exist at amqp://bob:***@host",
+                "hint": "declare it",
+            }})
+        );
+        let bare = json_error(&Error::usage("bad"));
+        assert_eq!(bare["error"]["hint"], serde_json::Value::Null);
+        assert_eq!(bare["error"]["exit_code"], 2);
+        let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert!(asks_for_json(&args(&["dead", "ls", "-o", "json", "--bad"])));
+        assert!(asks_for_json(&args(&["--output=json", "x"])));
+        assert!(asks_for_json(&args(&["-ojson"])));
+        assert!(!asks_for_json(&args(&["-o", "table", "json"])));
+        assert!(!asks_for_json(&args(&["dead", "ls", "json"])));
+    }
+
+    #[test]
     fn a_closed_stdout_prints_nothing() {
         let err = Error::new(error::Kind::BrokenPipe, "standard output closed");
         assert_eq!(error_text(&err), None);
-        assert_eq!(report(&err), ExitCode::Ok, "a closed pipe is not an error");
+        assert_eq!(
+            report(&err, output::Format::Json),
+            ExitCode::Ok,
+            "a closed pipe is not an error"
+        );
         let other = Error::new(error::Kind::Io, "cannot write archive.jsonl");
         assert_eq!(
             error_text(&other).as_deref(),

@@ -347,16 +347,18 @@ fn suggested_command(text: &str) -> String {
     rest[..rest.find('`').expect("closing backtick")].to_owned()
 }
 
-/// Runs a command line as a user pastes it into a shell, the queuey binary on the PATH, aimed at
-/// the test broker.
+/// Runs a command line as a user pastes it into a shell on the broker's machine, aimed at the
+/// test broker: the queuey binary on the PATH, and a `rabbitmqctl` that is the test broker's
+/// own CLI talking to its node (the root's for a 4.x broker: the machine's cannot reach it).
 fn paste(command_line: &str) -> Output {
     let bin_dir = assert_cmd::cargo::cargo_bin("queuey")
         .parent()
         .unwrap()
         .to_owned();
     let path = format!(
-        "{}:{}",
+        "{}:{}:{}",
         bin_dir.display(),
+        common::rabbitmq::cli_dir().display(),
         std::env::var("PATH").unwrap_or_default()
     );
     let dir = tempfile::tempdir().unwrap();
@@ -1257,4 +1259,110 @@ fn every_remedy_printed_for_a_shell_works_when_pasted() {
         "owner shown: {row}"
     );
     drop(in_vhost);
+}
+
+/// Errors from the broker under `-o json`: one JSON document on stdout (exit code, kind,
+/// message, hint) besides the text on stderr, for a listing, a single message, a stream of
+/// records (`dead export`: the error is one more line) and a connection refused for a vhost.
+#[test]
+fn broker_errors_under_json_output_are_json_on_stdout() {
+    let broker = Broker::connect();
+    let q = broker.queue_name("json-errors");
+    let dead = format!("{q}.dead");
+    broker.declare(&dead, FieldTable::default());
+    let missing = broker.queue_name("json-missing");
+    let no_vhost = url_for(&unique("no-such-vhost"), "guest", "guest");
+    for (args, want, kind) in [
+        (
+            vec!["dead", "ls", &missing, "-o", "json"],
+            7,
+            "queue-not-found",
+        ),
+        (
+            vec!["dead", "export", &missing, "-o", "json"],
+            7,
+            "queue-not-found",
+        ),
+        (
+            vec!["dead", "show", &q, "3", "-o", "json"],
+            10,
+            "message-not-found",
+        ),
+        (
+            vec!["status", &q, "-o", "json", "--url", &no_vhost],
+            5,
+            "access-refused",
+        ),
+    ] {
+        let out = run(&args);
+        assert_eq!(code(&out), want, "{args:?}: {}", stderr(&out));
+        let doc: Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{args:?}: stdout is not JSON ({e}): {}", stdout(&out)));
+        assert_eq!(doc["error"]["exit_code"], want, "{args:?}: {doc}");
+        assert_eq!(doc["error"]["kind"], kind, "{args:?}: {doc}");
+        let message = doc["error"]["message"].as_str().unwrap().to_owned();
+        assert!(
+            stderr(&out).contains(&message),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+        assert!(!stdout(&out).contains(":guest@"), "no password");
+    }
+}
+
+/// A replay stopped by `--limit` before the end of q.dead says how far it read: never "1 of 1
+/// dead letter ... match" when the queue held 2, as if the whole queue had been looked at.
+#[test]
+fn a_replay_stopped_by_its_limit_says_how_far_it_read() {
+    let broker = Broker::connect();
+    let (q, dead) = dead_letters(&broker, "limited", 2, None);
+    broker.declare(&q, FieldTable::default());
+    let args = ["dead", "replay", &q, "--cause", "fatal", "--limit", "1"];
+    let out = run(&[&args[..], &["--dry-run"]].concat());
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains(&format!(
+            "dry run: 1 dead letter in {dead} matches (--limit 1 reached after reading 1 of 2): \
+             1 would be replayed"
+        )),
+        "{}",
+        stdout(&out)
+    );
+    let out = run(&[&args[..], &["--dry-run", "-o", "json"]].concat());
+    let doc = json(&out);
+    assert_eq!(
+        (
+            &doc["depth_at_start"],
+            &doc["scanned"],
+            &doc["matched"],
+            &doc["limit"],
+            &doc["limit_reached"]
+        ),
+        (
+            &Value::from(2),
+            &Value::from(1),
+            &Value::from(1),
+            &Value::from(1),
+            &Value::from(true)
+        ),
+        "{doc}"
+    );
+    // The whole queue read: no limit said.
+    let out = run(&["dead", "replay", &q, "--cause", "fatal", "--dry-run"]);
+    assert!(
+        stdout(&out).contains(&format!("dry run: 2 of 2 dead letters in {dead} match")),
+        "{}",
+        stdout(&out)
+    );
+    let out = run(&args);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains(&format!(
+            "replayed 1 of 1 matching dead letter of {dead} (--limit 1 reached after reading 1 \
+             of 2)"
+        )),
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!((broker.count(&q), broker.count(&dead)), (1, 1));
 }

@@ -283,3 +283,195 @@ fn a_port_speaking_http_is_not_amqp() {
     // queuey spoke first, as AMQP clients do: the protocol header.
     assert_eq!(&server.join().unwrap(), b"AMQP\x00\x00\x09\x01");
 }
+
+/// A management API that answers for a cluster of its own: `/api/overview` says
+/// `elsewhere@nowhere`, every other path 404. Returns its URL; the server lives as long as the
+/// test process.
+fn api_of_another_broker() -> String {
+    use std::io::{BufRead, BufReader, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for conn in listener.incoming() {
+            let Ok(mut conn) = conn else { continue };
+            let mut reader = BufReader::new(conn.try_clone().unwrap());
+            let mut request = String::new();
+            let _ = reader.read_line(&mut request);
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+                    break;
+                }
+            }
+            let (status, body) = if request.starts_with("GET /api/overview") {
+                (
+                    "200 OK",
+                    r#"{"rabbitmq_version":"9.9.9","erlang_version":"99","cluster_name":"elsewhere@nowhere","node":"other@nowhere"}"#,
+                )
+            } else {
+                (
+                    "404 Not Found",
+                    r#"{"error":"Object Not Found","reason":"Not Found"}"#,
+                )
+            };
+            let _ = write!(
+                conn,
+                "HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                body.len()
+            );
+        }
+    });
+    format!("http://127.0.0.1:{port}")
+}
+
+/// The API and the AMQP connection are one broker, or queuey stops: the cluster name the broker
+/// gives in its AMQP `connection.start` is compared with the API's `/api/overview`. On every
+/// broker version (3.10 and 4.3 give both the same way): `ping` shows both and says "one
+/// broker"; an API of another cluster is refused by name (exit 6) by every command that reads
+/// the API, before anything is read or changed.
+#[test]
+fn an_api_of_another_broker_is_refused_by_name() {
+    let broker = Broker::connect();
+    let cluster = broker.cluster_name();
+    let (major, minor) = broker.rabbitmq_version();
+    let (mut cmd, _dir) = queuey();
+    let out = cmd.args(["ping", "-o", "json"]).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc = json(&out);
+    assert_eq!(doc["one_broker"], "same", "{doc}");
+    assert_eq!(doc["amqp"]["cluster_name"], cluster.as_str());
+    assert_eq!(doc["api"]["cluster_name"], cluster.as_str());
+    let amqp_version = doc["amqp"]["rabbitmq_version"].as_str().unwrap();
+    assert!(
+        amqp_version.starts_with(&format!("{major}.{minor}.")),
+        "{amqp_version} on {major}.{minor}"
+    );
+
+    let q = broker.queue_name("other-broker");
+    let dead = format!("{q}.dead");
+    broker.declare(&dead, lapin::types::FieldTable::default());
+    broker.publish(&dead, &[b"kept".as_slice()], None);
+    let other = api_of_another_broker();
+    let commands: Vec<Vec<&str>> = vec![
+        vec!["ping"],
+        vec!["status", &q],
+        vec!["verify", &q],
+        vec!["declare", &q, "--dry-run"],
+        vec!["holds", "ls", &q],
+        vec!["dead", "ls", &q],
+        vec!["dead", "replay", &q, "--dry-run"],
+        vec!["dead", "replay", &q],
+        vec!["dead", "purge", &q, "--yes"],
+    ];
+    for args in commands {
+        let (mut cmd, _dir) = queuey();
+        let out = cmd
+            .args(&args)
+            .args(["--api-url", &other])
+            .output()
+            .unwrap();
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(6), "{args:?}: {err}");
+        assert!(
+            err.contains(&format!(
+                "the management API at {other} answers for another broker than the AMQP URL's"
+            )) && err.contains(&format!("is cluster {cluster:?}"))
+                && err.contains("the API is cluster \"elsewhere@nowhere\" (RabbitMQ 9.9.9"),
+            "{args:?}: {err}"
+        );
+        assert!(err.contains("name two brokers"), "{args:?}: {err}");
+    }
+    assert_eq!(broker.count(&dead), 1, "nothing read away, nothing purged");
+}
+
+/// With no API URL given, `ping` says where the API address comes from (the AMQP URL's host,
+/// port 15672, its credentials). When that derived address is another broker (on this machine
+/// a 4.3 test node on 5674 derives the 3.10 node's API on 15672), the run says "TWO BROKERS" and
+/// exits 6; when it is the same broker, "one broker"; when nothing answers there, exit 6 with the
+/// address and where it came from.
+#[test]
+fn ping_says_where_the_api_address_comes_from() {
+    let broker = Broker::connect();
+    let cluster = broker.cluster_name();
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .env_remove("QUEUEY_API_URL")
+        .arg("ping")
+        .output()
+        .unwrap();
+    let all = format!("{}{}", stdout(&out), stderr(&out));
+    assert!(
+        all.contains(
+            "was derived from the AMQP URL (its host, port 15672, its credentials) since no \
+             --api-url or QUEUEY_API_URL was given"
+        ),
+        "{all}"
+    );
+    let amqp_port = url::Url::parse(&common::test_url())
+        .unwrap()
+        .port()
+        .unwrap_or(5672);
+    let derived_api = std::net::TcpStream::connect("127.0.0.1:15672").is_ok();
+    if !derived_api {
+        assert_eq!(out.status.code(), Some(6), "{all}");
+    } else if stdout(&out).contains(&format!("cluster {cluster},")) && amqp_port == 5672 {
+        assert!(out.status.success(), "{all}");
+        assert!(
+            stdout(&out).contains(&format!("one broker: both ends are cluster {cluster}")),
+            "{all}"
+        );
+    } else {
+        assert_eq!(out.status.code(), Some(6), "{all}");
+        assert!(stdout(&out).contains("TWO BROKERS"), "{all}");
+        assert!(all.contains("answers for another broker"), "{all}");
+    }
+    let (mut cmd, _dir) = queuey();
+    let out = cmd.arg("ping").output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out)
+            .contains("the management API address was given with --api-url or QUEUEY_API_URL"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+/// An API URL with a wrong path prefix reaches a RabbitMQ that answers 404 to everything: that
+/// is no missing queue (7) but no API at that address (6), with the way out.
+#[test]
+fn an_api_url_with_a_wrong_prefix_is_an_api_problem() {
+    let broker = Broker::connect();
+    let q = broker.queue_name("prefix");
+    let dead = format!("{q}.dead");
+    broker.declare(&dead, lapin::types::FieldTable::default());
+    let api = format!(
+        "{}/wrongprefix",
+        common::test_api_url().trim_end_matches('/')
+    );
+    for args in [
+        vec!["ping"],
+        vec!["status", &q],
+        vec!["dead", "ls", &q],
+        vec!["holds", "ls", &q],
+    ] {
+        let (mut cmd, _dir) = queuey();
+        let out = cmd.args(&args).args(["--api-url", &api]).output().unwrap();
+        let err = stderr(&out);
+        if args[0] == "status" {
+            // status falls back to AMQP, and says why.
+            assert!(out.status.success(), "{args:?}: {err}");
+            assert!(
+                err.contains(&format!("no RabbitMQ management API at {api}")),
+                "{err}"
+            );
+            continue;
+        }
+        assert_eq!(out.status.code(), Some(6), "{args:?}: {err}");
+        assert!(
+            err.contains(&format!(
+                "there is no RabbitMQ management API at {api}: {api}/api/overview answered 404"
+            )) && err.contains("without /api: http://host:15672"),
+            "{args:?}: {err}"
+        );
+    }
+}

@@ -701,30 +701,49 @@ fn malformed_dead_letters_are_shown_for_what_they_are() {
     assert_eq!(snapshot_ids(&broker, &dead), before);
 }
 
+/// A quorum `q.dead` with a delivery limit of 2 and no dead-letter exchange, where a message
+/// past its limit is dropped. The broker's rule differs by version (docs/broker-versions.md):
+/// - before 4.3 every returned delivery spends one of the limit: queuey refuses the peek
+///   (exit 2, naming `--spend-delivery-budget`); with the flag, six peeks (three times the
+///   budget) lose nothing, because a message on its last delivery is republished instead of
+///   returned;
+/// - from 4.3 `basic.nack` spends nothing: queuey peeks without the flag, six times, and never
+///   needs to republish.
+///
+/// On both, every message is still there afterwards, by the broker's word.
 #[test]
 fn quorum_dead_letter_queue_peeks_never_lose_messages() {
     let broker = Broker::connect();
-    // No dead-letter exchange: a message past the limit would be dropped.
+    let version = broker.rabbitmq_version();
     let (q, dead) = broker.quorum_dead_queue("qdlq", 2);
     let sent: Vec<String> = (0..5).map(|i| format!("qm-{i}")).collect();
     for id in &sent {
         broker.publish_props(&dead, id.as_bytes(), with_id(id));
     }
-    // Refused by default, naming the override.
     let out = dead_ls(&[&q]);
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     let err = stderr(&out);
-    assert!(
-        err.contains("quorum") && err.contains("--spend-delivery-budget"),
-        "{err}"
-    );
-    assert_eq!(broker.message_count(&dead), Some(5));
-
-    // Accepted: six peeks, three times the budget, and every message is still there: those on
-    // their last delivery were republished instead of returned.
     let mut republished = 0;
+    if version < (4, 3) {
+        // Refused by default, naming the override.
+        assert_eq!(out.status.code(), Some(2), "{version:?}: {err}");
+        assert!(
+            err.contains("quorum") && err.contains("--spend-delivery-budget"),
+            "{err}"
+        );
+        assert_eq!(broker.message_count(&dead), Some(5));
+    } else {
+        // Free: a peek returns its messages by nack, which no longer counts.
+        assert_eq!(out.status.code(), Some(0), "{version:?}: {err}");
+        assert!(!err.contains("--spend-delivery-budget"), "{err}");
+    }
+    // Six peeks, three times the budget, and every message is still there. Before 4.3 those on
+    // their last delivery were republished instead of returned; from 4.3 none needs to be.
     for round in 0..6 {
-        let out = dead_ls(&[&q, "--spend-delivery-budget", "--limit", "0", "-o", "json"]);
+        let mut args = vec![q.as_str(), "--limit", "0", "-o", "json"];
+        if version < (4, 3) || round % 2 == 1 {
+            args.push("--spend-delivery-budget");
+        }
+        let out = dead_ls(&args);
         assert!(out.status.success(), "round {round}: {}", stderr(&out));
         if stderr(&out).contains("republished") {
             republished += 1;
@@ -734,12 +753,16 @@ fn quorum_dead_letter_queue_peeks_never_lose_messages() {
         assert_eq!(got, sent, "round {round}");
         assert_eq!(broker.message_count(&dead), Some(5), "round {round}");
     }
-    assert!(
-        republished >= 2,
-        "the budget was spent and messages republished: {republished}"
-    );
+    if version < (4, 3) {
+        assert!(
+            republished >= 2,
+            "the budget was spent and messages republished: {republished}"
+        );
+    } else {
+        assert_eq!(republished, 0, "nothing spent, nothing to republish");
+    }
     // Still there by the broker's word, not only queuey's: each id once, bodies intact. Last,
-    // since this read spends a delivery of each.
+    // since this read spends a delivery of each before 4.3.
     let mut held: Vec<(String, Vec<u8>)> = broker
         .snapshot(&dead)
         .into_iter()
@@ -929,4 +952,61 @@ fn show_and_export_keep_the_broker_bookkeeping_apart() {
         serde_json::json!({counted: {"type": "i64", "value": 3}})
     );
     assert!(record["properties"]["headers"].get(counted).is_none());
+}
+
+/// A `q.dead` that is a stream (a mistake made on 4.x, where streams are one declare away) is
+/// named for what it is by every dead-letter command: exit 7, "is a stream", and the way to a
+/// queue queuey can read (delete it, then `queuey declare q`), never a usage error (2) or an
+/// unreachable broker (4). The same rule on 3.10 and 4.3: both have streams and refuse
+/// `queue.purge` on one with a connection-level NOT_IMPLEMENTED. The stream keeps its messages.
+#[test]
+fn a_stream_dead_letter_queue_is_named_for_what_it_is() {
+    let broker = Broker::connect();
+    let q = broker.queue_name("streamed");
+    let dead = format!("{q}.dead");
+    broker.declare(&dead, table(vec![("x-queue-type", long_str("stream"))]));
+    for id in ["s-1", "s-2", "s-3"] {
+        broker.publish_props(&dead, id.as_bytes(), with_id(id));
+    }
+    let commands: Vec<Vec<&str>> = vec![
+        vec!["dead", "ls", &q],
+        vec!["dead", "ls", &q, "--group-by", "cause"],
+        vec!["dead", "show", &q, "1"],
+        vec!["dead", "export", &q],
+        vec!["dead", "replay", &q],
+        vec!["dead", "replay", &q, "--dry-run"],
+        vec!["dead", "purge", &q, "--yes"],
+        vec!["dead", "purge", &q, "--yes", "--dry-run"],
+        vec!["dead", "purge", &q, "--yes", "--reason", "x"],
+    ];
+    for args in commands {
+        let (mut cmd, _dir) = queuey();
+        let out = cmd.args(&args).output().unwrap();
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(7), "{args:?}: {err}");
+        assert!(
+            err.contains(&format!("{dead:?} in vhost \"/\" is a stream"))
+                && err.contains("cannot be a queuey dead-letter queue")
+                && err.contains(&format!("delete_queue {dead}"))
+                && err.contains(&format!("queuey declare {q}")),
+            "{args:?}: {err}"
+        );
+    }
+    // Without the management API, the whole-queue purge learns it from the broker's refusal.
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args([
+            "dead",
+            "purge",
+            &q,
+            "--yes",
+            "--api-url",
+            "http://127.0.0.1:1",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(7), "{}", stderr(&out));
+    assert!(stderr(&out).contains("is a stream"), "{}", stderr(&out));
+    let live = broker.api_queue(&dead).expect("the stream is still there");
+    assert_eq!(live["type"], "stream");
 }

@@ -114,12 +114,12 @@ fn declare_creates_then_verify_is_in_sync_and_redeclare_is_idempotent() {
     assert_eq!(live["durable"], true);
     assert_eq!(
         live["arguments"],
-        j!({"x-message-ttl": 5000, "x-max-priority": 5})
+        broker.api_classic_arguments(j!({"x-message-ttl": 5000, "x-max-priority": 5}))
     );
     let dead = broker
         .api_queue(&format!("{q}.dead"))
         .expect("q.dead exists");
-    assert_eq!(dead["arguments"], j!({}));
+    assert_eq!(dead["arguments"], broker.api_classic_arguments(j!({})));
     assert_eq!(dead["durable"], true);
 
     let out = run(&[&["verify", &q, "-o", "json"][..], &settings].concat());
@@ -508,7 +508,7 @@ fn declare_over_drift_refuses_explains_and_changes_nothing() {
     let live = broker.api_queue(&q).expect("q is still there");
     assert_eq!(
         live["arguments"],
-        j!({"x-message-ttl": 5000, "x-max-priority": 10})
+        broker.api_classic_arguments(j!({"x-message-ttl": 5000, "x-max-priority": 10}))
     );
     assert_eq!(broker.message_count(&q), Some(1));
 }
@@ -656,7 +656,7 @@ fn without_the_management_api_verify_falls_back_to_amqp_and_says_so() {
     // Nothing changed.
     assert_eq!(
         broker.api_queue(&q).unwrap()["arguments"],
-        j!({"x-message-ttl": 5000, "x-max-priority": 10})
+        broker.api_classic_arguments(j!({"x-message-ttl": 5000, "x-max-priority": 10}))
     );
 
     // A queue that does not exist is never created by the probe.

@@ -555,3 +555,47 @@ fn the_exit_code_table_is_written_once() {
         assert!(help.contains(&line), "--help lacks {line:?}");
     }
 }
+
+/// Every `$ queuey args ...` example of docs/commands/args.md prints what the page shows
+/// (standard output then standard error) and exits with the code its `$ echo $?` shows (0 when
+/// it shows none): the page is the binary's own output, not a memory of it.
+#[test]
+fn the_args_page_shows_what_args_prints_and_exits_with() {
+    let page = fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/docs/commands/args.md"
+    ))
+    .expect("docs/commands/args.md");
+    let mut examples: Vec<(String, Vec<String>, i32)> = Vec::new();
+    let mut in_block = false;
+    let mut code_next = false;
+    for line in page.lines() {
+        if line.starts_with("```") {
+            in_block = !in_block;
+            continue;
+        }
+        if !in_block {
+            continue;
+        }
+        if let Some(command) = line.strip_prefix("$ queuey ") {
+            examples.push((command.to_owned(), Vec::new(), 0));
+        } else if line == "$ echo $?" {
+            code_next = true;
+        } else if let Some(last) = examples.last_mut() {
+            if std::mem::take(&mut code_next) {
+                last.2 = line.parse().expect("an exit code after `$ echo $?`");
+            } else {
+                last.1.push(line.to_owned());
+            }
+        }
+    }
+    assert!(examples.len() >= 4, "{examples:?}");
+    for (command, shown, code) in examples {
+        let (mut cmd, _dir) = queuey();
+        let out = cmd.args(command.split(' ')).output().unwrap();
+        assert_eq!(out.status.code(), Some(code), "queuey {command}");
+        let printed = format!("{}{}", stdout(&out), stderr(&out));
+        let printed: Vec<&str> = printed.lines().collect();
+        assert_eq!(printed, shown, "queuey {command}");
+    }
+}

@@ -225,3 +225,51 @@ fn a_queue_missing_from_the_topology_file_is_named() {
         .unwrap();
     assert!(!stderr(&out).contains("not in"), "{}", stderr(&out));
 }
+
+/// Under `-o json` an error is one JSON document on standard output as well as the usual text
+/// on standard error, so that a script parsing stdout sees the failure: its exit code, kind,
+/// message and hint. Three places an error can come from before any broker: clap, a flag in the
+/// wrong place, and the settings.
+#[test]
+fn errors_under_json_output_are_one_json_document_on_stdout() {
+    for (args, kind, said) in [
+        (
+            vec!["dead", "ls", "q", "-o", "json", "--bogus"],
+            "usage",
+            "unexpected argument '--bogus' found",
+        ),
+        (
+            vec!["--reason", "x", "dead", "ls", "q", "--output=json"],
+            "usage",
+            "--reason is an option of `queuey dead ls`",
+        ),
+        (
+            vec!["args", "orders", "--delay", "30d", "-o", "json"],
+            "settings",
+            "delay 30d is too long for a hold queue of \"orders\"",
+        ),
+    ] {
+        let (mut cmd, _dir) = queuey();
+        let out = cmd.args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{args:?}: stdout is not JSON ({e}): {}", stdout(&out)));
+        assert_eq!(doc["error"]["exit_code"], 2, "{args:?}: {doc}");
+        assert_eq!(doc["error"]["kind"], kind, "{args:?}: {doc}");
+        let message = doc["error"]["message"].as_str().unwrap();
+        assert!(message.contains(said), "{args:?}: {doc}");
+        assert!(
+            stderr(&out).contains(said),
+            "{args:?}: the text is on stderr too"
+        );
+        assert_eq!(stdout(&out).lines().count(), 1, "{args:?}: one line");
+    }
+    // Without -o json, stdout stays empty.
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args(["args", "orders", "--delay", "30d"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty(), "{}", stdout(&out));
+}

@@ -56,6 +56,7 @@ pub async fn connect(target: &AmqpTarget, purpose: &str, timeout: Duration) -> R
         std::process::id()
     );
     let properties = ConnectionProperties::default().with_connection_name(name.into());
+    super::server_properties::listen();
     match tokio::time::timeout(timeout, Connection::connect_uri(uri(target), properties)).await
     {
         Ok(Ok(connection)) => Ok(connection),

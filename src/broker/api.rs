@@ -330,9 +330,28 @@ impl ApiClient {
         }
     }
 
-    /// `GET /api/overview`: the broker's version, node and cluster.
+    /// `GET /api/overview`: the broker's version, node and cluster. A 404 there is no missing
+    /// object: nothing at that address is a RabbitMQ management API (a wrong path prefix, or
+    /// another web server), and every later request would be a 404 too.
     pub async fn overview(&self) -> Result<Overview> {
-        self.get_json(&["overview"], &[]).await
+        match self.get_json(&["overview"], &[]).await {
+            Err(e) if e.kind == Kind::QueueNotFound => Err(Error::new(
+                Kind::Api,
+                format!(
+                    "there is no RabbitMQ management API at {}: {}/api/overview answered 404 \
+                     not found",
+                    self.target.display(),
+                    self.target.display()
+                ),
+            )
+            .with_hint(
+                "--api-url / QUEUEY_API_URL takes the address the API answers at, without \
+                 /api: http://host:15672, or with the path prefix of the proxy it sits behind \
+                 (https://host/rabbitmq); `curl -u USER URL/api/overview` answers JSON at the \
+                 right one",
+            )),
+            other => other,
+        }
     }
 
     /// One queue's live state; `None` when it does not exist (or the vhost does not).

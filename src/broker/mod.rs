@@ -6,5 +6,6 @@ pub mod convert;
 pub mod peek;
 pub mod permissions;
 pub mod publish;
+pub mod server_properties;
 pub mod session;
 pub mod settle;

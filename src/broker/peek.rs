@@ -441,10 +441,12 @@ pub async fn queue_kind(
                     returns_count: false,
                 });
             }
-            let fix = if e.kind == Kind::ApiRefused {
-                "Give the user the monitoring tag (it changes no right on queues)"
-            } else {
-                "Enable the API (rabbitmq-plugins enable rabbitmq_management)"
+            let fix = match (e.kind, &e.hint) {
+                (Kind::ApiRefused, _) => {
+                    "Give the user the monitoring tag (it changes no right on queues)".to_owned()
+                }
+                (_, Some(hint)) => format!("About the API: {hint};"),
+                _ => "Enable the API (rabbitmq-plugins enable rabbitmq_management)".to_owned(),
             };
             return Err(Error::new(
                 e.kind,
@@ -468,12 +470,7 @@ pub async fn queue_kind(
     let version = session.broker_version().await.unwrap_or(None);
     match queue_type.as_str() {
         "quorum" => {}
-        "stream" => {
-            return Err(Error::new(
-                Kind::Usage,
-                format!("queue {queue:?} is a stream; queuey reads classic and quorum queues"),
-            ));
-        }
+        "stream" => return Err(session.stream_dead_queue(queue)),
         _ => {
             return Ok(QueueKind {
                 queue_type,

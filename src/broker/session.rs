@@ -8,13 +8,14 @@
 use std::fmt;
 
 use lapin::options::QueueDeclareOptions;
-use lapin::protocol::{AMQPErrorKind, AMQPSoftError};
+use lapin::protocol::{AMQPErrorKind, AMQPHardError, AMQPSoftError};
 use lapin::types::{AMQPValue, FieldTable};
 use lapin::{Channel, Connection, ErrorKind};
 use tokio::sync::OnceCell;
 
 use super::amqp;
 use super::api::{ApiClient, LiveQueue, Overview};
+use super::server_properties::{self, ServerProperties};
 use crate::endpoint::ConnectionSettings;
 use crate::error::{Error, Kind, Result};
 use crate::plan::ComputedQueue;
@@ -103,6 +104,8 @@ pub struct Session {
     connection: OnceCell<Connection>,
     api: ApiClient,
     overview: OnceCell<Overview>,
+    /// The server properties of the session's connection, once it is open.
+    server: OnceCell<ServerProperties>,
     /// The connection of the configure checks, and how many channels it has opened (see
     /// [`Session::check_channel`]).
     checks: tokio::sync::Mutex<Option<(Connection, u32)>>,
@@ -119,6 +122,7 @@ impl Session {
             connection: OnceCell::new(),
             api,
             overview: OnceCell::new(),
+            server: OnceCell::new(),
             checks: tokio::sync::Mutex::new(None),
         })
     }
@@ -127,17 +131,37 @@ impl Session {
         &self.settings.amqp.vhost
     }
 
-    pub fn api(&self) -> &ApiClient {
-        &self.api
+    /// The management API, once it is known to answer for the broker of the AMQP URL (see
+    /// [`Session::overview`]).
+    pub async fn api(&self) -> Result<&ApiClient> {
+        self.overview().await?;
+        Ok(&self.api)
+    }
+
+    /// Where the management API is (to name it; nothing is asked).
+    pub fn api_target(&self) -> &crate::endpoint::ApiTarget {
+        self.api.target()
     }
 
     /// The AMQP connection, opened on first use.
     pub async fn connection(&self) -> Result<&Connection> {
         self.connection
-            .get_or_try_init(|| {
-                amqp::connect(&self.settings.amqp, &self.purpose, self.settings.timeout)
+            .get_or_try_init(|| async {
+                server_properties::clear();
+                let conn = amqp::connect(&self.settings.amqp, &self.purpose, self.settings.timeout)
+                    .await?;
+                let _ = self
+                    .server
+                    .set(server_properties::last().unwrap_or_default());
+                Ok(conn)
             })
             .await
+    }
+
+    /// What the broker said of itself when the session's connection opened (empty until then,
+    /// or when lapin did not tell: see `broker::server_properties`).
+    pub fn server_properties(&self) -> ServerProperties {
+        self.server.get().cloned().unwrap_or_default()
     }
 
     /// A new channel on the session's connection.
@@ -200,9 +224,24 @@ async fn open_channel(session: &Session, conn: &Connection) -> Result<Channel> {
 }
 
 impl Session {
-    /// `/api/overview`, read once.
+    /// `/api/overview`, read once, and the proof that the API and the AMQP connection are one
+    /// broker: the AMQP connection is opened (if it was not) and the cluster name the broker
+    /// gave in its `connection.start` must be the API's. Every use of the API goes through
+    /// here first, so that no command reads one broker's queues and acts on another's. When
+    /// either side does not tell its cluster name, nothing can be compared and nothing is
+    /// refused (`queuey ping` says "not checked").
     pub async fn overview(&self) -> Result<&Overview> {
-        self.overview.get_or_try_init(|| self.api.overview()).await
+        self.overview
+            .get_or_try_init(|| async {
+                let overview = self.api.overview().await?;
+                self.connection().await?;
+                let amqp = self.server_properties();
+                match one_broker(&amqp, &overview) {
+                    OneBroker::Different => Err(other_broker(&self.settings, &amqp, &overview)),
+                    OneBroker::Same | OneBroker::Unknown => Ok(overview),
+                }
+            })
+            .await
     }
 
     /// The broker's version, from the management API (lapin does not expose the server
@@ -240,7 +279,7 @@ impl Session {
 
     /// A queue's live state from the management API; `None` when it does not exist.
     pub async fn live_queue(&self, name: &str) -> Result<Option<LiveQueue>> {
-        self.api.queue(self.vhost(), name).await
+        self.api().await?.queue(self.vhost(), name).await
     }
 
     /// Whether `queue` exists, by passive declare on a fresh channel (a 404 closes it).
@@ -264,7 +303,21 @@ impl Session {
         let removed = channel
             .queue_purge(queue.into(), lapin::options::QueuePurgeOptions::default())
             .await
-            .map_err(|e| self.amqp_error(&e, &format!("cannot purge {queue:?}")))?;
+            .map_err(|e| {
+                // A stream refuses queue.purge with a connection-level 540 (seen on 3.10 and
+                // 4.3): not a lost connection.
+                let not_implemented = matches!(
+                    e.kind(),
+                    ErrorKind::ProtocolError(amqp)
+                        if amqp.kind() == &AMQPErrorKind::Hard(AMQPHardError::NOTIMPLEMENTED)
+                );
+                if not_implemented && protocol_error_text(&e).is_some_and(|t| t.contains("stream"))
+                {
+                    self.stream_dead_queue(queue)
+                } else {
+                    self.amqp_error(&e, &format!("cannot purge {queue:?}"))
+                }
+            })?;
         let _ = channel.close(200, "purged".into()).await;
         Ok(u64::from(removed))
     }
@@ -357,6 +410,29 @@ impl Session {
         ))
     }
 
+    /// The error for a dead-letter queue that is a stream (exit 7): what a stream is not, and
+    /// the way to a queue queuey can read. `live::dead::explain_missing` adds the `queuey
+    /// declare` command of the logical queue.
+    pub fn stream_dead_queue(&self, queue: &str) -> Error {
+        let delete = crate::shell::rabbitmqctl(self.vhost(), &["delete_queue", queue])
+            .unwrap_or_else(|| "rabbitmqctl delete_queue".to_owned());
+        Error::new(
+            Kind::UnsupportedQueue,
+            format!(
+                "queue {queue:?} in vhost {:?} is a stream, and a stream cannot be a queuey \
+                 dead-letter queue: it is read by offset and never acknowledged or requeued, \
+                 so there is nothing queuey can peek, replay or purge in it",
+                self.vhost()
+            ),
+        )
+        .with_hint(format!(
+            "queuey declares the dead-letter queue as a classic queue (a quorum queue works \
+             too). To make it one: copy what you need out of the stream first (a stream client, \
+             or a shovel from it), delete it with `{delete}` (this deletes its messages), then \
+             declare it again"
+        ))
+    }
+
     /// Closes the AMQP connection politely, if one was opened.
     pub async fn close(&self) {
         self.close_checks().await;
@@ -427,6 +503,61 @@ impl Session {
         }
         Error::new(Kind::BrokerRefused, format!("{context}: {err}"))
     }
+}
+
+/// Whether the AMQP connection and the management API are one broker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OneBroker {
+    Same,
+    Different,
+    /// One side did not tell its cluster name.
+    Unknown,
+}
+
+/// Judges by the cluster name, which every node of a cluster shares and gives both in its AMQP
+/// `connection.start` and in `/api/overview` (a node alone is a cluster of one: `rabbit@host`
+/// by default). Versions are not compared: a cluster in a rolling upgrade runs two.
+pub fn one_broker(amqp: &ServerProperties, api: &Overview) -> OneBroker {
+    match (amqp.cluster_name.as_deref(), api.cluster_name.as_deref()) {
+        (Some(a), Some(b)) if a == b => OneBroker::Same,
+        (Some(_), Some(_)) => OneBroker::Different,
+        _ => OneBroker::Unknown,
+    }
+}
+
+/// The error for an API that answers for another broker than the AMQP URL's (exit 6):
+/// both named, and where the API URL came from.
+pub fn other_broker(
+    settings: &ConnectionSettings,
+    amqp: &ServerProperties,
+    api: &Overview,
+) -> Error {
+    let unknown = || "?".to_owned();
+    let api_url = settings.api.display();
+    let amqp_url = settings.amqp.display();
+    let message = format!(
+        "the management API at {api_url} answers for another broker than the AMQP URL's: \
+         {amqp_url} is cluster {:?} (RabbitMQ {}), the API is cluster {:?} (RabbitMQ {}, \
+         node {}). queuey would read one broker and act on the other: it stops here",
+        amqp.cluster_name.clone().unwrap_or_else(unknown),
+        amqp.version.clone().unwrap_or_else(unknown),
+        api.cluster_name.clone().unwrap_or_else(unknown),
+        api.rabbitmq_version.clone().unwrap_or_else(unknown),
+        api.node.clone().unwrap_or_else(unknown),
+    );
+    let hint = if settings.api.derived {
+        format!(
+            "{api_url} was derived from the AMQP URL (its host, port {}, its credentials), \
+             and the broker at {amqp_url} has its management API elsewhere: give it with \
+             --api-url or QUEUEY_API_URL (`queuey ping` shows both ends)",
+            crate::endpoint::DEFAULT_API_PORT
+        )
+    } else {
+        "--api-url / QUEUEY_API_URL and --url / QUEUEY_URL name two brokers: point them at \
+         the same one (`queuey ping` shows both ends)"
+            .to_owned()
+    };
+    Error::new(Kind::OtherBroker, message).with_hint(hint)
 }
 
 /// The reply code of a channel-level (soft) AMQP error: 404, 405, 406, 403...

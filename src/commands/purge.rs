@@ -17,8 +17,8 @@ use crate::dead::journal::{
 };
 use crate::dead::peek::PeekOptions;
 use crate::endpoint::ConnectionSettings;
-use crate::error::{Error, ExitCode, Result};
-use crate::live::dead::{missing_dead_queue, next_matching};
+use crate::error::{Error, ExitCode, Kind, Result};
+use crate::live::dead::{missing_dead_queue, next_matching, refuse_stream, with_declare_command};
 use crate::output::dead::note_rescued;
 use crate::output::file::create_new_file;
 use crate::output::progress::Progress;
@@ -72,6 +72,7 @@ pub async fn run(
         Some(counts) => counts.messages_ready,
         None => return Err(missing_dead_queue(&session, &s.queue).await),
     };
+    refuse_stream(&session, &s.queue).await?;
 
     let needs_prompt = !s.yes && !s.dry_run;
     if needs_prompt && !io::stdin().is_terminal() {
@@ -127,7 +128,10 @@ pub async fn run(
     }
 
     if whole_queue {
-        report.removed = session.purge(&dead).await?;
+        report.removed = session.purge(&dead).await.map_err(|e| match e.kind {
+            Kind::UnsupportedQueue => with_declare_command(e, &s.queue),
+            _ => e,
+        })?;
         report.matched = report.removed;
     } else {
         let stop = stop_flag();

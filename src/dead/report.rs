@@ -49,8 +49,16 @@ pub struct ReplayReport {
     /// The dead-letter queue, or the export file, replayed from.
     pub source: String,
     pub dry_run: bool,
+    /// How many messages q.dead held when the run began (`null` for a file): the run reads at
+    /// most these.
+    pub depth_at_start: Option<u64>,
     pub scanned: u64,
     pub matched: u64,
+    /// `--limit`, when given (`null`: every match).
+    pub limit: Option<u64>,
+    /// The run stopped reading at `--limit`: messages after the last one read were not looked
+    /// at, and may match too.
+    pub limit_reached: bool,
     /// Moved: copied, confirmed, and the dead letter removed. 0 in a dry run.
     pub moved: u64,
     /// Not moved because the copy failed (they stay). 0 in a dry run.

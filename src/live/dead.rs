@@ -30,12 +30,38 @@ pub async fn next_matching(
     Ok(None)
 }
 
+/// A stream q.dead's error (see `Session::stream_dead_queue`), with the command that declares
+/// the logical queue's dead-letter queue again once the stream is gone.
+pub fn with_declare_command(err: Error, queue: &QueueSettings) -> Error {
+    let hint = err.hint.clone().unwrap_or_default();
+    let declare = queuey_command(&["declare", &queue.name], queue);
+    err.with_hint(format!("{hint} with `{declare}`"))
+}
+
+/// Refuses a q.dead that is a stream (exit 7, with the way out) before a command that does not
+/// peek first (`dead purge` of the whole queue). Without the management API nothing is known
+/// here: the peek and `Session::purge` say it from the broker's own refusal.
+pub async fn refuse_stream(session: &Session, queue: &QueueSettings) -> Result<()> {
+    let dead = queue.dead_queue();
+    match session.live_queue(&dead).await {
+        Ok(Some(live)) if live.queue_type.as_deref() == Some("stream") => Err(
+            with_declare_command(session.stream_dead_queue(&dead), queue),
+        ),
+        Ok(_) => Ok(()),
+        Err(e) if e.kind.is_api() => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
 /// Queue names read at most to suggest near ones (20 pages of the management API's listing).
 const NAMES_TO_SUGGEST_FROM: usize = 10_000;
 
 /// `err` from reading q.dead, explained when it is q.dead that does not exist: see
 /// [`missing_dead_queue`]. Other errors are returned as they are.
 pub async fn explain_missing(session: &Session, queue: &QueueSettings, err: Error) -> Error {
+    if err.kind == Kind::UnsupportedQueue {
+        return with_declare_command(err, queue);
+    }
     if err.kind != Kind::QueueNotFound {
         return err;
     }
@@ -61,10 +87,10 @@ pub async fn missing_dead_queue(session: &Session, queue: &QueueSettings) -> Err
         Kind::QueueNotFound,
         format!("queue {dead:?} does not exist in vhost {vhost:?}"),
     );
-    let listing = session
-        .api()
-        .queue_names(vhost, NAMES_TO_SUGGEST_FROM)
-        .await;
+    let listing = match session.api().await {
+        Ok(api) => api.queue_names(vhost, NAMES_TO_SUGGEST_FROM).await,
+        Err(e) => Err(e),
+    };
     let (existing, listed) = match listing {
         Ok(names) => (names, true),
         Err(e) if e.kind == Kind::AccessRefused => return e,

@@ -121,6 +121,8 @@ pub fn fallback_note(api_error: &Error, hold_queues: bool, probe: bool, user: &s
              nothing (rabbitmqctl set_user_tags {} monitoring).",
             crate::shell::quote(user)
         ));
+    } else if let Some(hint) = &api_error.hint {
+        note.push_str(&format!(". For a full diff: {hint}."));
     } else {
         note.push_str(
             ". Enable the API with `rabbitmq-plugins enable rabbitmq_management` for a full diff.",
@@ -146,7 +148,11 @@ impl<'a> Inspector<'a> {
             Err(e) if e.kind.is_api() => return Ok(fallback(e)),
             Err(e) => return Err(e),
         }
-        match session.api().vhost_exists(session.vhost()).await {
+        let exists = match session.api().await {
+            Ok(api) => api.vhost_exists(session.vhost()).await,
+            Err(e) => Err(e),
+        };
+        match exists {
             Ok(true) => Ok(Inspector {
                 session,
                 source: Source::ManagementApi,
@@ -161,7 +167,7 @@ impl<'a> Inspector<'a> {
                      does not know it)",
                     session.vhost(),
                     session.settings.amqp.display(),
-                    session.api().target().display()
+                    session.api_target().display()
                 ),
             )
             .with_hint(crate::broker::amqp::MISSING_VHOST_HINT)),
@@ -182,7 +188,7 @@ impl<'a> Inspector<'a> {
         if !self.uses_api() || logical < 2 {
             return Ok(());
         }
-        let api = self.session.api();
+        let api = self.session.api().await?;
         let vhost = self.session.vhost();
         let total = api.queue_count(vhost).await?;
         if total.div_ceil(LISTING_PAGE) + 1 > REQUESTS_PER_LOGICAL_QUEUE * logical as u64 {
@@ -277,9 +283,10 @@ impl<'a> Inspector<'a> {
             return out;
         }
         for applied in &mut out {
-            if let Ok(Some(found)) = self
-                .session
-                .api()
+            let Ok(api) = self.session.api().await else {
+                continue;
+            };
+            if let Ok(Some(found)) = api
                 .policy(self.session.vhost(), &applied.name, applied.operator)
                 .await
             {
@@ -302,7 +309,9 @@ impl<'a> Inspector<'a> {
         {
             return;
         }
-        let api = self.session.api();
+        let Ok(api) = self.session.api().await else {
+            return;
+        };
         let vhost = self.session.vhost();
         let mut policies = HashMap::new();
         for operator in [false, true] {
@@ -388,6 +397,7 @@ pub async fn hold_queues(
     let regex = format!("^{}", crate::shell::regex_literal(&prefix, false));
     let mut found: Vec<LiveQueue> = session
         .api()
+        .await?
         .queues_matching(session.vhost(), &regex)
         .await?
         .into_iter()

@@ -45,14 +45,37 @@ pub fn print_report(r: &ReplayReport, from_file: bool, output: Output) -> Result
     if !r.targets.is_empty() {
         output::print(table)?;
     }
+    // Where --limit stopped the read before the end, say how far it read: "1 of 1" would pass
+    // for the whole queue.
+    let limited = match (r.limit_reached, r.limit, r.depth_at_start) {
+        (true, Some(limit), Some(depth)) if r.scanned < depth => Some(format!(
+            "--limit {limit} reached after reading {} of {depth}",
+            r.scanned
+        )),
+        (true, Some(limit), None) => Some(format!(
+            "--limit {limit} reached after reading {} {}",
+            r.scanned,
+            noun_for(r.scanned, "line")
+        )),
+        _ => None,
+    };
     let summary = if r.dry_run {
-        let mut s = format!(
-            "dry run: {} of {} in {} match: {} would be replayed",
-            r.matched,
-            plural(r.scanned, "dead letter"),
-            sanitize(&r.source),
-            r.would_move
-        );
+        let mut s = match &limited {
+            Some(how_far) => format!(
+                "dry run: {} in {} {} ({how_far}): {} would be replayed",
+                plural(r.matched, "dead letter"),
+                sanitize(&r.source),
+                if r.matched == 1 { "matches" } else { "match" },
+                r.would_move
+            ),
+            None => format!(
+                "dry run: {} of {} in {} match: {} would be replayed",
+                r.matched,
+                plural(r.scanned, "dead letter"),
+                sanitize(&r.source),
+                r.would_move
+            ),
+        };
         if r.would_reset_attempts > 0 {
             s.push_str(&format!(
                 " ({} whose attempt would be set back to 1)",
@@ -74,13 +97,16 @@ pub fn print_report(r: &ReplayReport, from_file: bool, output: Output) -> Result
         s.push_str("; nothing moved");
         s
     } else {
+        let scanned = match &limited {
+            Some(how_far) => how_far.clone(),
+            None => format!("{} scanned", r.scanned),
+        };
         let mut s = format!(
-            "replayed {} of {} matching {} of {} ({} scanned) in {:.2}s, {}",
+            "replayed {} of {} matching {} of {} ({scanned}) in {:.2}s, {}",
             r.moved,
             r.matched,
             noun_for(r.matched, "dead letter"),
             sanitize(&r.source),
-            r.scanned,
             r.elapsed_ms as f64 / 1000.0,
             rate_text(r.rate_per_sec)
         );

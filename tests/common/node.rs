@@ -1,27 +1,42 @@
 //! Private RabbitMQ nodes that a test starts, breaks and stops, beside the shared broker.
 //!
 //! Fault tests kill brokers, stop their applications and raise their alarms: they must never do
-//! that to the shared node (`rabbit@localhost`, 5672/15672) that every other test uses. A
-//! [`Node`] is a node of its own: its name (`qtest1@localhost`), its ports (AMQP 5682, API
-//! 15682, distribution 25682 for slot 1; 5683/15683/25683 for slot 2) and its data, log and pid
-//! file in a directory of its own under the system's temporary directory, owned by the
-//! `rabbitmq` user (the packaged scripts run the node as that user when started as root).
+//! that to the test broker that every other test uses. A [`Node`] is a node of its own: its name
+//! (`qtest1@localhost`), its ports (AMQP 5682, API 15682, distribution 25682 for slot 1;
+//! 5683/15683/25683 for slot 2) and its data, log and pid file in a directory of its own, owned
+//! by the `rabbitmq` user (the packaged scripts run the node as that user when started as root).
 //!
-//! - [`Node::start`] first finds a leftover of a killed run (its pid file, or a node answering
-//!   on its ports) and stops it, then starts a fresh node and waits for its AMQP port and
-//!   management API (about 15 s on 2 CPUs).
+//! - Its RabbitMQ is the test broker's major version ([`super::rabbitmq::install`]): the
+//!   machine's packages for a 3.x test broker (its directory under the system's temporary
+//!   directory), the 4.x root of `scripts/rabbitmq4.sh` for a 4.x one (run through `chroot`
+//!   with the root's `HOME`, so that every node of the root shares its Erlang cookie and a
+//!   cluster forms; its directory under the root's `/tmp`). [`Node::ctl`] is that install's
+//!   `rabbitmqctl`.
+//! - [`Node::start`] first finds a leftover of a killed run (its pid file, from either install,
+//!   or a node answering on its ports) and stops it, then starts a fresh node and waits for its
+//!   AMQP port and management API (about 10 s on 2 CPUs).
 //! - Dropping the [`Node`] stops it, whether the test passed or panicked: `rabbitmqctl stop`,
 //!   then `kill -9` of the pid in its pid file if the node still runs, then its directory is
 //!   removed.
-//! - Tests that use nodes take [`Node::lock`] first: one node per slot at a time in a test
-//!   binary, so faults of one test never hit another's node.
+//! - Tests that use nodes take [`Node::lock`] first: an exclusive `flock` of [`LOCK_FILE`],
+//!   shared by every test process on the machine (and every engineer), so that the faults of one
+//!   test never hit another's node. The kernel releases it when the process ends, however.
 
+use std::fs::File;
+use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-static NODES: Mutex<()> = Mutex::new(());
+use super::rabbitmq::{self, Install};
+
+/// The lock that serialises private nodes across test processes.
+pub const LOCK_FILE: &str = "/tmp/queuey-private-nodes.lock";
+
+/// Held while a test uses private nodes; dropping it (or the process ending) releases it.
+pub struct NodeLock {
+    _file: File,
+}
 
 /// A private RabbitMQ node, stopped when dropped.
 pub struct Node {
@@ -29,35 +44,63 @@ pub struct Node {
     pub amqp_port: u16,
     pub api_port: u16,
     pub dist_port: u16,
+    /// Its directory, as this machine sees it (inside the root for a root's node).
     pub dir: PathBuf,
+    /// Where its RabbitMQ comes from.
+    pub install: Install,
 }
 
 impl Node {
-    /// Serialises the tests of a binary that start nodes (a poisoned lock is taken anyway: a
-    /// test that panicked has dropped its node).
-    pub fn lock() -> MutexGuard<'static, ()> {
-        NODES.lock().unwrap_or_else(|e| e.into_inner())
+    /// Waits for, then holds, the machine-wide lock of the private nodes (each call opens the
+    /// file anew, so that threads of one process exclude each other too).
+    pub fn lock() -> NodeLock {
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .read(true)
+            .write(true)
+            .open(LOCK_FILE)
+            .unwrap_or_else(|e| panic!("opening the private nodes' lock {LOCK_FILE}: {e}"));
+        // Anyone may take it, whoever made it.
+        use std::os::unix::fs::PermissionsExt;
+        let _ = file.set_permissions(std::fs::Permissions::from_mode(0o666));
+        let fd = file.as_raw_fd();
+        // SAFETY: flock on a descriptor this function owns.
+        if unsafe { libc::flock(fd, libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+            eprintln!("waiting for the private nodes of another test ({LOCK_FILE})");
+            loop {
+                // SAFETY: as above.
+                if unsafe { libc::flock(fd, libc::LOCK_EX) } == 0 {
+                    break;
+                }
+                let e = std::io::Error::last_os_error();
+                assert_eq!(
+                    e.kind(),
+                    std::io::ErrorKind::Interrupted,
+                    "flock {LOCK_FILE}: {e}"
+                );
+            }
+        }
+        NodeLock { _file: file }
     }
 
-    /// The node of `slot` (1 or 2), not started.
-    fn of_slot(slot: u16) -> Node {
+    /// The node of `slot` (1 or 2) from `install`, not started.
+    fn of_slot(slot: u16, install: Install) -> Node {
         assert!((1..=2).contains(&slot), "slots are 1 and 2");
-        let name = format!("qtest{slot}@localhost");
         Node {
-            dir: std::env::temp_dir()
-                .join("queuey-private-nodes")
-                .join(format!("qtest{slot}")),
-            name,
+            name: format!("qtest{slot}@localhost"),
+            dir: install.nodes_dir().join(format!("qtest{slot}")),
             amqp_port: 5681 + slot,
             api_port: 15681 + slot,
             dist_port: 25681 + slot,
+            install,
         }
     }
 
     /// Starts the node of `slot` afresh (empty data), stopping a leftover of a killed run.
     pub fn start(slot: u16) -> Node {
-        let node = Node::of_slot(slot);
-        node.stop_leftover();
+        stop_leftovers(slot);
+        let node = Node::of_slot(slot, rabbitmq::install().clone());
         if node.dir.exists() {
             let _ = std::fs::remove_dir_all(&node.dir);
         }
@@ -74,9 +117,55 @@ impl Node {
         .expect("the private node's configuration");
         std::fs::write(node.dir.join("enabled_plugins"), "[rabbitmq_management].\n")
             .expect("the private node's plugins");
-        node.own_dir();
+        node.install
+            .give_to_rabbitmq(node.dir.parent().unwrap_or(&node.dir));
         node.launch();
+        let version = node.version();
+        eprintln!(
+            "private node {} up: RabbitMQ {version} ({})",
+            node.name,
+            match &node.install {
+                Install::Host => "the machine's".to_owned(),
+                Install::Root(root) => format!("the root {}", root.display()),
+            }
+        );
+        let want = rabbitmq::test_broker_version().0;
+        assert_eq!(
+            rabbitmq::parse_version(&version).map(|v| v.0),
+            Some(want),
+            "the private node runs RabbitMQ {version}, the test broker {want}.x"
+        );
         node
+    }
+
+    /// The node's RabbitMQ version, from its API.
+    pub fn version(&self) -> String {
+        let out = Command::new("curl")
+            .args(["-fsS", "-u", "guest:guest"])
+            .arg(format!("http://127.0.0.1:{}/api/overview", self.api_port))
+            .stdin(Stdio::null())
+            .output()
+            .expect("curl runs");
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+            panic!(
+                "the overview of {}: {e}: {}",
+                self.name,
+                String::from_utf8_lossy(&out.stderr)
+            )
+        });
+        doc["rabbitmq_version"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no rabbitmq_version from {}: {doc}", self.name))
+            .to_owned()
+    }
+
+    /// Joins this node (started, of the same install: one Erlang cookie) to `first`'s cluster:
+    /// `stop_app`, `join_cluster`, `start_app`.
+    pub fn join(&self, first: &Node) {
+        self.ctl(&["stop_app"]);
+        self.ctl(&["join_cluster", &first.name]);
+        self.ctl(&["start_app"]);
+        self.wait_up(Duration::from_secs(120));
     }
 
     /// Starts the node again on the data it has (after [`Node::kill_vm`] or [`Node::stop`]).
@@ -86,7 +175,7 @@ impl Node {
 
     fn launch(&self) {
         let out = self
-            .env(Command::new("rabbitmq-server"))
+            .env(self.install.command("rabbitmq-server"))
             .arg("-detached")
             .stdin(Stdio::null())
             .output()
@@ -95,8 +184,9 @@ impl Node {
             });
         assert!(
             out.status.success(),
-            "rabbitmq-server -detached for {} failed: {}{}",
+            "rabbitmq-server -detached for {} ({:?}) failed: {}{}",
             self.name,
+            self.install,
             String::from_utf8_lossy(&out.stdout),
             String::from_utf8_lossy(&out.stderr)
         );
@@ -131,9 +221,15 @@ impl Node {
             .is_ok_and(|s| s.success())
     }
 
-    /// The environment that makes the packaged scripts act on this node.
+    /// The environment that makes the packaged scripts act on this node (its paths as the
+    /// node sees them).
     fn env(&self, mut cmd: Command) -> Command {
-        let d = |sub: &str| self.dir.join(sub).display().to_string();
+        let d = |sub: &str| {
+            self.install
+                .inside(&self.dir.join(sub))
+                .display()
+                .to_string()
+        };
         cmd.env("RABBITMQ_NODENAME", &self.name)
             .env("RABBITMQ_NODE_PORT", self.amqp_port.to_string())
             .env("RABBITMQ_DIST_PORT", self.dist_port.to_string())
@@ -143,28 +239,6 @@ impl Node {
             .env("RABBITMQ_CONFIG_FILE", d("rabbitmq"))
             .env("RABBITMQ_ENABLED_PLUGINS_FILE", d("enabled_plugins"));
         cmd
-    }
-
-    /// The packaged scripts run the node as `rabbitmq` when started as root: its directory
-    /// must be that user's.
-    fn own_dir(&self) {
-        let root = Command::new("id")
-            .arg("-u")
-            .output()
-            .is_ok_and(|o| o.stdout.trim_ascii() == b"0");
-        if root {
-            let parent = self.dir.parent().unwrap_or(&self.dir);
-            let status = Command::new("chown")
-                .args(["-R", "rabbitmq:rabbitmq"])
-                .arg(parent)
-                .status()
-                .expect("chown");
-            assert!(
-                status.success(),
-                "cannot give {} to rabbitmq",
-                parent.display()
-            );
-        }
     }
 
     /// `rabbitmqctl -n NODE args...`: its output, or a panic naming the failure.
@@ -182,7 +256,8 @@ impl Node {
     }
 
     fn ctl_output(&self, args: &[&str]) -> std::process::Output {
-        Command::new("rabbitmqctl")
+        self.install
+            .command("rabbitmqctl")
             .args(["-n", &self.name])
             .args(args)
             .stdin(Stdio::null())
@@ -237,24 +312,51 @@ impl Node {
             }
         }
     }
+}
 
-    /// A node of this slot left running by a killed test run: stop it.
-    fn stop_leftover(&self) {
-        let pid_running = self.pid().is_some_and(alive);
-        if pid_running || port_open(self.amqp_port) || port_open(self.dist_port) {
-            eprintln!("stopping a leftover private node {}", self.name);
-            self.stop();
-            let start = Instant::now();
-            while port_open(self.amqp_port) || port_open(self.dist_port) {
-                assert!(
-                    start.elapsed() < Duration::from_secs(30),
-                    "a process that is not the node {} holds port {} or {}; stop it",
-                    self.name,
-                    self.amqp_port,
-                    self.dist_port
-                );
-                std::thread::sleep(Duration::from_millis(200));
-            }
+/// Stops whatever a killed run left of the node of `slot`, whichever install it came from
+/// (the lock is held: no other test's node can be running there).
+fn stop_leftovers(slot: u16) {
+    // Never dropped: a leftover's directory goes when the slot's fresh node is made, or stays
+    // (another install's) until that install's next run.
+    let leftovers: Vec<std::mem::ManuallyDrop<Node>> = Install::all()
+        .into_iter()
+        .map(|install| std::mem::ManuallyDrop::new(Node::of_slot(slot, install)))
+        .collect();
+    let Some(any) = leftovers.first() else { return };
+    let (amqp_port, dist_port) = (any.amqp_port, any.dist_port);
+    let ports_busy = || port_open(amqp_port) || port_open(dist_port);
+    let mut found = false;
+    for node in &leftovers {
+        if node.pid().is_some_and(alive) {
+            eprintln!(
+                "stopping a leftover private node {} ({:?})",
+                node.name, node.install
+            );
+            node.stop();
+            found = true;
+        }
+    }
+    if ports_busy() {
+        // No pid file: ask each install's CLI (one has the node's cookie).
+        for node in &leftovers {
+            eprintln!(
+                "stopping a leftover private node {} ({:?}) found on its ports",
+                node.name, node.install
+            );
+            let _ = node.ctl_output(&["stop"]);
+        }
+        found = true;
+    }
+    if found {
+        let start = Instant::now();
+        while ports_busy() {
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "a process that is not a private node qtest{slot}@localhost holds port \
+                 {amqp_port} or {dist_port}; stop it"
+            );
+            std::thread::sleep(Duration::from_millis(200));
         }
     }
 }

@@ -150,6 +150,8 @@ pub(super) async fn from_file(
         }
     }
     report.matched = stepper.matched;
+    report.limit = s.limit;
+    report.limit_reached = s.limit.is_some_and(|l| stepper.matched >= l);
     if !stop.is_set() {
         // Stopped by a signal, the batch not yet published stays unpublished (and unrecorded):
         // the rerun replays those lines.

@@ -137,6 +137,7 @@ pub(super) async fn from_queue(
         // deliveries it returns to q.dead.
         p.acked_elsewhere(acked + rescued);
         report.scanned = p.received();
+        report.depth_at_start = Some(p.target);
         // When the connection drops every stage fails; report the broker's error rather than
         // a stage noticing that its neighbour stopped.
         let first_error = [
@@ -159,6 +160,8 @@ pub(super) async fn from_queue(
         }
         report.scanned = read.scanned;
         report.matched = read.matched;
+        report.limit = s.limit;
+        report.limit_reached = s.limit.is_some_and(|l| read.matched >= l);
         report.skipped_own_copies = read.skipped;
         report.already_copied = read.already;
         report.absorb(read.tally);
