@@ -21,6 +21,7 @@ pub mod queue;
 pub mod redact;
 pub mod settings;
 pub mod shell;
+pub mod signals;
 pub mod suggest;
 pub mod topology;
 

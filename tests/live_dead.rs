@@ -954,6 +954,225 @@ fn show_and_export_keep_the_broker_bookkeeping_apart() {
     assert!(record["properties"]["headers"].get(counted).is_none());
 }
 
+// ---------------------------------------------------------------------------------------------
+// A look never loses a message, whatever stops it.
+//
+// The hardest queue for a look: a quorum q.dead with a delivery limit of 1 and no dead-letter
+// exchange, whose every message has already spent its one allowed counted return (its
+// `x-delivery-count` is 1), so that one more counted return drops it. The rules, by version:
+// - a channel closing with deliveries unsettled (kill -9, a lost connection) counts a return on
+//   every version;
+// - `basic.nack` with requeue counts before 4.3 (a look then needs --spend-delivery-budget), and
+//   is free from 4.3;
+// so on every version queuey replaces each message at risk by a confirmed copy as soon as it
+// arrives, and on a signal returns what it holds: nothing is lost. kill -9 can cost only the
+// messages at risk that have arrived and are not yet replaced: at most one round, 256 messages
+// (`AT_RISK_WINDOW`), or `--window` if smaller.
+
+/// Whether a look of a quorum queue with a delivery limit must be told to spend deliveries: its
+/// final return by `basic.nack` counts before RabbitMQ 4.3, not from 4.3.
+fn look_needs_budget(broker: &Broker) -> bool {
+    broker.rabbitmq_version() < (4, 3)
+}
+
+/// A quorum q.dead with a delivery limit of 1, no dead-letter exchange, holding `n` messages
+/// (ids `{label}-{i}`) that have each spent their one allowed counted return.
+fn at_risk_quorum_dead_queue(
+    broker: &Broker,
+    label: &str,
+    n: usize,
+) -> (String, String, Vec<String>) {
+    let (q, dead) = broker.quorum_dead_queue(label, 1);
+    let ids: Vec<String> = (0..n).map(|i| format!("{label}-{i:05}")).collect();
+    broker.publish_ids(&dead, &ids);
+    broker.wait_for_count(&dead, n as u32);
+    broker.spend_one_delivery(&dead);
+    (q, dead, ids)
+}
+
+/// A look (`dead ls`, `export`, `show`) of `q` as a child process, with the version's flag.
+fn spawn_look(broker: &Broker, dir: &std::path::Path, look: &[&str]) -> std::process::Child {
+    let mut cmd = common::queuey_process(dir);
+    cmd.args(look);
+    if look_needs_budget(broker) {
+        cmd.arg("--spend-delivery-budget");
+    }
+    cmd.stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("queuey starts")
+}
+
+/// Waits until `dead` holds `n` ready messages again (a look returns what it held), and fails
+/// naming `what` when it does not within 30 s.
+fn assert_still_holds(broker: &Broker, dead: &str, n: u32, what: &str) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let now = broker.count(dead);
+        if now == n {
+            return;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{what}: {dead} holds {now} messages, not {n}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+fn sorted(mut v: Vec<String>) -> Vec<String> {
+    v.sort();
+    v
+}
+
+#[test]
+fn signals_during_a_look_at_a_quorum_queue_on_its_last_delivery_lose_nothing() {
+    let broker = Broker::connect();
+    let n = 3000;
+    let (q, dead, ids) = at_risk_quorum_dead_queue(&broker, "sig-look", n);
+    let dir = tempfile::tempdir().unwrap();
+    let out_file = |i: usize| dir.path().join(format!("export-{i}.jsonl"));
+    let mut interrupted = 0;
+    let looks: [(&str, &[&str]); 3] = [
+        ("ls", &["dead", "ls", "--group-by", "cause", "-o", "json"]),
+        ("export", &["dead", "export", "--output-file"]),
+        ("show", &["dead", "show"]),
+    ];
+    let instants_ms = [100u64, 300, 600, 1200];
+    let signals = ["-INT", "-TERM", "-HUP"];
+    let mut run = 0;
+    for (name, look) in looks {
+        for (k, delay) in instants_ms.iter().enumerate() {
+            let signal = signals[(run + k) % signals.len()];
+            run += 1;
+            // Every message on its last delivery again: a look replaces those it reads by fresh
+            // copies, which have their whole budget again.
+            if run > 1 {
+                assert_eq!(sorted(broker.drain_ids(&dead)), ids, "before run {run}");
+                broker.publish_ids(&dead, &ids);
+                broker.wait_for_count(&dead, n as u32);
+                broker.spend_one_delivery(&dead);
+            }
+            let mut args: Vec<String> = look.iter().map(|s| s.to_string()).collect();
+            args.insert(2, q.clone());
+            match name {
+                "export" => args.push(out_file(run).display().to_string()),
+                "show" => args.push(n.to_string()),
+                _ => {}
+            }
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let child = spawn_look(&broker, dir.path(), &args);
+            std::thread::sleep(Duration::from_millis(*delay));
+            let pid = child.id().to_string();
+            let _ = std::process::Command::new("kill")
+                .args([signal, &pid])
+                .status();
+            let out = child.wait_with_output().unwrap();
+            let what = format!("{name} stopped by {signal} after {delay} ms");
+            let code = out.status.code();
+            // Before queuey hears signals it has taken nothing: the signal's own action then
+            // ends it, which costs nothing either.
+            let early = std::os::unix::process::ExitStatusExt::signal(&out.status).is_some();
+            assert!(
+                code == Some(130) || code == Some(0) || early,
+                "{what}: exit {code:?}: {}",
+                stderr(&out)
+            );
+            if code == Some(130) {
+                interrupted += 1;
+                let err = stderr(&out);
+                assert!(
+                    err.contains("interrupted by SIG") && err.contains("nothing removed"),
+                    "{what}: says what happened: {err}"
+                );
+                match name {
+                    "ls" => {
+                        let j = json(&out);
+                        assert_eq!(j["interrupted"], true, "{what}");
+                        assert_eq!(j["complete"], false, "{what}");
+                    }
+                    "export" => {
+                        assert!(err.contains("INCOMPLETE"), "{what}: {err}");
+                        let lines = std::fs::read_to_string(out_file(run))
+                            .unwrap()
+                            .lines()
+                            .count();
+                        assert!(
+                            err.contains(&format!("exported {lines} of ")),
+                            "{what}: the note counts the {lines} lines written: {err}"
+                        );
+                    }
+                    _ => {}
+                }
+            }
+            assert_still_holds(&broker, &dead, n as u32, &what);
+        }
+    }
+    assert!(
+        interrupted >= 6,
+        "most signals landed mid-look ({interrupted} of {run}): the test proves little otherwise"
+    );
+    // The last word, by the broker: every id exactly once.
+    assert_eq!(sorted(broker.drain_ids(&dead)), ids);
+}
+
+#[test]
+fn kill_9_during_a_look_at_a_quorum_queue_costs_at_most_the_window() {
+    let broker = Broker::connect();
+    let n = 3000;
+    let (q, dead, ids) = at_risk_quorum_dead_queue(&broker, "kill-look", n);
+    let dir = tempfile::tempdir().unwrap();
+    let window = 100;
+    let mut killed = 0;
+    let mut left = n as u32;
+    for (round, delay) in [100u64, 400].into_iter().enumerate() {
+        if round > 0 {
+            // Every message on its last delivery again.
+            let before = broker.drain_ids(&dead);
+            broker.publish_ids(&dead, &before);
+            broker.wait_for_count(&dead, left);
+            broker.spend_one_delivery(&dead);
+        }
+        let mut child = spawn_look(
+            &broker,
+            dir.path(),
+            &[
+                "dead",
+                "ls",
+                &q,
+                "--group-by",
+                "cause",
+                "--window",
+                &window.to_string(),
+            ],
+        );
+        std::thread::sleep(Duration::from_millis(delay));
+        if child.try_wait().unwrap().is_some() {
+            continue;
+        }
+        common::kill_mid_run(&mut child, "dead ls");
+        killed += 1;
+        // The broker returns the killed connection's deliveries at once, each counted: those
+        // not yet replaced that were on their last delivery are dropped, and only those.
+        std::thread::sleep(Duration::from_secs(2));
+        let now = broker.count(&dead);
+        assert!(
+            now <= left && left - now <= window,
+            "kill -9 after {delay} ms: {left} before, {now} after: at most {window} lost"
+        );
+        left = now;
+    }
+    assert!(killed >= 1, "no kill landed mid-look");
+    let after = broker.drain_ids(&dead);
+    assert_eq!(after.len() as u32, left);
+    // What is left is the original ids, each at most once.
+    let mut seen = std::collections::BTreeSet::new();
+    for id in &after {
+        assert!(ids.binary_search(id).is_ok(), "unexpected id {id}");
+        assert!(seen.insert(id.clone()), "{id} twice");
+    }
+}
+
 /// A `q.dead` that is a stream (a mistake made on 4.x, where streams are one declare away) is
 /// named for what it is by every dead-letter command: exit 7, "is a stream", and the way to a
 /// queue queuey can read (delete it, then `queuey declare q`), never a usage error (2) or an

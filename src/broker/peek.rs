@@ -14,21 +14,31 @@
 //! in flight.
 //!
 //! **Every peek ends**: it stops after the number of messages the queue held when it began.
-//! Messages published meanwhile land behind the held ones and are not read.
+//! Messages published meanwhile land behind the held ones and are not read. A stop signal
+//! ([`crate::signals`]) ends it too, at once, even while the broker is silent: the caller then
+//! finishes the peek, which returns every held message.
 //!
-//! **Quorum queues** (docs/broker-notes.md) are different in two ways:
-//! - every return of a delivery counts against the message's delivery limit (`basic.nack` with
-//!   requeue stops counting from RabbitMQ 4.3; a closed channel always counts), and a message
-//!   past its limit is dead-lettered or dropped. Before 4.3 a peek therefore spends one delivery
-//!   of every message. queuey reads the queue type, the limit (argument and policy; 20 by
-//!   default from 4.0) and the broker version, refuses such a peek unless the operator accepts
-//!   the cost, and then never returns a message that is on its last delivery: it republishes a
-//!   copy to the queue (publisher-confirmed) and acks the original. Nothing is lost;
-//!   that message changes its place.
-//! - a returned message goes to the back of the queue. Holding the whole queue and returning it
-//!   with one multiple nack keeps the order of up to 32 messages only (a larger return comes
-//!   back in an order of the broker's own, seen on 3.10 and 4.3), and messages that arrive
-//!   during the peek end up ahead of the peeked ones.
+//! **Quorum queues** (docs/broker-notes.md) are different:
+//! - a delivery held when its channel closes (queuey killed, the connection lost) is returned
+//!   *and counted* against the message's delivery limit, on every version; `basic.nack` with
+//!   requeue is counted too before RabbitMQ 4.3, and free from 4.3. A message past its limit is
+//!   dead-lettered or dropped. queuey reads the queue type, the limit (argument and policy; 20
+//!   by default from 4.0) and the broker version, and refuses a peek whose normal end costs
+//!   deliveries (before 4.3) unless the operator accepts the cost.
+//! - a message whose next counted return would end it (its `x-delivery-count` at the limit) is
+//!   *at risk*: a crash while queuey holds it would lose it. With `auto_rescue` (the looks:
+//!   ls, show, export) the peek replaces every such message as soon as it arrives, in
+//!   batches: a confirmed copy is published to the queue and only then the original is acked.
+//!   Nothing is lost; that message changes its place. Only deliveries that have arrived and are
+//!   not yet replaced are exposed to a crash: at most one round, and a round on such a queue is
+//!   at most [`AT_RISK_WINDOW`] messages. Replay and purge rescue what they keep themselves.
+//! - where a returned message goes differs: to the back of the queue on 3.x, to the front
+//!   (ahead of every message never delivered) on 4.x. Holding the whole queue and returning it
+//!   with one multiple nack keeps the order of up to 32 messages on both (a larger return
+//!   comes back in an order of the broker's own, seen on 3.10 and 4.3); messages that arrive
+//!   during the peek end up ahead of the peeked ones on 3.x, behind them on 4.x. (Returning window by window
+//!   would bound what a crash holds, but on 4.x the returned window would be delivered again
+//!   at once: a peek must hold what it has read to read further.)
 
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
@@ -47,6 +57,13 @@ use crate::dead::decode::{Message, X_DELIVERY_COUNT};
 use crate::dead::peek::PeekOptions;
 use crate::dead::value::Value;
 use crate::error::{Error, Kind, Result};
+use crate::signals::StopFlag;
+
+/// The largest round of a peek of a quorum queue with a delivery limit: what a crash can cost
+/// is one delivery of every held message, and the messages *at risk* (on their last counted
+/// delivery) among the deliveries that have arrived and are not yet replaced by copies, which
+/// are at most one round.
+pub const AT_RISK_WINDOW: u16 = 256;
 
 /// What queuey knows of the queue it peeks.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -56,8 +73,32 @@ pub struct QueueKind {
     /// A quorum queue's effective delivery limit; `None` is unlimited.
     pub delivery_limit: Option<u64>,
     pub broker_version: Option<BrokerVersion>,
-    /// Whether returning a delivery spends one of the message's deliveries.
+    /// Whether returning a delivery with `basic.nack` spends one of the message's deliveries
+    /// (a quorum queue with a limit, before RabbitMQ 4.3).
     pub returns_count: bool,
+    /// Whether a delivery still held when its channel closes (a crash, a lost connection)
+    /// spends one of the message's deliveries: a quorum queue with a limit, on every version.
+    pub closes_count: bool,
+}
+
+impl QueueKind {
+    /// Messages one round of a peek may take: the window; on a queue where a crash spends
+    /// deliveries, half of [`QueueKind::exposure`], since a quorum round is taken whole while
+    /// the next one arrives.
+    pub fn round_cap(&self, window: u16) -> u16 {
+        if self.closes_count {
+            (self.exposure(window) / 2).max(1)
+        } else {
+            window.max(1)
+        }
+    }
+
+    /// On a queue where a crash spends deliveries: the most deliveries that may have arrived
+    /// and not yet been replaced by copies, `--window` or [`AT_RISK_WINDOW`], whichever is
+    /// smaller.
+    pub fn exposure(&self, window: u16) -> u16 {
+        window.clamp(1, AT_RISK_WINDOW)
+    }
 }
 
 impl QueueKind {
@@ -75,10 +116,27 @@ pub struct Delivered {
     pub position: u64,
     pub tag: u64,
     pub message: Message,
-    /// A quorum message on its last delivery, still held: returning it would end it. With
+    /// A quorum message whose next counted return would end it, still held. With
     /// `auto_rescue` the peek has already replaced it by a fresh copy (and this is `false`);
     /// otherwise a caller that keeps it must hand it to a [`Rescuer`].
     pub last_delivery: bool,
+}
+
+/// What waiting for a delivery gave.
+// Boxing the delivery would cost an allocation per message; `Over` comes once.
+#[allow(clippy::large_enum_variant)]
+enum Waited {
+    Delivery(lapin::message::Delivery),
+    /// The queue ran dry or a stop signal came; the round is ended.
+    Over,
+}
+
+/// A delivery taken from the broker and not yet handed to the caller.
+struct Arrived {
+    tag: u64,
+    message: Message,
+    /// Replaced by a copy already (`auto_rescue`): the tag is acked.
+    rescued: bool,
 }
 
 /// A peek in progress over one queue.
@@ -90,16 +148,21 @@ pub struct Peek<'a> {
     pub kind: QueueKind,
     /// Messages the peek will read at most (the queue's depth when it began).
     pub target: u64,
+    /// Deliveries handed to the caller.
     received: u64,
+    /// Deliveries taken from the broker (handed on or waiting in `arrived`).
+    fetched: u64,
     consumer: Option<Consumer>,
     round_left: u64,
     round_bytes: usize,
     round_count: u64,
     /// Deliveries held and not acked.
     outstanding: u64,
-    /// Deliveries that arrived for a cancelled consumer, to serve before the next round.
-    overflow: VecDeque<(u64, Message)>,
+    /// Deliveries taken from the broker and not yet handed on, in delivery order.
+    arrived: VecDeque<Arrived>,
     window: u64,
+    stop: Option<StopFlag>,
+    interrupted: bool,
     /// Republishes messages on their last delivery instead of returning them.
     pub rescuer: Rescuer<'a>,
 }
@@ -122,65 +185,159 @@ impl<'a> Peek<'a> {
             session,
             queue: queue.to_owned(),
             channel,
-            window: u64::from(options.window.max(1)),
+            window: u64::from(kind.round_cap(options.window).max(1)),
             options,
             kind,
             target,
             received: 0,
+            fetched: 0,
             consumer: None,
             round_left: 0,
             round_bytes: 0,
             round_count: 0,
             outstanding: 0,
-            overflow: VecDeque::new(),
+            arrived: VecDeque::new(),
+            stop: None,
+            interrupted: false,
             rescuer: Rescuer::new(session, queue),
         })
+    }
+
+    /// Ends the peek early, as if the queue had ended, once `stop` is set: [`Peek::next`]
+    /// then answers `None` and [`Peek::interrupted`] says why.
+    pub fn stop_on(&mut self, stop: &StopFlag) {
+        self.stop = Some(stop.clone());
+    }
+
+    /// Whether a stop signal ended the peek before it read what it meant to.
+    pub fn interrupted(&self) -> bool {
+        self.interrupted
     }
 
     pub fn received(&self) -> u64 {
         self.received
     }
 
+    /// The queue this peek reads.
+    pub fn queue_name(&self) -> &str {
+        &self.queue
+    }
+
+    /// On a queue where a crash spends deliveries: the most deliveries at risk that may have
+    /// arrived and not yet been replaced by copies (see [`QueueKind::exposure`]).
+    pub fn exposure(&self) -> u64 {
+        u64::from(self.kind.exposure(self.options.window))
+    }
+
     /// The next message, or `None` when the peek has read what the queue held when it began
-    /// (or the queue ran dry because someone else consumed).
+    /// (or the queue ran dry because someone else consumed, or a stop signal came).
     pub async fn next(&mut self) -> Result<Option<Delivered>> {
         if self.received >= self.target {
             self.end_round().await?;
             return Ok(None);
         }
-        if let Some((tag, message)) = self.overflow.pop_front() {
-            return self.serve(tag, message).await.map(Some);
+        if self.stop.as_ref().is_some_and(StopFlag::is_set) {
+            self.interrupted = true;
+            return Ok(None);
         }
+        if self.arrived.is_empty() && !self.fetch().await? {
+            return Ok(None);
+        }
+        let Some(a) = self.arrived.pop_front() else {
+            return Err(Error::internal("peek: nothing arrived"));
+        };
+        Ok(Some(self.serve(a)))
+    }
+
+    /// Takes what the broker has sent (at least one delivery, waiting for it), then replaces
+    /// the messages at risk among them. `false` when the peek is over instead: the queue ran
+    /// dry, or a stop signal came.
+    ///
+    /// On a quorum queue a round is taken whole, and its consumer cancelled, before any of it
+    /// is handed on: a quorum queue may deliver to a consumer after its `cancel-ok` when an
+    /// ack gave that consumer credit again, and lapin drops a delivery for a consumer it no
+    /// longer knows, so that message would be held unseen (seen on 3.10: the peek then read
+    /// fewer messages than it held, and its final return spent their deliveries). Nothing
+    /// acks a delivery of a live consumer then. The next round starts at once, so that it
+    /// arrives while this one is read.
+    async fn fetch(&mut self) -> Result<bool> {
+        let whole_rounds = self.kind.queue_type == "quorum";
         if self.consumer.is_none() {
             self.start_round().await?;
         }
-        let stall_limit = Duration::from_secs(60);
         let started = Instant::now();
+        let first = match self.wait_delivery(started).await? {
+            Waited::Delivery(d) => d,
+            Waited::Over => return Ok(false),
+        };
+        self.take(first).await?;
+        if whole_rounds {
+            while self.consumer.is_some() {
+                match self.wait_delivery(started).await? {
+                    Waited::Delivery(d) => self.take(d).await?,
+                    // Ran dry or stopped: what arrived is served (or returned) all the same.
+                    Waited::Over => break,
+                }
+            }
+            if !self.interrupted && self.fetched < self.target {
+                self.start_round().await?;
+            }
+        } else {
+            // And whatever else is already here, up to the end of the round.
+            while let Some(consumer) = self.consumer.as_mut() {
+                match futures_lite::future::poll_once(consumer.next()).await {
+                    Some(Some(Ok(delivery))) => self.take(delivery).await?,
+                    Some(Some(Err(e))) => {
+                        return Err(self
+                            .session
+                            .amqp_error(&e, &format!("lost the peek of queue {:?}", self.queue)));
+                    }
+                    Some(None) | None => break,
+                }
+            }
+        }
+        self.rescue_arrived().await?;
+        Ok(true)
+    }
+
+    /// The next delivery of the current round, waiting for it while watching for a stop
+    /// signal and for a queue that runs dry (another consumer took what was counted at the
+    /// start: then the peek's target shrinks to what it has and the round ends).
+    async fn wait_delivery(&mut self, started: Instant) -> Result<Waited> {
+        let stall_limit = Duration::from_secs(60);
+        let stop = self.stop.clone();
         loop {
             let Some(consumer) = self.consumer.as_mut() else {
                 return Err(Error::internal("peek: no consumer"));
             };
             // Most deliveries are already buffered: take them without arming a timer.
             let next = match futures_lite::future::poll_once(consumer.next()).await {
-                Some(item) => Ok(item),
-                None => tokio::time::timeout(Duration::from_millis(1500), consumer.next()).await,
+                Some(item) => Some(item),
+                None => {
+                    let wait = tokio::time::timeout(Duration::from_millis(1500), consumer.next());
+                    tokio::select! {
+                        r = wait => r.ok(),
+                        () = async {
+                            match &stop {
+                                Some(s) => s.stopped().await,
+                                None => std::future::pending().await,
+                            }
+                        } => {
+                            self.interrupted = true;
+                            self.end_round().await?;
+                            return Ok(Waited::Over);
+                        }
+                    }
+                }
             };
             match next {
-                Ok(Some(Ok(delivery))) => {
-                    let (tag, message) = message_from_delivery(delivery);
-                    self.outstanding += 1;
-                    self.round_left = self.round_left.saturating_sub(1);
-                    if self.round_left == 0 {
-                        self.end_round().await?;
-                    }
-                    return self.serve(tag, message).await.map(Some);
-                }
-                Ok(Some(Err(e))) => {
+                Some(Some(Ok(delivery))) => return Ok(Waited::Delivery(delivery)),
+                Some(Some(Err(e))) => {
                     return Err(self
                         .session
                         .amqp_error(&e, &format!("lost the peek of queue {:?}", self.queue)));
                 }
-                Ok(None) => {
+                Some(None) => {
                     return Err(Error::new(
                         Kind::BrokerRefused,
                         format!(
@@ -189,18 +346,18 @@ impl<'a> Peek<'a> {
                         ),
                     ));
                 }
-                Err(_) => {
-                    // Nothing for a while: has the queue run dry (another consumer took what
-                    // we counted at the start)? Ready messages exclude the ones we hold.
+                None => {
+                    // Nothing for a while: has the queue run dry? Ready messages exclude the
+                    // ones we hold.
                     let ready = self
                         .session
                         .passive_declare(&self.queue)
                         .await?
                         .map_or(0, |c| c.messages_ready);
                     if ready == 0 {
-                        self.target = self.received;
                         self.end_round().await?;
-                        return Ok(None);
+                        self.target = self.fetched;
+                        return Ok(Waited::Over);
                     }
                     if started.elapsed() > stall_limit {
                         return Err(Error::new(
@@ -216,36 +373,78 @@ impl<'a> Peek<'a> {
         }
     }
 
-    /// Hands one held delivery to the caller, in queue order.
-    async fn serve(&mut self, tag: u64, mut message: Message) -> Result<Delivered> {
-        self.received += 1;
-        self.round_bytes = self.round_bytes.saturating_add(message.body.len());
-        self.round_count += 1;
-        let mut last_delivery = self.on_last_delivery(&message);
-        if last_delivery && self.options.auto_rescue {
-            self.rescuer
-                .rescue(&self.channel, tag, &mut message)
-                .await?;
-            self.outstanding = self.outstanding.saturating_sub(1);
-            last_delivery = false;
-        }
-        Ok(Delivered {
-            position: self.received,
+    /// Records one delivery of the current round; ends the round when it is complete.
+    async fn take(&mut self, delivery: lapin::message::Delivery) -> Result<()> {
+        let (tag, message) = message_from_delivery(delivery);
+        self.outstanding += 1;
+        self.fetched += 1;
+        self.arrived.push_back(Arrived {
             tag,
             message,
+            rescued: false,
+        });
+        self.round_left = self.round_left.saturating_sub(1);
+        if self.round_left == 0 {
+            self.end_round().await?;
+        }
+        Ok(())
+    }
+
+    /// With `auto_rescue`: replaces every arrived message at risk by a confirmed copy, in one
+    /// batch.
+    async fn rescue_arrived(&mut self) -> Result<()> {
+        if !self.options.auto_rescue || !self.kind.closes_count {
+            return Ok(());
+        }
+        let limit = self.kind.delivery_limit;
+        let mut batch: Vec<(u64, &mut Message)> = self
+            .arrived
+            .iter_mut()
+            .filter(|a| !a.rescued && at_risk(&a.message, limit))
+            .map(|a| (a.tag, &mut a.message))
+            .collect();
+        if batch.is_empty() {
+            return Ok(());
+        }
+        let n = batch.len() as u64;
+        self.rescuer.rescue_batch(&self.channel, &mut batch).await?;
+        drop(batch);
+        for a in self.arrived.iter_mut() {
+            if !a.rescued && at_risk(&a.message, limit) {
+                a.rescued = true;
+            }
+        }
+        self.outstanding = self.outstanding.saturating_sub(n);
+        Ok(())
+    }
+
+    /// Hands one held delivery to the caller, in queue order.
+    fn serve(&mut self, a: Arrived) -> Delivered {
+        self.received += 1;
+        self.round_bytes = self.round_bytes.saturating_add(a.message.body.len());
+        self.round_count += 1;
+        let last_delivery = !a.rescued && self.on_last_delivery(&a.message);
+        Delivered {
+            position: self.received,
+            tag: a.tag,
+            message: a.message,
             last_delivery,
-        })
+        }
     }
 
     async fn start_round(&mut self) -> Result<()> {
         // Size the window by what the last round's messages weighed.
+        let cap = u64::from(self.kind.round_cap(self.options.window).max(1));
         if let Some(avg) = (self.round_bytes as u64).checked_div(self.round_count) {
             let by_bytes = (self.options.byte_budget as u64 / avg.max(1)).max(1);
-            self.window = by_bytes.min(u64::from(self.options.window.max(1)));
+            self.window = by_bytes.min(cap);
         }
         self.round_bytes = 0;
         self.round_count = 0;
-        let round = self.window.min(self.target - self.received).max(1);
+        let round = self
+            .window
+            .min(self.target.saturating_sub(self.fetched))
+            .max(1);
         let prefetch = u16::try_from(round).unwrap_or(u16::MAX);
         let context = format!("cannot peek queue {:?}", self.queue);
         self.channel
@@ -270,10 +469,10 @@ impl<'a> Peek<'a> {
     /// Cancels the current consumer; its deliveries stay unacknowledged on the channel.
     ///
     /// A prefetch limits *unacknowledged* deliveries, so when the caller acks during a round
-    /// (replay, purge) the broker sends this consumer more than one window. Those arrive before
-    /// the cancel-ok, and lapin yields them before the end of the stream: they are kept, in
-    /// order, and served before the next round. Dropping them would leave messages held but
-    /// unseen, and the peek would end early.
+    /// (replay, purge, a rescue) the broker sends this consumer more than one window. Those
+    /// arrive before the cancel-ok, and lapin yields them before the end of the stream: they
+    /// are kept, in order, and served before the next round. Dropping them would leave
+    /// messages held but unseen, and the peek would end early.
     async fn end_round(&mut self) -> Result<()> {
         if let Some(mut consumer) = self.consumer.take() {
             let tag = consumer.tag();
@@ -285,8 +484,14 @@ impl<'a> Peek<'a> {
             loop {
                 match tokio::time::timeout(Duration::from_secs(10), consumer.next()).await {
                     Ok(Some(Ok(delivery))) => {
+                        let (tag, message) = message_from_delivery(delivery);
                         self.outstanding += 1;
-                        self.overflow.push_back(message_from_delivery(delivery));
+                        self.fetched += 1;
+                        self.arrived.push_back(Arrived {
+                            tag,
+                            message,
+                            rescued: false,
+                        });
                     }
                     Ok(Some(Err(e))) => return Err(self.session.amqp_error(&e, &context)),
                     Ok(None) => break,
@@ -302,22 +507,10 @@ impl<'a> Peek<'a> {
         Ok(())
     }
 
+    /// Whether a counted return would end `message` (see [`at_risk`]), on a queue where a
+    /// caller's return by `basic.nack` or a crash counts.
     fn on_last_delivery(&self, message: &Message) -> bool {
-        if !self.kind.returns_count {
-            return false;
-        }
-        let Some(limit) = self.kind.delivery_limit else {
-            return false;
-        };
-        // A delivery carrying x-delivery-count h has been returned h times; returning it once
-        // more makes h+1, and the broker ends a message whose count passes the limit.
-        let returned = message
-            .properties
-            .header(X_DELIVERY_COUNT)
-            .and_then(Value::as_integer)
-            .and_then(|n| u64::try_from(n).ok())
-            .unwrap_or(0);
-        returned.saturating_add(1) > limit
+        self.kind.closes_count && at_risk(message, self.kind.delivery_limit)
     }
 
     /// Replaces a held message on its last delivery by a fresh copy (see [`Rescuer`]), for a
@@ -356,12 +549,17 @@ impl<'a> Peek<'a> {
 
     /// Returns every held message to the queue in one multiple nack, and closes the channel.
     ///
+    /// Before that, with `auto_rescue`, the messages at risk that arrived after the last
+    /// rescue (cancelled consumers' late deliveries) are replaced too: on 3.x the nack itself
+    /// counts against their limit.
+    ///
     /// The broker requeues asynchronously (seen: 100 000 persistent messages took ~5 s after
     /// the nack): until it is done a passive declare counts fewer ready messages, and a
     /// `dead replay` started at once would see a shorter queue. So `finish` waits until the
     /// queue counts the returned messages again, at most 10 s plus 1 s per 10 000 returned.
     pub async fn finish(mut self) -> Result<()> {
         self.end_round().await?;
+        self.rescue_arrived().await?;
         let returned = self.outstanding;
         let ready_before = if returned > 0 {
             self.session
@@ -408,6 +606,23 @@ impl<'a> Peek<'a> {
     }
 }
 
+/// Whether one more counted return would end `message` on a quorum queue with `limit`: a
+/// delivery carrying `x-delivery-count` h has been returned h times (counted); returning it
+/// once more makes h+1, and the broker ends a message whose count passes the limit (seen on
+/// 3.10 and 4.3: with a limit of 1 the first counted return keeps it, the second drops it).
+pub fn at_risk(message: &Message, limit: Option<u64>) -> bool {
+    let Some(limit) = limit else {
+        return false;
+    };
+    let returned = message
+        .properties
+        .header(X_DELIVERY_COUNT)
+        .and_then(Value::as_integer)
+        .and_then(|n| u64::try_from(n).ok())
+        .unwrap_or(0);
+    returned.saturating_add(1) > limit
+}
+
 /// Runs `f` over a peek, and returns every held message to the queue whatever happened.
 pub async fn with_peek<'s, T>(
     session: &'s Session,
@@ -439,6 +654,7 @@ pub async fn queue_kind(
                     delivery_limit: None,
                     broker_version: None,
                     returns_count: false,
+                    closes_count: false,
                 });
             }
             let fix = match (e.kind, &e.hint) {
@@ -477,6 +693,7 @@ pub async fn queue_kind(
                 delivery_limit: None,
                 broker_version: version,
                 returns_count: false,
+                closes_count: false,
             });
         }
     }
@@ -508,6 +725,7 @@ pub async fn queue_kind(
         delivery_limit,
         broker_version: version,
         returns_count,
+        closes_count: delivery_limit.is_some(),
     };
     if kind.returns_count && !options.spend_delivery_budget {
         let limit = delivery_limit.unwrap_or(0);

@@ -88,9 +88,8 @@ impl<'a> Acker<'a> {
     }
 }
 
-/// Replaces quorum messages on their last delivery by fresh copies: a confirmed copy of the
-/// message is published to the queue (one at a time, so that a return cannot be mistaken for
-/// another copy's), and only then the held original is acked. The copy carries the
+/// Replaces quorum messages on their last delivery by fresh copies: a confirmed copy of each
+/// message is published to the queue, and only then the held original is acked. The copy carries the
 /// `x-queuey-rescued-at` timestamp and no `x-delivery-count`. Nothing is lost; the message
 /// changes its place in the queue.
 pub struct Rescuer<'a> {
@@ -119,60 +118,98 @@ impl<'a> Rescuer<'a> {
         tag: u64,
         message: &mut Message,
     ) -> Result<()> {
-        if self.channel.is_none() {
-            let ch = self.session.channel().await?;
-            ch.confirm_select(ConfirmSelectOptions::default())
-                .await
-                .map_err(|e| {
-                    self.session
-                        .amqp_error(&e, "cannot enable publisher confirms")
-                })?;
-            self.channel = Some(ch);
+        self.rescue_batch(holder, &mut [(tag, message)]).await
+    }
+
+    /// Republishes each message of `batch` (delivered as its tag on `holder`), waits until the
+    /// broker has confirmed every copy, and only then acks the originals. A copy that is not
+    /// simply confirmed (returned, refused) fails the whole batch before any ack: lapin may
+    /// hand a return to another copy's confirmation, so no original of the batch is known
+    /// safe to remove. On return, each message carries its copy's headers.
+    pub async fn rescue_batch(
+        &mut self,
+        holder: &Channel,
+        batch: &mut [(u64, &mut Message)],
+    ) -> Result<()> {
+        if batch.is_empty() {
+            return Ok(());
         }
-        let Some(ch) = self.channel.as_ref() else {
-            return Err(Error::internal("rescue: no channel"));
-        };
-        let mut copy = message.properties.clone();
-        let now = crate::output::time::now_secs();
-        let headers = copy.headers.get_or_insert_with(Default::default);
-        headers.remove(X_DELIVERY_COUNT);
-        headers.insert(HEADER_RESCUED_AT.to_owned(), Value::Timestamp(now));
-        let props = properties_to_amqp(&copy)
-            .map_err(|e| Error::new(Kind::BrokerRefused, format!("cannot copy a message: {e}")))?;
+        let ch = self.confirm_channel().await?;
         let context = format!(
             "cannot republish a message on its last delivery to {:?}",
             self.queue
         );
-        let confirm = ch
-            .basic_publish(
-                "".into(),
-                self.queue.as_str().into(),
-                BasicPublishOptions {
-                    mandatory: true,
-                    ..BasicPublishOptions::default()
-                },
-                &message.body,
-                props,
-            )
-            .await
-            .map_err(|e| self.session.amqp_error(&e, &context))?
-            .await
-            .map_err(|e| self.session.amqp_error(&e, &context))?;
-        match confirm {
-            Confirmation::Ack(None) => {
-                holder
-                    .basic_ack(tag, BasicAckOptions::default())
-                    .await
-                    .map_err(|e| self.session.amqp_error(&e, &context))?;
-                self.count += 1;
-                message.properties.headers = copy.headers;
-                Ok(())
-            }
-            _ => Err(Error::new(
-                Kind::BrokerRefused,
-                format!("{context}: the broker did not accept the copy"),
-            )),
+        let now = crate::output::time::now_secs();
+        let mut pending = Vec::with_capacity(batch.len());
+        let mut copies = Vec::with_capacity(batch.len());
+        for (_, message) in batch.iter() {
+            let mut copy = message.properties.clone();
+            let headers = copy.headers.get_or_insert_with(Default::default);
+            headers.remove(X_DELIVERY_COUNT);
+            headers.insert(HEADER_RESCUED_AT.to_owned(), Value::Timestamp(now));
+            let props = properties_to_amqp(&copy).map_err(|e| {
+                Error::new(Kind::BrokerRefused, format!("cannot copy a message: {e}"))
+            })?;
+            let confirm = ch
+                .basic_publish(
+                    "".into(),
+                    self.queue.as_str().into(),
+                    BasicPublishOptions {
+                        mandatory: true,
+                        ..BasicPublishOptions::default()
+                    },
+                    &message.body,
+                    props,
+                )
+                .await
+                .map_err(|e| self.session.amqp_error(&e, &context))?;
+            pending.push(confirm);
+            copies.push(copy.headers);
         }
+        let mut refused = 0usize;
+        for confirm in pending {
+            match confirm
+                .await
+                .map_err(|e| self.session.amqp_error(&e, &context))?
+            {
+                Confirmation::Ack(None) => {}
+                _ => refused += 1,
+            }
+        }
+        if refused > 0 {
+            return Err(Error::new(
+                Kind::BrokerRefused,
+                format!(
+                    "{context}: the broker did not accept {refused} of {} copies",
+                    batch.len()
+                ),
+            ));
+        }
+        for ((tag, message), headers) in batch.iter_mut().zip(copies) {
+            holder
+                .basic_ack(*tag, BasicAckOptions::default())
+                .await
+                .map_err(|e| self.session.amqp_error(&e, &context))?;
+            self.count += 1;
+            message.properties.headers = headers;
+        }
+        Ok(())
+    }
+
+    /// The channel the copies are published on, in confirm mode (opened at the first rescue).
+    async fn confirm_channel(&mut self) -> Result<Channel> {
+        if let Some(ch) = &self.channel {
+            return Ok(ch.clone());
+        }
+        let ch = self.session.channel().await?;
+        ch.confirm_select(ConfirmSelectOptions::default())
+            .await
+            .map_err(|e| {
+                self.session
+                    .amqp_error(&e, "cannot enable publisher confirms")
+            })?;
+        self.channel = Some(ch.clone());
+        Ok(ch)
     }
 
     pub async fn close(&mut self) {

@@ -329,7 +329,10 @@ pub struct FilterArgs {
 #[command(next_help_heading = "Peeking")]
 pub struct PeekArgs {
     /// Peek a quorum q.dead even though each peek spends one delivery of every message
-    /// (RabbitMQ before 4.3); a message on its last delivery is moved to the back instead
+    /// (RabbitMQ before 4.3); a message on its last delivery is moved to the back instead.
+    /// On every version a crash of queuey or of its connection spends one delivery of each
+    /// message held, and could lose only the messages on their last delivery that have arrived
+    /// and are not yet moved: at most 256, or --window if smaller
     #[arg(long)]
     pub spend_delivery_budget: bool,
 

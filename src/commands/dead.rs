@@ -6,7 +6,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use crate::broker::peek::{Delivered, with_peek};
+use crate::broker::peek::{Delivered, Peek, with_peek};
 use crate::broker::session::Session;
 use crate::dead::decode::{self};
 use crate::dead::filter::{Filter, GroupKey, Grouping};
@@ -22,10 +22,26 @@ use crate::settings::Which;
 
 use crate::dead::export::export_record;
 use crate::live::dead::{explain_missing, next_matching};
-use crate::output::dead::note_rescued;
+use crate::output::dead::{note_crash_cost, note_interrupted, note_rescued};
 use crate::output::file::create_new_file;
 use crate::output::time::now_secs;
 use crate::shell::dead_ls_command;
+use crate::signals::{StopFlag, stop_flag};
+
+/// Before a look reads anything: a stop signal ends it cleanly, and what a crash would cost on
+/// this queue is said.
+fn begin_look(p: &mut Peek<'_>, stop: &StopFlag, output: Output) {
+    p.stop_on(stop);
+    if p.kind.closes_count {
+        note_crash_cost(
+            output,
+            p.queue_name(),
+            p.kind.delivery_limit.unwrap_or(0),
+            p.kind.returns_count,
+            p.exposure(),
+        );
+    }
+}
 
 pub async fn ls(
     connection: &ConnectionSettings,
@@ -37,6 +53,7 @@ pub async fn ls(
     output: Output,
 ) -> Result<ExitCode> {
     let session = Session::new(connection.clone(), "dead ls")?;
+    let stop = stop_flag();
     let dead = queue.dead_queue();
     let now = now_secs();
     let grouping = !group_by.is_empty();
@@ -44,6 +61,7 @@ pub async fn ls(
     let mut groups = Grouping::new(group_by.to_vec());
     let mut matched = 0u64;
     let peeked = with_peek(&session, &dead, peek, async |p| {
+        begin_look(p, &stop, output);
         let progress = Progress::new(output, Some(p.target), "scanning");
         while let Some((
             Delivered {
@@ -70,19 +88,35 @@ pub async fn ls(
             }
         }
         progress.finish();
-        Ok((p.received(), p.target, p.rescuer.count, p.kind.clone()))
+        Ok((
+            p.received(),
+            p.target,
+            p.rescuer.count,
+            p.kind.clone(),
+            p.interrupted(),
+        ))
     })
     .await;
-    let (scanned, target, rescued, kind) = match peeked {
+    let (scanned, target, rescued, kind, interrupted) = match peeked {
         Ok(v) => v,
         Err(e) => return Err(explain_missing(&session, queue, e).await),
     };
     session.close().await;
     note_rescued(output, &dead, rescued);
+    let code = note_interrupted(output, &dead, &stop, interrupted, scanned, target);
 
     if grouping {
-        print_groups(&dead, &groups, scanned, matched, now, output)?;
-        return Ok(ExitCode::Ok);
+        print_groups(
+            &dead,
+            &groups,
+            scanned,
+            target,
+            matched,
+            interrupted,
+            now,
+            output,
+        )?;
+        return Ok(code);
     }
     print_ls(
         &LsReport {
@@ -92,12 +126,13 @@ pub async fn ls(
             scanned,
             matched,
             complete: scanned >= target,
+            interrupted,
             messages: rows,
         },
         queue,
         output,
     )?;
-    Ok(ExitCode::Ok)
+    Ok(code)
 }
 
 pub async fn show(
@@ -108,12 +143,14 @@ pub async fn show(
     output: Output,
 ) -> Result<ExitCode> {
     let session = Session::new(connection.clone(), "dead show")?;
+    let stop = stop_flag();
     let dead = queue.dead_queue();
     let found = with_peek(&session, &dead, peek, async |p| {
+        begin_look(p, &stop, output);
         if let Which::Position(n) = which
             && *n > p.target
         {
-            return Ok((None, p.target));
+            return Ok((None, p.target, 0));
         }
         while let Some(Delivered {
             position, message, ..
@@ -124,10 +161,10 @@ pub async fn show(
                 Which::MessageId(id) => message.properties.message_id.as_deref() == Some(id),
             };
             if hit {
-                return Ok((Some((position, message)), p.target));
+                return Ok((Some((position, message)), p.target, position));
             }
         }
-        Ok((None, p.target))
+        Ok((None, p.target, p.received()))
     })
     .await;
     let found = match found {
@@ -135,7 +172,12 @@ pub async fn show(
         Err(e) => return Err(explain_missing(&session, queue, e).await),
     };
     session.close().await;
-    let (Some((position, message)), depth) = found else {
+    if found.0.is_none() && stop.is_set() {
+        return Ok(note_interrupted(
+            output, &dead, &stop, true, found.2, found.1,
+        ));
+    }
+    let (Some((position, message)), depth, _) = found else {
         let what = match which {
             Which::Position(n) => format!(
                 "no message at position {n} in {dead:?} ({})",
@@ -191,11 +233,13 @@ pub async fn export(
         None => stdout_error(e),
     };
     let session = Session::new(connection.clone(), "dead export")?;
+    let stop = stop_flag();
     let dead = queue.dead_queue();
     let vhost = session.vhost().to_owned();
     let now = now_secs();
     let mut exported = 0u64;
     let peeked = with_peek(&session, &dead, peek, async |p| {
+        begin_look(p, &stop, output);
         let progress = Progress::new(output, Some(p.target), "exporting");
         while let Some((
             Delivered {
@@ -216,10 +260,10 @@ pub async fn export(
             }
         }
         progress.finish();
-        Ok((p.received(), p.target, p.rescuer.count))
+        Ok((p.received(), p.target, p.rescuer.count, p.interrupted()))
     })
     .await;
-    let (scanned, target, rescued) = match peeked {
+    let (scanned, target, rescued, interrupted) = match peeked {
         Ok(v) => v,
         Err(e) => return Err(explain_missing(&session, queue, e).await),
     };
@@ -232,12 +276,14 @@ pub async fn export(
     }
     session.close().await;
     note_rescued(output, &dead, rescued);
+    let code = note_interrupted(output, &dead, &stop, interrupted, scanned, target);
     let report = ExportReport {
         queue: dead,
         depth_at_start: target,
         scanned,
         exported,
         complete: scanned >= target,
+        interrupted,
         output_file: output_file.map(|p| p.display().to_string()),
     };
     match (output.format, &report.output_file) {
@@ -245,13 +291,24 @@ pub async fn export(
         // note on stderr so that the stream remains one record per line.
         (Format::Json, Some(_)) => output::print_json(&report)?,
         _ => output.note(&format!(
-            "exported {exported} of {} scanned in {}{}",
+            "exported {exported} of {} scanned in {}{}{}",
             plural(scanned, "dead letter"),
             sanitize(&report.queue),
-            output_file.map_or(String::new(), |p| format!(" to {}", p.display()))
+            output_file.map_or(String::new(), |p| format!(
+                " to {}",
+                sanitize(&p.display().to_string())
+            )),
+            if interrupted {
+                format!(
+                    "; INCOMPLETE: the export stopped after {scanned} of the {target} dead \
+                     letters the queue held"
+                )
+            } else {
+                String::new()
+            }
         )),
     }
-    Ok(ExitCode::Ok)
+    Ok(code)
 }
 
 /// The summary of `dead export` (`-o json` with `--output-file`).
@@ -261,7 +318,10 @@ pub struct ExportReport {
     pub depth_at_start: u64,
     pub scanned: u64,
     pub exported: u64,
-    /// Whether every message q.dead held at the start was read (false after --limit).
+    /// Whether every message q.dead held at the start was read (false after --limit or a
+    /// signal).
     pub complete: bool,
+    /// Whether a stop signal ended the export early (the file is then incomplete).
+    pub interrupted: bool,
     pub output_file: Option<String>,
 }

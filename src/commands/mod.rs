@@ -8,7 +8,6 @@ pub mod holds;
 pub mod ping;
 pub mod purge;
 pub mod replay;
-pub mod signals;
 pub mod status;
 
 use crate::error::{ExitCode, Result};

@@ -9,7 +9,6 @@ use serde::Serialize;
 use crate::broker::peek::{Delivered, Peek, with_peek};
 use crate::broker::session::Session;
 use crate::broker::settle::{Acker, connection_lost};
-use crate::commands::signals::{StopFlag, stop_flag};
 use crate::dead::decode;
 use crate::dead::export::{export_record, read_record};
 use crate::dead::journal::{
@@ -26,6 +25,7 @@ use crate::output::sanitize::sanitize;
 use crate::output::time::now_secs;
 use crate::output::{self, Format, Output, plural};
 use crate::settings::PurgeSettings;
+use crate::signals::{StopFlag, stop_flag};
 
 /// The summary of a purge.
 #[derive(Clone, Debug, Default, Serialize)]

@@ -37,6 +37,8 @@ pub struct LsReport {
     pub scanned: u64,
     pub matched: u64,
     pub complete: bool,
+    /// Whether a stop signal ended the look early.
+    pub interrupted: bool,
     pub messages: Vec<LsRow>,
 }
 
@@ -162,8 +164,13 @@ pub fn print_ls(report: &LsReport, queue: &QueueSettings, output: Output) -> Res
 #[derive(Debug, Serialize)]
 pub struct GroupsReport<'a> {
     pub queue: &'a str,
+    pub depth_at_start: u64,
     pub scanned: u64,
     pub matched: u64,
+    /// Whether every message q.dead held at the start was counted.
+    pub complete: bool,
+    /// Whether a stop signal ended the count early.
+    pub interrupted: bool,
     pub group_by: Vec<String>,
     pub groups: Vec<GroupRow>,
 }
@@ -181,11 +188,14 @@ pub struct GroupRow {
     pub newest_age_secs: Option<u64>,
 }
 
+#[allow(clippy::too_many_arguments)]
 pub fn print_groups(
     dead: &str,
     groups: &Grouping,
     scanned: u64,
+    depth_at_start: u64,
     matched: u64,
+    interrupted: bool,
     now: u64,
     output: Output,
 ) -> Result<()> {
@@ -211,8 +221,11 @@ pub fn print_groups(
                 .collect();
             output::print_json(&GroupsReport {
                 queue: dead,
+                depth_at_start,
                 scanned,
                 matched,
+                complete: scanned >= depth_at_start,
+                interrupted,
                 group_by: labels.clone(),
                 groups,
             })
@@ -241,8 +254,13 @@ pub fn print_groups(
                 table.add_row(row);
             }
             output::print(table)?;
+            let partial = if scanned < depth_at_start {
+                format!(" (of the {depth_at_start} it held: these counts are partial)")
+            } else {
+                String::new()
+            };
             output.note(&format!(
-                "{matched} matching of {scanned} scanned in {}",
+                "{matched} matching of {scanned} scanned in {}{partial}",
                 sanitize(dead)
             ));
             Ok(())
@@ -549,6 +567,46 @@ pub fn render_body(body: &[u8], content_type: Option<&str>) -> String {
 }
 
 /// The warning after a peek that republished messages on their last delivery.
+/// Before a look of a quorum queue with a delivery limit: what a crash of queuey or of its
+/// connection would cost while it holds the queue's messages (a signal costs nothing).
+pub fn note_crash_cost(output: Output, queue: &str, limit: u64, returns_count: bool, round: u64) {
+    let normal = if returns_count {
+        "this look spends one delivery of every message it reads (--spend-delivery-budget)"
+    } else {
+        "this look spends no delivery (Ctrl-C neither)"
+    };
+    output.note(&format!(
+        "{} is a quorum queue with a delivery limit of {limit}: {normal}, but if queuey is \
+         killed or loses its connection, every message it holds spends one delivery, and up \
+         to {round} on their last delivery could be lost (queuey republishes those it has read \
+         as they arrive)",
+        sanitize(queue)
+    ));
+}
+
+/// After a look that a stop signal ended early: what it read, and that everything it held went
+/// back. The exit code of the look (130 when interrupted).
+pub fn note_interrupted(
+    output: Output,
+    queue: &str,
+    stop: &crate::signals::StopFlag,
+    interrupted: bool,
+    scanned: u64,
+    depth_at_start: u64,
+) -> crate::error::ExitCode {
+    if !interrupted {
+        return crate::error::ExitCode::Ok;
+    }
+    output.warn(&format!(
+        "interrupted by {} after reading {scanned} of the {depth_at_start} messages {} held: \
+         every message it held is back in {}, nothing removed; what follows is partial",
+        stop.signal().unwrap_or("a signal"),
+        sanitize(queue),
+        sanitize(queue),
+    ));
+    crate::error::ExitCode::Interrupted
+}
+
 pub fn note_rescued(output: Output, queue: &str, rescued: u64) {
     if rescued > 0 {
         output.warn(&format!(

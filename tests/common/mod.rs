@@ -319,6 +319,103 @@ impl Broker {
         });
     }
 
+    /// Publishes one persistent message per id (the id as message id and body) to `queue`,
+    /// with the confirms awaited in batches.
+    pub fn publish_ids(&self, queue: &str, ids: &[String]) {
+        let ch = self.channel();
+        self.rt.block_on(async {
+            ch.confirm_select(ConfirmSelectOptions::default())
+                .await
+                .expect("confirm.select");
+            for chunk in ids.chunks(500) {
+                let mut pending = Vec::with_capacity(chunk.len());
+                for id in chunk {
+                    let props = BasicProperties::default()
+                        .with_message_id(id.as_str().into())
+                        .with_delivery_mode(2);
+                    pending.push(
+                        ch.basic_publish(
+                            "".into(),
+                            queue.into(),
+                            BasicPublishOptions::default(),
+                            id.as_bytes(),
+                            props,
+                        )
+                        .await
+                        .expect("publish"),
+                    );
+                }
+                for confirm in pending {
+                    assert!(
+                        confirm.await.expect("confirm").is_ack(),
+                        "publish to {queue}"
+                    );
+                }
+            }
+            let _ = ch.close(200, "ok".into()).await;
+        });
+    }
+
+    /// Spends one delivery of every message of the quorum queue `queue`: consumes them all
+    /// unacknowledged, then closes the channel, which returns them counted (on every version).
+    /// Returns once they are all ready again.
+    pub fn spend_one_delivery(&self, queue: &str) {
+        let n = self.count(queue);
+        let ch = self.channel();
+        self.rt.block_on(async {
+            use futures_lite::StreamExt;
+            ch.basic_qos(u16::MAX, lapin::options::BasicQosOptions::default())
+                .await
+                .expect("basic.qos");
+            let mut consumer = ch
+                .basic_consume(
+                    queue.into(),
+                    "".into(),
+                    lapin::options::BasicConsumeOptions::default(),
+                    FieldTable::default(),
+                )
+                .await
+                .expect("basic.consume");
+            let mut got = 0;
+            while got < n {
+                match tokio::time::timeout(Duration::from_secs(30), consumer.next()).await {
+                    Ok(Some(Ok(_))) => got += 1,
+                    other => panic!("consuming {queue} to spend a delivery: {:?}", other.is_ok()),
+                }
+            }
+            let _ = ch.close(200, "spent".into()).await;
+        });
+        self.wait_for_count(queue, n);
+    }
+
+    /// Removes every message of `queue` (consumed with acks) and returns their message ids, in
+    /// order: the last word on what a queue held, for a test that is done with it.
+    pub fn drain_ids(&self, queue: &str) -> Vec<String> {
+        let ch = self.channel();
+        self.rt.block_on(async {
+            let mut out = Vec::new();
+            while let Some(m) = ch
+                .basic_get(
+                    queue.into(),
+                    lapin::options::BasicGetOptions { no_ack: true },
+                )
+                .await
+                .expect("basic.get")
+            {
+                out.push(
+                    m.delivery
+                        .properties
+                        .message_id()
+                        .as_ref()
+                        .map(|s| s.to_string())
+                        .unwrap_or_default(),
+                );
+            }
+            let _ = ch.close(200, "ok".into()).await;
+            out
+        })
+    }
+
     /// Every message of `queue` in order, read with basic.get and returned with one multiple
     /// nack (a classic queue keeps its order; a quorum queue spends one delivery each).
     pub fn snapshot(&self, queue: &str) -> Vec<(Vec<u8>, BasicProperties)> {

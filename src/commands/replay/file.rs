@@ -18,7 +18,6 @@ use super::step::{Step, Stepper};
 use super::{Pace, Tally, check_targets, paced_window, publish_chunk};
 use crate::broker::publish::{Copy, Outcome, Publisher, fits_amqp};
 use crate::broker::session::Session;
-use crate::commands::signals::StopFlag;
 use crate::dead::decode::Message;
 use crate::dead::export::read_record;
 use crate::dead::journal::digest;
@@ -29,6 +28,7 @@ use crate::output::Output;
 use crate::output::progress::Progress;
 use crate::output::time::now_secs;
 use crate::settings::ReplaySettings;
+use crate::signals::StopFlag;
 
 /// What the publisher keeps of each copy until it is decided.
 struct Token {

@@ -28,7 +28,6 @@ use tokio::sync::Semaphore;
 
 use crate::broker::session::Session;
 use crate::broker::settle::{Flow, flow_events, lost_error};
-use crate::commands::signals::{StopFlag, stop_flag};
 use crate::dead::report::ReplayReport;
 use crate::duration::format_duration;
 use crate::endpoint::ConnectionSettings;
@@ -41,6 +40,7 @@ use crate::output::replay::print_report;
 use crate::output::sanitize::sanitize;
 use crate::queue::MAX_QUEUE_NAME_BYTES;
 use crate::settings::ReplaySettings;
+use crate::signals::{StopFlag, stop_flag};
 use journal::JournalSlot;
 
 pub async fn run(

@@ -24,7 +24,6 @@ use crate::broker::peek::{Delivered, Peek, with_peek};
 use crate::broker::publish::{Copy, Outcome, Publisher};
 use crate::broker::session::Session;
 use crate::broker::settle::Rescuer;
-use crate::commands::signals::StopFlag;
 use crate::dead::decode::Message;
 use crate::dead::journal::{Unfinished, digest};
 use crate::dead::peek::PeekOptions;
@@ -34,6 +33,7 @@ use crate::error::{Error, Kind, Result};
 use crate::output::Output;
 use crate::output::progress::Progress;
 use crate::settings::ReplaySettings;
+use crate::signals::StopFlag;
 
 /// A dead letter on its way from the read stage to the publish stage.
 // Boxing the large variant would cost an allocation per message; the small ones are rare.
