@@ -717,7 +717,7 @@ _queuey() {
             return 0
             ;;
         queuey__subcmd__dead__subcmd__replay)
-            opts="-o -q -h -V --to --dry-run --limit --rate --from-file --keep-attempts --journal --blocked-timeout --cause --reason --job-type --original-queue --attempts --older-than --newer-than --header --message-id --spend-delivery-budget --assume-classic --window --dead-suffix --deferred-suffix --url --api-url --connect-timeout --config --output --quiet --help --version"
+            opts="-o -q -h -V --to --dry-run --limit --rate --from-file --keep-attempts --allow-drop-head --journal --blocked-timeout --cause --reason --job-type --original-queue --attempts --older-than --newer-than --header --message-id --spend-delivery-budget --assume-classic --window --dead-suffix --deferred-suffix --url --api-url --connect-timeout --config --output --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

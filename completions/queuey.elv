@@ -304,6 +304,7 @@ set edit:completion:arg-completer[queuey] = {|@words|
             cand --output 'Output format'
             cand --dry-run 'Print what would go where (counts per target queue) and move nothing'
             cand --keep-attempts 'Copy each body unchanged: a job comes back on the attempt it died on (by default its envelope''s attempt is set to 1, so it gets its full retries back)'
+            cand --allow-drop-head 'Publish copies into a full target whose overflow is drop-head (RabbitMQ''s default) even though each one pushes out that queue''s oldest message (dead-lettered or dropped, as the queue says). Without it such copies are not published and their dead letters stay'
             cand --spend-delivery-budget 'Peek a quorum q.dead even though each peek spends one delivery of every message (RabbitMQ before 4.3); a message on its last delivery is moved to the back instead. On every version a crash of queuey or of its connection spends one delivery of each message held, and could lose only the messages on their last delivery that have arrived and are not yet moved: at most 256, or --window if smaller'
             cand --assume-classic 'Without the management API, treat q.dead as a classic queue (as queuey declares it)'
             cand -q 'No progress bars and no notes on stderr'

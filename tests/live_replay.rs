@@ -308,7 +308,9 @@ fn a_replayed_copy_is_the_dead_letter_with_only_the_documented_changes() {
 
 /// The outcome-to-ack mapping live: a target at its length limit with `reject-publish` makes
 /// the broker nack copies past the limit; their dead letters stay in q.dead, in order, and the
-/// run says so with exit code 3. Nothing is in both places, nothing is lost.
+/// run says so with exit code 3. Nothing is in both places, nothing is lost. Run without the
+/// management API, so that queuey cannot read the limit and the broker is what refuses (with
+/// the API, queuey does not publish what would not fit: `bounded_targets`).
 #[test]
 fn copies_the_broker_refuses_leave_their_dead_letters_in_place() {
     let broker = Broker::connect();
@@ -330,6 +332,7 @@ fn copies_the_broker_refuses_leave_their_dead_letters_in_place() {
     let (mut cmd, _dir) = queuey();
     let out = cmd
         .args(["dead", "replay", &q, "-o", "json"])
+        .args(["--api-url", "http://127.0.0.1:1", "--assume-classic"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
@@ -1791,4 +1794,217 @@ fn regex_escape(s: &str) -> String {
             special.then_some('\\').into_iter().chain([c])
         })
         .collect()
+}
+
+/// A logical queue `q` whose work queue is bounded by a policy (`max-length` 3 and `overflow`)
+/// and dead-letters to `q.dead` (as the issue's operator had it), with `n` dead letters in
+/// `q.dead` bound for `q`. Waits until the management API shows the policy on `q` (it shows a
+/// new policy at the queue's next statistics emission, about 5 s). Returns (q, q.dead, ids).
+fn bounded_work_queue(
+    broker: &Broker,
+    label: &str,
+    overflow: &str,
+    n: usize,
+) -> (String, String, Vec<String>) {
+    let q = broker.queue_name(label);
+    let dead = format!("{q}.dead");
+    broker.track_queue(&dead);
+    broker.declare(&dead, FieldTable::default());
+    broker.declare(
+        &q,
+        table(vec![
+            ("x-dead-letter-exchange", long_str("")),
+            ("x-dead-letter-routing-key", long_str(&dead)),
+        ]),
+    );
+    broker.set_policy(
+        &q,
+        &format!("^{}$", regex_escape(&q)),
+        serde_json::json!({"max-length": 3, "overflow": overflow}),
+        false,
+    );
+    eventually(
+        &format!("the API to show the policy on {q}"),
+        Duration::from_secs(30),
+        || {
+            broker.api_queue(&q).and_then(|v| {
+                (v["effective_policy_definition"]["overflow"] == overflow).then_some(())
+            })
+        },
+    );
+    let ids = fill(broker, &dead, &[q.as_str()], &["fatal error: x"], n);
+    broker.wait_for_count(&dead, n as u32);
+    (q, dead, ids)
+}
+
+/// Every id exactly once across `q` and `q.dead`: nothing lost, nothing doubled.
+fn assert_each_id_once(broker: &Broker, q: &str, dead: &str, ids: &[String]) {
+    let want: BTreeMap<String, usize> = ids.iter().map(|id| (id.clone(), 1)).collect();
+    assert_eq!(
+        id_counts(broker, &[q, dead]),
+        want,
+        "every id once across q and q.dead"
+    );
+}
+
+/// A replay into a work queue at its length limit knows the limit (argument and effective
+/// policy) and its overflow. 10 dead letters into a `q` that holds 0 of max-length 3: the dry
+/// run says 3 would move and 7 would not fit ("holds 0 of max-length 3, overflow X (policy): 7
+/// of 10 would ..."); the real run publishes 3 and keeps 7 in q.dead in their order (exit 3),
+/// whatever the overflow: `reject-publish` would refuse them, `reject-publish-dlx` would refuse
+/// them *and* dead-letter them back into q.dead (the job twice there, the issue's doubling),
+/// `drop-head` would push out q's oldest jobs. Every id is then once across q and q.dead. With
+/// `--allow-drop-head`, all 10 go into the drop-head queue, which pushes out 7 (dead-lettered
+/// back into q.dead): still each id once. The same on 3.10 and 4.3.
+#[test]
+fn bounded_targets_take_what_fits_and_the_rest_stays() {
+    let broker = Broker::connect();
+    for overflow in ["reject-publish", "reject-publish-dlx", "drop-head"] {
+        let (q, dead, ids) = bounded_work_queue(&broker, "bounded", overflow, 10);
+        let (mut cmd, _dir) = queuey();
+        let out = cmd
+            .args(["dead", "replay", &q, "--dry-run"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(3), "{overflow}: {}", stderr(&out));
+        let verb = if overflow == "drop-head" {
+            "would push out its oldest messages"
+        } else {
+            "would be refused"
+        };
+        assert!(
+            stdout(&out).contains(&format!(
+                "holds 0 of max-length 3, overflow {overflow} (policy): 7 of 10 {verb}, so they \
+                 would stay"
+            )) && stdout(&out)
+                .contains("3 would be replayed, 7 would not fit in their full target and stay"),
+            "{overflow}: {}",
+            stdout(&out)
+        );
+        let (mut cmd, _dir) = queuey();
+        let out = cmd
+            .args(["dead", "replay", &q, "--dry-run", "-o", "json"])
+            .output()
+            .unwrap();
+        let report = json(&out);
+        let target = &report["targets"][0];
+        assert_eq!(
+            (
+                &target["would_move"],
+                &target["would_fail"],
+                &target["room"]["full"],
+                &target["room"]["max_length"],
+                &target["room"]["overflow"],
+                &target["room"]["overflow_from"],
+                &target["room"]["held_at_start"],
+            ),
+            (
+                &serde_json::json!(3),
+                &serde_json::json!(7),
+                &serde_json::json!(7),
+                &serde_json::json!(3),
+                &serde_json::json!(overflow),
+                &serde_json::json!("policy"),
+                &serde_json::json!(0),
+            ),
+            "{overflow}: {report}"
+        );
+
+        let (mut cmd, _dir) = queuey();
+        let out = cmd
+            .args(["dead", "replay", &q, "-o", "json"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(3), "{overflow}: {}", stderr(&out));
+        let report = json(&out);
+        assert_eq!(
+            (
+                &report["moved"],
+                &report["failed"],
+                &report["targets"][0]["refused"]
+            ),
+            (
+                &serde_json::json!(3),
+                &serde_json::json!(7),
+                &serde_json::json!(0)
+            ),
+            "{overflow}: nothing refused by the broker: {report}"
+        );
+        assert!(
+            report["targets"][0]["failure"]
+                .as_str()
+                .unwrap()
+                .contains(&format!(
+                    "{q:?} is full (holds 3 of max-length 3; overflow {overflow} (policy))"
+                )),
+            "{overflow}: {report}"
+        );
+        assert_eq!(ids_in(&broker, &q), ids[..3].to_vec(), "{overflow}");
+        assert_eq!(
+            ids_in(&broker, &dead),
+            ids[3..].to_vec(),
+            "{overflow}: in order"
+        );
+        assert_each_id_once(&broker, &q, &dead, &ids);
+    }
+
+    // Pushing out, on purpose.
+    let (q, dead, ids) = bounded_work_queue(&broker, "pushed", "drop-head", 10);
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args(["dead", "replay", &q, "--allow-drop-head"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("7 copies went into a full drop-head target (--allow-drop-head) and pushed out as many of its oldest messages"),
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(ids_in(&broker, &q), ids[7..].to_vec());
+    eventually(
+        "the pushed-out copies in q.dead",
+        Duration::from_secs(10),
+        || (broker.count(&dead) == 7).then_some(()),
+    );
+    assert_each_id_once(&broker, &q, &dead, &ids);
+}
+
+/// What queuey cannot foresee (no management API to read the limit, or a producer filling the
+/// queue in between) the broker refuses, and a `reject-publish-dlx` target dead-letters each
+/// refused copy back into q.dead, where its dead letter stayed: queuey finds those copies
+/// there (this run's, by run id and copy number) and removes them, and says so. Every id is
+/// once across q and q.dead (it was twice for 7 of 10 before: the issue). The same on 3.10
+/// and 4.3.
+#[test]
+fn refused_copies_dead_lettered_back_are_not_doubled() {
+    let broker = Broker::connect();
+    let (q, dead, ids) = bounded_work_queue(&broker, "dlx-back", "reject-publish-dlx", 10);
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args(["dead", "replay", &q])
+        .args(["--api-url", "http://127.0.0.1:1", "--assume-classic"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains(&format!(
+            "the broker refused 7 copies and dead-lettered them back into {dead}: queuey \
+             removed those copies there, their dead letters stayed (each job once)"
+        )),
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(ids_in(&broker, &q), ids[..3].to_vec());
+    assert_eq!(
+        ids_in(&broker, &dead),
+        ids[3..].to_vec(),
+        "the originals, in order"
+    );
+    assert_each_id_once(&broker, &q, &dead, &ids);
+    // The dead letters left are the originals, not the broker's copies.
+    for (_, props) in broker.snapshot(&dead) {
+        let headers = props.headers().as_ref().unwrap();
+        assert!(headers.inner().get("x-death").is_none(), "{headers:?}");
+    }
 }

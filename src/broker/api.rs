@@ -70,6 +70,9 @@ pub struct LiveQueue {
     pub messages_ready: Option<u64>,
     #[serde(default)]
     pub messages_unacknowledged: Option<u64>,
+    /// Bytes of the ready messages' bodies (what `max-length-bytes` limits).
+    #[serde(default)]
+    pub message_bytes_ready: Option<u64>,
     #[serde(default)]
     pub consumers: Option<u64>,
     /// e.g. `2026-11-29T13:59:29.881+00:00` on 3.10 (older brokers: `2026-11-29 13:59:29`);

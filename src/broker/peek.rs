@@ -229,6 +229,14 @@ impl<'a> Peek<'a> {
         u64::from(self.kind.exposure(self.options.window))
     }
 
+    /// Reads up to `n` messages more than the queue held when the peek began (and whatever of
+    /// that it has not read yet): messages that arrived since, behind the held ones. A replay
+    /// looks there for its refused copies that the broker dead-lettered back. The peek still
+    /// ends when the queue runs dry.
+    pub fn read_beyond(&mut self, n: u64) {
+        self.target = self.target.max(self.fetched).saturating_add(n);
+    }
+
     /// The next message, or `None` when the peek has read what the queue held when it began
     /// (or the queue ran dry because someone else consumed, or a stop signal came).
     pub async fn next(&mut self) -> Result<Option<Delivered>> {

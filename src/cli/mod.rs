@@ -447,6 +447,12 @@ pub struct DeadReplayArgs {
     #[arg(long)]
     pub keep_attempts: bool,
 
+    /// Publish copies into a full target whose overflow is drop-head (RabbitMQ's default) even
+    /// though each one pushes out that queue's oldest message (dead-lettered or dropped, as the
+    /// queue says). Without it such copies are not published and their dead letters stay
+    #[arg(long)]
+    pub allow_drop_head: bool,
+
     /// The replay journal: each copy is recorded here before it is published ("in doubt") and
     /// before its dead letter is acked (confirmed): a SHA-256 digest of the dead letter's
     /// properties and body, the target queue, the run id and the copy's number, flushed to

@@ -73,6 +73,10 @@ pub struct HoldsReport {
     pub hold_queues: Vec<HoldEntry>,
     pub bad_names: Vec<BadName>,
     pub totals: Totals,
+    /// Where `messages` and `consumers` come from: always `statistics`, the management API's,
+    /// which can be seconds old. Counting a hold queue exactly (a passive declare) would renew
+    /// its `x-expires` lease and keep an idle one alive.
+    pub counted_by: &'static str,
 }
 
 fn sum(mut values: impl Iterator<Item = Option<u64>>) -> Option<u64> {
@@ -139,6 +143,7 @@ pub fn report(q: &QueueSettings, vhost: &str, live: &[LiveQueue]) -> HoldsReport
         hold_queues,
         bad_names,
         totals,
+        counted_by: "statistics",
     }
 }
 
@@ -249,6 +254,12 @@ pub async fn run(
         String::new(),
     ]);
     output::print(table)?;
+    if !report.hold_queues.is_empty() {
+        output::print(
+            "messages and consumers: the management API's statistics, which can be seconds old \
+             (counting a hold queue exactly would renew its x-expires lease)",
+        )?;
+    }
     if !report.bad_names.is_empty() {
         let mut bad = output::table(&[
             "not a hold queue (bad name)",

@@ -7,7 +7,7 @@
 
 use serde::Serialize;
 
-use crate::broker::session::Session;
+use crate::broker::session::{DeclareReply, Session};
 use crate::endpoint::ConnectionSettings;
 use crate::error::{ExitCode, Result};
 use crate::live::topology::{self as inspect, Counts, Inspected, Inspector};
@@ -25,12 +25,19 @@ pub struct QueueStatus {
     /// messages and consumers).
     #[serde(flatten)]
     pub counts: Counts,
+    /// Where `messages_ready` and `consumers` come from: `amqp` (a passive declare as the
+    /// command ran: exact) or `statistics` (the management API's, which can be seconds old).
+    /// `messages_unacknowledged` is always the statistics' (0 exactly when nothing consumes).
+    pub counted_by: &'static str,
 }
 
 #[derive(Debug, Serialize)]
 pub struct HoldsStatus {
     /// False without the management API.
     pub checked: bool,
+    /// Always `statistics` (the management API's, seconds old): a passive declare would count
+    /// exactly but renew each hold queue's `x-expires` lease.
+    pub counted_by: &'static str,
     pub count: Option<usize>,
     /// Messages waiting in all hold queues; `null` when unknown for any of them.
     pub messages: Option<u64>,
@@ -73,7 +80,33 @@ fn queue_status(i: &Inspected) -> QueueStatus {
         name: i.computed.name.clone(),
         exists: i.plan.status != Status::Create,
         counts: i.counts.unwrap_or_default(),
+        counted_by: "statistics",
     }
+}
+
+/// Counts `q` or `q.dead` exactly, now: the ready messages and consumers of a passive declare
+/// (the management API's statistics can be seconds old: right after a replay or a purge they
+/// still show what was there). With no consumer nothing is unacknowledged; with consumers,
+/// that count stays the statistics'. Neither queue has an `x-expires` lease for the declare to
+/// renew (hold queues, which do, are never counted so). A queue the declare cannot see (gone
+/// meanwhile, exclusive to another connection) keeps the statistics.
+async fn count_now(session: &Session, status: &mut QueueStatus) {
+    if !status.exists {
+        return;
+    }
+    let Ok(DeclareReply::Ok(now)) = session.passive_declare_reply(&status.name).await else {
+        return;
+    };
+    let c = &mut status.counts;
+    c.messages_ready = Some(u64::from(now.messages_ready));
+    c.consumers = Some(u64::from(now.consumers));
+    if now.consumers == 0 {
+        c.messages_unacknowledged = Some(0);
+    }
+    c.messages = c
+        .messages_unacknowledged
+        .map(|u| u64::from(now.messages_ready) + u);
+    status.counted_by = "amqp";
 }
 
 pub async fn run(
@@ -122,6 +155,7 @@ async fn run_in(session: &Session, queues: &[QueueSettings], output: Output) -> 
         let hold_queues = match &holds {
             None => HoldsStatus {
                 checked: false,
+                counted_by: "statistics",
                 count: None,
                 messages: None,
                 bad_names: None,
@@ -131,6 +165,7 @@ async fn run_in(session: &Session, queues: &[QueueSettings], output: Output) -> 
                     h.iter().filter(|(p, _)| p.ttl_ms.is_some()).collect();
                 HoldsStatus {
                     checked: true,
+                    counted_by: "statistics",
                     count: Some(valid.len()),
                     messages: valid
                         .iter()
@@ -139,7 +174,9 @@ async fn run_in(session: &Session, queues: &[QueueSettings], output: Output) -> 
                 }
             }
         };
-        let [work, dead] = [&inspected[0], &inspected[1]].map(queue_status);
+        let [mut work, mut dead] = [&inspected[0], &inspected[1]].map(queue_status);
+        count_now(session, &mut work).await;
+        count_now(session, &mut dead).await;
         logical.push(LogicalStatus {
             name: q.name.clone(),
             queue_type: q.config.queue_type.as_str(),
@@ -180,12 +217,18 @@ fn print(report: &StatusReport, output: Output) -> Result<()> {
             if !s.exists {
                 return format!("missing: `{}` creates it", l.declare_command);
             }
-            let messages = match (s.counts.messages, s.counts.messages_ready) {
-                (Some(m), _) => plural(m, "message"),
-                (None, Some(r)) => format!("{} (ready)", plural(r, "message")),
-                (None, None) => "? messages (not reported yet)".to_owned(),
+            // Counted now (AMQP): the ready messages, exact; otherwise the statistics, which
+            // say so. Unacknowledged messages are only ever the statistics'.
+            let messages = match (s.counted_by, s.counts.messages, s.counts.messages_ready) {
+                ("amqp", _, Some(r)) => format!("{} ready", plural(r, "message")),
+                (_, Some(m), _) => format!("{} (statistics, seconds old)", plural(m, "message")),
+                (_, None, Some(r)) => format!("{} (ready)", plural(r, "message")),
+                (_, None, None) => "? messages (not reported yet)".to_owned(),
             };
             let unacked = match s.counts.messages_unacknowledged {
+                Some(u) if u > 0 && s.counted_by == "amqp" => {
+                    format!(" + {u} unacknowledged (statistics, seconds old)")
+                }
                 Some(u) if u > 0 => format!(" ({u} unacknowledged)"),
                 _ => String::new(),
             };
@@ -217,6 +260,9 @@ fn print(report: &StatusReport, output: Output) -> Result<()> {
                     .messages
                     .map_or("? messages".to_owned(), |m| plural(m, "message"));
                 let mut s = format!("{} with {waiting} waiting", plural(*n as u64, "hold queue"));
+                if *n > 0 {
+                    s.push_str(" (statistics, seconds old)");
+                }
                 if let Some(b) = l.hold_queues.bad_names.filter(|b| *b > 0) {
                     s.push_str(&format!(", {b} bad name{}", if b == 1 { "" } else { "s" }));
                 }

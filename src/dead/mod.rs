@@ -9,4 +9,5 @@ pub mod journal;
 pub mod peek;
 pub mod replay;
 pub mod report;
+pub mod room;
 pub mod value;

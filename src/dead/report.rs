@@ -6,7 +6,9 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
+use crate::dead::room::RoomReport;
 use crate::error::ExitCode;
+use crate::plan::bounds::Overflow;
 use crate::queue::MAX_QUEUE_NAME_BYTES;
 
 /// What became of one published copy.
@@ -38,6 +40,15 @@ pub struct TargetReport {
     /// With --dry-run: whether the target queue exists now (`null`: could not be checked).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub exists: Option<bool>,
+    /// Copies the broker refused (nack), among `failed`.
+    pub refused: u64,
+    /// A target with a length limit: its limits, how full it was, and the copies that did not
+    /// fit (not published: their dead letters stay), among `failed` / `would_fail`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub room: Option<RoomReport>,
+    /// Refused copies the broker dead-lettered back into q.dead (a `reject-publish-dlx`
+    /// target), found there and removed: their dead letters stayed, so each job is there once.
+    pub dead_lettered_back: u64,
     /// With --dry-run: of the matching messages bound here, jobs whose attempt would be reset.
     #[serde(skip)]
     would_reset: u64,
@@ -78,6 +89,15 @@ pub struct ReplayReport {
     pub already_copied: u64,
     /// Quorum q.dead only: messages on their last delivery republished instead of returned.
     pub rescued: u64,
+    /// Refused copies the broker dead-lettered back into q.dead, found there and removed (the
+    /// sum of the targets' `dead_lettered_back`).
+    pub dead_lettered_back: u64,
+    /// Targets whose length limits could not be read (no management API): the broker decides
+    /// what fits.
+    pub limits_unread: Vec<String>,
+    /// Refused copies whose target dead-letters into q.dead and that were not found there
+    /// within the wait: if they arrive later, each is a job twice in q.dead.
+    pub dead_lettered_not_found: u64,
     /// The replay journal used (see `--journal`; a replay from a file keeps one too).
     pub journal: Option<String>,
     /// Most copies published and not yet acked at once (never more than `--window`).
@@ -124,6 +144,7 @@ impl ReplayReport {
         self.would_fail += tally.would_fail;
         self.attempts_reset += tally.attempts_reset;
         self.would_reset_attempts += tally.would_reset_attempts;
+        self.dead_lettered_back += tally.dead_lettered_back;
         for t in tally.targets {
             let mine = self.target(&t.queue);
             mine.moved += t.moved;
@@ -131,6 +152,8 @@ impl ReplayReport {
             mine.would_move += t.would_move;
             mine.would_fail += t.would_fail;
             mine.would_reset += t.would_reset;
+            mine.refused += t.refused;
+            mine.dead_lettered_back += t.dead_lettered_back;
             if t.failure.is_some() {
                 mine.failure = t.failure;
             }
@@ -192,6 +215,7 @@ impl ReplayReport {
                 self.failed += 1;
                 let t = self.target(queue);
                 t.failed += 1;
+                t.refused += 1;
                 t.failure = Some("refused by the broker (nack)".to_owned());
             }
             Outcome::Unknown => {
@@ -205,6 +229,37 @@ impl ReplayReport {
                 );
             }
         }
+    }
+
+    /// With --dry-run: one matching message a real run would not publish, its target being
+    /// full (`why`); it would stay.
+    pub fn would_not_fit(&mut self, queue: &str, why: String) {
+        let t = self.target(queue);
+        t.would_fail += 1;
+        t.failure = Some(why);
+    }
+
+    /// A refused copy that the broker dead-lettered back into q.dead, found and removed there.
+    pub fn dead_lettered_back(&mut self, queue: &str) {
+        self.dead_lettered_back += 1;
+        self.target(queue).dead_lettered_back += 1;
+    }
+
+    /// The limits of a bounded target, and what the run did at them. Copies the broker refused
+    /// there and dead-lettered elsewhere than back into the source (which a run removes) are
+    /// said to be where they went.
+    pub fn set_room(&mut self, queue: &str, room: RoomReport) {
+        let elsewhere = room.bounds.overflow == Overflow::RejectPublishDlx
+            && room.bounds.refused_copies_return_to(&self.source) != Some(true);
+        let t = self.target(queue);
+        if t.refused > 0 && elsewhere {
+            t.failure = Some(format!(
+                "refused by the broker (nack), {queue:?} being full, and {}: each of those jobs \
+                 is there and its dead letter stays here",
+                room.bounds.fate_of_the_dead()
+            ));
+        }
+        t.room = Some(room);
     }
 
     pub fn fail(&mut self, queue: &str, why: String) {
@@ -478,6 +533,63 @@ mod tests {
                 ("e", 0, 2, Some("cannot copy it")),
             ]
         );
+    }
+
+    /// Copies a full reject-publish-dlx target refused and dead-lettered elsewhere than back
+    /// into the source are said to be where they went; those dead-lettered back (removed by
+    /// the run) and other overflows keep the broker's reason.
+    #[test]
+    fn refused_copies_are_said_to_be_where_the_broker_put_them() {
+        use crate::plan::bounds::{Bounds, DeadLetterTo, Origin};
+        let room = |overflow, to: &str| RoomReport {
+            bounds: Bounds {
+                max_length: Some(3),
+                max_length_bytes: None,
+                overflow,
+                overflow_from: Origin::Argument,
+                dead_letters_to: Some(DeadLetterTo::Queue(to.into())),
+            },
+            held_at_start: 3,
+            bytes_at_start: None,
+            full: 0,
+            pushed_out: 0,
+        };
+        let mut report = ReplayReport {
+            source: "q.dead".into(),
+            ..ReplayReport::default()
+        };
+        for target in ["a", "b", "c", "d"] {
+            report.record(target, &Outcome::Refused, false);
+        }
+        report.set_room("a", room(Overflow::RejectPublishDlx, "elsewhere"));
+        report.set_room("b", room(Overflow::RejectPublishDlx, "q.dead"));
+        report.set_room("c", room(Overflow::RejectPublish, "elsewhere"));
+        report.dead_lettered_back("b");
+        assert_eq!(
+            report.target("a").failure.as_deref(),
+            Some(
+                "refused by the broker (nack), \"a\" being full, and dead-lettered to the queue \
+                 \"elsewhere\": each of those jobs is there and its dead letter stays here"
+            )
+        );
+        for t in ["b", "c", "d"] {
+            assert_eq!(
+                report.target(t).failure.as_deref(),
+                Some("refused by the broker (nack)"),
+                "{t}"
+            );
+        }
+        assert!(report.target("c").room.is_some() && report.target("d").room.is_none());
+        assert_eq!(
+            (
+                report.dead_lettered_back,
+                report.target("b").dead_lettered_back
+            ),
+            (1, 1)
+        );
+        report.would_not_fit("e", "full".into());
+        report.settle_would();
+        assert_eq!((report.would_fail, report.target("e").would_fail), (1, 1));
     }
 
     /// Interrupted wins; then any failure, real or in a dry run, is partial; else ok.

@@ -2,24 +2,31 @@
 //! JSON.
 
 use crate::dead::report::{ReplayReport, TargetReport};
+use crate::dead::room::RoomReport;
 use crate::error::Result;
 use crate::output::sanitize::sanitize;
 use crate::output::{self, Format, Output, noun_for, plural, rate_text};
+use crate::plan::bounds::Overflow;
 
 /// Prints the report of a replay (or of a dry run), from q.dead or (`from_file`) an export.
 pub fn print_report(r: &ReplayReport, from_file: bool, output: Output) -> Result<()> {
     if output.format == Format::Json {
         return output::print_json(r);
     }
-    let mut table = output::table(&if r.dry_run {
-        ["target queue", "would move", "would fail", "exists"]
+    let bounded = r.targets.iter().any(|t| t.room.is_some());
+    let mut header = if r.dry_run {
+        vec!["target queue", "would move", "would fail", "exists"]
     } else {
-        ["target queue", "moved", "failed", "why"]
-    });
+        vec!["target queue", "moved", "failed", "why"]
+    };
+    if bounded {
+        header.push("length limit");
+    }
+    let mut table = output::table(&header);
     let mut targets: Vec<&TargetReport> = r.targets.iter().collect();
     targets.sort_by(|a, b| a.queue.cmp(&b.queue));
     for t in targets {
-        table.add_row(if r.dry_run {
+        let mut row = if r.dry_run {
             vec![
                 sanitize(&t.queue),
                 t.would_move.to_string(),
@@ -34,13 +41,27 @@ pub fn print_report(r: &ReplayReport, from_file: bool, output: Output) -> Result
                 },
             ]
         } else {
+            // A target that was full says so in its own column; the reason in full is in the
+            // JSON.
+            let why = match &t.room {
+                Some(room) if room.full > 0 && room.full == t.failed => {
+                    "full: not published (see its length limit)".to_owned()
+                }
+                _ => sanitize(t.failure.as_deref().unwrap_or("")),
+            };
             vec![
                 sanitize(&t.queue),
                 t.moved.to_string(),
                 t.failed.to_string(),
-                sanitize(t.failure.as_deref().unwrap_or("")),
+                why,
             ]
-        });
+        };
+        if bounded {
+            row.push(t.room.as_ref().map_or(String::new(), |room| {
+                sanitize(&limit_cell(t, room, r.dry_run))
+            }));
+        }
+        table.add_row(row);
     }
     if !r.targets.is_empty() {
         output::print(table)?;
@@ -82,16 +103,33 @@ pub fn print_report(r: &ReplayReport, from_file: bool, output: Output) -> Result
                 plural(r.would_reset_attempts, "job")
             ));
         }
-        if r.would_fail > 0 {
+        let full = full_total(r);
+        if r.would_fail > full {
             s.push_str(&format!(
                 ", {} would fail and stay (their target queue does not exist)",
-                r.would_fail
+                r.would_fail - full
+            ));
+        }
+        if full > 0 {
+            s.push_str(&format!(
+                ", {full} would not fit in their full target and stay (see its length limit)"
             ));
         }
         if r.already_copied > 0 {
             s.push_str(&format!(
                 ", {} already copied by an unfinished run (no new copy)",
                 r.already_copied
+            ));
+        }
+        if !r.limits_unread.is_empty() {
+            s.push_str(&format!(
+                "; the length limits of {} could not be read (no management API): the broker \
+                 will refuse what does not fit",
+                r.limits_unread
+                    .iter()
+                    .map(|q| sanitize(q))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ));
         }
         s.push_str("; nothing moved");
@@ -118,6 +156,39 @@ pub fn print_report(r: &ReplayReport, from_file: bool, output: Output) -> Result
         }
         if r.failed > 0 {
             s.push_str(&format!("; {} failed and stay where they were", r.failed));
+            let full = full_total(r);
+            if full > 0 {
+                s.push_str(&format!(
+                    " ({full} of them not published: their target was full, see its length \
+                     limit)"
+                ));
+            }
+        }
+        if r.dead_lettered_back > 0 {
+            s.push_str(&format!(
+                "; the broker refused {} and dead-lettered {} back into {}: queuey removed \
+                 those copies there, their dead letters stayed (each job once)",
+                plural(r.dead_lettered_back, "copy"),
+                if r.dead_lettered_back == 1 {
+                    "it"
+                } else {
+                    "them"
+                },
+                sanitize(&r.source)
+            ));
+        }
+        let pushed: u64 = r
+            .targets
+            .iter()
+            .filter_map(|t| t.room.as_ref())
+            .map(|room| room.pushed_out)
+            .sum();
+        if pushed > 0 {
+            s.push_str(&format!(
+                "; {} went into a full drop-head target (--allow-drop-head) and pushed out as \
+                 many of its oldest messages",
+                plural(pushed, "copy")
+            ));
         }
         if r.already_copied > 0 {
             s.push_str(&format!(
@@ -146,5 +217,65 @@ pub fn print_report(r: &ReplayReport, from_file: bool, output: Output) -> Result
         }
         s
     };
-    output::print(summary)
+    output::print(summary)?;
+    if r.dead_lettered_not_found > 0 {
+        output.warn(&format!(
+            "{} refused by a target that dead-letters into {} did not come back there within \
+             5 s: if the broker delivers them later, each is a job twice in {} (its dead \
+             letter stayed); `queuey dead ls` shows them with cause maxlen",
+            plural(r.dead_lettered_not_found, "copy"),
+            sanitize(&r.source),
+            sanitize(&r.source)
+        ));
+    }
+    Ok(())
+}
+
+/// Copies not published (or, in a dry run, that would not be) because their target was full.
+fn full_total(r: &ReplayReport) -> u64 {
+    r.targets
+        .iter()
+        .filter_map(|t| t.room.as_ref())
+        .map(|room| room.full)
+        .sum()
+}
+
+/// A bounded target's limit and what the run did at it: `holds 0 of max-length 3, overflow
+/// reject-publish-dlx (policy): 7 of 10 would not fit and stay`.
+fn limit_cell(t: &TargetReport, room: &RoomReport, dry_run: bool) -> String {
+    let mut cell = room.describe();
+    let total = if dry_run {
+        t.would_move + room.full
+    } else {
+        t.moved + t.failed
+    };
+    if room.full > 0 {
+        let refused = match room.bounds.overflow {
+            Overflow::DropHead => "would push out its oldest messages",
+            Overflow::RejectPublish | Overflow::RejectPublishDlx => "would be refused",
+        };
+        cell.push_str(&format!(
+            ": {} of {total} {refused}, {}",
+            room.full,
+            if dry_run {
+                "so they would stay"
+            } else {
+                "not published: they stay"
+            }
+        ));
+    } else if room.pushed_out > 0 {
+        cell.push_str(&format!(
+            ": {} of {total} {} as many of its oldest messages ({})",
+            room.pushed_out,
+            if dry_run {
+                "would push out"
+            } else {
+                "pushed out"
+            },
+            room.bounds.fate_of_the_dead()
+        ));
+    } else {
+        cell.push_str(": every copy fits");
+    }
+    cell
 }

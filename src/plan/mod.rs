@@ -12,11 +12,13 @@
 //! Nothing here does I/O: the broker layer fills [`LiveDefinition`] and [`ProbeOutcome`].
 //!
 //! - `mod.rs`: the desired queues and the comparison with the API's definitions;
+//! - [`bounds`]: a bounded queue's limits and overflow (a replay's target);
 //! - [`fate`]: what a live `q.dead`'s arguments and policies do to its dead letters;
 //! - [`probe`]: the AMQP fallback's 406 reply, parsed into the same plan;
 //! - [`holds`]: the checks of live hold queues;
 //! - [`remedies`]: the operator's options over drift, ready to paste.
 
+pub mod bounds;
 pub mod fate;
 pub mod holds;
 pub mod probe;

@@ -153,6 +153,8 @@ pub struct ReplaySettings {
     pub from_file: Option<PathBuf>,
     /// Copy envelope bodies unchanged instead of setting their `attempt` to 1.
     pub keep_attempts: bool,
+    /// `--allow-drop-head`: copies may push out the oldest messages of a full drop-head target.
+    pub allow_drop_head: bool,
     /// `--journal`: the replay journal's file (default: in the state directory).
     pub journal: Option<PathBuf>,
     /// `--blocked-timeout`: stop when publishing stays blocked this long.
@@ -329,6 +331,7 @@ impl Invocation {
                                 rate: a.rate.as_deref().map(parse_rate).transpose()?,
                                 from_file: a.from_file,
                                 keep_attempts: a.keep_attempts,
+                                allow_drop_head: a.allow_drop_head,
                                 journal: a.journal,
                                 blocked_timeout: a
                                     .blocked_timeout

@@ -10,6 +10,7 @@
 //! a signal: the rest of the file is still to replay) and deleted when it reaches its end or
 //! its limit.
 
+use std::cell::RefCell;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 
@@ -23,6 +24,7 @@ use crate::dead::export::read_record;
 use crate::dead::journal::digest;
 use crate::dead::replay::{ReplayStamp, copy_id};
 use crate::dead::report::ReplayReport;
+use crate::dead::room::Rooms;
 use crate::error::{Error, Kind, Result};
 use crate::output::Output;
 use crate::output::progress::Progress;
@@ -47,6 +49,8 @@ struct FileRun<'a> {
     journal: JournalSlot,
     publisher: Option<Publisher<'a, Token>>,
     tally: &'a Tally,
+    /// The room in each target (see `dead::room`).
+    rooms: RefCell<Rooms>,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -93,6 +97,11 @@ pub(super) async fn from_file(
         journal,
         publisher: None,
         tally,
+        rooms: RefCell::new(Rooms::new(
+            &path.display().to_string(),
+            s.allow_drop_head,
+            s.dry_run,
+        )),
     };
     let mut stepper = Stepper::new(s, &stamp);
     progress.set_length(total);
@@ -124,7 +133,10 @@ pub(super) async fn from_file(
                 continue;
             }
             Step::Would { to, reset } => {
-                report.would(&to, reset);
+                match super::room::admit(session, &run.rooms, &to, message.body.len()).await? {
+                    None => report.would(&to, reset),
+                    Some(why) => report.would_not_fit(&to, why),
+                }
                 progress.inc(1);
                 continue;
             }
@@ -136,6 +148,14 @@ pub(super) async fn from_file(
             }
             Step::Copy(copy) => copy,
         };
+        if let Some(why) =
+            super::room::admit(session, &run.rooms, &copy.queue, copy.body.len()).await?
+        {
+            // Not published: the line stays to be replayed (the journal has no record of it).
+            report.fail(&copy.queue, why);
+            progress.inc(1);
+            continue;
+        }
         pace.wait().await;
         let token = Token {
             target: copy.queue.clone(),
@@ -165,6 +185,10 @@ pub(super) async fn from_file(
     }
     progress.finish();
     report.interrupted = stop.is_set();
+    for (target, room) in run.rooms.borrow().reports() {
+        report.set_room(target, room);
+    }
+    report.limits_unread = run.rooms.borrow().unread();
     if s.dry_run {
         check_targets(session, report).await;
     } else if !report.interrupted {
@@ -209,6 +233,7 @@ impl<'a> FileRun<'a> {
         }
         self.journal.sync()?;
         for (t, outcome) in decided {
+            self.rooms.borrow_mut().decided(&t.target);
             if outcome == Outcome::Delivered {
                 Tally::add(&self.tally.copied, 1);
             }

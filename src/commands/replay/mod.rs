@@ -16,10 +16,12 @@ mod doubt;
 mod file;
 mod journal;
 mod queue;
+mod room;
 mod settle;
 mod step;
 
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -29,6 +31,7 @@ use tokio::sync::Semaphore;
 use crate::broker::session::Session;
 use crate::broker::settle::{Flow, flow_events, lost_error};
 use crate::dead::report::ReplayReport;
+use crate::dead::room::Rooms;
 use crate::duration::format_duration;
 use crate::endpoint::ConnectionSettings;
 use crate::error::{Error, ExitCode, Kind, Result};
@@ -243,6 +246,7 @@ async fn target_exists(session: &Session, queue: &str) -> Option<bool> {
 
 /// What the three stages of the queue pipeline share.
 struct Shared<'a> {
+    session: &'a Session,
     s: &'a ReplaySettings,
     stop: &'a StopFlag,
     tally: &'a Tally,
@@ -254,6 +258,11 @@ struct Shared<'a> {
     budget: u32,
     window: usize,
     journal: RefCell<JournalSlot>,
+    /// The room in each target (the read stage asks, the publish stage reports decisions).
+    rooms: RefCell<Rooms>,
+    /// Copies the broker refused whose target may dead-letter them back into q.dead: copy
+    /// number -> target.
+    refused: RefCell<HashMap<u64, String>>,
 }
 
 impl Shared<'_> {

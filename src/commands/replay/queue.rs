@@ -13,6 +13,7 @@
 //! come, per target, never kept per message: memory stays bounded on a queue of millions.
 
 use std::cell::RefCell;
+use std::collections::HashMap;
 
 use tokio::sync::Semaphore;
 use tokio::sync::mpsc::{self, error::TryRecvError};
@@ -29,6 +30,7 @@ use crate::dead::journal::{Unfinished, digest};
 use crate::dead::peek::PeekOptions;
 use crate::dead::replay::{ReplayStamp, copy_id, replayed_in_run};
 use crate::dead::report::ReplayReport;
+use crate::dead::room::Rooms;
 use crate::error::{Error, Kind, Result};
 use crate::output::Output;
 use crate::output::progress::Progress;
@@ -93,6 +95,7 @@ pub(super) async fn from_queue(
     let window = usize::from(s.peek.window).max(1);
     let budget = u32::try_from(s.peek.byte_budget).unwrap_or(u32::MAX).max(1);
     let shared = Shared {
+        session,
         s,
         stop,
         tally,
@@ -101,6 +104,8 @@ pub(super) async fn from_queue(
         budget,
         window,
         journal: RefCell::new(journal),
+        rooms: RefCell::new(Rooms::new(&dead, s.allow_drop_head, s.dry_run)),
+        refused: RefCell::new(HashMap::new()),
     };
     let options = PeekOptions {
         auto_rescue: false,
@@ -137,7 +142,6 @@ pub(super) async fn from_queue(
         // deliveries it returns to q.dead.
         p.acked_elsewhere(acked + rescued);
         report.scanned = p.received();
-        report.depth_at_start = Some(p.target);
         // When the connection drops every stage fails; report the broker's error rather than
         // a stage noticing that its neighbour stopped.
         let first_error = [
@@ -158,6 +162,20 @@ pub(super) async fn from_queue(
         if !s.dry_run {
             acker.barrier().await?;
         }
+        report.depth_at_start = Some(p.target);
+        // Refused copies the broker dead-lettered back into q.dead: doubles of dead letters
+        // that stayed, removed (after the acks, which no longer take a multiple).
+        let mut refused = shared.refused.take();
+        if !refused.is_empty() && !stop.is_set() {
+            let mut back = ReplayReport::default();
+            super::room::remove_returned(p, &stamp.run, &mut refused, &mut back).await?;
+            report.absorb(back);
+        }
+        let surely_back = refused
+            .values()
+            .filter(|t| shared.rooms.borrow().refused_copies_return(t) == Some(true))
+            .count();
+        report.dead_lettered_not_found = surely_back as u64;
         report.scanned = read.scanned;
         report.matched = read.matched;
         report.limit = s.limit;
@@ -171,6 +189,10 @@ pub(super) async fn from_queue(
     .await?;
     report.rescued = rescued;
     report.interrupted = stop.is_set();
+    for (target, room) in shared.rooms.borrow().reports() {
+        report.set_room(target, room);
+    }
+    report.limits_unread = shared.rooms.borrow().unread();
     if s.dry_run {
         super::check_targets(session, report).await;
     } else {
@@ -271,7 +293,11 @@ impl Reader<'_, '_> {
                 match self.stepper.step(&mut message, last_delivery) {
                     Step::Unmatched => self.keep(tag, message, last_delivery).await,
                     Step::Would { to, reset } => {
-                        self.tally.would(&to, reset);
+                        let bytes = message.body.len();
+                        match self.admit(&to, bytes).await? {
+                            None => self.tally.would(&to, reset),
+                            Some(why) => self.tally.would_not_fit(&to, why),
+                        }
                         self.keep(tag, message, last_delivery).await
                     }
                     Step::Cannot { to, why } => {
@@ -280,16 +306,23 @@ impl Reader<'_, '_> {
                         self.keep(tag, message, last_delivery).await
                     }
                     Step::Copy(copy) => {
-                        let weight = self.shared.weight(&copy.body);
-                        let token = Token {
-                            tag,
-                            target: copy.queue.clone(),
-                            digest,
-                            copy: copy.id,
-                            reset: copy.token,
-                            last_delivery: last_delivery.then_some(message),
-                        };
-                        self.pass(Job::Copy(copy.with_token(token)), weight).await
+                        if let Some(why) = self.admit(&copy.queue, copy.body.len()).await? {
+                            self.tally.fail(&copy.queue, why);
+                            // The body went to the copy, unless this is a last delivery (then
+                            // the message is whole, to be rescued).
+                            self.keep(tag, message, last_delivery).await
+                        } else {
+                            let weight = self.shared.weight(&copy.body);
+                            let token = Token {
+                                tag,
+                                target: copy.queue.clone(),
+                                digest,
+                                copy: copy.id,
+                                reset: copy.token,
+                                last_delivery: last_delivery.then_some(message),
+                            };
+                            self.pass(Job::Copy(copy.with_token(token)), weight).await
+                        }
                     }
                 }
             };
@@ -301,6 +334,11 @@ impl Reader<'_, '_> {
         read.matched = self.stepper.matched;
         read.tally = self.tally;
         Ok(read)
+    }
+
+    /// Whether a copy of `bytes` to `target` fits there (see `dead::room`): `None`, or why not.
+    async fn admit(&self, target: &str, bytes: usize) -> Result<Option<String>> {
+        super::room::admit(self.shared.session, &self.shared.rooms, target, bytes).await
     }
 
     /// The dead letter stays in q.dead (rescued if returning it would end it).
@@ -478,6 +516,21 @@ impl Publish<'_, '_> {
             journal.sync()?;
         }
         for (token, outcome) in decided {
+            self.shared.rooms.borrow_mut().decided(&token.target);
+            if outcome == Outcome::Refused
+                && self
+                    .shared
+                    .rooms
+                    .borrow()
+                    .refused_copies_return(&token.target)
+                    != Some(false)
+            {
+                // It may be back in q.dead, dead-lettered by its target: looked for at the end.
+                self.shared
+                    .refused
+                    .borrow_mut()
+                    .insert(token.copy, token.target.clone());
+            }
             self.outcomes.record(&token.target, &outcome, token.reset);
             if outcome == Outcome::Delivered {
                 Tally::add(&self.shared.tally.copied, 1);

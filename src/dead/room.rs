@@ -1,0 +1,440 @@
+//! PURE: whether one more replayed copy fits in its target queue, copy by copy, for the targets
+//! that have a length limit (`plan::bounds`).
+//!
+//! A copy that does not fit is not published: its dead letter stays in `q.dead`, counted as
+//! failed with the reason. Publishing it would do worse than fail: a `reject-publish-dlx`
+//! target refuses it *and* dead-letters it, often back into `q.dead` (the job then twice
+//! there), and a `drop-head` target takes it by pushing out its own oldest job (dead-lettered
+//! or lost), which only `--allow-drop-head` accepts. A `reject-publish` target would only
+//! refuse it, but saying why beats a nack.
+//!
+//! The room is judged from counts, not guessed: the target's ready messages (a passive
+//! declare, exact) when the run meets it first, plus the copies admitted since. When a copy does
+//! not fit, the run counts again (at most once a second: consumers may have made room), and
+//! copies still in flight count as held. `max-length-bytes` is judged from the management API's
+//! `message_bytes_ready` at the start (statistics, seconds old) plus the bodies admitted since,
+//! never counted again. A dry run judges from the first count alone. Whatever a count misses (a
+//! producer filling the queue in between) the broker still refuses: the replay accounts for
+//! those copies too (`commands::replay`).
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use crate::plan::bounds::{Bounds, Overflow};
+
+/// How often, at most, a run counts a full target again.
+pub const RECOUNT_EVERY: Duration = Duration::from_secs(1);
+
+/// What the run knows of a target queue.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Known {
+    /// It does not exist: copies come back unroutable (and stay), as without a limit.
+    Missing,
+    /// No length limit, or a stream.
+    Unbounded,
+    /// Its limits could not be read (no management API): copies go, and the broker decides.
+    Unknown,
+    /// Bounded: the room, counted.
+    Bounded(Room),
+}
+
+/// A bounded target's room.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Room {
+    pub bounds: Bounds,
+    /// Ready messages when the run met the target (a passive declare).
+    pub held_at_start: u64,
+    /// Bytes of ready bodies then (the API's statistics), when a byte limit needs them.
+    pub bytes_at_start: Option<u64>,
+    /// Ready messages at the last count, plus the copies then in flight.
+    base: u64,
+    /// Copies admitted since the last count, and their bytes since the start.
+    since: u64,
+    bytes_since_start: u64,
+    /// Copies admitted and not yet decided by the broker.
+    in_flight: u64,
+    last_count: Instant,
+    /// Copies not published because they did not fit.
+    pub full: u64,
+    /// Copies published beyond the room under `--allow-drop-head`: as many of the target's
+    /// oldest messages pushed out.
+    pub pushed_out: u64,
+}
+
+impl Room {
+    pub fn new(bounds: Bounds, held: u64, bytes: Option<u64>, now: Instant) -> Room {
+        Room {
+            bounds,
+            held_at_start: held,
+            bytes_at_start: bytes,
+            base: held,
+            since: 0,
+            bytes_since_start: 0,
+            in_flight: 0,
+            last_count: now,
+            full: 0,
+            pushed_out: 0,
+        }
+    }
+
+    /// Whether a copy of `bytes` fits now (RabbitMQ's own test: the queue's length plus one,
+    /// and its ready bytes plus the body, within each limit).
+    fn fits(&self, bytes: u64) -> bool {
+        let length_ok = self
+            .bounds
+            .max_length
+            .is_none_or(|max| self.base + self.since < max);
+        let bytes_ok = self.bounds.max_length_bytes.is_none_or(|max| {
+            self.bytes_at_start
+                .unwrap_or(0)
+                .saturating_add(self.bytes_since_start)
+                .saturating_add(bytes)
+                <= max
+        });
+        length_ok && bytes_ok
+    }
+
+    /// How full it is now, in words: `holds 3 of max-length 3`.
+    fn occupancy(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(max) = self.bounds.max_length {
+            parts.push(format!(
+                "holds {} of max-length {max}",
+                self.base + self.since
+            ));
+        }
+        if let Some(max) = self.bounds.max_length_bytes {
+            parts.push(format!(
+                "about {} bytes of max-length-bytes {max}",
+                self.bytes_at_start
+                    .unwrap_or(0)
+                    .saturating_add(self.bytes_since_start)
+            ));
+        }
+        parts.join(", ")
+    }
+}
+
+/// The answer for one copy.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Check {
+    /// The target is not known yet: read it, then call [`Rooms::learned`].
+    Learn,
+    /// It looks full, and a new count may find room: count, then call [`Rooms::recounted`].
+    Recount,
+    /// Publish it.
+    Admit,
+    /// Do not publish it (it stays), for this reason.
+    Full(String),
+}
+
+/// What the run knows of every target it met.
+pub struct Rooms {
+    /// The queue replayed from (a refused copy may be dead-lettered back into it).
+    source: String,
+    allow_drop_head: bool,
+    /// A dry run never counts again: nothing it does changes the targets.
+    dry_run: bool,
+    targets: HashMap<String, Known>,
+}
+
+impl Rooms {
+    pub fn new(source: &str, allow_drop_head: bool, dry_run: bool) -> Rooms {
+        Rooms {
+            source: source.to_owned(),
+            allow_drop_head,
+            dry_run,
+            targets: HashMap::new(),
+        }
+    }
+
+    /// Whether one more copy of `bytes` to `target` may be published, at `now`.
+    pub fn check(&mut self, target: &str, bytes: u64, now: Instant) -> Check {
+        let Some(known) = self.targets.get_mut(target) else {
+            return Check::Learn;
+        };
+        let Known::Bounded(room) = known else {
+            return Check::Admit;
+        };
+        let drop_head = room.bounds.overflow == Overflow::DropHead;
+        if room.fits(bytes) || (drop_head && self.allow_drop_head) {
+            if !room.fits(bytes) {
+                room.pushed_out += 1;
+            }
+            room.since += 1;
+            room.bytes_since_start = room.bytes_since_start.saturating_add(bytes);
+            if !self.dry_run {
+                room.in_flight += 1;
+            }
+            return Check::Admit;
+        }
+        if !self.dry_run && now.duration_since(room.last_count) >= RECOUNT_EVERY {
+            return Check::Recount;
+        }
+        room.full += 1;
+        let why = match room.bounds.overflow {
+            Overflow::RejectPublishDlx => format!(
+                "the broker would refuse the copy and dead-letter it ({})",
+                room.bounds.fate_of_the_dead()
+            ),
+            Overflow::RejectPublish => "the broker would refuse the copy".to_owned(),
+            Overflow::DropHead => format!(
+                "the copy would push out its oldest message ({}); --allow-drop-head lets copies \
+                 do that",
+                room.bounds.fate_of_the_dead()
+            ),
+        };
+        Check::Full(format!(
+            "{target:?} is full ({}; {}): {why}, so it was not published and its dead letter \
+             stays in {:?}",
+            room.occupancy(),
+            room.bounds.overflow_text(),
+            self.source
+        ))
+    }
+
+    /// What was read of `target` (after [`Check::Learn`]).
+    pub fn learned(&mut self, target: &str, known: Known) {
+        self.targets.insert(target.to_owned(), known);
+    }
+
+    /// A new count of `target`'s ready messages (after [`Check::Recount`]): what is in flight
+    /// still counts as held.
+    pub fn recounted(&mut self, target: &str, ready: u64, now: Instant) {
+        if let Some(Known::Bounded(room)) = self.targets.get_mut(target) {
+            room.base = ready + room.in_flight;
+            room.since = 0;
+            room.last_count = now;
+        }
+    }
+
+    /// The broker decided a copy to `target` (confirmed, returned or refused).
+    pub fn decided(&mut self, target: &str) {
+        if let Some(Known::Bounded(room)) = self.targets.get_mut(target) {
+            room.in_flight = room.in_flight.saturating_sub(1);
+        }
+    }
+
+    /// Whether copies `target` refuses come back into the queue replayed from: `Some(true)`
+    /// surely, `Some(false)` surely not, `None` when it cannot be told (limits unknown, or an
+    /// exchange decides).
+    pub fn refused_copies_return(&self, target: &str) -> Option<bool> {
+        match self.targets.get(target) {
+            Some(Known::Bounded(room)) => room.bounds.refused_copies_return_to(&self.source),
+            // Not bounded: nothing refuses a copy for its length.
+            Some(Known::Unbounded | Known::Missing) => Some(false),
+            Some(Known::Unknown) | None => None,
+        }
+    }
+
+    /// The targets whose limits could not be read, by name.
+    pub fn unread(&self) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .targets
+            .iter()
+            .filter(|(_, k)| **k == Known::Unknown)
+            .map(|(n, _)| n.clone())
+            .collect();
+        names.sort();
+        names
+    }
+
+    /// The report of each bounded target: its limits and what the run did at them.
+    pub fn reports(&self) -> impl Iterator<Item = (&str, RoomReport)> {
+        self.targets.iter().filter_map(|(name, known)| match known {
+            Known::Bounded(room) => Some((
+                name.as_str(),
+                RoomReport {
+                    bounds: room.bounds.clone(),
+                    held_at_start: room.held_at_start,
+                    bytes_at_start: room.bytes_at_start,
+                    full: room.full,
+                    pushed_out: room.pushed_out,
+                },
+            )),
+            _ => None,
+        })
+    }
+}
+
+/// A bounded target in the report (`targets[].room` in JSON).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RoomReport {
+    #[serde(flatten)]
+    pub bounds: Bounds,
+    /// Ready messages when the run met it (exact: a passive declare).
+    pub held_at_start: u64,
+    /// Bytes of ready bodies then (management statistics, seconds old), for a byte limit.
+    pub bytes_at_start: Option<u64>,
+    /// Copies not published because they did not fit (or, in a dry run, would not).
+    pub full: u64,
+    /// Copies published beyond the room under `--allow-drop-head`.
+    pub pushed_out: u64,
+}
+
+impl RoomReport {
+    /// `holds 0 of max-length 3, overflow reject-publish-dlx (policy)`.
+    pub fn describe(&self) -> String {
+        let mut held = Vec::new();
+        if let Some(max) = self.bounds.max_length {
+            held.push(format!("holds {} of max-length {max}", self.held_at_start));
+        }
+        if let Some(max) = self.bounds.max_length_bytes {
+            held.push(format!(
+                "{} of max-length-bytes {max}",
+                self.bytes_at_start
+                    .map_or("? bytes".to_owned(), |b| format!("{b} bytes"))
+            ));
+        }
+        format!("{}, {}", held.join(", "), self.bounds.overflow_text())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::bounds::{DeadLetterTo, Origin};
+
+    fn bounds(max: Option<u64>, bytes: Option<u64>, overflow: Overflow) -> Bounds {
+        Bounds {
+            max_length: max,
+            max_length_bytes: bytes,
+            overflow,
+            overflow_from: Origin::Policy,
+            dead_letters_to: Some(DeadLetterTo::Queue("q.dead".into())),
+        }
+    }
+
+    fn bounded(rooms: &mut Rooms, b: Bounds, held: u64, bytes: Option<u64>, now: Instant) {
+        rooms.learned("q", Known::Bounded(Room::new(b, held, bytes, now)));
+    }
+
+    /// 10 copies into a queue that holds 0 of max-length 3: 3 fit, 7 stay, each with the reason
+    /// (a dry run never counts again).
+    #[test]
+    fn copies_fit_up_to_the_limit_and_the_rest_stay() {
+        let now = Instant::now();
+        let mut rooms = Rooms::new("q.dead", false, true);
+        assert_eq!(rooms.check("q", 10, now), Check::Learn);
+        bounded(
+            &mut rooms,
+            bounds(Some(3), None, Overflow::RejectPublishDlx),
+            0,
+            None,
+            now,
+        );
+        let later = now + Duration::from_secs(5);
+        let answers: Vec<Check> = (0..10).map(|_| rooms.check("q", 10, later)).collect();
+        assert_eq!(answers[..3], [Check::Admit, Check::Admit, Check::Admit]);
+        let Check::Full(why) = &answers[3] else {
+            panic!("{answers:?}")
+        };
+        assert_eq!(
+            why,
+            "\"q\" is full (holds 3 of max-length 3; overflow reject-publish-dlx (policy)): the \
+             broker would refuse the copy and dead-letter it (dead-lettered to the queue \
+             \"q.dead\"), so it was not published and its dead letter stays in \"q.dead\""
+        );
+        assert!(answers[3..].iter().all(|a| matches!(a, Check::Full(_))));
+        let (name, report) = rooms.reports().next().unwrap();
+        assert_eq!((name, report.full, report.pushed_out), ("q", 7, 0));
+        assert_eq!(
+            report.describe(),
+            "holds 0 of max-length 3, overflow reject-publish-dlx (policy)"
+        );
+        assert_eq!(rooms.refused_copies_return("q"), Some(true));
+        assert_eq!(rooms.refused_copies_return("elsewhere"), None);
+    }
+
+    /// A real run counts a full target again, at most once a second, with what is in flight
+    /// counted as held: room a consumer made is used, none is invented.
+    #[test]
+    fn a_full_target_is_counted_again_at_most_once_a_second() {
+        let now = Instant::now();
+        let mut rooms = Rooms::new("q.dead", false, false);
+        bounded(
+            &mut rooms,
+            bounds(Some(2), None, Overflow::RejectPublish),
+            1,
+            None,
+            now,
+        );
+        assert_eq!(rooms.check("q", 1, now), Check::Admit);
+        // Within the second: full, without a count.
+        assert!(matches!(rooms.check("q", 1, now), Check::Full(_)));
+        let later = now + RECOUNT_EVERY;
+        assert_eq!(rooms.check("q", 1, later), Check::Recount);
+        // A consumer took everything; the admitted copy is still in flight.
+        rooms.recounted("q", 0, later);
+        assert_eq!(rooms.check("q", 1, later), Check::Admit);
+        assert!(matches!(rooms.check("q", 1, later), Check::Full(_)));
+        rooms.decided("q");
+        rooms.decided("q");
+        let again = later + RECOUNT_EVERY;
+        assert_eq!(rooms.check("q", 1, again), Check::Recount);
+        rooms.recounted("q", 2, again);
+        assert!(matches!(rooms.check("q", 1, again), Check::Full(_)));
+        let (_, report) = rooms.reports().next().unwrap();
+        assert_eq!(report.full, 3);
+    }
+
+    /// drop-head: a copy that does not fit would push out the target's oldest message, refused
+    /// unless --allow-drop-head, with which it goes and is counted.
+    #[test]
+    fn drop_head_pushes_out_only_when_allowed() {
+        let now = Instant::now();
+        for allow in [false, true] {
+            let mut rooms = Rooms::new("q.dead", allow, true);
+            bounded(
+                &mut rooms,
+                bounds(Some(1), None, Overflow::DropHead),
+                1,
+                None,
+                now,
+            );
+            let answer = rooms.check("q", 1, now);
+            if allow {
+                assert_eq!(answer, Check::Admit);
+                assert_eq!(rooms.reports().next().unwrap().1.pushed_out, 1);
+            } else {
+                let Check::Full(why) = answer else {
+                    panic!("{answer:?}")
+                };
+                assert!(
+                    why.contains("would push out its oldest message (dead-lettered to the queue \"q.dead\"); --allow-drop-head"),
+                    "{why}"
+                );
+            }
+        }
+    }
+
+    /// A byte limit: the ready bytes at the start plus the bodies admitted, RabbitMQ's test.
+    #[test]
+    fn a_byte_limit_counts_bodies() {
+        let now = Instant::now();
+        let mut rooms = Rooms::new("q.dead", false, true);
+        bounded(
+            &mut rooms,
+            bounds(None, Some(100), Overflow::RejectPublish),
+            5,
+            Some(60),
+            now,
+        );
+        assert_eq!(rooms.check("q", 30, now), Check::Admit);
+        assert_eq!(rooms.check("q", 10, now), Check::Admit);
+        let Check::Full(why) = rooms.check("q", 1, now) else {
+            panic!()
+        };
+        assert!(
+            why.contains("about 100 bytes of max-length-bytes 100"),
+            "{why}"
+        );
+        for known in [Known::Missing, Known::Unbounded, Known::Unknown] {
+            let mut rooms = Rooms::new("q.dead", false, false);
+            rooms.learned("x", known.clone());
+            assert_eq!(rooms.check("x", 1 << 40, now), Check::Admit, "{known:?}");
+        }
+    }
+}
