@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use sha2::{Digest as _, Sha256};
 
 use crate::dead::journal::{
-    Scope, Unfinished, copied_line, doubt_line, read_line, run_line, settled_line, started_line,
+    Boot, Scope, Unfinished, boot_line, copied_line, doubt_line, read_line, run_line, settled_line,
     undone_line,
 };
 use crate::error::{Error, Kind, Result};
@@ -114,7 +114,7 @@ impl JournalFile {
         scope: &Scope,
         run: &str,
         started: u64,
-        broker_started: Option<u64>,
+        boot: &Boot,
     ) -> Result<JournalFile> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             create_private_dir(dir).map_err(|e| io_err(path, "create the directory of", &e))?;
@@ -137,9 +137,7 @@ impl JournalFile {
             .set_len(whole)
             .map_err(|e| io_err(path, "repair", &e))?;
         journal.buffer.push_str(&run_line(scope, run, started));
-        if let Some(ms) = broker_started {
-            journal.buffer.push_str(&started_line(ms));
-        }
+        journal.buffer.push_str(&boot_line(boot));
         journal.sync()?;
         Ok(journal)
     }
@@ -265,7 +263,7 @@ mod tests {
     fn a_journal_survives_a_cut_line_and_is_deleted_when_finished() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("sub").join("j.journal");
-        let mut j = JournalFile::open(&path, &scope(), "r1", 1, None).unwrap();
+        let mut j = JournalFile::open(&path, &scope(), "r1", 1, &Boot::default()).unwrap();
         j.record("aa", "orders", "r1", 1);
         j.sync().unwrap();
         drop(j);
@@ -273,7 +271,17 @@ mod tests {
         let mut f = OpenOptions::new().append(true).open(&path).unwrap();
         f.write_all(b"{\"copied\":\"b").unwrap();
         drop(f);
-        let mut j2 = JournalFile::open(&path, &scope(), "r2", 2, Some(5)).unwrap();
+        let mut j2 = JournalFile::open(
+            &path,
+            &scope(),
+            "r2",
+            2,
+            &Boot {
+                started_ms: Some(5),
+                pids: Default::default(),
+            },
+        )
+        .unwrap();
         j2.record("cc", "orders", "r2", 1);
         j2.sync().unwrap();
         let mut read = read(&path, &scope()).unwrap().unwrap();
@@ -283,7 +291,7 @@ mod tests {
         j2.finish(&scope(), "r2", Some(&read)).unwrap();
         let kept = super::read(&path, &scope()).unwrap().unwrap();
         assert_eq!(kept.left(), 1, "the record not met is carried");
-        let j3 = JournalFile::open(&path, &scope(), "r3", 3, None).unwrap();
+        let j3 = JournalFile::open(&path, &scope(), "r3", 3, &Boot::default()).unwrap();
         j3.finish(&scope(), "r3", None).unwrap();
         assert!(!path.exists());
         assert!(super::read(&path, &scope()).unwrap().is_none());

@@ -16,6 +16,7 @@ use tokio::sync::OnceCell;
 use super::amqp;
 use super::api::{ApiClient, LiveQueue, Overview};
 use super::server_properties::{self, ServerProperties};
+use crate::dead::journal::Boot;
 use crate::endpoint::ConnectionSettings;
 use crate::error::{Error, Kind, Result};
 use crate::plan::ComputedQueue;
@@ -255,26 +256,59 @@ impl Session {
             .and_then(BrokerVersion::parse))
     }
 
-    /// When the broker node started (milliseconds since the epoch): now less the node's uptime,
-    /// from the management API. `None` when the API cannot tell.
-    pub async fn node_started_ms(&self) -> Option<u64> {
-        let node = self.overview().await.ok()?.node.clone()?;
-        // A node that has just started reports no uptime until its first stats emission.
-        let mut uptime = None;
-        for _ in 0..8 {
-            let v: serde_json::Value = self.api.get_json(&["nodes", &node], &[]).await.ok()?;
-            uptime = v.get("uptime").and_then(serde_json::Value::as_u64);
-            if uptime.is_some() {
+    /// Which start of the broker this is (see [`Boot`]): each running node's OS process id,
+    /// and when the connected node started, from the management API (one listing of the
+    /// nodes). Unknown parts stay empty: without the API a restart cannot be told, which
+    /// costs duplicates after one, never a loss.
+    pub async fn boot(&self) -> Boot {
+        let mut boot = Boot::default();
+        let Ok(api) = self.api().await else {
+            return boot;
+        };
+        let connected = self.overview().await.ok().and_then(|o| o.node.clone());
+        // A node that has just started reports its process id and uptime only from its first
+        // statistics emission, about 5 s in: wait for them (up to 10 s), or a restart that
+        // happened just before this run could not be told.
+        let mut nodes = serde_json::Value::Null;
+        for _ in 0..10 {
+            let Ok(listed) = api.get_json::<serde_json::Value>(&["nodes"], &[]).await else {
+                return boot;
+            };
+            nodes = listed;
+            let reported = nodes.as_array().into_iter().flatten().any(|n| {
+                n.get("name").and_then(serde_json::Value::as_str) == connected.as_deref()
+                    && n.get("os_pid").is_some()
+            });
+            if reported || connected.is_none() {
                 break;
             }
             tokio::time::sleep(std::time::Duration::from_secs(1)).await;
         }
-        let uptime = uptime?;
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .ok()?
-            .as_millis();
-        Some(u64::try_from(now).ok()?.saturating_sub(uptime))
+        for node in nodes.as_array().into_iter().flatten() {
+            let Some(name) = node.get("name").and_then(serde_json::Value::as_str) else {
+                continue;
+            };
+            if node.get("running").and_then(serde_json::Value::as_bool) == Some(false) {
+                continue;
+            }
+            // A string in the API; accept a number too.
+            let pid = match node.get("os_pid") {
+                Some(serde_json::Value::String(p)) => Some(p.clone()),
+                Some(serde_json::Value::Number(n)) => Some(n.to_string()),
+                _ => None,
+            };
+            if let Some(pid) = pid {
+                boot.pids.insert(name.to_owned(), pid);
+            }
+            if connected.as_deref() == Some(name)
+                && let Some(uptime) = node.get("uptime").and_then(serde_json::Value::as_u64)
+            {
+                boot.started_ms = crate::output::time::now_millis()
+                    .and_then(|now| u64::try_from(now).ok())
+                    .and_then(|now| now.checked_sub(uptime));
+            }
+        }
+        boot
     }
 
     /// A queue's live state from the management API; `None` when it does not exist.

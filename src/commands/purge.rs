@@ -12,7 +12,7 @@ use crate::broker::settle::{Acker, connection_lost};
 use crate::dead::decode;
 use crate::dead::export::{export_record, read_record};
 use crate::dead::journal::{
-    Scope, Unfinished, digest, read_line, run_line, settled_line, started_line,
+    Boot, Scope, Unfinished, boot_line, digest, read_line, run_line, settled_line,
 };
 use crate::dead::peek::PeekOptions;
 use crate::endpoint::ConnectionSettings;
@@ -225,7 +225,7 @@ async fn remove_matching(
     let scope = crate::live::dead::journal_scope(session, &dead);
     let (mut archive, mut held) = match &s.archive {
         Some(path) => {
-            let (a, held) = Archive::open(path, &scope, session.node_started_ms().await)?;
+            let (a, held) = Archive::open(path, &scope, &session.boot().await)?;
             if a.reopened {
                 output.note(&format!(
                     "{} is the archive of an unfinished purge of {}: appending to it",
@@ -365,11 +365,7 @@ struct Archive {
 impl Archive {
     /// Creates the archive, or reopens the unfinished archive of the same queue; returns the
     /// records it holds, by digest.
-    fn open(
-        path: &Path,
-        scope: &Scope,
-        broker_started: Option<u64>,
-    ) -> Result<(Archive, Unfinished)> {
+    fn open(path: &Path, scope: &Scope, boot: &Boot) -> Result<(Archive, Unfinished)> {
         let mut marker = path.as_os_str().to_owned();
         marker.push(".unfinished");
         let marker = std::path::PathBuf::from(marker);
@@ -389,9 +385,16 @@ impl Archive {
                 // A line cut short by a crash was never acked: skipped, written again.
                 if let Ok(m) = read_record(line) {
                     held.add_copied(&digest(&m.properties, &m.body));
+                    // A line may reach the file (a buffer flushed as the run failed) after the
+                    // last `read` line of the marker: its position says it was read, so its
+                    // record answers within that many too.
+                    let position = serde_json::from_str::<serde_json::Value>(line)
+                        .ok()
+                        .and_then(|j| j.get("position").and_then(serde_json::Value::as_u64));
+                    held.read = held.read.max(position.unwrap_or(0));
                 }
             }
-            let mut then_started = None;
+            let mut then = Boot::default();
             for line in marker_text.lines().skip(1) {
                 let Ok(j) = serde_json::from_str::<serde_json::Value>(line) else {
                     continue;
@@ -400,14 +403,12 @@ impl Archive {
                     held.settle(d);
                 } else if let Some(n) = j.get("read").and_then(|n| n.as_u64()) {
                     held.read = held.read.max(n);
-                } else if let Some(ms) = j.get("broker_started_ms").and_then(|m| m.as_u64()) {
-                    then_started = Some(ms);
+                } else if let Some(b) = Boot::from_line(&j) {
+                    then = b;
                 }
             }
             // A node that restarted may have lost the acks it had processed.
-            if let (Some(then), Some(now)) = (then_started, broker_started)
-                && now.abs_diff(then) > 10_000
-            {
+            if boot.restarted_since(&then, 10_000) {
                 held.revive();
             }
             let whole = {
@@ -423,9 +424,7 @@ impl Archive {
         } else {
             let file = create_new_file(path, "archive")?;
             let mut text = run_line(scope, "purge", 0);
-            if let Some(ms) = broker_started {
-                text.push_str(&started_line(ms));
-            }
+            text.push_str(&boot_line(boot));
             std::fs::write(&marker, text).map_err(|e| io("mark (as unfinished)", &e))?;
             (file, Unfinished::default())
         };

@@ -18,8 +18,9 @@
 //! synchronous round trip on the channel after them), a `settled` line per acked dead letter
 //! cancels its record. A broker that restarts, though, loses acks it had processed but not yet
 //! written (seen: kill -9 of a 3.10 node brought back every dead letter acked in the seconds
-//! before): each run line is followed by the time the broker node started, and when a rerun
-//! finds the node started since, the cancelled records count again ([`Unfinished::revive`]).
+//! before): each run line is followed by the broker's [`Boot`] (each running node's OS process
+//! id, and the time the connected node started), and when a rerun finds a node started since,
+//! the cancelled records count again ([`Unfinished::revive`]).
 //! And a record only ever answers for a dead letter that was delivered before (`redelivered`),
 //! as one whose ack was lost always is: a twin never delivered gets its own copy.
 //!
@@ -33,7 +34,8 @@
 //! its dead letter is then acked without a new copy, like one whose ack was lost.
 //!
 //! The file is JSON lines: a `run` line at the start of each run (the broker, vhost and queue it
-//! is about, the run id, the time), a `broker_started_ms` line, one `doubt` line per copy before
+//! is about, the run id, the time), a boot line (`node_pids`, `broker_started_ms`), one `doubt`
+//! line per copy before
 //! it is published, one `copied` line per confirmed copy (with its number, which settles its
 //! doubt), one `undone` line per copy that certainly is not in its target (returned, refused,
 //! or not found there by a rerun), one `settled` line per record cancelled. A crash may cut the
@@ -201,10 +203,82 @@ fn json_line(value: &impl Serialize) -> String {
     line
 }
 
-/// The line saying when the broker node started (milliseconds since the epoch), as the run saw
-/// it.
-pub fn started_line(ms: u64) -> String {
-    let mut line = json!({"broker_started_ms": ms}).to_string();
+/// Which start of the broker a run saw. A node that restarts may lose the acks it had
+/// processed and not yet written, so a rerun must know whether a node started again since.
+///
+/// Each running node's OS process id tells it exactly; the connected node's start time (now
+/// less its uptime, which the management API reports seconds late) only within a slack, and
+/// RabbitMQ 4.3 is up and working in less than that slack (seen: a replay 7 s after the node's
+/// start, its kill -9 and restart taken for the same start). The start time is kept for
+/// journals written before the process ids were, and as the rule when no node is known to both.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Boot {
+    /// When the connected node started, milliseconds since the epoch.
+    pub started_ms: Option<u64>,
+    /// Each running node's name and OS process id.
+    pub pids: BTreeMap<String, String>,
+}
+
+impl Boot {
+    /// Whether a node started again between `then` and this boot: a node both know has
+    /// another process id; with no node known to both, the start times differ by more than
+    /// `slack_ms`. Unknown: no (the cancelled records stay cancelled; a restart then costs
+    /// duplicates, never a loss).
+    pub fn restarted_since(&self, then: &Boot, slack_ms: u64) -> bool {
+        let mut common = then
+            .pids
+            .iter()
+            .filter_map(|(node, pid)| self.pids.get(node).map(|now| now != pid))
+            .peekable();
+        if common.peek().is_some() {
+            return common.any(|changed| changed);
+        }
+        match (then.started_ms, self.started_ms) {
+            (Some(then), Some(now)) => now.abs_diff(then) > slack_ms,
+            _ => false,
+        }
+    }
+
+    /// Reads a boot line; `None` when `j` is not one.
+    pub fn from_line(j: &Json) -> Option<Boot> {
+        let started_ms = j.get("broker_started_ms").map(Json::as_u64);
+        let pids = j.get("node_pids").and_then(Json::as_object);
+        if started_ms.is_none() && pids.is_none() {
+            return None;
+        }
+        Some(Boot {
+            started_ms: started_ms.flatten(),
+            pids: pids
+                .into_iter()
+                .flatten()
+                .filter_map(|(node, pid)| Some((node.clone(), pid.as_str()?.to_owned())))
+                .collect(),
+        })
+    }
+}
+
+/// The line saying which start of the broker the run saw (see [`Boot`]); nothing when it knows
+/// nothing of it.
+pub fn boot_line(boot: &Boot) -> String {
+    let mut j = serde_json::Map::new();
+    if let Some(ms) = boot.started_ms {
+        j.insert("broker_started_ms".into(), ms.into());
+    }
+    if !boot.pids.is_empty() {
+        j.insert(
+            "node_pids".into(),
+            Json::Object(
+                boot.pids
+                    .iter()
+                    .map(|(n, p)| (n.clone(), Json::from(p.as_str())))
+                    .collect(),
+            ),
+        );
+    }
+    if j.is_empty() {
+        return String::new();
+    }
+    let mut line = Json::Object(j).to_string();
     line.push('\n');
     line
 }
@@ -245,8 +319,8 @@ pub struct Unfinished {
     left: u64,
     /// Records cancelled by `settled` lines, kept in case the broker restarted since.
     settled: Vec<(String, Copied)>,
-    /// When the broker node started, per run line (`None`: not known to that run).
-    pub broker_started: Vec<Option<u64>>,
+    /// Which start of the broker each run saw, per run line (default: not known to that run).
+    pub boots: Vec<Boot>,
     /// The most dead letters a run read (see [`read_line`]).
     pub read: u64,
 }
@@ -302,9 +376,9 @@ impl Unfinished {
                 }
             } else if let Some(n) = j.get("read").and_then(Json::as_u64) {
                 out.read = out.read.max(n);
-            } else if let Some(ms) = j.get("broker_started_ms") {
-                if let Some(last) = out.broker_started.last_mut() {
-                    *last = ms.as_u64();
+            } else if let Some(boot) = Boot::from_line(&j) {
+                if let Some(last) = out.boots.last_mut() {
+                    *last = boot;
                 }
             } else if matches!(
                 s("format"),
@@ -328,7 +402,7 @@ impl Unfinished {
                     ));
                 }
                 out.runs.push(s("run").unwrap_or_default().to_owned());
-                out.broker_started.push(None);
+                out.boots.push(Boot::default());
             } else {
                 return Err(format!(
                     "line {n} is not a journal line (format {JOURNAL_FORMAT})"
@@ -369,17 +443,12 @@ impl Unfinished {
         Some(copied)
     }
 
-    /// Whether the broker node restarted since a run of this journal: its start time now
-    /// (`now_started`) differs from one a run saw by more than `slack_ms`. Unknown either side:
-    /// no (the cancelled records stay cancelled; a restart then costs duplicates, never a loss).
-    pub fn restarted_since(&self, now_started: Option<u64>, slack_ms: u64) -> bool {
-        let Some(now) = now_started else {
-            return false;
-        };
-        self.broker_started
+    /// Whether a broker node restarted since a run of this journal (see
+    /// [`Boot::restarted_since`]).
+    pub fn restarted_since(&self, now: &Boot, slack_ms: u64) -> bool {
+        self.boots
             .iter()
-            .flatten()
-            .any(|&then| now.abs_diff(then) > slack_ms)
+            .any(|then| now.restarted_since(then, slack_ms))
     }
 
     /// The record answering for a dead letter read from `q.dead` now, of digest `digest`, if an
@@ -635,7 +704,7 @@ mod tests {
         let text = format!(
             "{}{}{}{}{}{}",
             run_line(&scope(), "r1", 10),
-            started_line(1_000_000),
+            boot_line(&started(1_000_000)),
             copied_line("aa", "orders", "r1", None),
             copied_line("aa", "orders", "r1", None),
             settled_line("aa"),
@@ -643,21 +712,67 @@ mod tests {
         );
         let mut j = Unfinished::parse(&text, &scope()).unwrap();
         assert_eq!(j.left(), 1, "one of the twins' records is cancelled");
-        assert!(!j.restarted_since(Some(1_000_500), 10_000));
+        assert!(!j.restarted_since(&started(1_000_500), 10_000));
         // The slack itself is not a restart; a millisecond more is.
-        assert!(!j.restarted_since(Some(1_010_000), 10_000));
-        assert!(j.restarted_since(Some(1_010_001), 10_000));
-        assert!(!j.restarted_since(Some(990_000), 10_000));
-        assert!(j.restarted_since(Some(989_999), 10_000));
-        assert!(!j.restarted_since(None, 10_000));
-        assert!(j.restarted_since(Some(2_000_000), 10_000));
+        assert!(!j.restarted_since(&started(1_010_000), 10_000));
+        assert!(j.restarted_since(&started(1_010_001), 10_000));
+        assert!(!j.restarted_since(&started(990_000), 10_000));
+        assert!(j.restarted_since(&started(989_999), 10_000));
+        assert!(!j.restarted_since(&Boot::default(), 10_000));
+        assert!(j.restarted_since(&started(2_000_000), 10_000));
         assert_eq!(j.revive(), 1);
         assert_eq!(j.left(), 2);
         let unknown = Unfinished::parse(&run_line(&scope(), "r1", 10), &scope()).unwrap();
         assert!(
-            !unknown.restarted_since(Some(5), 1),
+            !unknown.restarted_since(&started(5), 1),
             "a run that did not know"
         );
+    }
+
+    fn started(ms: u64) -> Boot {
+        Boot {
+            started_ms: Some(ms),
+            pids: BTreeMap::new(),
+        }
+    }
+
+    fn with_pids(ms: u64, pids: &[(&str, &str)]) -> Boot {
+        Boot {
+            started_ms: Some(ms),
+            pids: pids
+                .iter()
+                .map(|(n, p)| (n.to_string(), p.to_string()))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn a_restart_is_a_node_with_another_process_id_whatever_the_start_times() {
+        let then = with_pids(1_000_000, &[("rabbit@a", "100"), ("rabbit@b", "200")]);
+        // Within the slack of the start time, but another process: a restart (a 4.3 node is
+        // up and replaying in less than the slack).
+        assert!(
+            with_pids(1_003_000, &[("rabbit@a", "101"), ("rabbit@b", "200")])
+                .restarted_since(&then, 10_000)
+        );
+        // The same processes, whatever the start times say (the API's uptime lags).
+        assert!(
+            !with_pids(1_050_000, &[("rabbit@a", "100"), ("rabbit@b", "200")])
+                .restarted_since(&then, 10_000)
+        );
+        // A node down now says nothing; the others decide.
+        assert!(!with_pids(1_050_000, &[("rabbit@b", "200")]).restarted_since(&then, 10_000));
+        assert!(with_pids(1_000_000, &[("rabbit@b", "201")]).restarted_since(&then, 10_000));
+        // No node known to both: the start times decide, as for a journal without pids.
+        assert!(with_pids(1_050_000, &[("rabbit@c", "1")]).restarted_since(&then, 10_000));
+        assert!(!with_pids(1_005_000, &[("rabbit@c", "1")]).restarted_since(&then, 10_000));
+        assert!(started(1_050_000).restarted_since(&then, 10_000));
+        // Read back from its line as it was written.
+        let text = format!("{}{}", run_line(&scope(), "r1", 10), boot_line(&then));
+        let j = Unfinished::parse(&text, &scope()).unwrap();
+        assert_eq!(j.boots, vec![then.clone()]);
+        assert!(j.restarted_since(&with_pids(1_000_000, &[("rabbit@a", "7")]), 10_000));
+        assert_eq!(boot_line(&Boot::default()), "");
     }
 
     #[test]

@@ -85,7 +85,7 @@ pub(super) async fn from_file(
         s,
         scope,
         &stamp.run,
-        None,
+        crate::dead::journal::Boot::default(),
         "their lines are not copied again",
         output,
     )

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use crate::broker::publish::Outcome;
 use crate::broker::session::Session;
-use crate::dead::journal::{Scope, Unfinished};
+use crate::dead::journal::{Boot, Scope, Unfinished};
 use crate::error::Result;
 use crate::journal_file::{self, JournalFile};
 use crate::output::time::now_secs;
@@ -23,7 +23,7 @@ pub(super) async fn begin(
     s: &ReplaySettings,
     scope: Scope,
     run: &str,
-    broker_started: Option<u64>,
+    boot: Boot,
     carried_are: &str,
     output: Output,
 ) -> Result<(Unfinished, JournalSlot)> {
@@ -32,7 +32,7 @@ pub(super) async fn begin(
         None => journal_file::default_path(&scope)?,
     };
     let mut carried = journal_file::read(&path, &scope)?.unwrap_or_default();
-    if carried.restarted_since(broker_started, 10_000) {
+    if carried.restarted_since(&boot, 10_000) {
         // The acks an earlier run saw processed may have been lost with the node.
         carried.revive();
     }
@@ -43,7 +43,7 @@ pub(super) async fn begin(
             plural(carried.left(), "confirmed copy")
         ));
     }
-    let mut journal = JournalSlot::new(path, scope, run.to_owned(), broker_started);
+    let mut journal = JournalSlot::new(path, scope, run.to_owned(), boot);
     super::doubt::resolve_doubts(session, s, &mut carried, &mut journal, output).await?;
     Ok((carried, journal))
 }
@@ -53,24 +53,19 @@ pub(super) struct JournalSlot {
     path: PathBuf,
     scope: Scope,
     run: String,
-    /// When the broker node started, as this run sees it.
-    broker_started: Option<u64>,
+    /// Which start of the broker this run sees.
+    boot: Boot,
     file: Option<JournalFile>,
 }
 
 impl JournalSlot {
     /// The journal at `path` of the run `run`; the file is made on the first record.
-    pub(super) fn new(
-        path: PathBuf,
-        scope: Scope,
-        run: String,
-        broker_started: Option<u64>,
-    ) -> JournalSlot {
+    pub(super) fn new(path: PathBuf, scope: Scope, run: String, boot: Boot) -> JournalSlot {
         JournalSlot {
             path,
             scope,
             run,
-            broker_started,
+            boot,
             file: None,
         }
     }
@@ -129,7 +124,7 @@ impl JournalSlot {
                 &self.scope,
                 &self.run,
                 now_secs(),
-                self.broker_started,
+                &self.boot,
             )?);
         }
         match self.file.as_mut() {
@@ -159,9 +154,13 @@ impl JournalSlot {
     pub(super) fn finish(self, carried: Option<&Unfinished>) -> Result<()> {
         let file = match self.file {
             Some(f) => f,
-            None if self.path.exists() => {
-                JournalFile::open(&self.path, &self.scope, &self.run, now_secs(), None)?
-            }
+            None if self.path.exists() => JournalFile::open(
+                &self.path,
+                &self.scope,
+                &self.run,
+                now_secs(),
+                &Boot::default(),
+            )?,
             None => return Ok(()),
         };
         file.finish(&self.scope, &self.run, carried)

@@ -80,13 +80,13 @@ pub(super) async fn from_queue(
         from: dead.clone(),
     };
     let scope = crate::live::dead::journal_scope(session, &dead);
-    let broker_started = session.node_started_ms().await;
+    let boot = session.boot().await;
     let (mut carried, journal) = super::journal::begin(
         session,
         s,
         scope,
         &stamp.run,
-        broker_started,
+        boot,
         "their dead letters are removed without a new copy",
         output,
     )
