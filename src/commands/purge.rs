@@ -222,7 +222,7 @@ async fn remove_matching(
 ) -> Result<()> {
     let dead = s.queue.dead_queue();
     let now = now_secs();
-    let scope = crate::live::dead::journal_scope(session, &dead);
+    let scope = crate::live::dead::journal_scope(session, &dead).await;
     let (mut archive, mut held) = match &s.archive {
         Some(path) => {
             let (a, held) = Archive::open(path, &scope, &session.boot().await)?;
@@ -375,7 +375,10 @@ impl Archive {
         // The marker: the scope's run line, when the broker node started, then a `settled` line
         // per archived dead letter whose ack the broker processed (as in the replay journal).
         let marker_text = std::fs::read_to_string(&marker).unwrap_or_default();
-        let mine = marker_text.starts_with(&run_line(scope, "purge", 0));
+        // The archive's own scope, or the one it had before scopes were the cluster's.
+        let mine = std::iter::once(scope.clone())
+            .chain(scope.legacy())
+            .any(|s| marker_text.starts_with(&run_line(&s, "purge", 0)));
         let (file, held) = if mine && path.exists() {
             let mut held = Unfinished::default();
             for line in std::fs::read_to_string(path)

@@ -61,13 +61,42 @@ const JOURNAL_FORMAT_2: &str = "queuey-replay-journal/2";
 const JOURNAL_FORMAT_1: &str = "queuey-replay-journal/1";
 
 /// What a journal is about: a dead-letter queue of one vhost on one broker.
+///
+/// The broker is the cluster (`cluster:` and its name, which every node of a cluster shares
+/// and a node alone has too), so that a rerun through any node of the cluster finds the
+/// journal of a run made through another. Without a cluster name it is the AMQP URL's
+/// `host:port`, as it was for every journal before.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Scope {
-    /// `host:port` of the AMQP URL.
+    /// `cluster:NAME`, or `host:port` of the AMQP URL.
     pub broker: String,
     pub vhost: String,
     /// The dead-letter queue.
     pub queue: String,
+    /// The `host:port` of the AMQP URL when `broker` is the cluster: a journal written before
+    /// journals were the cluster's, through this address, is this scope's too.
+    pub legacy_broker: Option<String>,
+}
+
+impl Scope {
+    /// Whether a journal line of `theirs` belongs to this scope.
+    pub fn owns(&self, theirs: &Scope) -> bool {
+        theirs.vhost == self.vhost
+            && theirs.queue == self.queue
+            && (theirs.broker == self.broker
+                || self.legacy_broker.as_deref() == Some(theirs.broker.as_str()))
+    }
+
+    /// The scope as journals before this change named it, when it differs.
+    pub fn legacy(&self) -> Option<Scope> {
+        let broker = self.legacy_broker.clone()?;
+        (broker != self.broker).then(|| Scope {
+            broker,
+            vhost: self.vhost.clone(),
+            queue: self.queue.clone(),
+            legacy_broker: None,
+        })
+    }
 }
 
 /// The digest of a dead letter as read from `q.dead`: SHA-256 over its properties (typed JSON)
@@ -388,8 +417,9 @@ impl Unfinished {
                     broker: s("broker").unwrap_or_default().to_owned(),
                     vhost: s("vhost").unwrap_or_default().to_owned(),
                     queue: s("queue").unwrap_or_default().to_owned(),
+                    legacy_broker: None,
                 };
-                if theirs != *scope {
+                if !scope.owns(&theirs) {
                     return Err(format!(
                         "line {n}: it belongs to queue {:?} of vhost {:?} on {}, not queue {:?} \
                          of vhost {:?} on {}",
@@ -563,6 +593,7 @@ mod tests {
             broker: "127.0.0.1:5672".into(),
             vhost: "/".into(),
             queue: "orders.dead".into(),
+            legacy_broker: None,
         }
     }
 

@@ -79,7 +79,8 @@ pub(super) async fn from_file(
         from: path.display().to_string(),
     };
     let canonical = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned());
-    let scope = crate::live::dead::journal_scope(session, &format!("file:{}", canonical.display()));
+    let scope =
+        crate::live::dead::journal_scope(session, &format!("file:{}", canonical.display())).await;
     let (mut carried, journal) = super::journal::begin(
         session,
         s,

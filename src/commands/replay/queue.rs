@@ -79,7 +79,7 @@ pub(super) async fn from_queue(
         time: crate::output::time::now_secs(),
         from: dead.clone(),
     };
-    let scope = crate::live::dead::journal_scope(session, &dead);
+    let scope = crate::live::dead::journal_scope(session, &dead).await;
     let boot = session.boot().await;
     let (mut carried, journal) = super::journal::begin(
         session,
