@@ -1070,12 +1070,11 @@ fn filtered_purge_with_archive_then_replay_from_the_archive() {
 /// delivery already, and a replay moves half of them: the other half are returned on their
 /// last delivery. The broker's rule differs by version (docs/broker-versions.md):
 /// - before 4.3 every returned delivery counts: queuey refuses without
-///   `--spend-delivery-budget`, and with it republishes the kept half ("rescued") instead of
-///   returning them;
-/// - from 4.3 a `basic.nack` counts nothing: queuey replays without the flag and returns the
-///   kept half by nack, nothing to rescue.
+///   `--spend-delivery-budget`;
+/// - from 4.3 a `basic.nack` counts nothing: queuey replays without the flag.
 ///
-/// On both, the kept half is still in `q.dead`, each message once and whole.
+/// On both, the kept half at risk is republished ("rescued", see below) and is still in
+/// `q.dead`, each message once and whole.
 #[test]
 fn replay_from_a_quorum_dead_queue_keeps_what_it_does_not_move() {
     let broker = Broker::connect();
