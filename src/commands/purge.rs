@@ -266,7 +266,7 @@ async fn remove_matching(
             progress.inc(1);
             report.scanned = Some(report.scanned.unwrap_or(0) + 1);
             // Archived by an unfinished purge whose ack was lost: remove it, write it once.
-            let d = if archive.is_some() {
+            let mut d = if archive.is_some() {
                 digest(&message.properties, &message.body)
             } else {
                 String::new()
@@ -274,8 +274,10 @@ async fn remove_matching(
             let scanned = report.scanned.unwrap_or(0);
             if archive.is_some()
                 && message.redelivered
-                && held.within_read(scanned)
-                && held.take(&d).is_some()
+                && held.within_read(scanned, p.kind.keeps_positions())
+                && held
+                    .take_dead_letter(&mut d, &message.properties, &message.body)
+                    .is_some()
             {
                 report.already_archived += 1;
                 pending.push((tag, d));
