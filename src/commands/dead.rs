@@ -22,8 +22,8 @@ use crate::settings::Which;
 
 use crate::dead::export::export_record;
 use crate::live::dead::{explain_missing, next_matching};
-use crate::output::dead::{note_crash_cost, note_held_elsewhere, note_interrupted, note_rescued};
 use crate::output::file::create_new_file;
+use crate::output::notes::{note_crash_cost, note_held_elsewhere, note_interrupted, note_rescued};
 use crate::output::time::now_secs;
 use crate::shell::dead_ls_command;
 use crate::signals::{StopFlag, stop_flag};

@@ -18,8 +18,8 @@ use crate::dead::peek::PeekOptions;
 use crate::endpoint::ConnectionSettings;
 use crate::error::{Error, ExitCode, Kind, Result};
 use crate::live::dead::{missing_dead_queue, next_matching, refuse_stream, with_declare_command};
-use crate::output::dead::note_rescued;
 use crate::output::file::create_new_file;
+use crate::output::notes::note_rescued;
 use crate::output::progress::Progress;
 use crate::output::sanitize::sanitize;
 use crate::output::time::now_secs;
@@ -523,7 +523,7 @@ fn print_report(r: &PurgeReport, output: Output) -> Result<ExitCode> {
     } else {
         ExitCode::Ok
     };
-    crate::output::dead::note_held_elsewhere(output, &r.queue, r.held_elsewhere);
+    crate::output::notes::note_held_elsewhere(output, &r.queue, r.held_elsewhere);
     if output.format == Format::Json {
         output::print_json(r)?;
         return Ok(code);
