@@ -87,17 +87,9 @@ pub fn classify_connect(target: &AmqpTarget, tls: &TlsSettings, err: &lapin::Err
     let url = target.display();
     if target.tls
         && let Some(found) = super::tls::rustls_error(err)
+        && let Some(explained) = super::tls::explain(found, &tls_peer(target), tls)
     {
-        let peer = super::tls::Peer {
-            what: format!("RabbitMQ at {url}"),
-            host: &target.host,
-            host_setting: "--url / QUEUEY_URL",
-            certfile_setting: "ssl_options.certfile",
-            kind: Kind::Unreachable,
-        };
-        if let Some(explained) = super::tls::explain(found, &peer, tls) {
-            return explained;
-        }
+        return explained;
     }
     match err.kind() {
         ErrorKind::ProtocolError(amqp) => {
@@ -119,6 +111,15 @@ pub fn classify_connect(target: &AmqpTarget, tls: &TlsSettings, err: &lapin::Err
             let refused_or_dns = io.kind() == std::io::ErrorKind::ConnectionRefused
                 || lower.contains("lookup")
                 || lower.contains("resolve");
+            let closed = matches!(
+                io.kind(),
+                std::io::ErrorKind::ConnectionReset
+                    | std::io::ErrorKind::UnexpectedEof
+                    | std::io::ErrorKind::BrokenPipe
+            );
+            if target.tls && closed {
+                return super::tls::closed_in_handshake(&tls_peer(target), tls, &detail);
+            }
             if target.tls && !refused_or_dns {
                 return Error::new(
                     Kind::Unreachable,
@@ -183,6 +184,17 @@ pub fn classify_connect(target: &AmqpTarget, tls: &TlsSettings, err: &lapin::Err
             Kind::Unreachable,
             format!("cannot connect to RabbitMQ at {url}: {err}"),
         ),
+    }
+}
+
+/// The AMQP end as a TLS peer (exit 4 when its handshake fails).
+fn tls_peer(target: &AmqpTarget) -> super::tls::Peer<'_> {
+    super::tls::Peer {
+        what: format!("RabbitMQ at {}", target.display()),
+        host: &target.host,
+        host_setting: "--url / QUEUEY_URL",
+        certfile_setting: "ssl_options.certfile",
+        kind: Kind::Unreachable,
     }
 }
 
