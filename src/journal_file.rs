@@ -37,7 +37,22 @@ pub fn state_dir() -> Option<PathBuf> {
 /// `HOME`, as under some cron jobs, in the system's temporary directory).
 pub fn default_path(scope: &Scope) -> Result<PathBuf> {
     let dir = state_dir().unwrap_or_else(|| std::env::temp_dir().join("queuey-state"));
-    Ok(dir.join(file_name(scope)))
+    path_in(&dir, scope)
+}
+
+/// The journal of `scope` in the state directory `dir`.
+fn path_in(dir: &Path, scope: &Scope) -> Result<PathBuf> {
+    let path = dir.join(file_name(scope));
+    // A journal written before journals were the cluster's is named after the AMQP address
+    // it went through: found there, it moves to the cluster's name (its run lines are this
+    // scope's, see `Scope::owns`).
+    if let Some(legacy) = scope.legacy() {
+        let old = dir.join(file_name(&legacy));
+        if !path.exists() && old.exists() {
+            std::fs::rename(&old, &path).map_err(|e| io_err(&old, "move", &e))?;
+        }
+    }
+    Ok(path)
 }
 
 /// `replay-<vhost>-<queue>-<hash>.journal`: readable, and unique per scope by its hash.
@@ -246,7 +261,45 @@ mod tests {
             broker: "127.0.0.1:5672".into(),
             vhost: "/".into(),
             queue: "orders.dead".into(),
+            legacy_broker: None,
         }
+    }
+
+    #[test]
+    fn a_journal_named_after_the_address_moves_to_the_clusters_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let old = Scope {
+            broker: "127.0.0.1:5672".into(),
+            ..scope()
+        };
+        let new = Scope {
+            broker: "cluster:rabbit@mq-1".into(),
+            legacy_broker: Some("127.0.0.1:5672".into()),
+            ..scope()
+        };
+        let old_path = path_in(dir.path(), &old).unwrap();
+        std::fs::write(&old_path, run_line(&old, "r1", 1)).unwrap();
+        let path = path_in(dir.path(), &new).unwrap();
+        assert_ne!(path, old_path);
+        assert!(path.exists() && !old_path.exists(), "moved");
+        // Its run lines are the new scope's.
+        assert_eq!(
+            read(&path, &new).unwrap().unwrap().runs,
+            vec!["r1".to_owned()]
+        );
+        // Through another address of the cluster: nothing to move, the same journal.
+        let other = Scope {
+            legacy_broker: Some("mq-2:5672".into()),
+            ..new.clone()
+        };
+        assert_eq!(path_in(dir.path(), &other).unwrap(), path);
+        // Another cluster's journal is not this one's.
+        let elsewhere = Scope {
+            broker: "cluster:rabbit@other".into(),
+            legacy_broker: Some("mq-9:5672".into()),
+            ..new
+        };
+        assert!(read(&path, &elsewhere).is_err());
     }
 
     #[test]

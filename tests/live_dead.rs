@@ -856,6 +856,104 @@ fn missing_queue_and_missing_api_are_explained() {
     assert_eq!(ids(&json(&out)), ["only"]);
 }
 
+/// What a quorum queue stamps on a redelivery is the broker's bookkeeping, not the message:
+/// `dead show` lists it apart from the application's headers, and its JSON (the export record)
+/// keeps it in `broker_headers`, out of `properties`. Each version's rule: one look (`dead ls`)
+/// before, so the delivery `show` reads is the second; on RabbitMQ 4.3 it carries
+/// `x-acquired-count` 1 (every acquisition counts, a look's nack included) and no
+/// `x-delivery-count` (a nack spends no delivery); before 4.3 `x-delivery-count` 1 (a nack
+/// counts) and no `x-acquired-count` (new in 4.3). A second look raises the count again.
+#[test]
+fn show_and_export_keep_the_broker_bookkeeping_apart() {
+    let broker = Broker::connect();
+    let v43 = broker.rabbitmq_version() >= (4, 3);
+    let q = broker.queue_name("bookkeeping");
+    let dead = format!("{q}.dead");
+    broker.track_queue(&dead);
+    broker.declare(&dead, table(vec![("x-queue-type", long_str("quorum"))]));
+    broker.publish_props(
+        &dead,
+        b"{}",
+        with_id("bk-1").with_headers(table(vec![("tenant", long_str("acme"))])),
+    );
+    broker.wait_for_count(&dead, 1);
+    let out = dead_ls(&[&q]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    broker.wait_for_count(&dead, 1);
+    let (counted, absent) = if v43 {
+        ("x-acquired-count", "x-delivery-count")
+    } else {
+        ("x-delivery-count", "x-acquired-count")
+    };
+
+    let (mut cmd, _dir) = queuey();
+    let out = cmd.args(["dead", "show", &q, "1"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    let headers_at = text.find("\nHeaders\n").expect("a Headers section");
+    let broker_at = text
+        .find("\nBroker bookkeeping (")
+        .unwrap_or_else(|| panic!("a bookkeeping section: {text}"));
+    assert!(headers_at < broker_at, "{text}");
+    let own = &text[headers_at..broker_at];
+    assert!(own.contains("tenant"), "{own}");
+    assert!(
+        !own.contains("-count"),
+        "the broker's counts among the headers: {own}"
+    );
+    let theirs = &text[broker_at..];
+    let theirs = &theirs[..theirs.find("\n\n").unwrap_or(theirs.len())];
+    assert!(
+        theirs
+            .lines()
+            .any(|l| l.contains(counted) && l.trim_end().ends_with(" 1")),
+        "{theirs}"
+    );
+    assert!(!theirs.contains(absent), "{theirs}");
+    let line = if v43 {
+        "  acquired count   1 "
+    } else {
+        "  delivery count   1 "
+    };
+    assert!(text.contains(line), "{text}");
+
+    broker.wait_for_count(&dead, 1);
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args(["dead", "show", &q, "1", "-o", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let record = json(&out);
+    assert_eq!(
+        record["properties"]["headers"],
+        serde_json::json!({"tenant": {"type": "longstr", "value": "acme"}})
+    );
+    // The third delivery: two looks before it.
+    assert_eq!(
+        record["broker_headers"],
+        serde_json::json!({counted: {"type": "i64", "value": 2}})
+    );
+    let (acquired, delivered) = if v43 {
+        (Json::from(2), Json::Null)
+    } else {
+        (Json::Null, Json::from(2))
+    };
+    assert_eq!(record["dead_letter"]["acquired_count"], acquired);
+    assert_eq!(record["dead_letter"]["delivery_count"], delivered);
+
+    broker.wait_for_count(&dead, 1);
+    let (mut cmd, _dir) = queuey();
+    let out = cmd.args(["dead", "export", &q]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let record: Json = serde_json::from_str(stdout(&out).trim()).expect("one record");
+    assert_eq!(
+        record["broker_headers"],
+        serde_json::json!({counted: {"type": "i64", "value": 3}})
+    );
+    assert!(record["properties"]["headers"].get(counted).is_none());
+}
+
 // ---------------------------------------------------------------------------------------------
 // A look never loses a message, whatever stops it.
 //

@@ -34,8 +34,9 @@
 //!   at most [`AT_RISK_WINDOW`] messages. Replay and purge rescue what they keep themselves.
 //! - where a returned message goes differs: to the back of the queue on 3.x, to the front
 //!   (ahead of every message never delivered) on 4.x. Holding the whole queue and returning it
-//!   with one multiple nack keeps the order on both; messages that arrive during the peek end
-//!   up ahead of the peeked ones on 3.x, behind them on 4.x. (Returning window by window
+//!   with one multiple nack keeps the order of up to 32 messages on both (a larger return
+//!   comes back in an order of the broker's own, seen on 3.10 and 4.3); messages that arrive
+//!   during the peek end up ahead of the peeked ones on 3.x, behind them on 4.x. (Returning window by window
 //!   would bound what a crash holds, but on 4.x the returned window would be delivered again
 //!   at once: a peek must hold what it has read to read further.)
 
@@ -97,6 +98,15 @@ impl QueueKind {
     /// smaller.
     pub fn exposure(&self, window: u16) -> u16 {
         window.clamp(1, AT_RISK_WINDOW)
+    }
+}
+
+impl QueueKind {
+    /// Whether a returned message goes back to its place: a classic queue's do (and an
+    /// unknown type is read as classic); a quorum queue's return to its head or its back, and
+    /// a multiple return of many reorders them (docs/broker-notes.md).
+    pub fn keeps_positions(&self) -> bool {
+        self.queue_type != "quorum"
     }
 }
 

@@ -222,7 +222,7 @@ async fn remove_matching(
 ) -> Result<()> {
     let dead = s.queue.dead_queue();
     let now = now_secs();
-    let scope = crate::live::dead::journal_scope(session, &dead);
+    let scope = crate::live::dead::journal_scope(session, &dead).await;
     let (mut archive, mut held) = match &s.archive {
         Some(path) => {
             let (a, held) = Archive::open(path, &scope, &session.boot().await)?;
@@ -260,7 +260,7 @@ async fn remove_matching(
             progress.inc(1);
             report.scanned = Some(report.scanned.unwrap_or(0) + 1);
             // Archived by an unfinished purge whose ack was lost: remove it, write it once.
-            let d = if archive.is_some() {
+            let mut d = if archive.is_some() {
                 digest(&message.properties, &message.body)
             } else {
                 String::new()
@@ -268,8 +268,10 @@ async fn remove_matching(
             let scanned = report.scanned.unwrap_or(0);
             if archive.is_some()
                 && message.redelivered
-                && held.within_read(scanned)
-                && held.take(&d).is_some()
+                && held.within_read(scanned, p.kind.keeps_positions())
+                && held
+                    .take_dead_letter(&mut d, &message.properties, &message.body)
+                    .is_some()
             {
                 report.already_archived += 1;
                 pending.push((tag, d));
@@ -373,7 +375,10 @@ impl Archive {
         // The marker: the scope's run line, when the broker node started, then a `settled` line
         // per archived dead letter whose ack the broker processed (as in the replay journal).
         let marker_text = std::fs::read_to_string(&marker).unwrap_or_default();
-        let mine = marker_text.starts_with(&run_line(scope, "purge", 0));
+        // The archive's own scope, or the one it had before scopes were the cluster's.
+        let mine = std::iter::once(scope.clone())
+            .chain(scope.legacy())
+            .any(|s| marker_text.starts_with(&run_line(&s, "purge", 0)));
         let (file, held) = if mine && path.exists() {
             let mut held = Unfinished::default();
             for line in std::fs::read_to_string(path)

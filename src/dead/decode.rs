@@ -35,8 +35,19 @@ use crate::topology::{
 
 /// The `x-death` header RabbitMQ writes when it dead-letters a message.
 pub const X_DEATH: &str = "x-death";
-/// A quorum queue's count of returned deliveries, stamped on redeliveries.
+/// A quorum queue's count of returned deliveries, stamped on redeliveries (from 4.3 only the
+/// returns that spend the delivery limit: a reject, a channel closed with the delivery held).
 pub const X_DELIVERY_COUNT: &str = "x-delivery-count";
+/// A quorum queue's count of a message's acquisitions, stamped on redeliveries from RabbitMQ
+/// 4.3: every delivery returned, nack returns (a peek's) included.
+pub const X_ACQUIRED_COUNT: &str = "x-acquired-count";
+
+/// The headers the broker stamps on a message when it delivers it again: its bookkeeping, not
+/// the message. They change at every look, so they are left out of what identifies a dead
+/// letter (the replay journal's digest), never copied by a replay, and shown apart from the
+/// application's headers. (A classic queue stamps none; a stream's `x-stream-offset` does not
+/// change between deliveries, and queuey reads no stream.)
+pub const BROKER_BOOKKEEPING: [&str; 2] = [X_DELIVERY_COUNT, X_ACQUIRED_COUNT];
 
 /// Header stamped on a copy queuey made of a quorum message on its last delivery instead of
 /// returning it during a peek (seconds since the epoch), so an operator can tell why it moved.
@@ -240,6 +251,9 @@ pub struct DeadLetter {
     pub died_at: Option<u64>,
     /// A quorum queue's `x-delivery-count` on this delivery (absent on a first delivery).
     pub delivery_count: Option<u64>,
+    /// A quorum queue's `x-acquired-count` on this delivery (RabbitMQ 4.3 and later; absent on
+    /// a first delivery): every earlier delivery, looks included.
+    pub acquired_count: Option<u64>,
     pub size: usize,
     pub content_type: Option<String>,
     pub redelivered: bool,
@@ -374,6 +388,7 @@ pub fn decode(message: &Message, queue: &str, options: &RabbitMqOptions) -> Dead
     };
 
     let delivery_count = headers.get(X_DELIVERY_COUNT).and_then(unsigned_of);
+    let acquired_count = headers.get(X_ACQUIRED_COUNT).and_then(unsigned_of);
     let died_at = deaths
         .iter()
         .filter_map(|d| d.time)
@@ -403,6 +418,7 @@ pub fn decode(message: &Message, queue: &str, options: &RabbitMqOptions) -> Dead
         first_death,
         died_at,
         delivery_count,
+        acquired_count,
         size: message.body.len(),
         content_type: props.content_type.clone(),
         redelivered: message.redelivered,

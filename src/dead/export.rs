@@ -1,13 +1,17 @@
 //! PURE: the export format (`queuey.dead-letter.v1`): one JSON record per dead letter, lossless
 //! (properties with their AMQP types, the body in base64), written by `dead export`, `dead show
 //! -o json` and purge archives, and read back by `dead replay --from-file`.
+//!
+//! The headers a quorum queue stamps on a redelivery (`x-delivery-count`, `x-acquired-count`:
+//! [`BROKER_BOOKKEEPING`]) are the broker's, not the message's: a record keeps them apart, in
+//! `broker_headers`, and `properties` holds the message as its publisher wrote it.
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as B64;
 use serde_json::{Value as Json, json};
 
-use crate::dead::decode::{DeadLetter, Message};
-use crate::dead::value::Properties;
+use crate::dead::decode::{BROKER_BOOKKEEPING, DeadLetter, Message};
+use crate::dead::value::{Keys, Properties, Table, typed_table_json};
 
 /// The format tag of every export line (and of `dead show -o json`).
 pub const EXPORT_FORMAT: &str = "queuey.dead-letter.v1";
@@ -28,7 +32,11 @@ pub fn export_record(
         "exchange": message.exchange,
         "routing_key": message.routing_key,
         "redelivered": message.redelivered,
-        "properties": message.properties.to_json(),
+        "properties": message.properties.to_json_with(Keys::Except(&BROKER_BOOKKEEPING)),
+        "broker_headers": typed_table_json(
+            message.properties.headers.as_ref().unwrap_or(&Table::new()),
+            Keys::Only(&BROKER_BOOKKEEPING),
+        ),
         "body_base64": B64.encode(&message.body),
         "dead_letter": dl,
     })
@@ -100,6 +108,7 @@ mod tests {
         assert_eq!(record["redelivered"], true);
         assert_eq!(record["body_base64"], "AP9qb2I=");
         assert_eq!(record["properties"], m.properties.to_json());
+        assert_eq!(record["broker_headers"], json!({}));
         assert_eq!(record["dead_letter"]["message_id"], "m-1");
         let back = read_record(&record.to_string()).expect("a valid record");
         assert_eq!(
@@ -109,6 +118,40 @@ mod tests {
                 body: m.body.clone(),
                 ..Message::default()
             }
+        );
+    }
+
+    /// The counts a quorum queue stamps on a redelivery are the broker's: kept in
+    /// `broker_headers`, typed, and out of `properties`, which is the message as published.
+    #[test]
+    fn the_broker_bookkeeping_is_kept_apart() {
+        use crate::dead::value::Value;
+        let mut m = message();
+        let mut h = Table::new();
+        h.insert("tenant".into(), Value::LongStr(b"acme".to_vec()));
+        h.insert("x-delivery-count".into(), Value::I64(2));
+        h.insert("x-acquired-count".into(), Value::I64(5));
+        m.properties.headers = Some(h);
+        let dl = decode(&m, "orders", &RabbitMqOptions::default());
+        assert_eq!((dl.delivery_count, dl.acquired_count), (Some(2), Some(5)));
+        let record = export_record("q.dead", "/", 1, &m, &dl);
+        assert_eq!(
+            record["properties"]["headers"],
+            json!({"tenant": {"type": "longstr", "value": "acme"}})
+        );
+        assert_eq!(
+            record["broker_headers"],
+            json!({
+                "x-acquired-count": {"type": "i64", "value": 5},
+                "x-delivery-count": {"type": "i64", "value": 2},
+            })
+        );
+        assert_eq!(record["dead_letter"]["acquired_count"], 5);
+        let back = read_record(&record.to_string()).expect("a valid record");
+        assert_eq!(back.properties.header("x-acquired-count"), None);
+        assert_eq!(
+            back.properties.header("tenant"),
+            m.properties.header("tenant")
         );
     }
 

@@ -304,6 +304,7 @@ mod tests {
             first_death: Default::default(),
             died_at: Some(1_000),
             delivery_count: None,
+            acquired_count: None,
             size: 10,
             content_type: None,
             redelivered: false,

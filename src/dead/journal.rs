@@ -48,33 +48,94 @@ use serde::Serialize;
 use serde_json::{Value as Json, json};
 use sha2::{Digest as _, Sha256};
 
-use super::decode::X_DELIVERY_COUNT;
-use super::value::{Properties, TypedProperties};
+use super::decode::{BROKER_BOOKKEEPING, X_DELIVERY_COUNT};
+use super::value::{Keys, Properties, TypedProperties};
 
 /// The `format` of a journal's run lines.
-pub const JOURNAL_FORMAT: &str = "queuey-replay-journal/2";
+pub const JOURNAL_FORMAT: &str = "queuey-replay-journal/3";
+/// The format before the broker's bookkeeping was all left out of the [`digest`]: read the same
+/// way (its records of dead letters with headers have the same digests).
+const JOURNAL_FORMAT_2: &str = "queuey-replay-journal/2";
 /// The format before copies were recorded in doubt: read the same way (it has no `doubt` or
 /// `undone` lines).
 const JOURNAL_FORMAT_1: &str = "queuey-replay-journal/1";
 
 /// What a journal is about: a dead-letter queue of one vhost on one broker.
+///
+/// The broker is the cluster (`cluster:` and its name, which every node of a cluster shares
+/// and a node alone has too), so that a rerun through any node of the cluster finds the
+/// journal of a run made through another. Without a cluster name it is the AMQP URL's
+/// `host:port`, as it was for every journal before.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Scope {
-    /// `host:port` of the AMQP URL.
+    /// `cluster:NAME`, or `host:port` of the AMQP URL.
     pub broker: String,
     pub vhost: String,
     /// The dead-letter queue.
     pub queue: String,
+    /// The `host:port` of the AMQP URL when `broker` is the cluster: a journal written before
+    /// journals were the cluster's, through this address, is this scope's too.
+    pub legacy_broker: Option<String>,
+}
+
+impl Scope {
+    /// Whether a journal line of `theirs` belongs to this scope.
+    pub fn owns(&self, theirs: &Scope) -> bool {
+        theirs.vhost == self.vhost
+            && theirs.queue == self.queue
+            && (theirs.broker == self.broker
+                || self.legacy_broker.as_deref() == Some(theirs.broker.as_str()))
+    }
+
+    /// The scope as journals before this change named it, when it differs.
+    pub fn legacy(&self) -> Option<Scope> {
+        let broker = self.legacy_broker.clone()?;
+        (broker != self.broker).then(|| Scope {
+            broker,
+            vhost: self.vhost.clone(),
+            queue: self.queue.clone(),
+            legacy_broker: None,
+        })
+    }
 }
 
 /// The digest of a dead letter as read from `q.dead`: SHA-256 over its properties (typed JSON)
-/// and its body. `x-delivery-count`, which a quorum queue changes at each redelivery, is left
-/// out, so the same dead letter has the same digest when it comes back.
+/// and its body. The broker's bookkeeping ([`BROKER_BOOKKEEPING`]: `x-delivery-count`, and from
+/// RabbitMQ 4.3 `x-acquired-count`, which a quorum queue changes at every redelivery, a look's
+/// included) is left out, and a message without headers counts as one with an empty table (a
+/// quorum queue gives a header table to a message that had none when it stamps its count), so
+/// the same dead letter has the same digest however often it comes back.
+///
+/// For every dead letter with headers of its own and no `x-acquired-count`, this is the digest
+/// journals before format 3 wrote (a property test holds them equal), so their records still
+/// match; for one without headers, see [`Unfinished::take_dead_letter`].
 pub fn digest(props: &Properties, body: &[u8]) -> String {
-    // The typed JSON of `props.to_json()` without that header, written without building it
-    // (the digests of journals written before stay the same: a test holds them equal).
-    let props =
-        serde_json::to_vec(&TypedProperties(props, Some(X_DELIVERY_COUNT))).unwrap_or_default();
+    hash(
+        &TypedProperties {
+            props,
+            headers: Keys::Except(&BROKER_BOOKKEEPING),
+            always_headers: true,
+        },
+        body,
+    )
+}
+
+/// The digest that journals before format 3 gave a dead letter without headers (no header
+/// table at all: not even an empty one).
+fn digest_before_format_3(props: &Properties, body: &[u8]) -> String {
+    hash(
+        &TypedProperties {
+            props,
+            headers: Keys::Except(&[X_DELIVERY_COUNT]),
+            always_headers: false,
+        },
+        body,
+    )
+}
+
+/// SHA-256 over the typed JSON of `props` (written without building it) and `body`, in hex.
+fn hash(props: &TypedProperties<'_>, body: &[u8]) -> String {
+    let props = serde_json::to_vec(props).unwrap_or_default();
     let mut h = Sha256::new();
     h.update((props.len() as u64).to_be_bytes());
     h.update(&props);
@@ -348,13 +409,17 @@ impl Unfinished {
                 if let Some(last) = out.boots.last_mut() {
                     *last = boot;
                 }
-            } else if matches!(s("format"), Some(JOURNAL_FORMAT | JOURNAL_FORMAT_1)) {
+            } else if matches!(
+                s("format"),
+                Some(JOURNAL_FORMAT | JOURNAL_FORMAT_2 | JOURNAL_FORMAT_1)
+            ) {
                 let theirs = Scope {
                     broker: s("broker").unwrap_or_default().to_owned(),
                     vhost: s("vhost").unwrap_or_default().to_owned(),
                     queue: s("queue").unwrap_or_default().to_owned(),
+                    legacy_broker: None,
                 };
-                if theirs != *scope {
+                if !scope.owns(&theirs) {
                     return Err(format!(
                         "line {n}: it belongs to queue {:?} of vhost {:?} on {}, not queue {:?} \
                          of vhost {:?} on {}",
@@ -416,6 +481,28 @@ impl Unfinished {
             .any(|then| now.restarted_since(then, slack_ms))
     }
 
+    /// The record answering for a dead letter read from `q.dead` now, of digest `digest`, if an
+    /// unfinished run copied it (used up, as by [`Unfinished::take`]). A dead letter without
+    /// headers is also looked for under the digest journals before format 3 gave it; when it is
+    /// found so, `digest` becomes that one, which its `settled` line must name.
+    pub fn take_dead_letter(
+        &mut self,
+        digest: &mut String,
+        props: &Properties,
+        body: &[u8],
+    ) -> Option<Copied> {
+        if let Some(c) = self.take(digest) {
+            return Some(c);
+        }
+        if props.headers.is_some() || self.left == 0 {
+            return None;
+        }
+        let before = digest_before_format_3(props, body);
+        let c = self.take(&before)?;
+        *digest = before;
+        Some(c)
+    }
+
     /// Cancels one record of `digest` (kept aside for [`Unfinished::revive`]).
     pub fn settle(&mut self, digest: &str) {
         if let Some(c) = self.take(digest) {
@@ -467,9 +554,14 @@ impl Unfinished {
     }
 
     /// Whether the `n`-th dead letter a rerun reads (1 is the head) may be one a record answers
-    /// for.
-    pub fn within_read(&self, n: u64) -> bool {
-        n <= self.read
+    /// for. In a queue that `keeps_positions` (a classic queue puts every returned message back
+    /// in its place), only among the first that the runs read (see [`read_line`]). A quorum
+    /// queue does not: it returns a dead connection's deliveries to its head, but a multiple
+    /// return of more than a few dozen messages (a look's, `dead ls` between the failed run and
+    /// the rerun) puts them back in an order of its own (seen on 3.10 and 4.3), so a dead letter
+    /// whose ack was lost may be anywhere; there only `redelivered` narrows the match.
+    pub fn within_read(&self, n: u64, keeps_positions: bool) -> bool {
+        !keeps_positions || n <= self.read
     }
 
     /// Records not used up.
@@ -501,6 +593,7 @@ mod tests {
             broker: "127.0.0.1:5672".into(),
             vhost: "/".into(),
             queue: "orders.dead".into(),
+            legacy_broker: None,
         }
     }
 
@@ -512,23 +605,78 @@ mod tests {
     }
 
     #[test]
-    fn a_digest_depends_on_body_and_properties_but_not_on_the_delivery_count() {
+    fn a_digest_depends_on_body_and_properties_but_not_on_the_broker_bookkeeping() {
         let a = digest(&props("1"), b"body");
         assert_eq!(a.len(), 64);
         assert_eq!(a, digest(&props("1"), b"body"));
         assert_ne!(a, digest(&props("2"), b"body"));
         assert_ne!(a, digest(&props("1"), b"bodx"));
-        let mut counted = props("1");
-        let mut h = Table::new();
-        h.insert(X_DELIVERY_COUNT.into(), Value::I64(3));
-        counted.headers = Some(h);
-        let mut empty = props("1");
-        empty.headers = Some(Table::new());
-        assert_eq!(digest(&counted, b"body"), digest(&empty, b"body"));
+        let with = |headers: &[(&str, Value)]| {
+            let mut p = props("1");
+            p.headers = Some(
+                headers
+                    .iter()
+                    .map(|(k, v)| ((*k).to_owned(), v.clone()))
+                    .collect(),
+            );
+            digest(&p, b"body")
+        };
+        // No headers, an empty table, and a table of the broker's counts only (a quorum queue
+        // gives a table to a message that had none) are the same dead letter.
+        let bare = with(&[]);
+        assert_eq!(a, bare);
+        assert_eq!(with(&[(X_DELIVERY_COUNT, Value::I64(3))]), bare);
+        assert_eq!(with(&[("x-acquired-count", Value::I64(7))]), bare);
+        let own = with(&[("tenant", Value::U8(1))]);
+        assert_ne!(own, bare);
+        assert_eq!(
+            with(&[
+                ("tenant", Value::U8(1)),
+                ("x-acquired-count", Value::I64(1)),
+                (X_DELIVERY_COUNT, Value::I64(1)),
+            ]),
+            own
+        );
         // Properties and body do not run into each other.
         let mut p = props("1");
         p.app_id = Some("x".into());
         assert_ne!(digest(&p, b""), digest(&props("1"), b"x"));
+    }
+
+    /// A journal written before format 3 recorded a dead letter without headers under another
+    /// digest: it is still found (and named by that digest), and only for such a dead letter.
+    #[test]
+    fn a_dead_letter_without_headers_is_found_under_its_digest_before_format_3() {
+        let bare = props("1");
+        let old = digest_before_format_3(&bare, b"body");
+        assert_ne!(old, digest(&bare, b"body"));
+        let text = format!(
+            "{}{}",
+            run_line(&scope(), "r1", 10).replace(JOURNAL_FORMAT, JOURNAL_FORMAT_2),
+            copied_line(&old, "orders", "r1", Some(1)),
+        );
+        let mut j = Unfinished::parse(&text, &scope()).unwrap();
+        // A dead letter with headers of its own is never taken for it.
+        let mut with_headers = props("1");
+        with_headers.headers = Some(Table::new());
+        let mut d = digest(&with_headers, b"body");
+        assert_eq!(j.take_dead_letter(&mut d, &with_headers, b"body"), None);
+        let mut d = digest(&bare, b"body");
+        let found = j.take_dead_letter(&mut d, &bare, b"body");
+        assert_eq!(found.map(|c| c.run), Some("r1".to_owned()));
+        assert_eq!(d, old, "its settled line names the record it took");
+        assert_eq!(j.left(), 0);
+        // A record of this format is found first, under this format's digest.
+        let new = digest(&bare, b"body");
+        let text = format!(
+            "{}{}",
+            run_line(&scope(), "r2", 10),
+            copied_line(&new, "orders", "r2", Some(1))
+        );
+        let mut j = Unfinished::parse(&text, &scope()).unwrap();
+        let mut d = new.clone();
+        assert!(j.take_dead_letter(&mut d, &bare, b"body").is_some());
+        assert_eq!(d, new);
     }
 
     #[test]
@@ -669,9 +817,12 @@ mod tests {
             run_line(&scope(), "r2", 20),
         );
         let j = Unfinished::parse(&text, &scope()).unwrap();
-        assert!(j.within_read(120));
-        assert!(!j.within_read(121));
-        assert!(!Unfinished::default().within_read(1));
+        assert!(j.within_read(120, true));
+        assert!(!j.within_read(121, true));
+        assert!(!Unfinished::default().within_read(1, true));
+        // A quorum queue keeps no positions: anywhere.
+        assert!(j.within_read(121, false));
+        assert!(Unfinished::default().within_read(1, false));
     }
 
     #[test]

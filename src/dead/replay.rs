@@ -12,7 +12,8 @@
 //!
 //! - the death record is removed: the application's `x-attempts`, `x-death-reason` and
 //!   `x-original-queue`, and the broker's `x-death`, `x-first-death-*`, `x-last-death-*` and
-//!   `x-delivery-count`. RabbitMQ up to 3.12 keeps counting on a client-set `x-death`,
+//!   quorum queue's bookkeeping of its deliveries (`x-delivery-count`, and from 4.3
+//!   `x-acquired-count`). RabbitMQ up to 3.12 keeps counting on a client-set `x-death`,
 //!   3.13.0-3.13.2 mishandled it, and 4.x ignores it and starts afresh; removing it gives the
 //!   same fresh history on every version. If the copy dies again, it dies with a clean record;
 //! - what the death was is kept, compactly, in `x-queuey-last-replay`, a table: `run` (the
@@ -28,7 +29,7 @@
 //! matter while the copy travels (attributing a returned copy) and for messages the broker
 //! dead-letters.
 
-use super::decode::{DeadLetter, HEADER_RESCUED_AT, X_DEATH, X_DELIVERY_COUNT};
+use super::decode::{DeadLetter, HEADER_RESCUED_AT, X_ACQUIRED_COUNT, X_DEATH, X_DELIVERY_COUNT};
 use super::envelope;
 use super::value::{Properties, Table, Value};
 use crate::topology::{
@@ -40,8 +41,9 @@ pub const HEADER_REPLAYS: &str = "x-queuey-replays";
 /// The last replay: a table (see the module docs).
 pub const HEADER_LAST_REPLAY: &str = "x-queuey-last-replay";
 
-/// Headers a replayed copy drops.
-pub const DROPPED_HEADERS: [&str; 13] = [
+/// Headers a replayed copy drops (the broker's bookkeeping among them: every one of
+/// `decode::BROKER_BOOKKEEPING`, which a test holds).
+pub const DROPPED_HEADERS: [&str; 14] = [
     HEADER_ATTEMPTS,
     HEADER_DEATH_REASON,
     HEADER_ORIGINAL_QUEUE,
@@ -53,6 +55,7 @@ pub const DROPPED_HEADERS: [&str; 13] = [
     "x-last-death-reason",
     "x-last-death-exchange",
     X_DELIVERY_COUNT,
+    X_ACQUIRED_COUNT,
     HEADER_RESCUED_AT,
     "CC",
 ];
@@ -342,6 +345,7 @@ mod tests {
             h.insert(k.into(), s(""));
         }
         h.insert(X_DELIVERY_COUNT.into(), Value::I64(4));
+        h.insert(X_ACQUIRED_COUNT.into(), Value::I64(9));
         h.insert(HEADER_RESCUED_AT.into(), Value::Timestamp(1_700_000_100));
         h.insert("CC".into(), Value::Array(vec![s("audit")]));
         h.insert(HEADER_REPLAYS.into(), Value::I64(2));
@@ -406,6 +410,9 @@ mod tests {
             ..props.clone()
         };
         assert_eq!(out, expected);
+        for k in crate::dead::decode::BROKER_BOOKKEEPING {
+            assert!(DROPPED_HEADERS.contains(&k), "the broker's {k} is dropped");
+        }
         // Every header of the dead letter is either dropped (the documented list), replaced
         // (queuey's two and x-attempt) or kept as it was: nothing else.
         for (k, v) in &source {

@@ -315,7 +315,7 @@ impl Serialize for TypedJson<'_> {
                 let items: Vec<TypedJson<'_>> = items.iter().map(TypedJson).collect();
                 m.serialize_entry("value", &items)?;
             }
-            Value::Table(table) => m.serialize_entry("value", &TypedTable(table, None))?,
+            Value::Table(table) => m.serialize_entry("value", &TypedTable(table, Keys::ALL))?,
             Value::Bytes(b) => m.serialize_entry("base64", &B64.encode(b))?,
             Value::Void => {}
         }
@@ -341,15 +341,36 @@ impl Serialize for TypedFloat {
     }
 }
 
-/// A table in the typed JSON form (`{"key": {"type": …, "value": …}, …}`), without the key
-/// `.1` if given.
-struct TypedTable<'a>(&'a Table, Option<&'a str>);
+/// A table in the typed JSON form (`{"key": {"type": …, "value": …}, …}`), of the keys `.1`
+/// selects.
+struct TypedTable<'a>(&'a Table, Keys<'a>);
+
+/// Which keys of a table are written.
+#[derive(Clone, Copy, Debug)]
+pub enum Keys<'a> {
+    /// Every key but these.
+    Except(&'a [&'a str]),
+    /// Only these.
+    Only(&'a [&'a str]),
+}
+
+impl Keys<'_> {
+    /// Every key.
+    pub const ALL: Keys<'static> = Keys::Except(&[]);
+
+    fn take(&self, key: &str) -> bool {
+        match self {
+            Keys::Except(keys) => !keys.contains(&key),
+            Keys::Only(keys) => keys.contains(&key),
+        }
+    }
+}
 
 impl Serialize for TypedTable<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut m = serializer.serialize_map(None)?;
         for (k, v) in self.0 {
-            if Some(k.as_str()) != self.1 {
+            if self.1.take(k) {
                 m.serialize_entry(k, &TypedJson(v))?;
             }
         }
@@ -357,8 +378,18 @@ impl Serialize for TypedTable<'_> {
     }
 }
 
-/// Properties as [`Properties::to_json`] writes them, without the header `.1` if given.
-pub struct TypedProperties<'a>(pub &'a Properties, pub Option<&'a str>);
+/// The typed JSON form of the keys of `table` that `keys` selects.
+pub fn typed_table_json(table: &Table, keys: Keys<'_>) -> Json {
+    serde_json::to_value(TypedTable(table, keys)).unwrap_or(Json::Null)
+}
+
+/// Properties as [`Properties::to_json`] writes them, with only the headers `headers` selects.
+/// With `always_headers`, properties without a header table are written as with an empty one.
+pub struct TypedProperties<'a> {
+    pub props: &'a Properties,
+    pub headers: Keys<'a>,
+    pub always_headers: bool,
+}
 
 impl Serialize for TypedProperties<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -374,7 +405,7 @@ impl Serialize for TypedProperties<'_> {
             }
             Ok(())
         }
-        let p = self.0;
+        let p = self.props;
         let mut m = serializer.serialize_map(None)?;
         texts(
             &mut m,
@@ -383,8 +414,12 @@ impl Serialize for TypedProperties<'_> {
                 ("content_encoding", &p.content_encoding),
             ],
         )?;
-        if let Some(h) = &p.headers {
-            m.serialize_entry("headers", &TypedTable(h, self.1))?;
+        match &p.headers {
+            Some(h) => m.serialize_entry("headers", &TypedTable(h, self.headers))?,
+            None if self.always_headers => {
+                m.serialize_entry("headers", &TypedTable(&Table::new(), Keys::ALL))?;
+            }
+            None => {}
         }
         for (k, v) in [("delivery_mode", p.delivery_mode), ("priority", p.priority)] {
             if let Some(v) = v {
@@ -464,7 +499,17 @@ impl Properties {
 
     /// The typed JSON form: set properties only; headers as a typed table.
     pub fn to_json(&self) -> Json {
-        serde_json::to_value(TypedProperties(self, None)).unwrap_or(Json::Null)
+        self.to_json_with(Keys::ALL)
+    }
+
+    /// The typed JSON form, with only the headers `headers` selects.
+    pub fn to_json_with(&self, headers: Keys<'_>) -> Json {
+        serde_json::to_value(TypedProperties {
+            props: self,
+            headers,
+            always_headers: false,
+        })
+        .unwrap_or(Json::Null)
     }
 
     pub fn from_json(j: &Json) -> Result<Properties, String> {

@@ -148,14 +148,31 @@ pub async fn missing_dead_queue(session: &Session, queue: &QueueSettings) -> Err
     err.with_hint(hint)
 }
 
-/// What a journal or an archive of `dead` on this session's broker belongs to.
-pub fn journal_scope(session: &Session, dead: &str) -> Scope {
+/// What a journal or an archive of `dead` on this session's broker belongs to: the cluster
+/// (its name from the AMQP connection, else from the management API), so that a rerun through
+/// any of its nodes finds the journal; the AMQP URL's `host:port` when neither tells it.
+pub async fn journal_scope(session: &Session, dead: &str) -> Scope {
+    let address = format!(
+        "{}:{}",
+        session.settings.amqp.host, session.settings.amqp.port
+    );
+    let _ = session.connection().await;
+    let mut cluster = session.server_properties().cluster_name;
+    if cluster.is_none() {
+        cluster = session
+            .overview()
+            .await
+            .ok()
+            .and_then(|o| o.cluster_name.clone());
+    }
+    let (broker, legacy_broker) = match cluster {
+        Some(name) => (format!("cluster:{name}"), Some(address)),
+        None => (address, None),
+    };
     Scope {
-        broker: format!(
-            "{}:{}",
-            session.settings.amqp.host, session.settings.amqp.port
-        ),
+        broker,
         vhost: session.vhost().to_owned(),
         queue: dead.to_owned(),
+        legacy_broker,
     }
 }

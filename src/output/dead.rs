@@ -4,9 +4,9 @@
 use serde::Serialize;
 use serde_json::Value as Json;
 
-use crate::dead::decode::{self, AgeFrom, DeadLetter, Message};
+use crate::dead::decode::{self, AgeFrom, BROKER_BOOKKEEPING, DeadLetter, Message};
 use crate::dead::filter::{GroupKey, Grouping};
-use crate::dead::value::Value;
+use crate::dead::value::{Table, Value};
 use crate::duration::format_age;
 use crate::error::Result;
 use crate::output::sanitize::{sanitize, sanitize_multiline};
@@ -342,6 +342,12 @@ pub fn render_show(
             "  delivery count   {c} (x-delivery-count of the quorum queue)"
         ));
     }
+    if let Some(c) = dl.acquired_count {
+        line(format!(
+            "  acquired count   {c} (x-acquired-count of the quorum queue: deliveries before \
+             this one, looks included)"
+        ));
+    }
     for p in &dl.problems {
         line(format!("  problem          {}", sanitize(p)));
     }
@@ -419,17 +425,37 @@ pub fn render_show(
     ));
     line(format!("  {:<17}{}", "redelivered", m.redelivered));
     line(String::new());
-    match &p.headers {
-        None => line("Headers: none".into()),
-        Some(h) => {
-            line("Headers".into());
-            let mut lines = Vec::new();
-            for (k, v) in h {
-                typed_lines(&mut lines, 1, k, v);
-            }
-            for l in lines {
-                line(l);
-            }
+    // The application's headers, then the broker's bookkeeping of its deliveries, apart.
+    let empty = Table::new();
+    let headers = p.headers.as_ref().unwrap_or(&empty);
+    let (bookkeeping, own): (Vec<_>, Vec<_>) = headers
+        .iter()
+        .partition(|(k, _)| BROKER_BOOKKEEPING.contains(&k.as_str()));
+    if own.is_empty() {
+        line("Headers: none".into());
+    } else {
+        line("Headers".into());
+        let mut lines = Vec::new();
+        for (k, v) in own {
+            typed_lines(&mut lines, 1, k, v);
+        }
+        for l in lines {
+            line(l);
+        }
+    }
+    if !bookkeeping.is_empty() {
+        line(String::new());
+        line(
+            "Broker bookkeeping (stamped by the quorum queue on this delivery: not part of the \
+             message, never copied by a replay)"
+                .into(),
+        );
+        let mut lines = Vec::new();
+        for (k, v) in bookkeeping {
+            typed_lines(&mut lines, 1, k, v);
+        }
+        for l in lines {
+            line(l);
         }
     }
     if !dl.deaths.is_empty() {

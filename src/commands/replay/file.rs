@@ -79,7 +79,8 @@ pub(super) async fn from_file(
         from: path.display().to_string(),
     };
     let canonical = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned());
-    let scope = crate::live::dead::journal_scope(session, &format!("file:{}", canonical.display()));
+    let scope =
+        crate::live::dead::journal_scope(session, &format!("file:{}", canonical.display())).await;
     let (mut carried, journal) = super::journal::begin(
         session,
         s,
@@ -116,10 +117,13 @@ pub(super) async fn from_file(
         let (n, record) = line?;
         let mut message = record?;
         report.scanned += 1;
-        let d = digest(&message.properties, &message.body);
+        let mut d = digest(&message.properties, &message.body);
         // Copied by a run that did not finish (before filters: the copy exists whatever this
         // run selects).
-        if carried.take(&d).is_some() {
+        if carried
+            .take_dead_letter(&mut d, &message.properties, &message.body)
+            .is_some()
+        {
             report.already_copied += 1;
             progress.inc(1);
             continue;

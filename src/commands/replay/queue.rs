@@ -79,7 +79,7 @@ pub(super) async fn from_queue(
         time: crate::output::time::now_secs(),
         from: dead.clone(),
     };
-    let scope = crate::live::dead::journal_scope(session, &dead);
+    let scope = crate::live::dead::journal_scope(session, &dead).await;
     let boot = session.boot().await;
     let (mut carried, journal) = super::journal::begin(
         session,
@@ -256,13 +256,18 @@ impl Reader<'_, '_> {
             };
             read.scanned += 1;
             Tally::add(&self.shared.tally.read, 1);
-            let digest = digest(&message.properties, &message.body);
+            let mut digest = digest(&message.properties, &message.body);
             // Copied by a run that did not finish: ack it, copy nothing (before filters: the
             // copy exists whatever this run selects). A dead letter whose ack was lost was
             // delivered before: one never delivered is a twin of a dead letter whose copy is
             // recorded, and gets its own copy.
-            let copied = if message.redelivered && self.carried.within_read(read.scanned) {
-                self.carried.take(&digest)
+            let copied = if message.redelivered
+                && self
+                    .carried
+                    .within_read(read.scanned, p.kind.keeps_positions())
+            {
+                self.carried
+                    .take_dead_letter(&mut digest, &message.properties, &message.body)
             } else {
                 None
             };
