@@ -39,6 +39,8 @@ pub struct LsReport {
     pub complete: bool,
     /// Whether a stop signal ended the look early.
     pub interrupted: bool,
+    /// Dead letters others held when the look began: not read (exit 3).
+    pub held_elsewhere: Option<crate::dead::peek::HeldElsewhere>,
     pub messages: Vec<LsRow>,
 }
 
@@ -171,6 +173,8 @@ pub struct GroupsReport<'a> {
     pub complete: bool,
     /// Whether a stop signal ended the count early.
     pub interrupted: bool,
+    /// Dead letters others held when the count began: not counted (exit 3).
+    pub held_elsewhere: Option<crate::dead::peek::HeldElsewhere>,
     pub group_by: Vec<String>,
     pub groups: Vec<GroupRow>,
 }
@@ -196,6 +200,7 @@ pub fn print_groups(
     depth_at_start: u64,
     matched: u64,
     interrupted: bool,
+    held_elsewhere: Option<crate::dead::peek::HeldElsewhere>,
     now: u64,
     output: Output,
 ) -> Result<()> {
@@ -226,6 +231,7 @@ pub fn print_groups(
                 matched,
                 complete: scanned >= depth_at_start,
                 interrupted,
+                held_elsewhere,
                 group_by: labels.clone(),
                 groups,
             })
@@ -605,6 +611,46 @@ pub fn note_interrupted(
         sanitize(queue),
     ));
     crate::error::ExitCode::Interrupted
+}
+
+/// After a run over `queue` that others held messages of when it began: they were not read
+/// (the run's exit code is then 3).
+pub fn note_held_elsewhere(
+    output: Output,
+    queue: &str,
+    held: Option<crate::dead::peek::HeldElsewhere>,
+) {
+    let Some(h) = held else {
+        return;
+    };
+    let by = match h.consumers {
+        0 => "no consumer: a connection that is gone, whose deliveries the broker has not \
+              returned yet"
+            .to_owned(),
+        1 => "1 other consumer".to_owned(),
+        n => format!("{n} other consumers"),
+    };
+    output.warn(&format!(
+        "{} of {} {} held unacknowledged by {by}, and {} not read: {} to {} when {} acked or \
+         rejected, or when the connection holding {} closes; run the command again then \
+         (`rabbitmqctl list_consumers` and the management UI's queue page show who holds them)",
+        plural(h.messages, "dead letter"),
+        sanitize(queue),
+        if h.messages == 1 { "was" } else { "were" },
+        if h.messages == 1 {
+            "it was"
+        } else {
+            "they were"
+        },
+        if h.messages == 1 {
+            "it returns"
+        } else {
+            "they return"
+        },
+        sanitize(queue),
+        if h.messages == 1 { "it is" } else { "they are" },
+        if h.messages == 1 { "it" } else { "them" },
+    ));
 }
 
 pub fn note_rescued(output: Output, queue: &str, rescued: u64) {

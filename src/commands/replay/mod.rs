@@ -144,6 +144,7 @@ pub async fn run(
         ));
         return Err(e);
     }
+    crate::output::dead::note_held_elsewhere(output, &report.source, report.held_elsewhere);
     print_report(&report, s.from_file.is_some(), output)?;
     Ok(report.exit_code())
 }
