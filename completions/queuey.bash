@@ -149,7 +149,7 @@ _queuey() {
 
     case "${cmd}" in
         queuey)
-            opts="-o -q -h -V --url --api-url --connect-timeout --config --output --quiet --help --version args declare verify holds status dead ping completions generate-assets help"
+            opts="-o -q -h -V --url --api-url --connect-timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --help --version args declare verify holds status dead ping completions generate-assets help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -164,6 +164,30 @@ _queuey() {
                     return 0
                     ;;
                 --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca-cert-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -187,7 +211,7 @@ _queuey() {
             return 0
             ;;
         queuey__subcmd__args)
-            opts="-o -q -h -V --all --delay --defer --message-ttl --max-priority --queue-type --delivery-limit --dead-suffix --deferred-suffix --retry-granularity --deferred-granularity --url --api-url --connect-timeout --config --output --quiet --help --version"
+            opts="-o -q -h -V --all --delay --defer --message-ttl --max-priority --queue-type --delivery-limit --dead-suffix --deferred-suffix --retry-granularity --deferred-granularity --url --api-url --connect-timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -245,6 +269,30 @@ _queuey() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --tls-ca-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca-cert-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -265,7 +313,7 @@ _queuey() {
             return 0
             ;;
         queuey__subcmd__completions)
-            opts="-o -q -h -V --url --api-url --connect-timeout --config --output --quiet --help --version bash elvish fish powershell zsh"
+            opts="-o -q -h -V --url --api-url --connect-timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --help --version bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -280,6 +328,30 @@ _queuey() {
                     return 0
                     ;;
                 --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca-cert-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -303,7 +375,7 @@ _queuey() {
             return 0
             ;;
         queuey__subcmd__dead)
-            opts="-o -q -h -V --url --api-url --connect-timeout --config --output --quiet --help --version ls show export replay purge help"
+            opts="-o -q -h -V --url --api-url --connect-timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --help --version ls show export replay purge help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -318,6 +390,30 @@ _queuey() {
                     return 0
                     ;;
                 --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca-cert-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -341,7 +437,7 @@ _queuey() {
             return 0
             ;;
         queuey__subcmd__dead__subcmd__export)
-            opts="-o -q -h -V --output-file --limit --cause --reason --job-type --original-queue --attempts --older-than --newer-than --header --message-id --spend-delivery-budget --assume-classic --window --dead-suffix --deferred-suffix --url --api-url --connect-timeout --config --output --quiet --help --version"
+            opts="-o -q -h -V --output-file --limit --cause --reason --job-type --original-queue --attempts --older-than --newer-than --header --message-id --spend-delivery-budget --assume-classic --window --dead-suffix --deferred-suffix --url --api-url --connect-timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -412,6 +508,30 @@ _queuey() {
                     return 0
                     ;;
                 --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca-cert-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -533,7 +653,7 @@ _queuey() {
             return 0
             ;;
         queuey__subcmd__dead__subcmd__ls)
-            opts="-o -q -h -V --limit --group-by --cause --reason --job-type --original-queue --attempts --older-than --newer-than --header --message-id --spend-delivery-budget --assume-classic --window --dead-suffix --deferred-suffix --url --api-url --connect-timeout --config --output --quiet --help --version"
+            opts="-o -q -h -V --limit --group-by --cause --reason --job-type --original-queue --attempts --older-than --newer-than --header --message-id --spend-delivery-budget --assume-classic --window --dead-suffix --deferred-suffix --url --api-url --connect-timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -607,6 +727,30 @@ _queuey() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --tls-ca-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca-cert-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -627,7 +771,7 @@ _queuey() {
             return 0
             ;;
         queuey__subcmd__dead__subcmd__purge)
-            opts="-y -o -q -h -V --yes --dry-run --archive --cause --reason --job-type --original-queue --attempts --older-than --newer-than --header --message-id --spend-delivery-budget --assume-classic --window --dead-suffix --deferred-suffix --url --api-url --connect-timeout --config --output --quiet --help --version"
+            opts="-y -o -q -h -V --yes --dry-run --archive --cause --reason --job-type --original-queue --attempts --older-than --newer-than --header --message-id --spend-delivery-budget --assume-classic --window --dead-suffix --deferred-suffix --url --api-url --connect-timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -697,6 +841,30 @@ _queuey() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --tls-ca-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca-cert-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -717,7 +885,7 @@ _queuey() {
             return 0
             ;;
         queuey__subcmd__dead__subcmd__replay)
-            opts="-o -q -h -V --to --dry-run --limit --rate --from-file --keep-attempts --allow-drop-head --journal --blocked-timeout --cause --reason --job-type --original-queue --attempts --older-than --newer-than --header --message-id --spend-delivery-budget --assume-classic --window --dead-suffix --deferred-suffix --url --api-url --connect-timeout --config --output --quiet --help --version"
+            opts="-o -q -h -V --to --dry-run --limit --rate --from-file --keep-attempts --allow-drop-head --journal --blocked-timeout --cause --reason --job-type --original-queue --attempts --older-than --newer-than --header --message-id --spend-delivery-budget --assume-classic --window --dead-suffix --deferred-suffix --url --api-url --connect-timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -807,6 +975,30 @@ _queuey() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --tls-ca-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca-cert-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -827,7 +1019,7 @@ _queuey() {
             return 0
             ;;
         queuey__subcmd__dead__subcmd__show)
-            opts="-o -q -h -V --message-id --spend-delivery-budget --assume-classic --window --dead-suffix --deferred-suffix --url --api-url --connect-timeout --config --output --quiet --help --version"
+            opts="-o -q -h -V --message-id --spend-delivery-budget --assume-classic --window --dead-suffix --deferred-suffix --url --api-url --connect-timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -861,6 +1053,30 @@ _queuey() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --tls-ca-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca-cert-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -881,7 +1097,7 @@ _queuey() {
             return 0
             ;;
         queuey__subcmd__declare)
-            opts="-o -q -h -V --all --dry-run --allow-unlisted --message-ttl --max-priority --queue-type --delivery-limit --dead-suffix --deferred-suffix --retry-granularity --deferred-granularity --url --api-url --connect-timeout --config --output --quiet --help --version"
+            opts="-o -q -h -V --all --dry-run --allow-unlisted --message-ttl --max-priority --queue-type --delivery-limit --dead-suffix --deferred-suffix --retry-granularity --deferred-granularity --url --api-url --connect-timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -931,6 +1147,30 @@ _queuey() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --tls-ca-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca-cert-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -951,7 +1191,7 @@ _queuey() {
             return 0
             ;;
         queuey__subcmd__generate__subcmd__assets)
-            opts="-o -q -h -V --url --api-url --connect-timeout --config --output --quiet --help --version"
+            opts="-o -q -h -V --url --api-url --connect-timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -966,6 +1206,30 @@ _queuey() {
                     return 0
                     ;;
                 --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca-cert-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1227,7 +1491,7 @@ _queuey() {
             return 0
             ;;
         queuey__subcmd__holds)
-            opts="-o -q -h -V --url --api-url --connect-timeout --config --output --quiet --help --version ls help"
+            opts="-o -q -h -V --url --api-url --connect-timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --help --version ls help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1242,6 +1506,30 @@ _queuey() {
                     return 0
                     ;;
                 --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca-cert-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1307,7 +1595,7 @@ _queuey() {
             return 0
             ;;
         queuey__subcmd__holds__subcmd__ls)
-            opts="-o -q -h -V --dead-suffix --deferred-suffix --url --api-url --connect-timeout --config --output --quiet --help --version"
+            opts="-o -q -h -V --dead-suffix --deferred-suffix --url --api-url --connect-timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1333,6 +1621,30 @@ _queuey() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --tls-ca-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca-cert-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1353,7 +1665,7 @@ _queuey() {
             return 0
             ;;
         queuey__subcmd__ping)
-            opts="-o -q -h -V --url --api-url --connect-timeout --config --output --quiet --help --version"
+            opts="-o -q -h -V --url --api-url --connect-timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1368,6 +1680,30 @@ _queuey() {
                     return 0
                     ;;
                 --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca-cert-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1391,7 +1727,7 @@ _queuey() {
             return 0
             ;;
         queuey__subcmd__status)
-            opts="-o -q -h -V --all --message-ttl --max-priority --queue-type --delivery-limit --dead-suffix --deferred-suffix --retry-granularity --deferred-granularity --url --api-url --connect-timeout --config --output --quiet --help --version"
+            opts="-o -q -h -V --all --message-ttl --max-priority --queue-type --delivery-limit --dead-suffix --deferred-suffix --retry-granularity --deferred-granularity --url --api-url --connect-timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1438,6 +1774,30 @@ _queuey() {
                     return 0
                     ;;
                 --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca-cert-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1461,7 +1821,7 @@ _queuey() {
             return 0
             ;;
         queuey__subcmd__verify)
-            opts="-o -q -h -V --all --message-ttl --max-priority --queue-type --delivery-limit --dead-suffix --deferred-suffix --retry-granularity --deferred-granularity --url --api-url --connect-timeout --config --output --quiet --help --version"
+            opts="-o -q -h -V --all --message-ttl --max-priority --queue-type --delivery-limit --dead-suffix --deferred-suffix --retry-granularity --deferred-granularity --url --api-url --connect-timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1508,6 +1868,30 @@ _queuey() {
                     return 0
                     ;;
                 --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca-cert-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

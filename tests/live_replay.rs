@@ -2029,3 +2029,92 @@ fn refused_copies_dead_lettered_back_are_not_doubled() {
         assert!(headers.inner().get("x-death").is_none(), "{headers:?}");
     }
 }
+
+/// Dead letters another consumer holds (delivered, unacknowledged: another tool, or a lost
+/// connection's consumers on a node that has not returned them) cannot be read: `dead ls`,
+/// `replay` and `purge` say how many, by whom, and exit 3 rather than call the work done. Once
+/// they are returned, the same command finishes the work.
+#[test]
+fn dead_letters_held_by_another_consumer_are_reported_and_never_success() {
+    let broker = Broker::connect();
+    let (q, dead, targets) = setup(&broker, "held", 1);
+    let ids = fill(&broker, &dead, &[targets[0].as_str()], &["timeout"], 100);
+    // Another consumer takes 30 and holds them.
+    let ch = broker.channel();
+    broker
+        .rt
+        .block_on(ch.basic_qos(30, lapin::options::BasicQosOptions::default()))
+        .unwrap();
+    let _consumer = broker
+        .rt
+        .block_on(ch.basic_consume(
+            dead.as_str().into(),
+            "another-tool".into(),
+            lapin::options::BasicConsumeOptions::default(),
+            FieldTable::default(),
+        ))
+        .unwrap();
+    // queuey learns what is held from the management API's statistics.
+    eventually(
+        "the API to count 30 unacknowledged",
+        Duration::from_secs(30),
+        || {
+            let q = broker.api_queue(&dead)?;
+            (q["messages_unacknowledged"] == 30).then_some(())
+        },
+    );
+    let said = |out: &std::process::Output| {
+        let err = stderr(out);
+        assert!(
+            err.contains("30 dead letters of")
+                && err.contains("held unacknowledged by 1 other consumer"),
+            "{err}"
+        );
+    };
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args(["dead", "ls", &q, "--limit", "0", "-o", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    said(&out);
+    let j = json(&out);
+    assert_eq!(j["held_elsewhere"]["messages"], 30, "{j}");
+    assert_eq!(j["held_elsewhere"]["consumers"], 1, "{j}");
+    assert_eq!(j["scanned"], 70);
+
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args(["dead", "replay", &q, "-o", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    said(&out);
+    let j = json(&out);
+    assert_eq!(j["moved"], 70, "{j}");
+    assert_eq!(j["held_elsewhere"]["messages"], 30, "{j}");
+
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args(["dead", "purge", &q, "--yes", "-o", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    said(&out);
+    assert_eq!(json(&out)["removed"], 0);
+
+    // The other consumer lets go: the same replay finishes the work.
+    broker.rt.block_on(ch.close(200, "done".into())).unwrap();
+    broker.wait_for_count(&dead, 30);
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args(["dead", "replay", &q, "-o", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(json(&out)["moved"], 30);
+    assert!(json(&out)["held_elsewhere"].is_null());
+    let mut moved = ids_in(&broker, &targets[0]);
+    moved.sort();
+    assert_eq!(moved, ids);
+}

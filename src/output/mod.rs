@@ -6,6 +6,7 @@
 
 pub mod dead;
 pub mod file;
+pub mod notes;
 pub mod progress;
 pub mod replay;
 pub mod sanitize;

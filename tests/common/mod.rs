@@ -20,6 +20,7 @@
 pub mod app;
 pub mod node;
 pub mod rabbitmq;
+pub mod tls;
 
 use std::cell::RefCell;
 use std::path::Path;

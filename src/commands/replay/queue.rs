@@ -114,6 +114,7 @@ pub(super) async fn from_queue(
     let carried_ref = &mut carried;
     let (rescued, reached_end) = with_peek(session, &dead, options, async |p| {
         progress.set_length(p.target);
+        report.held_elsewhere = p.held_elsewhere;
         let acker = p.acker();
         let (job_tx, job_rx) = mpsc::channel::<Job>(window);
         let (settle_tx, settle_rx) = mpsc::channel::<Settle>(window.saturating_mul(4));
