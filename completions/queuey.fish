@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_queuey_global_optspecs
-    string join \n url= api-url= connect-timeout= config= o/output= q/quiet h/help V/version
+    string join \n url= api-url= connect-timeout= tls-ca-cert= tls-cert= tls-key= config= o/output= q/quiet h/help V/version
 end
 
 function __fish_queuey_needs_command
@@ -27,6 +27,9 @@ end
 complete -c queuey -n "__fish_queuey_needs_command" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
 complete -c queuey -n "__fish_queuey_needs_command" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_needs_command" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_needs_command" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
+complete -c queuey -n "__fish_queuey_needs_command" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
+complete -c queuey -n "__fish_queuey_needs_command" -l tls-key -l tls-key-file -d 'PEM file of the client certificate\'s private key, unencrypted (with --tls-cert)' -r -F
 complete -c queuey -n "__fish_queuey_needs_command" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
 complete -c queuey -n "__fish_queuey_needs_command" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
 json\t'JSON (one document; streams print one object per line)'"
@@ -57,6 +60,9 @@ complete -c queuey -n "__fish_queuey_using_subcommand args" -l deferred-granular
 complete -c queuey -n "__fish_queuey_using_subcommand args" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
 complete -c queuey -n "__fish_queuey_using_subcommand args" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand args" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_using_subcommand args" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand args" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand args" -l tls-key -l tls-key-file -d 'PEM file of the client certificate\'s private key, unencrypted (with --tls-cert)' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand args" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand args" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
 json\t'JSON (one document; streams print one object per line)'"
@@ -76,6 +82,9 @@ complete -c queuey -n "__fish_queuey_using_subcommand declare" -l deferred-granu
 complete -c queuey -n "__fish_queuey_using_subcommand declare" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
 complete -c queuey -n "__fish_queuey_using_subcommand declare" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand declare" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_using_subcommand declare" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand declare" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand declare" -l tls-key -l tls-key-file -d 'PEM file of the client certificate\'s private key, unencrypted (with --tls-cert)' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand declare" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand declare" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
 json\t'JSON (one document; streams print one object per line)'"
@@ -97,6 +106,9 @@ complete -c queuey -n "__fish_queuey_using_subcommand verify" -l deferred-granul
 complete -c queuey -n "__fish_queuey_using_subcommand verify" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
 complete -c queuey -n "__fish_queuey_using_subcommand verify" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand verify" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_using_subcommand verify" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand verify" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand verify" -l tls-key -l tls-key-file -d 'PEM file of the client certificate\'s private key, unencrypted (with --tls-cert)' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand verify" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand verify" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
 json\t'JSON (one document; streams print one object per line)'"
@@ -107,6 +119,9 @@ complete -c queuey -n "__fish_queuey_using_subcommand verify" -s V -l version -d
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls help" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls help" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls help" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls help" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls help" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls help" -l tls-key -l tls-key-file -d 'PEM file of the client certificate\'s private key, unencrypted (with --tls-cert)' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls help" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls help" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
 json\t'JSON (one document; streams print one object per line)'"
@@ -120,6 +135,9 @@ complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_sub
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l tls-key -l tls-key-file -d 'PEM file of the client certificate\'s private key, unencrypted (with --tls-cert)' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
 json\t'JSON (one document; streams print one object per line)'"
@@ -140,6 +158,9 @@ complete -c queuey -n "__fish_queuey_using_subcommand status" -l deferred-granul
 complete -c queuey -n "__fish_queuey_using_subcommand status" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
 complete -c queuey -n "__fish_queuey_using_subcommand status" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand status" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_using_subcommand status" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand status" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand status" -l tls-key -l tls-key-file -d 'PEM file of the client certificate\'s private key, unencrypted (with --tls-cert)' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand status" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand status" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
 json\t'JSON (one document; streams print one object per line)'"
@@ -150,6 +171,9 @@ complete -c queuey -n "__fish_queuey_using_subcommand status" -s V -l version -d
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge help" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge help" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge help" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge help" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge help" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge help" -l tls-key -l tls-key-file -d 'PEM file of the client certificate\'s private key, unencrypted (with --tls-cert)' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge help" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge help" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
 json\t'JSON (one document; streams print one object per line)'"
@@ -190,6 +214,9 @@ complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subc
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l tls-key -l tls-key-file -d 'PEM file of the client certificate\'s private key, unencrypted (with --tls-cert)' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
 json\t'JSON (one document; streams print one object per line)'"
@@ -205,6 +232,9 @@ complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subc
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l tls-key -l tls-key-file -d 'PEM file of the client certificate\'s private key, unencrypted (with --tls-cert)' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
 json\t'JSON (one document; streams print one object per line)'"
@@ -241,6 +271,9 @@ complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subc
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l tls-key -l tls-key-file -d 'PEM file of the client certificate\'s private key, unencrypted (with --tls-cert)' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
 json\t'JSON (one document; streams print one object per line)'"
@@ -281,6 +314,9 @@ complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subc
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l tls-key -l tls-key-file -d 'PEM file of the client certificate\'s private key, unencrypted (with --tls-cert)' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
 json\t'JSON (one document; streams print one object per line)'"
@@ -319,6 +355,9 @@ complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subc
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l tls-key -l tls-key-file -d 'PEM file of the client certificate\'s private key, unencrypted (with --tls-cert)' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
 json\t'JSON (one document; streams print one object per line)'"
@@ -338,6 +377,9 @@ complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subc
 complete -c queuey -n "__fish_queuey_using_subcommand ping" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
 complete -c queuey -n "__fish_queuey_using_subcommand ping" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand ping" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_using_subcommand ping" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand ping" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand ping" -l tls-key -l tls-key-file -d 'PEM file of the client certificate\'s private key, unencrypted (with --tls-cert)' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand ping" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand ping" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
 json\t'JSON (one document; streams print one object per line)'"
@@ -347,6 +389,9 @@ complete -c queuey -n "__fish_queuey_using_subcommand ping" -s V -l version -d '
 complete -c queuey -n "__fish_queuey_using_subcommand completions" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
 complete -c queuey -n "__fish_queuey_using_subcommand completions" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand completions" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_using_subcommand completions" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand completions" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand completions" -l tls-key -l tls-key-file -d 'PEM file of the client certificate\'s private key, unencrypted (with --tls-cert)' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand completions" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand completions" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
 json\t'JSON (one document; streams print one object per line)'"
@@ -356,6 +401,9 @@ complete -c queuey -n "__fish_queuey_using_subcommand completions" -s V -l versi
 complete -c queuey -n "__fish_queuey_using_subcommand generate-assets" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
 complete -c queuey -n "__fish_queuey_using_subcommand generate-assets" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand generate-assets" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_using_subcommand generate-assets" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand generate-assets" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand generate-assets" -l tls-key -l tls-key-file -d 'PEM file of the client certificate\'s private key, unencrypted (with --tls-cert)' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand generate-assets" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand generate-assets" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
 json\t'JSON (one document; streams print one object per line)'"

@@ -569,7 +569,7 @@ mod plan_properties {
     };
     use queuey_cli::queue::QueueSettings;
     use queuey_cli::settings::resolve_queue;
-    use queuey_cli::topology::{ArgValue, MAX_TTL_MS};
+    use queuey_cli::topology::{ArgValue, MAX_TTL_MS, QueueType};
     use serde_json::{Map, Value, json};
 
     /// Any valid settings of a logical queue.
@@ -636,7 +636,7 @@ mod plan_properties {
             ignored in prop::collection::btree_map("x-other-[a-z]{1,8}", any::<i32>(), 0..3),
             seed in any::<u64>(),
         ) {
-            for computed in long_lived_queues(&q) {
+            for computed in long_lived_queues(&q, QueueType::Classic) {
                 // Same values, integers spelled the way another client's JSON may spell them.
                 let mut args: Map<String, Value> = Map::new();
                 for (i, (k, v)) in computed.arguments.iter().enumerate() {
@@ -668,7 +668,7 @@ mod plan_properties {
             extra in prop::sample::select(vec!["x-max-length", "x-max-length-bytes", "x-overflow", "x-expires", "x-single-active-consumer"]),
             bump in 1i64..1000,
         ) {
-            for computed in long_lived_queues(&q) {
+            for computed in long_lived_queues(&q, QueueType::Classic) {
                 let mut args = args_json(&computed.arguments);
                 args.insert(extra.into(), json!(10));
                 let p = plan::diff_queue(&computed, Some(&live_of(args, computed.queue_type.as_str())));

@@ -9,7 +9,8 @@ pub mod assets;
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::parser::ValueSource;
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 use crate::error::ExitCode;
 
@@ -26,7 +27,9 @@ const ENVIRONMENT_HELP: &str = "\
 Environment:
   QUEUEY_URL       AMQP URL (default amqp://guest:guest@localhost:5672/%2f)
   QUEUEY_API_URL   management API URL (default: the AMQP host, port 15672, same credentials)
-  QUEUEY_CONFIG    topology file (default ./queuey.toml when present)";
+  QUEUEY_CONFIG    topology file (default ./queuey.toml when present)
+  QUEUEY_TLS_CA_CERT, QUEUEY_TLS_CERT, QUEUEY_TLS_KEY
+                   PEM files: a private CA's certificate; a client certificate and its key";
 
 /// The operator's command line for the RabbitMQ topology and dead letters of queuey job queues.
 ///
@@ -42,6 +45,35 @@ pub struct Cli {
 
     #[command(subcommand)]
     pub command: Command,
+}
+
+impl Cli {
+    /// Parses `args` (the program's name first) as the binary does, and keeps what the derive
+    /// drops: which TLS settings were read from the environment, so that an error about one
+    /// names where it came from.
+    pub fn try_parse_sourced<I, T>(args: I) -> Result<Cli, clap::Error>
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<std::ffi::OsString> + Clone,
+    {
+        let matches = Cli::command().try_get_matches_from(args)?;
+        let mut cli = Cli::from_arg_matches(&matches).map_err(|e| e.format(&mut Cli::command()))?;
+        let from_env = |id: &str| matches.value_source(id) == Some(ValueSource::EnvVariable);
+        cli.global.tls_from_env = TlsFromEnv {
+            ca_cert: from_env("tls_ca_cert"),
+            cert: from_env("tls_cert"),
+            key: from_env("tls_key"),
+        };
+        Ok(cli)
+    }
+}
+
+/// Which of the TLS files were named by their environment variable (`QUEUEY_TLS_*`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TlsFromEnv {
+    pub ca_cert: bool,
+    pub cert: bool,
+    pub key: bool,
 }
 
 #[derive(Debug, Args)]
@@ -77,6 +109,48 @@ pub struct GlobalArgs {
         help_heading = "Connection"
     )]
     pub connect_timeout: String,
+
+    /// PEM file of the CA that signed the broker's certificate (amqps://, https://), trusted
+    /// besides the system's roots
+    #[arg(
+        long,
+        global = true,
+        env = "QUEUEY_TLS_CA_CERT",
+        hide_env_values = true,
+        visible_alias = "tls-ca-cert-file",
+        value_name = "FILE",
+        help_heading = "TLS"
+    )]
+    pub tls_ca_cert: Option<PathBuf>,
+
+    /// PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)
+    #[arg(
+        long,
+        global = true,
+        env = "QUEUEY_TLS_CERT",
+        hide_env_values = true,
+        visible_alias = "tls-cert-file",
+        value_name = "FILE",
+        help_heading = "TLS"
+    )]
+    pub tls_cert: Option<PathBuf>,
+
+    /// PEM file of the client certificate's private key, unencrypted (with --tls-cert)
+    #[arg(
+        long,
+        global = true,
+        env = "QUEUEY_TLS_KEY",
+        hide_env_values = true,
+        visible_alias = "tls-key-file",
+        value_name = "FILE",
+        help_heading = "TLS"
+    )]
+    pub tls_key: Option<PathBuf>,
+
+    /// Which TLS values came from the environment rather than a flag (clap knows it; the
+    /// derive drops it): filled by [`Cli::try_parse_sourced`].
+    #[arg(skip)]
+    pub tls_from_env: TlsFromEnv,
 
     /// Topology file [default: ./queuey.toml when present]
     #[arg(

@@ -18,6 +18,7 @@ use crate::endpoint::{AmqpTarget, ApiTarget, DEFAULT_AMQP_URL};
 use crate::error::{Error, Result};
 use crate::output::{Format, Output};
 use crate::queue::{QueueSettings, Unlisted, validate_target_queue};
+use crate::tls::TlsSettings;
 use crate::topology::RabbitMqOptions;
 
 /// The file read when neither `--config` nor `QUEUEY_CONFIG` names one.
@@ -25,6 +26,7 @@ pub const DEFAULT_CONFIG_FILE: &str = "queuey.toml";
 
 pub mod file;
 pub mod resolve;
+pub mod tls;
 
 pub use file::TopologyFile;
 pub use resolve::{resolve_queue, resolve_queues};
@@ -210,11 +212,19 @@ impl Invocation {
             },
             quiet: global.quiet,
         };
-        let connection = || {
+        let tls_flags = tls::TlsFlags {
+            ca_cert: global.tls_ca_cert.clone(),
+            cert: global.tls_cert.clone(),
+            key: global.tls_key.clone(),
+            from_env: global.tls_from_env,
+        };
+        // The topology file's [tls] table counts too.
+        let connection = |file: Option<&TopologyFile>| {
             connection_settings(
                 global.url.as_deref(),
                 global.api_url.as_deref(),
                 &global.connect_timeout,
+                tls::resolve_tls(&tls_flags, file)?,
             )
         };
         let work = match cli.command {
@@ -250,7 +260,7 @@ impl Invocation {
                 }
                 Work::Declare {
                     queues,
-                    connection: connection()?,
+                    connection: connection(file.as_ref())?,
                     dry_run: a.dry_run,
                     allow_unlisted: a.allow_unlisted,
                 }
@@ -259,26 +269,29 @@ impl Invocation {
                 let file = TopologyFile::discover(global.config.as_deref())?;
                 Work::Verify {
                     queues: resolve_queues(&a.selection, &a.settings, file.as_ref())?,
-                    connection: connection()?,
+                    connection: connection(file.as_ref())?,
                 }
             }
             cli::Command::Status(a) => {
                 let file = TopologyFile::discover(global.config.as_deref())?;
                 Work::Status {
                     queues: resolve_queues(&a.selection, &a.settings, file.as_ref())?,
-                    connection: connection()?,
+                    connection: connection(file.as_ref())?,
                 }
             }
             cli::Command::Holds(cli::HoldsCommand::Ls(a)) => {
                 let file = TopologyFile::discover(global.config.as_deref())?;
                 Work::HoldsLs {
                     queue: resolve_queue(&a.queue, &(&a.settings).into(), file.as_ref())?,
-                    connection: connection()?,
+                    connection: connection(file.as_ref())?,
                 }
             }
-            cli::Command::Ping => Work::Ping {
-                connection: connection()?,
-            },
+            cli::Command::Ping => {
+                let file = TopologyFile::discover(global.config.as_deref())?;
+                Work::Ping {
+                    connection: connection(file.as_ref())?,
+                }
+            }
             cli::Command::Dead(dead) => {
                 let file = TopologyFile::discover(global.config.as_deref())?;
                 match dead {
@@ -292,7 +305,7 @@ impl Invocation {
                             .map(|k| GroupKey::parse(k).map_err(Error::settings))
                             .collect::<Result<_>>()?,
                         peek: peek_options(&a.peek)?,
-                        connection: connection()?,
+                        connection: connection(file.as_ref())?,
                     },
                     cli::DeadCommand::Show(a) => Work::DeadShow {
                         queue: resolve_queue(&a.queue.queue, &(&a.settings).into(), file.as_ref())?,
@@ -309,7 +322,7 @@ impl Invocation {
                             }
                         },
                         peek: peek_options(&a.peek)?,
-                        connection: connection()?,
+                        connection: connection(file.as_ref())?,
                     },
                     cli::DeadCommand::Replay(a) => {
                         let queue =
@@ -347,7 +360,7 @@ impl Invocation {
                                 peek: peek_options(&a.peek)?,
                                 queue,
                             },
-                            connection: connection()?,
+                            connection: connection(file.as_ref())?,
                         }
                     }
                     cli::DeadCommand::Purge(a) => Work::DeadPurge {
@@ -363,7 +376,7 @@ impl Invocation {
                             archive: a.archive,
                             peek: peek_options(&a.peek)?,
                         },
-                        connection: connection()?,
+                        connection: connection(file.as_ref())?,
                     },
                     cli::DeadCommand::Export(a) => Work::DeadExport {
                         queue: resolve_queue(&a.queue.queue, &(&a.settings).into(), file.as_ref())?,
@@ -371,7 +384,7 @@ impl Invocation {
                         limit: (a.limit > 0).then_some(a.limit),
                         output_file: a.output_file,
                         peek: peek_options(&a.peek)?,
-                        connection: connection()?,
+                        connection: connection(file.as_ref())?,
                     },
                 }
             }
@@ -528,11 +541,12 @@ pub fn peek_options(a: &PeekArgs) -> Result<PeekOptions> {
     })
 }
 
-/// Resolves the AMQP URL, the management API URL and the connect timeout.
+/// Resolves the AMQP URL, the management API URL and the connect timeout, with the TLS files.
 pub fn connection_settings(
     url: Option<&str>,
     api_url: Option<&str>,
     timeout: &str,
+    tls: TlsSettings,
 ) -> Result<ConnectionSettings> {
     let amqp = AmqpTarget::parse(url.unwrap_or(DEFAULT_AMQP_URL))?;
     let api = match api_url {
@@ -546,7 +560,12 @@ pub fn connection_settings(
             "--connect-timeout 0 would never connect: give at least 1ms (the default is 10s)",
         ));
     }
-    Ok(ConnectionSettings { amqp, api, timeout })
+    Ok(ConnectionSettings {
+        amqp,
+        api,
+        timeout,
+        tls,
+    })
 }
 
 #[cfg(test)]
