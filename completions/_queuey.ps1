@@ -42,7 +42,7 @@ Register-ArgumentCompleter -Native -CommandName 'queuey' -ScriptBlock {
             [CompletionResult]::new('args', 'args', [CompletionResultType]::ParameterValue, 'Print the queues of a logical queue and their computed arguments (offline)')
             [CompletionResult]::new('declare', 'declare', [CompletionResultType]::ParameterValue, 'Create q and q.dead with their computed arguments (idempotent)')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Compare the live topology with the computed one, changing nothing (a CI gate)')
-            [CompletionResult]::new('holds', 'holds', [CompletionResultType]::ParameterValue, 'Hold queues (q.deferred.{ttl_ms}): list the live ones')
+            [CompletionResult]::new('holds', 'holds', [CompletionResultType]::ParameterValue, 'Hold queues (q.deferred.{ttl_ms}): list the live ones, prune the idle ones')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'One screen per logical queue: depth, consumers, dead letters, hold queues, drift')
             [CompletionResult]::new('dead', 'dead', [CompletionResultType]::ParameterValue, 'Inspect, export, replay and purge the dead letters of a logical queue (its q.dead)')
             [CompletionResult]::new('ping', 'ping', [CompletionResultType]::ParameterValue, 'Check that the broker answers over AMQP and over the management API')
@@ -165,6 +165,7 @@ Register-ArgumentCompleter -Native -CommandName 'queuey' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List the live hold queues of q, sorted by delay, with totals (management API)')
+            [CompletionResult]::new('prune', 'prune', [CompletionResultType]::ParameterValue, 'Delete the hold queues of q that are empty and unused, losing nothing to a race')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -191,12 +192,51 @@ Register-ArgumentCompleter -Native -CommandName 'queuey' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'queuey;holds;prune' {
+            [CompletionResult]::new('--message-ttl', '--message-ttl', [CompletionResultType]::ParameterName, 'Queue-wide message TTL of q (x-message-ttl), e.g. 1h or 30s; at most 49d17h2m47s295ms')
+            [CompletionResult]::new('--max-priority', '--max-priority', [CompletionResultType]::ParameterName, 'Priority levels of q (x-max-priority), 0 (no priorities) to 255; classic queues only. [default: 10, as the queuey library''s QueueConfig::new; none for a quorum q]')
+            [CompletionResult]::new('--queue-type', '--queue-type', [CompletionResultType]::ParameterName, 'Queue type of q')
+            [CompletionResult]::new('--delivery-limit', '--delivery-limit', [CompletionResultType]::ParameterName, 'Deliveries a message of a quorum q may take before it is dead-lettered to q.dead')
+            [CompletionResult]::new('--dead-suffix', '--dead-suffix', [CompletionResultType]::ParameterName, 'Suffix naming the dead-letter queue [default: .dead]')
+            [CompletionResult]::new('--deferred-suffix', '--deferred-suffix', [CompletionResultType]::ParameterName, 'Infix between q and a hold queue''s TTL: hold queues are q + INFIX + "." + TTL in ms [default: .deferred]')
+            [CompletionResult]::new('--retry-granularity', '--retry-granularity', [CompletionResultType]::ParameterName, 'Rounding step of retry and delayed-enqueue delays [default: 1s]')
+            [CompletionResult]::new('--deferred-granularity', '--deferred-granularity', [CompletionResultType]::ParameterName, 'Rounding step of deferral delays [default: 1s]')
+            [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'AMQP URL of the broker; the vhost is its path (%2f is "/")')
+            [CompletionResult]::new('--api-url', '--api-url', [CompletionResultType]::ParameterName, 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]')
+            [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'How long to wait for the broker to answer a connection')
+            [CompletionResult]::new('--tls-ca-cert', '--tls-ca-cert', [CompletionResultType]::ParameterName, 'PEM file of the CA that signed the broker''s certificate (amqps://, https://), trusted besides the system''s roots')
+            [CompletionResult]::new('--tls-ca-cert-file', '--tls-ca-cert-file', [CompletionResultType]::ParameterName, 'PEM file of the CA that signed the broker''s certificate (amqps://, https://), trusted besides the system''s roots')
+            [CompletionResult]::new('--tls-cert', '--tls-cert', [CompletionResultType]::ParameterName, 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)')
+            [CompletionResult]::new('--tls-cert-file', '--tls-cert-file', [CompletionResultType]::ParameterName, 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)')
+            [CompletionResult]::new('--tls-key', '--tls-key', [CompletionResultType]::ParameterName, 'PEM file of the client certificate''s private key, unencrypted (with --tls-cert)')
+            [CompletionResult]::new('--tls-key-file', '--tls-key-file', [CompletionResultType]::ParameterName, 'PEM file of the client certificate''s private key, unencrypted (with --tls-cert)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Topology file [default: ./queuey.toml when present]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Every queue in the topology file')
+            [CompletionResult]::new('--unlisted', '--unlisted', [CompletionResultType]::ParameterName, 'Only hold queues whose delay the topology file does not list (delays and deferrals)')
+            [CompletionResult]::new('--drift', '--drift', [CompletionResultType]::ParameterName, 'Only hold queues whose arguments differ from those their name implies')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Say what would be deleted and delete nothing')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation (for scripts)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation (for scripts)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No progress bars and no notes on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No progress bars and no notes on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'queuey;holds;help' {
             [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List the live hold queues of q, sorted by delay, with totals (management API)')
+            [CompletionResult]::new('prune', 'prune', [CompletionResultType]::ParameterValue, 'Delete the hold queues of q that are empty and unused, losing nothing to a race')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'queuey;holds;help;ls' {
+            break
+        }
+        'queuey;holds;help;prune' {
             break
         }
         'queuey;holds;help;help' {
@@ -592,7 +632,7 @@ Register-ArgumentCompleter -Native -CommandName 'queuey' -ScriptBlock {
             [CompletionResult]::new('args', 'args', [CompletionResultType]::ParameterValue, 'Print the queues of a logical queue and their computed arguments (offline)')
             [CompletionResult]::new('declare', 'declare', [CompletionResultType]::ParameterValue, 'Create q and q.dead with their computed arguments (idempotent)')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Compare the live topology with the computed one, changing nothing (a CI gate)')
-            [CompletionResult]::new('holds', 'holds', [CompletionResultType]::ParameterValue, 'Hold queues (q.deferred.{ttl_ms}): list the live ones')
+            [CompletionResult]::new('holds', 'holds', [CompletionResultType]::ParameterValue, 'Hold queues (q.deferred.{ttl_ms}): list the live ones, prune the idle ones')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'One screen per logical queue: depth, consumers, dead letters, hold queues, drift')
             [CompletionResult]::new('dead', 'dead', [CompletionResultType]::ParameterValue, 'Inspect, export, replay and purge the dead letters of a logical queue (its q.dead)')
             [CompletionResult]::new('ping', 'ping', [CompletionResultType]::ParameterValue, 'Check that the broker answers over AMQP and over the management API')
@@ -612,9 +652,13 @@ Register-ArgumentCompleter -Native -CommandName 'queuey' -ScriptBlock {
         }
         'queuey;help;holds' {
             [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List the live hold queues of q, sorted by delay, with totals (management API)')
+            [CompletionResult]::new('prune', 'prune', [CompletionResultType]::ParameterValue, 'Delete the hold queues of q that are empty and unused, losing nothing to a race')
             break
         }
         'queuey;help;holds;ls' {
+            break
+        }
+        'queuey;help;holds;prune' {
             break
         }
         'queuey;help;status' {

@@ -39,7 +39,7 @@ set edit:completion:arg-completer[queuey] = {|@words|
             cand args 'Print the queues of a logical queue and their computed arguments (offline)'
             cand declare 'Create q and q.dead with their computed arguments (idempotent)'
             cand verify 'Compare the live topology with the computed one, changing nothing (a CI gate)'
-            cand holds 'Hold queues (q.deferred.{ttl_ms}): list the live ones'
+            cand holds 'Hold queues (q.deferred.{ttl_ms}): list the live ones, prune the idle ones'
             cand status 'One screen per logical queue: depth, consumers, dead letters, hold queues, drift'
             cand dead 'Inspect, export, replay and purge the dead letters of a logical queue (its q.dead)'
             cand ping 'Check that the broker answers over AMQP and over the management API'
@@ -158,6 +158,7 @@ set edit:completion:arg-completer[queuey] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand ls 'List the live hold queues of q, sorted by delay, with totals (management API)'
+            cand prune 'Delete the hold queues of q that are empty and unused, losing nothing to a race'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'queuey;holds;ls'= {
@@ -182,11 +183,48 @@ set edit:completion:arg-completer[queuey] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'queuey;holds;prune'= {
+            cand --message-ttl 'Queue-wide message TTL of q (x-message-ttl), e.g. 1h or 30s; at most 49d17h2m47s295ms'
+            cand --max-priority 'Priority levels of q (x-max-priority), 0 (no priorities) to 255; classic queues only. [default: 10, as the queuey library''s QueueConfig::new; none for a quorum q]'
+            cand --queue-type 'Queue type of q'
+            cand --delivery-limit 'Deliveries a message of a quorum q may take before it is dead-lettered to q.dead'
+            cand --dead-suffix 'Suffix naming the dead-letter queue [default: .dead]'
+            cand --deferred-suffix 'Infix between q and a hold queue''s TTL: hold queues are q + INFIX + "." + TTL in ms [default: .deferred]'
+            cand --retry-granularity 'Rounding step of retry and delayed-enqueue delays [default: 1s]'
+            cand --deferred-granularity 'Rounding step of deferral delays [default: 1s]'
+            cand --url 'AMQP URL of the broker; the vhost is its path (%2f is "/")'
+            cand --api-url 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]'
+            cand --connect-timeout 'How long to wait for the broker to answer a connection'
+            cand --tls-ca-cert 'PEM file of the CA that signed the broker''s certificate (amqps://, https://), trusted besides the system''s roots'
+            cand --tls-ca-cert-file 'PEM file of the CA that signed the broker''s certificate (amqps://, https://), trusted besides the system''s roots'
+            cand --tls-cert 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)'
+            cand --tls-cert-file 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)'
+            cand --tls-key 'PEM file of the client certificate''s private key, unencrypted (with --tls-cert)'
+            cand --tls-key-file 'PEM file of the client certificate''s private key, unencrypted (with --tls-cert)'
+            cand --config 'Topology file [default: ./queuey.toml when present]'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --all 'Every queue in the topology file'
+            cand --unlisted 'Only hold queues whose delay the topology file does not list (delays and deferrals)'
+            cand --drift 'Only hold queues whose arguments differ from those their name implies'
+            cand --dry-run 'Say what would be deleted and delete nothing'
+            cand -y 'Do not ask for confirmation (for scripts)'
+            cand --yes 'Do not ask for confirmation (for scripts)'
+            cand -q 'No progress bars and no notes on stderr'
+            cand --quiet 'No progress bars and no notes on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'queuey;holds;help'= {
             cand ls 'List the live hold queues of q, sorted by delay, with totals (management API)'
+            cand prune 'Delete the hold queues of q that are empty and unused, losing nothing to a race'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'queuey;holds;help;ls'= {
+        }
+        &'queuey;holds;help;prune'= {
         }
         &'queuey;holds;help;help'= {
         }
@@ -561,7 +599,7 @@ set edit:completion:arg-completer[queuey] = {|@words|
             cand args 'Print the queues of a logical queue and their computed arguments (offline)'
             cand declare 'Create q and q.dead with their computed arguments (idempotent)'
             cand verify 'Compare the live topology with the computed one, changing nothing (a CI gate)'
-            cand holds 'Hold queues (q.deferred.{ttl_ms}): list the live ones'
+            cand holds 'Hold queues (q.deferred.{ttl_ms}): list the live ones, prune the idle ones'
             cand status 'One screen per logical queue: depth, consumers, dead letters, hold queues, drift'
             cand dead 'Inspect, export, replay and purge the dead letters of a logical queue (its q.dead)'
             cand ping 'Check that the broker answers over AMQP and over the management API'
@@ -577,8 +615,11 @@ set edit:completion:arg-completer[queuey] = {|@words|
         }
         &'queuey;help;holds'= {
             cand ls 'List the live hold queues of q, sorted by delay, with totals (management API)'
+            cand prune 'Delete the hold queues of q that are empty and unused, losing nothing to a race'
         }
         &'queuey;help;holds;ls'= {
+        }
+        &'queuey;help;holds;prune'= {
         }
         &'queuey;help;status'= {
         }

@@ -40,7 +40,7 @@ complete -c queuey -n "__fish_queuey_needs_command" -s V -l version -d 'Print ve
 complete -c queuey -n "__fish_queuey_needs_command" -f -a "args" -d 'Print the queues of a logical queue and their computed arguments (offline)'
 complete -c queuey -n "__fish_queuey_needs_command" -f -a "declare" -d 'Create q and q.dead with their computed arguments (idempotent)'
 complete -c queuey -n "__fish_queuey_needs_command" -f -a "verify" -d 'Compare the live topology with the computed one, changing nothing (a CI gate)'
-complete -c queuey -n "__fish_queuey_needs_command" -f -a "holds" -d 'Hold queues (q.deferred.{ttl_ms}): list the live ones'
+complete -c queuey -n "__fish_queuey_needs_command" -f -a "holds" -d 'Hold queues (q.deferred.{ttl_ms}): list the live ones, prune the idle ones'
 complete -c queuey -n "__fish_queuey_needs_command" -f -a "status" -d 'One screen per logical queue: depth, consumers, dead letters, hold queues, drift'
 complete -c queuey -n "__fish_queuey_needs_command" -f -a "dead" -d 'Inspect, export, replay and purge the dead letters of a logical queue (its q.dead)'
 complete -c queuey -n "__fish_queuey_needs_command" -f -a "ping" -d 'Check that the broker answers over AMQP and over the management API'
@@ -120,21 +120,22 @@ complete -c queuey -n "__fish_queuey_using_subcommand verify" -l all -d 'Every q
 complete -c queuey -n "__fish_queuey_using_subcommand verify" -s q -l quiet -d 'No progress bars and no notes on stderr'
 complete -c queuey -n "__fish_queuey_using_subcommand verify" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c queuey -n "__fish_queuey_using_subcommand verify" -s V -l version -d 'Print version'
-complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls help" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
-complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls help" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
-complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls help" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
-complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls help" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
-complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls help" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
-complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls help" -l tls-key -l tls-key-file -d 'PEM file of the client certificate\'s private key, unencrypted (with --tls-cert)' -r -F
-complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls help" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
-complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls help" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls prune help" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls prune help" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls prune help" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls prune help" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls prune help" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls prune help" -l tls-key -l tls-key-file -d 'PEM file of the client certificate\'s private key, unencrypted (with --tls-cert)' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls prune help" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls prune help" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
 json\t'JSON (one document; streams print one object per line)'
 prometheus\t'Prometheus text format, for node_exporter\'s textfile collector (status, dead check)'"
-complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls help" -s q -l quiet -d 'No progress bars and no notes on stderr'
-complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls help" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls help" -s V -l version -d 'Print version'
-complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls help" -f -a "ls" -d 'List the live hold queues of q, sorted by delay, with totals (management API)'
-complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls prune help" -s q -l quiet -d 'No progress bars and no notes on stderr'
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls prune help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls prune help" -s V -l version -d 'Print version'
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls prune help" -f -a "ls" -d 'List the live hold queues of q, sorted by delay, with totals (management API)'
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls prune help" -f -a "prune" -d 'Delete the hold queues of q that are empty and unused, losing nothing to a race'
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls prune help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l dead-suffix -d 'Suffix naming the dead-letter queue [default: .dead]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL: hold queues are q + INFIX + "." + TTL in ms [default: .deferred]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
@@ -150,7 +151,35 @@ prometheus\t'Prometheus text format, for node_exporter\'s textfile collector (st
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -s q -l quiet -d 'No progress bars and no notes on stderr'
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -s V -l version -d 'Print version'
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from prune" -l message-ttl -d 'Queue-wide message TTL of q (x-message-ttl), e.g. 1h or 30s; at most 49d17h2m47s295ms' -r
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from prune" -l max-priority -d 'Priority levels of q (x-max-priority), 0 (no priorities) to 255; classic queues only. [default: 10, as the queuey library\'s QueueConfig::new; none for a quorum q]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from prune" -l queue-type -d 'Queue type of q' -r -f -a "classic\t''
+quorum\t''"
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from prune" -l delivery-limit -d 'Deliveries a message of a quorum q may take before it is dead-lettered to q.dead' -r
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from prune" -l dead-suffix -d 'Suffix naming the dead-letter queue [default: .dead]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from prune" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL: hold queues are q + INFIX + "." + TTL in ms [default: .deferred]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from prune" -l retry-granularity -d 'Rounding step of retry and delayed-enqueue delays [default: 1s]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from prune" -l deferred-granularity -d 'Rounding step of deferral delays [default: 1s]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from prune" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from prune" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from prune" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from prune" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from prune" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from prune" -l tls-key -l tls-key-file -d 'PEM file of the client certificate\'s private key, unencrypted (with --tls-cert)' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from prune" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from prune" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
+json\t'JSON (one document; streams print one object per line)'
+prometheus\t'Prometheus text format, for node_exporter\'s textfile collector (status, dead check)'"
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from prune" -l all -d 'Every queue in the topology file'
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from prune" -l unlisted -d 'Only hold queues whose delay the topology file does not list (delays and deferrals)'
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from prune" -l drift -d 'Only hold queues whose arguments differ from those their name implies'
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from prune" -l dry-run -d 'Say what would be deleted and delete nothing'
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from prune" -s y -l yes -d 'Do not ask for confirmation (for scripts)'
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from prune" -s q -l quiet -d 'No progress bars and no notes on stderr'
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from prune" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from prune" -s V -l version -d 'Print version'
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from help" -f -a "ls" -d 'List the live hold queues of q, sorted by delay, with totals (management API)'
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from help" -f -a "prune" -d 'Delete the hold queues of q that are empty and unused, losing nothing to a race'
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c queuey -n "__fish_queuey_using_subcommand status" -l message-ttl -d 'Queue-wide message TTL of q (x-message-ttl), e.g. 1h or 30s; at most 49d17h2m47s295ms' -r
 complete -c queuey -n "__fish_queuey_using_subcommand status" -l max-priority -d 'Priority levels of q (x-max-priority), 0 (no priorities) to 255; classic queues only. [default: 10, as the queuey library\'s QueueConfig::new; none for a quorum q]' -r
@@ -474,7 +503,7 @@ complete -c queuey -n "__fish_queuey_using_subcommand generate-assets" -s V -l v
 complete -c queuey -n "__fish_queuey_using_subcommand help; and not __fish_seen_subcommand_from args declare verify holds status dead ping completions generate-assets help" -f -a "args" -d 'Print the queues of a logical queue and their computed arguments (offline)'
 complete -c queuey -n "__fish_queuey_using_subcommand help; and not __fish_seen_subcommand_from args declare verify holds status dead ping completions generate-assets help" -f -a "declare" -d 'Create q and q.dead with their computed arguments (idempotent)'
 complete -c queuey -n "__fish_queuey_using_subcommand help; and not __fish_seen_subcommand_from args declare verify holds status dead ping completions generate-assets help" -f -a "verify" -d 'Compare the live topology with the computed one, changing nothing (a CI gate)'
-complete -c queuey -n "__fish_queuey_using_subcommand help; and not __fish_seen_subcommand_from args declare verify holds status dead ping completions generate-assets help" -f -a "holds" -d 'Hold queues (q.deferred.{ttl_ms}): list the live ones'
+complete -c queuey -n "__fish_queuey_using_subcommand help; and not __fish_seen_subcommand_from args declare verify holds status dead ping completions generate-assets help" -f -a "holds" -d 'Hold queues (q.deferred.{ttl_ms}): list the live ones, prune the idle ones'
 complete -c queuey -n "__fish_queuey_using_subcommand help; and not __fish_seen_subcommand_from args declare verify holds status dead ping completions generate-assets help" -f -a "status" -d 'One screen per logical queue: depth, consumers, dead letters, hold queues, drift'
 complete -c queuey -n "__fish_queuey_using_subcommand help; and not __fish_seen_subcommand_from args declare verify holds status dead ping completions generate-assets help" -f -a "dead" -d 'Inspect, export, replay and purge the dead letters of a logical queue (its q.dead)'
 complete -c queuey -n "__fish_queuey_using_subcommand help; and not __fish_seen_subcommand_from args declare verify holds status dead ping completions generate-assets help" -f -a "ping" -d 'Check that the broker answers over AMQP and over the management API'
@@ -482,6 +511,7 @@ complete -c queuey -n "__fish_queuey_using_subcommand help; and not __fish_seen_
 complete -c queuey -n "__fish_queuey_using_subcommand help; and not __fish_seen_subcommand_from args declare verify holds status dead ping completions generate-assets help" -f -a "generate-assets" -d 'Write the completions and man pages into DIR/completions and DIR/man'
 complete -c queuey -n "__fish_queuey_using_subcommand help; and not __fish_seen_subcommand_from args declare verify holds status dead ping completions generate-assets help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c queuey -n "__fish_queuey_using_subcommand help; and __fish_seen_subcommand_from holds" -f -a "ls" -d 'List the live hold queues of q, sorted by delay, with totals (management API)'
+complete -c queuey -n "__fish_queuey_using_subcommand help; and __fish_seen_subcommand_from holds" -f -a "prune" -d 'Delete the hold queues of q that are empty and unused, losing nothing to a race'
 complete -c queuey -n "__fish_queuey_using_subcommand help; and __fish_seen_subcommand_from dead" -f -a "ls" -d 'List the dead letters in q.dead without removing any'
 complete -c queuey -n "__fish_queuey_using_subcommand help; and __fish_seen_subcommand_from dead" -f -a "show" -d 'Show one dead letter whole: properties, every header with its type, x-death, the body'
 complete -c queuey -n "__fish_queuey_using_subcommand help; and __fish_seen_subcommand_from dead" -f -a "export" -d 'Write dead letters as JSON lines, losslessly, without removing any'

@@ -3,6 +3,7 @@
 pub mod amqp;
 pub mod api;
 pub mod convert;
+pub mod delete;
 pub mod peek;
 pub mod permissions;
 pub mod publish;

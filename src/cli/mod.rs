@@ -237,7 +237,7 @@ pub enum Command {
     /// not checked" and verify exits 6.
     Verify(VerifyArgs),
 
-    /// Hold queues (q.deferred.{ttl_ms}): list the live ones
+    /// Hold queues (q.deferred.{ttl_ms}): list the live ones, prune the idle ones
     #[command(subcommand)]
     Holds(HoldsCommand),
 
@@ -759,6 +759,45 @@ pub enum HoldsCommand {
     /// deferred infix but no valid TTL are listed apart as "not a hold queue (bad name)". Needs
     /// the management API (exit 6 without it).
     Ls(HoldsLsArgs),
+
+    /// Delete the hold queues of q that are empty and unused, losing nothing to a race
+    ///
+    /// Each delete is a queue.delete with if-empty and if-unused: the broker itself refuses to
+    /// delete a hold queue that got a message or a consumer since queuey looked, and such a
+    /// queue is kept and reported. Hold queues are created on demand by the application and
+    /// expire on their own when idle (x-expires); prune removes the ones a change of delays
+    /// left behind now. --unlisted keeps the delays the topology file lists (delays = [...],
+    /// deferrals = [...]); --drift prunes only those whose arguments differ from their name's;
+    /// both: either. A quorum hold queue is never deleted (RabbitMQ refuses if-empty deletes
+    /// of quorum queues). Asks for confirmation on a terminal, as dead purge (--yes for
+    /// scripts; declined: exit 9); --dry-run says what it would delete. Needs the management
+    /// API to list the hold queues, and the configure permission on them to delete.
+    Prune(HoldsPruneArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct HoldsPruneArgs {
+    #[command(flatten)]
+    pub selection: QueueSelection,
+
+    /// Only hold queues whose delay the topology file does not list (delays and deferrals)
+    #[arg(long)]
+    pub unlisted: bool,
+
+    /// Only hold queues whose arguments differ from those their name implies
+    #[arg(long)]
+    pub drift: bool,
+
+    /// Say what would be deleted and delete nothing
+    #[arg(long)]
+    pub dry_run: bool,
+
+    /// Do not ask for confirmation (for scripts)
+    #[arg(long, short = 'y')]
+    pub yes: bool,
+
+    #[command(flatten)]
+    pub settings: QueueSettingsArgs,
 }
 
 #[derive(Debug, Args)]

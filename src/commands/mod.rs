@@ -7,6 +7,7 @@ pub mod dead;
 pub mod declare;
 pub mod holds;
 pub mod ping;
+pub mod prune;
 pub mod purge;
 pub mod replay;
 pub mod status;
@@ -44,6 +45,7 @@ pub async fn run(work: Work, output: Output) -> Result<ExitCode> {
             scan,
         } => status::run(&queues, &connection, scan, output).await,
         Work::DeadCheck { connection, check } => check::run(&connection, &check, output).await,
+        Work::HoldsPrune { connection, prune } => prune::run(&connection, &prune, output).await,
         Work::Ping { connection } => ping::run(&connection, output).await,
         Work::DeadLs {
             connection,

@@ -178,7 +178,7 @@ pub async fn run(
     print_report(&report, output)
 }
 
-fn confirm(question: &str) -> Result<bool> {
+pub(super) fn confirm(question: &str) -> Result<bool> {
     eprint!("{question}");
     let _ = io::stderr().flush();
     let mut answer = String::new();

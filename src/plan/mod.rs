@@ -22,6 +22,7 @@ pub mod bounds;
 pub mod fate;
 pub mod holds;
 pub mod probe;
+pub mod prune;
 pub mod remedies;
 
 pub use fate::dead_letter_hazards;

@@ -20,6 +20,11 @@ pub struct RawQueueSettings {
     pub deferred_suffix: Option<String>,
     pub retry_granularity: Option<String>,
     pub deferred_granularity: Option<String>,
+    /// The retry and delayed-enqueue delays the application uses (rounded with the retry
+    /// granularity): the hold queues `holds prune --unlisted` keeps.
+    pub delays: Option<Vec<String>>,
+    /// The deferral delays the application uses (rounded with the deferral granularity).
+    pub deferrals: Option<Vec<String>>,
 }
 
 /// The `[tls]` table: the files of a private CA and of a client certificate and key, relative

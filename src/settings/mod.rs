@@ -26,11 +26,13 @@ pub const DEFAULT_CONFIG_FILE: &str = "queuey.toml";
 
 pub mod check;
 pub mod file;
+pub mod prune;
 pub mod resolve;
 pub mod tls;
 
 pub use check::CheckSettings;
 pub use file::TopologyFile;
+pub use prune::PruneSettings;
 pub use resolve::{resolve_queue, resolve_queues};
 
 impl From<&QueueNamesArgs> for QueueSettingsArgs {
@@ -113,6 +115,10 @@ pub enum Work {
     DeadCheck {
         connection: ConnectionSettings,
         check: CheckSettings,
+    },
+    HoldsPrune {
+        connection: ConnectionSettings,
+        prune: PruneSettings,
     },
     Ping {
         connection: ConnectionSettings,
@@ -289,6 +295,13 @@ impl Invocation {
                     scan: a.scan,
                 }
             }
+            cli::Command::Holds(cli::HoldsCommand::Prune(a)) => {
+                let file = TopologyFile::discover(global.config.as_deref())?;
+                Work::HoldsPrune {
+                    prune: prune::prune_settings(&a, file.as_ref())?,
+                    connection: connection(file.as_ref())?,
+                }
+            }
             cli::Command::Holds(cli::HoldsCommand::Ls(a)) => {
                 let file = TopologyFile::discover(global.config.as_deref())?;
                 Work::HoldsLs {
@@ -452,6 +465,7 @@ impl Work {
             Work::DeadReplay { replay, .. } => vec![&replay.queue],
             Work::DeadPurge { purge, .. } => vec![&purge.queue],
             Work::DeadCheck { check, .. } => check.queues.iter().collect(),
+            Work::HoldsPrune { prune, .. } => prune.queues.iter().map(|(q, _)| q).collect(),
             Work::Ping { .. } => Vec::new(),
         }
     }

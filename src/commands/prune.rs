@@ -1,0 +1,252 @@
+//! `queuey holds prune <QUEUE>... | --all`: deletes the hold queues that are empty and unused,
+//! with `queue.delete` `if-empty` `if-unused`, so that a message published into one meanwhile
+//! makes the broker refuse the delete: that queue is kept and reported, nothing is lost.
+
+use std::io::{self, IsTerminal};
+
+use serde::Serialize;
+
+use crate::broker::delete::DeleteReply;
+use crate::broker::session::Session;
+use crate::duration::format_millis;
+use crate::endpoint::ConnectionSettings;
+use crate::error::{Error, ExitCode, Kind, Result};
+use crate::live::topology::{hold_queues, vhost_default as vhost_default_type};
+use crate::output::{self, Format, Output, plural, sanitize::sanitize};
+use crate::plan::prune::{Decision, HoldFacts, decide};
+use crate::plan::{self};
+use crate::settings::PruneSettings;
+
+/// One hold queue and what became of it.
+#[derive(Debug, Serialize)]
+pub struct PrunedHold {
+    pub queue: String,
+    pub hold_queue: String,
+    pub ttl_ms: u32,
+    pub delay: String,
+    /// `deleted`, `would delete` (--dry-run), `kept` (a candidate the broker refused to delete:
+    /// it got a message or a consumer meanwhile), or `left` (not a candidate).
+    pub outcome: &'static str,
+    pub why: Option<String>,
+}
+
+/// The JSON document of `holds prune`.
+#[derive(Debug, Serialize)]
+pub struct PruneReport {
+    pub vhost: String,
+    pub dry_run: bool,
+    pub deleted: u64,
+    /// Candidates the broker refused to delete (a message or a consumer came meanwhile).
+    pub kept: u64,
+    pub hold_queues: Vec<PrunedHold>,
+    /// The confirmation prompt was answered no: nothing was deleted (exit 9).
+    pub declined: bool,
+}
+
+pub async fn run(
+    connection: &ConnectionSettings,
+    s: &PruneSettings,
+    output: Output,
+) -> Result<ExitCode> {
+    let session = Session::new(connection.clone(), "holds prune")?;
+    let result = prune(&session, s, output).await;
+    session.close().await;
+    let report = result?;
+    print(&report, output)?;
+    Ok(if report.declined {
+        ExitCode::Declined
+    } else {
+        ExitCode::Ok
+    })
+}
+
+async fn prune(session: &Session, s: &PruneSettings, output: Output) -> Result<PruneReport> {
+    let mut rows = Vec::new();
+    let mut vhost_default = None;
+    for (q, scope) in &s.queues {
+        let live = hold_queues(session, q, false).await.map_err(|mut e| {
+            if e.kind.is_api() {
+                e.message = format!(
+                    "queuey holds prune needs the management API to list hold queues: {}",
+                    e.message
+                );
+            }
+            e
+        })?;
+        let default = match vhost_default {
+            Some(d) => d,
+            None => {
+                let (d, note) = vhost_default_type(session).await?;
+                if let Some(note) = note {
+                    output.note(&format!("note: {note}"));
+                }
+                *vhost_default.insert(d)
+            }
+        };
+        for l in &live {
+            let definition = l.definition();
+            let Some(check) = plan::check_hold_queue(q, &l.name, &definition, l.consumers, default)
+            else {
+                continue;
+            };
+            let Some(ttl_ms) = check.ttl_ms else {
+                continue;
+            };
+            let facts = HoldFacts {
+                name: l.name.clone(),
+                ttl_ms,
+                messages: l.messages,
+                consumers: l.consumers,
+                queue_type: l.queue_type.clone(),
+                arguments_ok: check.differences.is_empty(),
+            };
+            let (outcome, why) = match decide(&facts, scope) {
+                Decision::Prune if s.dry_run => ("would delete", None),
+                Decision::Prune => ("delete", None),
+                Decision::Keep(why) => ("left", Some(why)),
+            };
+            rows.push(PrunedHold {
+                queue: q.name.clone(),
+                hold_queue: l.name.clone(),
+                ttl_ms,
+                delay: format_millis(ttl_ms),
+                outcome,
+                why,
+            });
+        }
+    }
+    rows.sort_by(|a, b| (&a.queue, a.ttl_ms).cmp(&(&b.queue, b.ttl_ms)));
+    let mut report = PruneReport {
+        vhost: session.vhost().to_owned(),
+        dry_run: s.dry_run,
+        deleted: 0,
+        kept: 0,
+        hold_queues: rows,
+        declined: false,
+    };
+    let candidates = report
+        .hold_queues
+        .iter()
+        .filter(|r| r.outcome == "delete")
+        .count() as u64;
+    if s.dry_run || candidates == 0 {
+        return Ok(report);
+    }
+    if !s.yes {
+        if !io::stdin().is_terminal() {
+            return Err(Error::usage(format!(
+                "refusing to delete {} without confirmation: standard input is not a terminal",
+                plural(candidates, "hold queue")
+            ))
+            .with_hint(
+                "pass --yes to prune from a script, or --dry-run to see what it would delete",
+            ));
+        }
+        let names: Vec<String> = report
+            .hold_queues
+            .iter()
+            .filter(|r| r.outcome == "delete")
+            .map(|r| sanitize(&r.hold_queue))
+            .collect();
+        if !super::purge::confirm(&format!(
+            "Delete {} (vhost {}), each only if still empty and unused: {}? [y/N] ",
+            plural(candidates, "hold queue"),
+            sanitize(session.vhost()),
+            names.join(", ")
+        ))? {
+            report.declined = true;
+            for r in report
+                .hold_queues
+                .iter_mut()
+                .filter(|r| r.outcome == "delete")
+            {
+                r.outcome = "left";
+                r.why = Some("declined".to_owned());
+            }
+            return Ok(report);
+        }
+    }
+    for r in report
+        .hold_queues
+        .iter_mut()
+        .filter(|r| r.outcome == "delete")
+    {
+        match session.delete_if_idle(&r.hold_queue).await? {
+            DeleteReply::Deleted => {
+                r.outcome = "deleted";
+                report.deleted += 1;
+            }
+            DeleteReply::Refused { code: 406, text } => {
+                r.outcome = "kept";
+                r.why = Some(format!("the broker refused: {text}"));
+                report.kept += 1;
+            }
+            DeleteReply::Refused { code: 403, text } => {
+                return Err(Error::new(
+                    Kind::AccessRefused,
+                    format!(
+                        "the broker refused to delete {:?} in vhost {:?}: {text}",
+                        r.hold_queue,
+                        session.vhost()
+                    ),
+                )
+                .with_hint("deleting a queue needs the configure permission on it"));
+            }
+            DeleteReply::Refused { code, text } => {
+                return Err(session.refused("delete", &r.hold_queue, code, &text));
+            }
+        }
+    }
+    if report.kept > 0 {
+        output.note(&format!(
+            "note: kept {}: a message or a consumer arrived after queuey looked, and the broker \
+             refused to delete them (nothing lost)",
+            plural(report.kept, "hold queue")
+        ));
+    }
+    Ok(report)
+}
+
+fn print(report: &PruneReport, output: Output) -> Result<()> {
+    if output.format == Format::Json {
+        return output::print_json(report);
+    }
+    let mut table = output::table(&["hold queue", "delay", "", "why"]);
+    for r in &report.hold_queues {
+        table.add_row(vec![
+            sanitize(&r.hold_queue),
+            r.delay.clone(),
+            r.outcome.to_owned(),
+            r.why.as_deref().map(sanitize).unwrap_or_default(),
+        ]);
+    }
+    if !report.hold_queues.is_empty() {
+        output::print(table)?;
+    }
+    let would = report
+        .hold_queues
+        .iter()
+        .filter(|r| r.outcome == "would delete")
+        .count() as u64;
+    output::print(match (report.dry_run, report.declined) {
+        (true, _) => format!(
+            "dry run: would delete {} of {}; nothing deleted",
+            plural(would, "hold queue"),
+            report.hold_queues.len()
+        ),
+        (_, true) => "declined: nothing deleted".to_owned(),
+        _ => format!(
+            "deleted {} of {}{}",
+            plural(report.deleted, "hold queue"),
+            report.hold_queues.len(),
+            if report.kept > 0 {
+                format!(
+                    "; kept {} that got a message or a consumer meanwhile",
+                    report.kept
+                )
+            } else {
+                String::new()
+            }
+        ),
+    })
+}
