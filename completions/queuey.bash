@@ -437,7 +437,7 @@ _queuey() {
             return 0
             ;;
         queuey__subcmd__dead__subcmd__export)
-            opts="-o -q -h -V --output-file --limit --cause --reason --job-type --original-queue --attempts --older-than --newer-than --header --message-id --spend-delivery-budget --assume-classic --window --dead-suffix --deferred-suffix --url --api-url --connect-timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --help --version"
+            opts="-o -q -h -V --output-file --limit --cause --reason --job-type --original-queue --attempts --older-than --newer-than --header --message-id --where --body-contains --spend-delivery-budget --assume-classic --window --dead-suffix --deferred-suffix --url --api-url --connect-timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -484,6 +484,14 @@ _queuey() {
                     return 0
                     ;;
                 --message-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --where)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --body-contains)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -653,7 +661,7 @@ _queuey() {
             return 0
             ;;
         queuey__subcmd__dead__subcmd__ls)
-            opts="-o -q -h -V --limit --group-by --cause --reason --job-type --original-queue --attempts --older-than --newer-than --header --message-id --spend-delivery-budget --assume-classic --window --dead-suffix --deferred-suffix --url --api-url --connect-timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --help --version"
+            opts="-o -q -h -V --limit --group-by --cause --reason --job-type --original-queue --attempts --older-than --newer-than --header --message-id --where --body-contains --spend-delivery-budget --assume-classic --window --dead-suffix --deferred-suffix --url --api-url --connect-timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -700,6 +708,14 @@ _queuey() {
                     return 0
                     ;;
                 --message-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --where)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --body-contains)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -771,7 +787,7 @@ _queuey() {
             return 0
             ;;
         queuey__subcmd__dead__subcmd__purge)
-            opts="-y -o -q -h -V --yes --dry-run --archive --cause --reason --job-type --original-queue --attempts --older-than --newer-than --header --message-id --spend-delivery-budget --assume-classic --window --dead-suffix --deferred-suffix --url --api-url --connect-timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --help --version"
+            opts="-y -o -q -h -V --yes --dry-run --archive --cause --reason --job-type --original-queue --attempts --older-than --newer-than --header --message-id --where --body-contains --spend-delivery-budget --assume-classic --window --dead-suffix --deferred-suffix --url --api-url --connect-timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -814,6 +830,14 @@ _queuey() {
                     return 0
                     ;;
                 --message-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --where)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --body-contains)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -885,7 +909,7 @@ _queuey() {
             return 0
             ;;
         queuey__subcmd__dead__subcmd__replay)
-            opts="-o -q -h -V --to --dry-run --limit --rate --from-file --keep-attempts --allow-drop-head --journal --blocked-timeout --cause --reason --job-type --original-queue --attempts --older-than --newer-than --header --message-id --spend-delivery-budget --assume-classic --window --dead-suffix --deferred-suffix --url --api-url --connect-timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --help --version"
+            opts="-o -q -h -V --to --dry-run --limit --rate --from-file --keep-attempts --allow-drop-head --journal --blocked-timeout --cause --reason --job-type --original-queue --attempts --older-than --newer-than --header --message-id --where --body-contains --spend-delivery-budget --assume-classic --window --dead-suffix --deferred-suffix --url --api-url --connect-timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -948,6 +972,14 @@ _queuey() {
                     return 0
                     ;;
                 --message-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --where)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --body-contains)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -72,8 +72,9 @@ impl ExitCode {
                  declare would succeed"
             }
             ExitCode::Drift => {
-                "drift: verify found a queue missing or different (hold queues included), \
-                 declare --dry-run found drift, or declare refused to act over drift"
+                "drift: verify found a queue missing or different (hold queues included) or \
+                 one the broker would refuse as computed (an argument its type refuses), \
+                 declare --dry-run found either, or declare refused to act over them"
             }
             ExitCode::Usage => "usage: bad flags, settings, topology file or URL",
             ExitCode::Partial => {

@@ -516,6 +516,39 @@ impl ApiClient {
         self.get_json_opt(&[kind, vhost, name], &[]).await
     }
 
+    /// The default queue type of `vhost`: what a queue declared without `x-queue-type` is made
+    /// (RabbitMQ's `default_queue_type`, set with `rabbitmqctl add_vhost --default-queue-type`
+    /// or the API; 3.10 says `undefined` when unset, 4.x `classic`). Read from the vhost
+    /// listing, which a user with the monitoring or management tag may read
+    /// (`/api/vhosts/{vhost}` needs the administrator tag). `None` when unset, or when the
+    /// listing does not show the vhost.
+    pub async fn vhost_default_queue_type(&self, vhost: &str) -> Result<Option<String>> {
+        #[derive(Deserialize)]
+        struct Metadata {
+            default_queue_type: Option<String>,
+        }
+        #[derive(Deserialize)]
+        struct Vhost {
+            name: String,
+            default_queue_type: Option<String>,
+            metadata: Option<Metadata>,
+        }
+        let listed: Vec<Vhost> = self
+            .get_json(
+                &["vhosts"],
+                &[("columns", "name,default_queue_type,metadata")],
+            )
+            .await?;
+        Ok(listed
+            .into_iter()
+            .find(|v| v.name == vhost)
+            .and_then(|v| {
+                v.default_queue_type
+                    .or_else(|| v.metadata.and_then(|m| m.default_queue_type))
+            })
+            .filter(|t| !t.is_empty() && t != "undefined"))
+    }
+
     /// Whether `vhost` exists, as a user with the management or monitoring tag can learn it:
     /// `/api/vhosts/{vhost}` is for administrators only, but a one-name page of the vhost's
     /// queues answers 404 when the vhost does not exist (and 401 when the user has no

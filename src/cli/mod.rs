@@ -396,6 +396,16 @@ pub struct FilterArgs {
     /// Message id (the message_id property)
     #[arg(long, value_name = "ID")]
     pub message_id: Vec<String>,
+
+    /// The JSON body at a JSON Pointer (RFC 6901) equals VALUE (POINTER=VALUE: VALUE is read
+    /// as JSON when it parses, else as a string; numbers by value), or is there (POINTER), as in
+    /// --where /payload/customer/id=42. A body that is not JSON never matches
+    #[arg(long = "where", value_name = "POINTER[=VALUE]")]
+    pub where_: Vec<String>,
+
+    /// The raw body contains TEXT (bytes as stored, case-sensitive)
+    #[arg(long, value_name = "TEXT")]
+    pub body_contains: Vec<String>,
 }
 
 /// How a peek may treat the queue.

@@ -284,7 +284,7 @@ async fn remove_matching(
                 continue;
             }
             let dl = decode::decode(&message, &s.queue.name, &s.queue.options);
-            if !s.filter.matches(&dl, &message.properties, now) {
+            if !s.filter.matches(&dl, &message, now) {
                 if last_delivery {
                     // Kept, and returning it would end it: replace it by a fresh copy.
                     p.rescue(tag, &mut message).await?;

@@ -7,6 +7,7 @@ pub mod export;
 pub mod filter;
 pub mod journal;
 pub mod peek;
+pub mod pointer;
 pub mod replay;
 pub mod report;
 pub mod room;

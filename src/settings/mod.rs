@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use crate::cli::{self, Cli, FilterArgs, PeekArgs, QueueNamesArgs, QueueSettingsArgs};
 use crate::dead::decode::Cause;
-use crate::dead::filter::{AttemptRange, Filter, GroupKey, HeaderCondition};
+use crate::dead::filter::{AttemptRange, Filter, GroupKey, HeaderCondition, WhereCondition};
 use crate::dead::peek::PeekOptions;
 use crate::duration::parse_duration;
 use crate::endpoint::ConnectionSettings;
@@ -497,6 +497,24 @@ pub fn filter_from_args(a: &FilterArgs) -> Result<Filter> {
             })
             .collect::<Result<_>>()?,
         message_ids: a.message_id.clone(),
+        wheres: a
+            .where_
+            .iter()
+            .map(|w| WhereCondition::parse(w).map_err(Error::settings))
+            .collect::<Result<_>>()?,
+        body_contains: a
+            .body_contains
+            .iter()
+            .map(|t| {
+                if t.is_empty() {
+                    Err(Error::settings(
+                        "invalid --body-contains \"\": every body contains it; leave it out",
+                    ))
+                } else {
+                    Ok(t.clone())
+                }
+            })
+            .collect::<Result<_>>()?,
     };
     if let (Some(o), Some(n)) = (filter.older_than, filter.newer_than)
         && o >= n

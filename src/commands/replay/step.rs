@@ -56,7 +56,7 @@ impl<'a> Stepper<'a> {
     pub(super) fn step(&mut self, message: &mut Message) -> Step {
         let s = self.s;
         let dl = decode::decode(message, &s.queue.name, &s.queue.options);
-        if !s.filter.matches(&dl, &message.properties, self.now) {
+        if !s.filter.matches(&dl, message, self.now) {
             return Step::Unmatched;
         }
         self.matched += 1;
