@@ -224,6 +224,7 @@ Register-ArgumentCompleter -Native -CommandName 'queuey' -ScriptBlock {
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Every queue in the topology file')
+            [CompletionResult]::new('--scan', '--scan', [CompletionResultType]::ParameterName, 'Also read q.dead whole (a peek that returns every message) to count its dead letters by cause (a classic q.dead only: a quorum one is never peeked by status)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No progress bars and no notes on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No progress bars and no notes on stderr')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -256,6 +257,7 @@ Register-ArgumentCompleter -Native -CommandName 'queuey' -ScriptBlock {
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write dead letters as JSON lines, losslessly, without removing any')
             [CompletionResult]::new('replay', 'replay', [CompletionResultType]::ParameterValue, 'Move dead letters back to their original queue (or --to), losing none')
             [CompletionResult]::new('purge', 'purge', [CompletionResultType]::ParameterValue, 'Delete dead letters: the whole q.dead, or those matching the filters')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Exit 1 when dead letters cross a threshold: a gate for cron, CI and monitoring')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -451,12 +453,54 @@ Register-ArgumentCompleter -Native -CommandName 'queuey' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'queuey;dead;check' {
+            [CompletionResult]::new('--max-count', '--max-count', [CompletionResultType]::ParameterName, 'Crossed when q.dead holds more than N dead letters (matching the filters)')
+            [CompletionResult]::new('--max-age', '--max-age', [CompletionResultType]::ParameterName, 'Crossed when the oldest dead letter is older than this (e.g. 1h)')
+            [CompletionResult]::new('--max-rate', '--max-rate', [CompletionResultType]::ParameterName, 'Crossed when dead letters arrive faster than this (e.g. 0.5 or 0.5/s), by the management API''s statistics')
+            [CompletionResult]::new('--cause', '--cause', [CompletionResultType]::ParameterName, 'Why it died, in one word: exhausted, fatal, no-handler, decode, malformed (the queuey library''s reasons), rejected, expired, maxlen, delivery_limit (the broker''s), other')
+            [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Death reason, the whole text (x-death-reason, else the newest x-death reason)')
+            [CompletionResult]::new('--job-type', '--job-type', [CompletionResultType]::ParameterName, 'Job type (the envelope''s job_type)')
+            [CompletionResult]::new('--original-queue', '--original-queue', [CompletionResultType]::ParameterName, 'Original queue (x-original-queue, else the envelope''s queue, else from x-death, else q)')
+            [CompletionResult]::new('--attempts', '--attempts', [CompletionResultType]::ParameterName, 'Attempts (x-attempts, else the envelope''s attempt): N, N.., ..N or N..M (inclusive)')
+            [CompletionResult]::new('--older-than', '--older-than', [CompletionResultType]::ParameterName, 'Died longer ago than this (e.g. 7d). Without a death time (x-death or the timestamp property; an application''s dead letter has neither), the time since the job was enqueued counts: never less than the time since it died')
+            [CompletionResult]::new('--newer-than', '--newer-than', [CompletionResultType]::ParameterName, 'Died more recently than this (e.g. 1h); the same age as --older-than')
+            [CompletionResult]::new('--header', '--header', [CompletionResultType]::ParameterName, 'A header''s value (NAME=VALUE) or presence (NAME). Given several times, any of them (OR), like every filter: --header tenant=acme --header tenant=globex matches both tenants')
+            [CompletionResult]::new('--message-id', '--message-id', [CompletionResultType]::ParameterName, 'Message id (the message_id property)')
+            [CompletionResult]::new('--where', '--where', [CompletionResultType]::ParameterName, 'The JSON body at a JSON Pointer (RFC 6901) equals VALUE (POINTER=VALUE: VALUE is read as JSON when it parses, else as a string; numbers by value), or is there (POINTER), as in --where /payload/customer/id=42. A body that is not JSON never matches')
+            [CompletionResult]::new('--body-contains', '--body-contains', [CompletionResultType]::ParameterName, 'The raw body contains TEXT (bytes as stored, case-sensitive)')
+            [CompletionResult]::new('--window', '--window', [CompletionResultType]::ParameterName, 'Messages in flight at most, per stage: read ahead from q.dead, and in a replay the copies published but not yet acked, so copies confirmed but not yet acked never exceed the window (memory stays bounded by it, and by 64 MiB of bodies)')
+            [CompletionResult]::new('--dead-suffix', '--dead-suffix', [CompletionResultType]::ParameterName, 'Suffix naming the dead-letter queue [default: .dead]')
+            [CompletionResult]::new('--deferred-suffix', '--deferred-suffix', [CompletionResultType]::ParameterName, 'Infix between q and a hold queue''s TTL: hold queues are q + INFIX + "." + TTL in ms [default: .deferred]')
+            [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'AMQP URL of the broker; the vhost is its path (%2f is "/")')
+            [CompletionResult]::new('--api-url', '--api-url', [CompletionResultType]::ParameterName, 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]')
+            [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'How long to wait for the broker to answer a connection')
+            [CompletionResult]::new('--tls-ca-cert', '--tls-ca-cert', [CompletionResultType]::ParameterName, 'PEM file of the CA that signed the broker''s certificate (amqps://, https://), trusted besides the system''s roots')
+            [CompletionResult]::new('--tls-ca-cert-file', '--tls-ca-cert-file', [CompletionResultType]::ParameterName, 'PEM file of the CA that signed the broker''s certificate (amqps://, https://), trusted besides the system''s roots')
+            [CompletionResult]::new('--tls-cert', '--tls-cert', [CompletionResultType]::ParameterName, 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)')
+            [CompletionResult]::new('--tls-cert-file', '--tls-cert-file', [CompletionResultType]::ParameterName, 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)')
+            [CompletionResult]::new('--tls-key', '--tls-key', [CompletionResultType]::ParameterName, 'PEM file of the client certificate''s private key, unencrypted (with --tls-cert)')
+            [CompletionResult]::new('--tls-key-file', '--tls-key-file', [CompletionResultType]::ParameterName, 'PEM file of the client certificate''s private key, unencrypted (with --tls-cert)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Topology file [default: ./queuey.toml when present]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Every queue in the topology file')
+            [CompletionResult]::new('--spend-delivery-budget', '--spend-delivery-budget', [CompletionResultType]::ParameterName, 'Peek a quorum q.dead even though each peek spends one delivery of every message (RabbitMQ before 4.3); a message on its last delivery is moved to the back instead. On every version a crash of queuey or of its connection spends one delivery of each message held, and could lose only the messages on their last delivery that have arrived and are not yet moved: at most 256, or --window if smaller')
+            [CompletionResult]::new('--assume-classic', '--assume-classic', [CompletionResultType]::ParameterName, 'Without the management API, treat q.dead as a classic queue (as queuey declares it)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No progress bars and no notes on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No progress bars and no notes on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'queuey;dead;help' {
             [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List the dead letters in q.dead without removing any')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one dead letter whole: properties, every header with its type, x-death, the body')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write dead letters as JSON lines, losslessly, without removing any')
             [CompletionResult]::new('replay', 'replay', [CompletionResultType]::ParameterValue, 'Move dead letters back to their original queue (or --to), losing none')
             [CompletionResult]::new('purge', 'purge', [CompletionResultType]::ParameterValue, 'Delete dead letters: the whole q.dead, or those matching the filters')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Exit 1 when dead letters cross a threshold: a gate for cron, CI and monitoring')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -473,6 +517,9 @@ Register-ArgumentCompleter -Native -CommandName 'queuey' -ScriptBlock {
             break
         }
         'queuey;dead;help;purge' {
+            break
+        }
+        'queuey;dead;help;check' {
             break
         }
         'queuey;dead;help;help' {
@@ -579,6 +626,7 @@ Register-ArgumentCompleter -Native -CommandName 'queuey' -ScriptBlock {
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write dead letters as JSON lines, losslessly, without removing any')
             [CompletionResult]::new('replay', 'replay', [CompletionResultType]::ParameterValue, 'Move dead letters back to their original queue (or --to), losing none')
             [CompletionResult]::new('purge', 'purge', [CompletionResultType]::ParameterValue, 'Delete dead letters: the whole q.dead, or those matching the filters')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Exit 1 when dead letters cross a threshold: a gate for cron, CI and monitoring')
             break
         }
         'queuey;help;dead;ls' {
@@ -594,6 +642,9 @@ Register-ArgumentCompleter -Native -CommandName 'queuey' -ScriptBlock {
             break
         }
         'queuey;help;dead;purge' {
+            break
+        }
+        'queuey;help;dead;check' {
             break
         }
         'queuey;help;ping' {

@@ -46,6 +46,9 @@ _queuey() {
             queuey,verify)
                 cmd="queuey__subcmd__verify"
                 ;;
+            queuey__subcmd__dead,check)
+                cmd="queuey__subcmd__dead__subcmd__check"
+                ;;
             queuey__subcmd__dead,export)
                 cmd="queuey__subcmd__dead__subcmd__export"
                 ;;
@@ -63,6 +66,9 @@ _queuey() {
                 ;;
             queuey__subcmd__dead,show)
                 cmd="queuey__subcmd__dead__subcmd__show"
+                ;;
+            queuey__subcmd__dead__subcmd__help,check)
+                cmd="queuey__subcmd__dead__subcmd__help__subcmd__check"
                 ;;
             queuey__subcmd__dead__subcmd__help,export)
                 cmd="queuey__subcmd__dead__subcmd__help__subcmd__export"
@@ -111,6 +117,9 @@ _queuey() {
                 ;;
             queuey__subcmd__help,verify)
                 cmd="queuey__subcmd__help__subcmd__verify"
+                ;;
+            queuey__subcmd__help__subcmd__dead,check)
+                cmd="queuey__subcmd__help__subcmd__dead__subcmd__check"
                 ;;
             queuey__subcmd__help__subcmd__dead,export)
                 cmd="queuey__subcmd__help__subcmd__dead__subcmd__export"
@@ -196,11 +205,11 @@ _queuey() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json prometheus" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json prometheus" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -298,11 +307,11 @@ _queuey() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json prometheus" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json prometheus" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -360,11 +369,11 @@ _queuey() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json prometheus" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json prometheus" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -375,7 +384,7 @@ _queuey() {
             return 0
             ;;
         queuey__subcmd__dead)
-            opts="-o -q -h -V --url --api-url --connect-timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --help --version ls show export replay purge help"
+            opts="-o -q -h -V --url --api-url --connect-timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --help --version ls show export replay purge check help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -422,11 +431,141 @@ _queuey() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json prometheus" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        queuey__subcmd__dead__subcmd__check)
+            opts="-o -q -h -V --all --max-count --max-age --max-rate --cause --reason --job-type --original-queue --attempts --older-than --newer-than --header --message-id --where --body-contains --spend-delivery-budget --assume-classic --window --dead-suffix --deferred-suffix --url --api-url --connect-timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --max-count)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-age)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cause)
+                    COMPREPLY=($(compgen -W "exhausted fatal no-handler decode malformed rejected expired maxlen delivery_limit other" -- "${cur}"))
+                    return 0
+                    ;;
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --job-type)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --original-queue)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --attempts)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --older-than)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --newer-than)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --header)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --message-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --where)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --body-contains)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --window)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dead-suffix)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --deferred-suffix)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --api-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca-cert-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json prometheus" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -548,11 +687,11 @@ _queuey() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json prometheus" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json prometheus" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -563,8 +702,22 @@ _queuey() {
             return 0
             ;;
         queuey__subcmd__dead__subcmd__help)
-            opts="ls show export replay purge help"
+            opts="ls show export replay purge check help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        queuey__subcmd__dead__subcmd__help__subcmd__check)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -772,11 +925,11 @@ _queuey() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json prometheus" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json prometheus" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -894,11 +1047,11 @@ _queuey() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json prometheus" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json prometheus" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1036,11 +1189,11 @@ _queuey() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json prometheus" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json prometheus" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1114,11 +1267,11 @@ _queuey() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json prometheus" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json prometheus" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1208,11 +1361,11 @@ _queuey() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json prometheus" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json prometheus" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1270,11 +1423,11 @@ _queuey() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json prometheus" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json prometheus" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1327,8 +1480,22 @@ _queuey() {
             return 0
             ;;
         queuey__subcmd__help__subcmd__dead)
-            opts="ls show export replay purge"
+            opts="ls show export replay purge check"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        queuey__subcmd__help__subcmd__dead__subcmd__check)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1570,11 +1737,11 @@ _queuey() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json prometheus" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json prometheus" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1682,11 +1849,11 @@ _queuey() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json prometheus" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json prometheus" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1744,11 +1911,11 @@ _queuey() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json prometheus" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json prometheus" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1759,7 +1926,7 @@ _queuey() {
             return 0
             ;;
         queuey__subcmd__status)
-            opts="-o -q -h -V --all --message-ttl --max-priority --queue-type --delivery-limit --dead-suffix --deferred-suffix --retry-granularity --deferred-granularity --url --api-url --connect-timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --help --version"
+            opts="-o -q -h -V --all --scan --message-ttl --max-priority --queue-type --delivery-limit --dead-suffix --deferred-suffix --retry-granularity --deferred-granularity --url --api-url --connect-timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1838,11 +2005,11 @@ _queuey() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json prometheus" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json prometheus" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1932,11 +2099,11 @@ _queuey() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json prometheus" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json prometheus" -- "${cur}"))
                     return 0
                     ;;
                 *)

@@ -212,6 +212,7 @@ set edit:completion:arg-completer[queuey] = {|@words|
             cand -o 'Output format'
             cand --output 'Output format'
             cand --all 'Every queue in the topology file'
+            cand --scan 'Also read q.dead whole (a peek that returns every message) to count its dead letters by cause (a classic q.dead only: a quorum one is never peeked by status)'
             cand -q 'No progress bars and no notes on stderr'
             cand --quiet 'No progress bars and no notes on stderr'
             cand -h 'Print help (see more with ''--help'')'
@@ -243,6 +244,7 @@ set edit:completion:arg-completer[queuey] = {|@words|
             cand export 'Write dead letters as JSON lines, losslessly, without removing any'
             cand replay 'Move dead letters back to their original queue (or --to), losing none'
             cand purge 'Delete dead letters: the whole q.dead, or those matching the filters'
+            cand check 'Exit 1 when dead letters cross a threshold: a gate for cron, CI and monitoring'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'queuey;dead;ls'= {
@@ -432,12 +434,53 @@ set edit:completion:arg-completer[queuey] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'queuey;dead;check'= {
+            cand --max-count 'Crossed when q.dead holds more than N dead letters (matching the filters)'
+            cand --max-age 'Crossed when the oldest dead letter is older than this (e.g. 1h)'
+            cand --max-rate 'Crossed when dead letters arrive faster than this (e.g. 0.5 or 0.5/s), by the management API''s statistics'
+            cand --cause 'Why it died, in one word: exhausted, fatal, no-handler, decode, malformed (the queuey library''s reasons), rejected, expired, maxlen, delivery_limit (the broker''s), other'
+            cand --reason 'Death reason, the whole text (x-death-reason, else the newest x-death reason)'
+            cand --job-type 'Job type (the envelope''s job_type)'
+            cand --original-queue 'Original queue (x-original-queue, else the envelope''s queue, else from x-death, else q)'
+            cand --attempts 'Attempts (x-attempts, else the envelope''s attempt): N, N.., ..N or N..M (inclusive)'
+            cand --older-than 'Died longer ago than this (e.g. 7d). Without a death time (x-death or the timestamp property; an application''s dead letter has neither), the time since the job was enqueued counts: never less than the time since it died'
+            cand --newer-than 'Died more recently than this (e.g. 1h); the same age as --older-than'
+            cand --header 'A header''s value (NAME=VALUE) or presence (NAME). Given several times, any of them (OR), like every filter: --header tenant=acme --header tenant=globex matches both tenants'
+            cand --message-id 'Message id (the message_id property)'
+            cand --where 'The JSON body at a JSON Pointer (RFC 6901) equals VALUE (POINTER=VALUE: VALUE is read as JSON when it parses, else as a string; numbers by value), or is there (POINTER), as in --where /payload/customer/id=42. A body that is not JSON never matches'
+            cand --body-contains 'The raw body contains TEXT (bytes as stored, case-sensitive)'
+            cand --window 'Messages in flight at most, per stage: read ahead from q.dead, and in a replay the copies published but not yet acked, so copies confirmed but not yet acked never exceed the window (memory stays bounded by it, and by 64 MiB of bodies)'
+            cand --dead-suffix 'Suffix naming the dead-letter queue [default: .dead]'
+            cand --deferred-suffix 'Infix between q and a hold queue''s TTL: hold queues are q + INFIX + "." + TTL in ms [default: .deferred]'
+            cand --url 'AMQP URL of the broker; the vhost is its path (%2f is "/")'
+            cand --api-url 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]'
+            cand --connect-timeout 'How long to wait for the broker to answer a connection'
+            cand --tls-ca-cert 'PEM file of the CA that signed the broker''s certificate (amqps://, https://), trusted besides the system''s roots'
+            cand --tls-ca-cert-file 'PEM file of the CA that signed the broker''s certificate (amqps://, https://), trusted besides the system''s roots'
+            cand --tls-cert 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)'
+            cand --tls-cert-file 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)'
+            cand --tls-key 'PEM file of the client certificate''s private key, unencrypted (with --tls-cert)'
+            cand --tls-key-file 'PEM file of the client certificate''s private key, unencrypted (with --tls-cert)'
+            cand --config 'Topology file [default: ./queuey.toml when present]'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --all 'Every queue in the topology file'
+            cand --spend-delivery-budget 'Peek a quorum q.dead even though each peek spends one delivery of every message (RabbitMQ before 4.3); a message on its last delivery is moved to the back instead. On every version a crash of queuey or of its connection spends one delivery of each message held, and could lose only the messages on their last delivery that have arrived and are not yet moved: at most 256, or --window if smaller'
+            cand --assume-classic 'Without the management API, treat q.dead as a classic queue (as queuey declares it)'
+            cand -q 'No progress bars and no notes on stderr'
+            cand --quiet 'No progress bars and no notes on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'queuey;dead;help'= {
             cand ls 'List the dead letters in q.dead without removing any'
             cand show 'Show one dead letter whole: properties, every header with its type, x-death, the body'
             cand export 'Write dead letters as JSON lines, losslessly, without removing any'
             cand replay 'Move dead letters back to their original queue (or --to), losing none'
             cand purge 'Delete dead letters: the whole q.dead, or those matching the filters'
+            cand check 'Exit 1 when dead letters cross a threshold: a gate for cron, CI and monitoring'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'queuey;dead;help;ls'= {
@@ -449,6 +492,8 @@ set edit:completion:arg-completer[queuey] = {|@words|
         &'queuey;dead;help;replay'= {
         }
         &'queuey;dead;help;purge'= {
+        }
+        &'queuey;dead;help;check'= {
         }
         &'queuey;dead;help;help'= {
         }
@@ -543,6 +588,7 @@ set edit:completion:arg-completer[queuey] = {|@words|
             cand export 'Write dead letters as JSON lines, losslessly, without removing any'
             cand replay 'Move dead letters back to their original queue (or --to), losing none'
             cand purge 'Delete dead letters: the whole q.dead, or those matching the filters'
+            cand check 'Exit 1 when dead letters cross a threshold: a gate for cron, CI and monitoring'
         }
         &'queuey;help;dead;ls'= {
         }
@@ -553,6 +599,8 @@ set edit:completion:arg-completer[queuey] = {|@words|
         &'queuey;help;dead;replay'= {
         }
         &'queuey;help;dead;purge'= {
+        }
+        &'queuey;help;dead;check'= {
         }
         &'queuey;help;ping'= {
         }

@@ -74,7 +74,8 @@ impl ExitCode {
             ExitCode::Drift => {
                 "drift: verify found a queue missing or different (hold queues included) or \
                  one the broker would refuse as computed (an argument its type refuses), \
-                 declare --dry-run found either, or declare refused to act over them"
+                 declare --dry-run found either, or declare refused to act over them; dead \
+                 check found a threshold crossed"
             }
             ExitCode::Usage => "usage: bad flags, settings, topology file or URL",
             ExitCode::Partial => {

@@ -103,6 +103,7 @@ pub fn run() -> ExitCode {
     let format = match cli.global.output {
         cli::OutputFormat::Table => output::Format::Table,
         cli::OutputFormat::Json => output::Format::Json,
+        cli::OutputFormat::Prometheus => output::Format::Prometheus,
     };
     if let Some(done) = assets {
         return done.unwrap_or_else(|e| report(&e, format));

@@ -90,6 +90,29 @@ pub struct LiveQueue {
     pub effective_policy_definition: Option<serde_json::Value>,
     #[serde(default)]
     pub state: Option<String>,
+    /// `publish_details.rate`: messages published into the queue per second (absent until one
+    /// is; RabbitMQ does not count the messages it dead-letters into a queue itself).
+    #[serde(default)]
+    pub message_stats: Option<serde_json::Value>,
+    /// `rate`: how fast the queue's depth changes, per second.
+    #[serde(default)]
+    pub messages_details: Option<serde_json::Value>,
+}
+
+impl LiveQueue {
+    /// Messages published into the queue per second, by the statistics.
+    pub fn publish_rate(&self) -> Option<f64> {
+        self.message_stats
+            .as_ref()?
+            .get("publish_details")?
+            .get("rate")?
+            .as_f64()
+    }
+
+    /// How fast the queue's depth grows (negative: shrinks), per second, by the statistics.
+    pub fn growth_rate(&self) -> Option<f64> {
+        self.messages_details.as_ref()?.get("rate")?.as_f64()
+    }
 }
 
 impl LiveQueue {

@@ -185,6 +185,8 @@ pub enum OutputFormat {
     Table,
     /// JSON (one document; streams print one object per line)
     Json,
+    /// Prometheus text format, for node_exporter's textfile collector (status, dead check)
+    Prometheus,
 }
 
 // Built once per run and matched once: the size difference between variants costs nothing.
@@ -244,7 +246,12 @@ pub enum Command {
     /// Shows q's messages and consumers, q.dead's messages, how many hold queues q has and how
     /// many messages wait in them, and whether the topology has drifted (as verify decides).
     /// Counts the broker has not reported yet (a few seconds after a declare) show as unknown.
-    /// Exits 0 whatever it finds; use verify as a gate.
+    /// Exits 0 whatever it finds; use verify as a gate, and dead check for dead letters.
+    ///
+    /// With -o prometheus: gauges for node_exporter's textfile collector, labelled vhost and
+    /// queue: q's ready messages and consumers, q.dead's dead letters and the age of its
+    /// oldest (the head of a classic q.dead, read with a one-message peek), the hold queues
+    /// and their messages, drift (0 or 1), and with --scan the dead letters by cause.
     Status(StatusArgs),
 
     /// Inspect, export, replay and purge the dead letters of a logical queue (its q.dead)
@@ -337,6 +344,50 @@ pub enum DeadCommand {
     /// whole (queue.purge) or message by message (consume and ack): a "read-only" user can
     /// delete dead letters. No configure or write permission is needed.
     Purge(DeadPurgeArgs),
+
+    /// Exit 1 when dead letters cross a threshold: a gate for cron, CI and monitoring
+    ///
+    /// For each logical queue: --max-count (dead letters in q.dead, matching the filters),
+    /// --max-age (the oldest: the head of a classic q.dead, read with a one-message peek that
+    /// returns it in place; its age since its death where a death time is known, else since
+    /// its job was enqueued) and --max-rate (dead letters arriving per second, from the
+    /// management API's statistics). A threshold holds at its limit and is crossed above it.
+    /// Exit 0 when every threshold holds, 1 when one is crossed, 2 and up for errors (as
+    /// verify). The table and the JSON name each threshold, its value and its limit.
+    ///
+    /// A value queuey cannot measure is reported unknown and crosses nothing: a quorum q.dead
+    /// is never peeked without --spend-delivery-budget (its age is then unknown), and a head
+    /// with neither a death time nor an envelope has no age. With filters, q.dead is scanned
+    /// whole (a peek) and the count and the age are those of the matching dead letters.
+    Check(DeadCheckArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct DeadCheckArgs {
+    #[command(flatten)]
+    pub selection: QueueSelection,
+
+    /// Crossed when q.dead holds more than N dead letters (matching the filters)
+    #[arg(long, value_name = "N")]
+    pub max_count: Option<u64>,
+
+    /// Crossed when the oldest dead letter is older than this (e.g. 1h)
+    #[arg(long, value_name = "DURATION")]
+    pub max_age: Option<String>,
+
+    /// Crossed when dead letters arrive faster than this (e.g. 0.5 or 0.5/s), by the
+    /// management API's statistics
+    #[arg(long, value_name = "N/s")]
+    pub max_rate: Option<String>,
+
+    #[command(flatten)]
+    pub filters: FilterArgs,
+
+    #[command(flatten)]
+    pub peek: PeekArgs,
+
+    #[command(flatten)]
+    pub settings: QueueNamesArgs,
 }
 
 /// The logical queue whose q.dead a dead-letter command reads.
@@ -687,6 +738,11 @@ pub struct VerifyArgs {
 pub struct StatusArgs {
     #[command(flatten)]
     pub selection: QueueSelection,
+
+    /// Also read q.dead whole (a peek that returns every message) to count its dead letters
+    /// by cause (a classic q.dead only: a quorum one is never peeked by status)
+    #[arg(long)]
+    pub scan: bool,
 
     #[command(flatten)]
     pub settings: QueueSettingsArgs,

@@ -170,7 +170,7 @@ pub fn run(queues: &[QueueSettings], delays: &[DelayRequest], output: Output) ->
     let report = report(queues, delays)?;
     match output.format {
         Format::Json => output::print_json(&report)?,
-        Format::Table => {
+        Format::Table | Format::Prometheus => {
             let mut table = output::table(&["queue", "role", "arguments"]);
             for lq in &report.logical_queues {
                 for q in &lq.queues {

@@ -211,7 +211,7 @@ pub async fn show(
             &message,
             &dl,
         ))?,
-        Format::Table => output::print(render_show(
+        Format::Table | Format::Prometheus => output::print(render_show(
             &dead,
             position,
             depth,

@@ -117,7 +117,7 @@ pub async fn run(connection: &ConnectionSettings, output: Output) -> Result<Exit
         // Two brokers: the error is the one JSON document (it names both ends).
         Format::Json if mismatch.is_some() => {}
         Format::Json => output::print_json(&report)?,
-        Format::Table => {
+        Format::Table | Format::Prometheus => {
             let mut table = output::table(&["", "endpoint", "status"]);
             table.add_row(vec![
                 "amqp".to_owned(),

@@ -127,15 +127,21 @@ async fn count_now(session: &Session, status: &mut QueueStatus) {
 pub async fn run(
     queues: &[QueueSettings],
     connection: &ConnectionSettings,
+    scan: bool,
     output: Output,
 ) -> Result<ExitCode> {
     let session = Session::new(connection.clone(), "status")?;
-    let result = run_in(&session, queues, output).await;
+    let result = run_in(&session, queues, scan, output).await;
     session.close().await;
     result
 }
 
-async fn run_in(session: &Session, queues: &[QueueSettings], output: Output) -> Result<ExitCode> {
+async fn run_in(
+    session: &Session,
+    queues: &[QueueSettings],
+    scan: bool,
+    output: Output,
+) -> Result<ExitCode> {
     let inspector = Inspector::new(session, false).await?;
     let mut notes = Vec::new();
     if let Some(e) = &inspector.api_error {
@@ -233,7 +239,14 @@ async fn run_in(session: &Session, queues: &[QueueSettings], output: Output) -> 
         notes,
         logical_queues: logical,
     };
-    print(&report, output)?;
+    if output.format == Format::Prometheus {
+        super::status_metrics::print(session, queues, &report, scan, output).await?;
+    } else {
+        if scan {
+            output.note("note: --scan counts by cause for -o prometheus only; `queuey dead ls --group-by cause` shows them");
+        }
+        print(&report, output)?;
+    }
     Ok(ExitCode::Ok)
 }
 

@@ -57,7 +57,7 @@ pub fn print_ls(report: &LsReport, queue: &QueueSettings, output: Output) -> Res
     let (target, scanned, matched) = (*target, *scanned, *matched);
     match output.format {
         Format::Json => output::print_json(report)?,
-        Format::Table => {
+        Format::Table | Format::Prometheus => {
             // The job type and x-death columns only when some row has one: a queuey
             // application's dead letters have no x-death, a broker's often no envelope.
             let with_jobs = rows.iter().any(|r| r.dead_letter.job_type.is_some());
@@ -236,7 +236,7 @@ pub fn print_groups(
                 groups,
             })
         }
-        Format::Table => {
+        Format::Table | Format::Prometheus => {
             let mut header: Vec<&str> = labels.iter().map(String::as_str).collect();
             header.extend(["count", "bytes", "oldest", "newest"]);
             let mut table = output::table(&header);

@@ -24,10 +24,12 @@ use crate::topology::RabbitMqOptions;
 /// The file read when neither `--config` nor `QUEUEY_CONFIG` names one.
 pub const DEFAULT_CONFIG_FILE: &str = "queuey.toml";
 
+pub mod check;
 pub mod file;
 pub mod resolve;
 pub mod tls;
 
+pub use check::CheckSettings;
 pub use file::TopologyFile;
 pub use resolve::{resolve_queue, resolve_queues};
 
@@ -105,6 +107,12 @@ pub enum Work {
     Status {
         queues: Vec<QueueSettings>,
         connection: ConnectionSettings,
+        /// `--scan`: count q.dead's dead letters by cause.
+        scan: bool,
+    },
+    DeadCheck {
+        connection: ConnectionSettings,
+        check: CheckSettings,
     },
     Ping {
         connection: ConnectionSettings,
@@ -209,6 +217,7 @@ impl Invocation {
             format: match global.output {
                 cli::OutputFormat::Table => Format::Table,
                 cli::OutputFormat::Json => Format::Json,
+                cli::OutputFormat::Prometheus => Format::Prometheus,
             },
             quiet: global.quiet,
         };
@@ -277,6 +286,7 @@ impl Invocation {
                 Work::Status {
                     queues: resolve_queues(&a.selection, &a.settings, file.as_ref())?,
                     connection: connection(file.as_ref())?,
+                    scan: a.scan,
                 }
             }
             cli::Command::Holds(cli::HoldsCommand::Ls(a)) => {
@@ -378,6 +388,10 @@ impl Invocation {
                         },
                         connection: connection(file.as_ref())?,
                     },
+                    cli::DeadCommand::Check(a) => Work::DeadCheck {
+                        check: check::check_settings(&a, file.as_ref())?,
+                        connection: connection(file.as_ref())?,
+                    },
                     cli::DeadCommand::Export(a) => Work::DeadExport {
                         queue: resolve_queue(&a.queue.queue, &(&a.settings).into(), file.as_ref())?,
                         filter: filter_from_args(&a.filters)?,
@@ -394,6 +408,14 @@ impl Invocation {
                 ));
             }
         };
+        if output.format == Format::Prometheus
+            && !matches!(work, Work::Status { .. } | Work::DeadCheck { .. })
+        {
+            return Err(Error::usage(
+                "-o prometheus is the output of `queuey status` and `queuey dead check` only",
+            )
+            .with_hint("use -o json or the table with this command"));
+        }
         let notes = match &work {
             // Declare and verify say it in their report, where it decides what happens.
             Work::Declare { .. } | Work::Verify { .. } => Vec::new(),
@@ -429,6 +451,7 @@ impl Work {
             | Work::DeadExport { queue, .. } => vec![queue],
             Work::DeadReplay { replay, .. } => vec![&replay.queue],
             Work::DeadPurge { purge, .. } => vec![&purge.queue],
+            Work::DeadCheck { check, .. } => check.queues.iter().collect(),
             Work::Ping { .. } => Vec::new(),
         }
     }
