@@ -89,6 +89,10 @@ pub struct ReplayReport {
     pub already_copied: u64,
     /// Quorum q.dead only: messages on their last delivery republished instead of returned.
     pub rescued: u64,
+    /// Quorum q.dead only: dead letters on their last delivery that were replaced by copies as
+    /// they were read (a crash while the run held them would have ended them), and read again
+    /// as those copies (among `rescued`; not with --dry-run, which does not read them again).
+    pub renewed: u64,
     /// Refused copies the broker dead-lettered back into q.dead, found there and removed (the
     /// sum of the targets' `dead_lettered_back`).
     pub dead_lettered_back: u64,
