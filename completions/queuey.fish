@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_queuey_global_optspecs
-    string join \n url= api-url= connect-timeout= config= o/output= q/quiet h/help V/version
+    string join \n url= api-url= connect-timeout= tls-ca-cert= tls-cert= tls-key= config= o/output= q/quiet h/help V/version
 end
 
 function __fish_queuey_needs_command
@@ -27,9 +27,13 @@ end
 complete -c queuey -n "__fish_queuey_needs_command" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
 complete -c queuey -n "__fish_queuey_needs_command" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_needs_command" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_needs_command" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
+complete -c queuey -n "__fish_queuey_needs_command" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
+complete -c queuey -n "__fish_queuey_needs_command" -l tls-key -l tls-key-file -d 'PEM file of the client certificate\'s private key, unencrypted (with --tls-cert)' -r -F
 complete -c queuey -n "__fish_queuey_needs_command" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
 complete -c queuey -n "__fish_queuey_needs_command" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
-json\t'JSON (one document; streams print one object per line)'"
+json\t'JSON (one document; streams print one object per line)'
+prometheus\t'Prometheus text format, for node_exporter\'s textfile collector (status, dead check)'"
 complete -c queuey -n "__fish_queuey_needs_command" -s q -l quiet -d 'No progress bars and no notes on stderr'
 complete -c queuey -n "__fish_queuey_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c queuey -n "__fish_queuey_needs_command" -s V -l version -d 'Print version'
@@ -57,9 +61,13 @@ complete -c queuey -n "__fish_queuey_using_subcommand args" -l deferred-granular
 complete -c queuey -n "__fish_queuey_using_subcommand args" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
 complete -c queuey -n "__fish_queuey_using_subcommand args" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand args" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_using_subcommand args" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand args" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand args" -l tls-key -l tls-key-file -d 'PEM file of the client certificate\'s private key, unencrypted (with --tls-cert)' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand args" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand args" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
-json\t'JSON (one document; streams print one object per line)'"
+json\t'JSON (one document; streams print one object per line)'
+prometheus\t'Prometheus text format, for node_exporter\'s textfile collector (status, dead check)'"
 complete -c queuey -n "__fish_queuey_using_subcommand args" -l all -d 'Every queue in the topology file'
 complete -c queuey -n "__fish_queuey_using_subcommand args" -s q -l quiet -d 'No progress bars and no notes on stderr'
 complete -c queuey -n "__fish_queuey_using_subcommand args" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -76,9 +84,13 @@ complete -c queuey -n "__fish_queuey_using_subcommand declare" -l deferred-granu
 complete -c queuey -n "__fish_queuey_using_subcommand declare" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
 complete -c queuey -n "__fish_queuey_using_subcommand declare" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand declare" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_using_subcommand declare" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand declare" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand declare" -l tls-key -l tls-key-file -d 'PEM file of the client certificate\'s private key, unencrypted (with --tls-cert)' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand declare" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand declare" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
-json\t'JSON (one document; streams print one object per line)'"
+json\t'JSON (one document; streams print one object per line)'
+prometheus\t'Prometheus text format, for node_exporter\'s textfile collector (status, dead check)'"
 complete -c queuey -n "__fish_queuey_using_subcommand declare" -l all -d 'Every queue in the topology file'
 complete -c queuey -n "__fish_queuey_using_subcommand declare" -l dry-run -d 'Change nothing: print the plan (create, in sync or drift per queue)'
 complete -c queuey -n "__fish_queuey_using_subcommand declare" -l allow-unlisted -d 'Create queues the topology file does not list, with its [defaults] (without this flag, a name missing from the file is refused: it is usually a typo)'
@@ -97,9 +109,13 @@ complete -c queuey -n "__fish_queuey_using_subcommand verify" -l deferred-granul
 complete -c queuey -n "__fish_queuey_using_subcommand verify" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
 complete -c queuey -n "__fish_queuey_using_subcommand verify" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand verify" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_using_subcommand verify" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand verify" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand verify" -l tls-key -l tls-key-file -d 'PEM file of the client certificate\'s private key, unencrypted (with --tls-cert)' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand verify" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand verify" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
-json\t'JSON (one document; streams print one object per line)'"
+json\t'JSON (one document; streams print one object per line)'
+prometheus\t'Prometheus text format, for node_exporter\'s textfile collector (status, dead check)'"
 complete -c queuey -n "__fish_queuey_using_subcommand verify" -l all -d 'Every queue in the topology file'
 complete -c queuey -n "__fish_queuey_using_subcommand verify" -s q -l quiet -d 'No progress bars and no notes on stderr'
 complete -c queuey -n "__fish_queuey_using_subcommand verify" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -107,9 +123,13 @@ complete -c queuey -n "__fish_queuey_using_subcommand verify" -s V -l version -d
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls help" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls help" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls help" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls help" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls help" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls help" -l tls-key -l tls-key-file -d 'PEM file of the client certificate\'s private key, unencrypted (with --tls-cert)' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls help" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls help" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
-json\t'JSON (one document; streams print one object per line)'"
+json\t'JSON (one document; streams print one object per line)'
+prometheus\t'Prometheus text format, for node_exporter\'s textfile collector (status, dead check)'"
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls help" -s q -l quiet -d 'No progress bars and no notes on stderr'
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls help" -s V -l version -d 'Print version'
@@ -120,9 +140,13 @@ complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_sub
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l tls-key -l tls-key-file -d 'PEM file of the client certificate\'s private key, unencrypted (with --tls-cert)' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
-json\t'JSON (one document; streams print one object per line)'"
+json\t'JSON (one document; streams print one object per line)'
+prometheus\t'Prometheus text format, for node_exporter\'s textfile collector (status, dead check)'"
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -s q -l quiet -d 'No progress bars and no notes on stderr'
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -s V -l version -d 'Print version'
@@ -140,28 +164,38 @@ complete -c queuey -n "__fish_queuey_using_subcommand status" -l deferred-granul
 complete -c queuey -n "__fish_queuey_using_subcommand status" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
 complete -c queuey -n "__fish_queuey_using_subcommand status" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand status" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_using_subcommand status" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand status" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand status" -l tls-key -l tls-key-file -d 'PEM file of the client certificate\'s private key, unencrypted (with --tls-cert)' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand status" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand status" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
-json\t'JSON (one document; streams print one object per line)'"
+json\t'JSON (one document; streams print one object per line)'
+prometheus\t'Prometheus text format, for node_exporter\'s textfile collector (status, dead check)'"
 complete -c queuey -n "__fish_queuey_using_subcommand status" -l all -d 'Every queue in the topology file'
+complete -c queuey -n "__fish_queuey_using_subcommand status" -l scan -d 'Also read q.dead whole (a peek that returns every message) to count its dead letters by cause (a classic q.dead only: a quorum one is never peeked by status)'
 complete -c queuey -n "__fish_queuey_using_subcommand status" -s q -l quiet -d 'No progress bars and no notes on stderr'
 complete -c queuey -n "__fish_queuey_using_subcommand status" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c queuey -n "__fish_queuey_using_subcommand status" -s V -l version -d 'Print version'
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge help" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge help" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge help" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge help" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge help" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
-json\t'JSON (one document; streams print one object per line)'"
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge help" -s q -l quiet -d 'No progress bars and no notes on stderr'
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge help" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge help" -s V -l version -d 'Print version'
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge help" -f -a "ls" -d 'List the dead letters in q.dead without removing any'
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge help" -f -a "show" -d 'Show one dead letter whole: properties, every header with its type, x-death, the body'
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge help" -f -a "export" -d 'Write dead letters as JSON lines, losslessly, without removing any'
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge help" -f -a "replay" -d 'Move dead letters back to their original queue (or --to), losing none'
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge help" -f -a "purge" -d 'Delete dead letters: the whole q.dead, or those matching the filters'
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check help" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check help" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check help" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check help" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check help" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check help" -l tls-key -l tls-key-file -d 'PEM file of the client certificate\'s private key, unencrypted (with --tls-cert)' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check help" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check help" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
+json\t'JSON (one document; streams print one object per line)'
+prometheus\t'Prometheus text format, for node_exporter\'s textfile collector (status, dead check)'"
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check help" -s q -l quiet -d 'No progress bars and no notes on stderr'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check help" -s V -l version -d 'Print version'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check help" -f -a "ls" -d 'List the dead letters in q.dead without removing any'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check help" -f -a "show" -d 'Show one dead letter whole: properties, every header with its type, x-death, the body'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check help" -f -a "export" -d 'Write dead letters as JSON lines, losslessly, without removing any'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check help" -f -a "replay" -d 'Move dead letters back to their original queue (or --to), losing none'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check help" -f -a "purge" -d 'Delete dead letters: the whole q.dead, or those matching the filters'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check help" -f -a "check" -d 'Exit 1 when dead letters cross a threshold: a gate for cron, CI and monitoring'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l limit -d 'Show at most N messages (0: all)' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l group-by -d 'Count over the whole queue by these keys instead of listing: cause, reason, job-type, original-queue, attempts, first-death-queue, first-death-reason, content-type, header:NAME' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l cause -d 'Why it died, in one word: exhausted, fatal, no-handler, decode, malformed (the queuey library\'s reasons), rejected, expired, maxlen, delivery_limit (the broker\'s), other' -r -f -a "exhausted\t''
@@ -182,15 +216,21 @@ complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subc
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l newer-than -d 'Died more recently than this (e.g. 1h); the same age as --older-than' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l header -d 'A header\'s value (NAME=VALUE) or presence (NAME). Given several times, any of them (OR), like every filter: --header tenant=acme --header tenant=globex matches both tenants' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l message-id -d 'Message id (the message_id property)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l where -d 'The JSON body at a JSON Pointer (RFC 6901) equals VALUE (POINTER=VALUE: VALUE is read as JSON when it parses, else as a string; numbers by value), or is there (POINTER), as in --where /payload/customer/id=42. A body that is not JSON never matches' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l body-contains -d 'The raw body contains TEXT (bytes as stored, case-sensitive)' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l window -d 'Messages in flight at most, per stage: read ahead from q.dead, and in a replay the copies published but not yet acked, so copies confirmed but not yet acked never exceed the window (memory stays bounded by it, and by 64 MiB of bodies)' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l dead-suffix -d 'Suffix naming the dead-letter queue [default: .dead]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL: hold queues are q + INFIX + "." + TTL in ms [default: .deferred]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l tls-key -l tls-key-file -d 'PEM file of the client certificate\'s private key, unencrypted (with --tls-cert)' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
-json\t'JSON (one document; streams print one object per line)'"
+json\t'JSON (one document; streams print one object per line)'
+prometheus\t'Prometheus text format, for node_exporter\'s textfile collector (status, dead check)'"
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l spend-delivery-budget -d 'Peek a quorum q.dead even though each peek spends one delivery of every message (RabbitMQ before 4.3); a message on its last delivery is moved to the back instead. On every version a crash of queuey or of its connection spends one delivery of each message held, and could lose only the messages on their last delivery that have arrived and are not yet moved: at most 256, or --window if smaller'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l assume-classic -d 'Without the management API, treat q.dead as a classic queue (as queuey declares it)'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -s q -l quiet -d 'No progress bars and no notes on stderr'
@@ -203,9 +243,13 @@ complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subc
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l tls-key -l tls-key-file -d 'PEM file of the client certificate\'s private key, unencrypted (with --tls-cert)' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
-json\t'JSON (one document; streams print one object per line)'"
+json\t'JSON (one document; streams print one object per line)'
+prometheus\t'Prometheus text format, for node_exporter\'s textfile collector (status, dead check)'"
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l spend-delivery-budget -d 'Peek a quorum q.dead even though each peek spends one delivery of every message (RabbitMQ before 4.3); a message on its last delivery is moved to the back instead. On every version a crash of queuey or of its connection spends one delivery of each message held, and could lose only the messages on their last delivery that have arrived and are not yet moved: at most 256, or --window if smaller'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l assume-classic -d 'Without the management API, treat q.dead as a classic queue (as queuey declares it)'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -s q -l quiet -d 'No progress bars and no notes on stderr'
@@ -231,15 +275,21 @@ complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subc
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l newer-than -d 'Died more recently than this (e.g. 1h); the same age as --older-than' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l header -d 'A header\'s value (NAME=VALUE) or presence (NAME). Given several times, any of them (OR), like every filter: --header tenant=acme --header tenant=globex matches both tenants' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l message-id -d 'Message id (the message_id property)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l where -d 'The JSON body at a JSON Pointer (RFC 6901) equals VALUE (POINTER=VALUE: VALUE is read as JSON when it parses, else as a string; numbers by value), or is there (POINTER), as in --where /payload/customer/id=42. A body that is not JSON never matches' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l body-contains -d 'The raw body contains TEXT (bytes as stored, case-sensitive)' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l window -d 'Messages in flight at most, per stage: read ahead from q.dead, and in a replay the copies published but not yet acked, so copies confirmed but not yet acked never exceed the window (memory stays bounded by it, and by 64 MiB of bodies)' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l dead-suffix -d 'Suffix naming the dead-letter queue [default: .dead]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL: hold queues are q + INFIX + "." + TTL in ms [default: .deferred]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l tls-key -l tls-key-file -d 'PEM file of the client certificate\'s private key, unencrypted (with --tls-cert)' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
-json\t'JSON (one document; streams print one object per line)'"
+json\t'JSON (one document; streams print one object per line)'
+prometheus\t'Prometheus text format, for node_exporter\'s textfile collector (status, dead check)'"
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l spend-delivery-budget -d 'Peek a quorum q.dead even though each peek spends one delivery of every message (RabbitMQ before 4.3); a message on its last delivery is moved to the back instead. On every version a crash of queuey or of its connection spends one delivery of each message held, and could lose only the messages on their last delivery that have arrived and are not yet moved: at most 256, or --window if smaller'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l assume-classic -d 'Without the management API, treat q.dead as a classic queue (as queuey declares it)'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -s q -l quiet -d 'No progress bars and no notes on stderr'
@@ -269,15 +319,21 @@ complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subc
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l newer-than -d 'Died more recently than this (e.g. 1h); the same age as --older-than' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l header -d 'A header\'s value (NAME=VALUE) or presence (NAME). Given several times, any of them (OR), like every filter: --header tenant=acme --header tenant=globex matches both tenants' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l message-id -d 'Message id (the message_id property)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l where -d 'The JSON body at a JSON Pointer (RFC 6901) equals VALUE (POINTER=VALUE: VALUE is read as JSON when it parses, else as a string; numbers by value), or is there (POINTER), as in --where /payload/customer/id=42. A body that is not JSON never matches' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l body-contains -d 'The raw body contains TEXT (bytes as stored, case-sensitive)' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l window -d 'Messages in flight at most, per stage: read ahead from q.dead, and in a replay the copies published but not yet acked, so copies confirmed but not yet acked never exceed the window (memory stays bounded by it, and by 64 MiB of bodies)' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l dead-suffix -d 'Suffix naming the dead-letter queue [default: .dead]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL: hold queues are q + INFIX + "." + TTL in ms [default: .deferred]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l tls-key -l tls-key-file -d 'PEM file of the client certificate\'s private key, unencrypted (with --tls-cert)' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
-json\t'JSON (one document; streams print one object per line)'"
+json\t'JSON (one document; streams print one object per line)'
+prometheus\t'Prometheus text format, for node_exporter\'s textfile collector (status, dead check)'"
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l dry-run -d 'Print what would go where (counts per target queue) and move nothing'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l keep-attempts -d 'Copy each body unchanged: a job comes back on the attempt it died on (by default its envelope\'s attempt is set to 1, so it gets its full retries back)'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l allow-drop-head -d 'Publish copies into a full target whose overflow is drop-head (RabbitMQ\'s default) even though each one pushes out that queue\'s oldest message (dead-lettered or dropped, as the queue says). Without it such copies are not published and their dead letters stay'
@@ -305,15 +361,21 @@ complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subc
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l newer-than -d 'Died more recently than this (e.g. 1h); the same age as --older-than' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l header -d 'A header\'s value (NAME=VALUE) or presence (NAME). Given several times, any of them (OR), like every filter: --header tenant=acme --header tenant=globex matches both tenants' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l message-id -d 'Message id (the message_id property)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l where -d 'The JSON body at a JSON Pointer (RFC 6901) equals VALUE (POINTER=VALUE: VALUE is read as JSON when it parses, else as a string; numbers by value), or is there (POINTER), as in --where /payload/customer/id=42. A body that is not JSON never matches' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l body-contains -d 'The raw body contains TEXT (bytes as stored, case-sensitive)' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l window -d 'Messages in flight at most, per stage: read ahead from q.dead, and in a replay the copies published but not yet acked, so copies confirmed but not yet acked never exceed the window (memory stays bounded by it, and by 64 MiB of bodies)' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l dead-suffix -d 'Suffix naming the dead-letter queue [default: .dead]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL: hold queues are q + INFIX + "." + TTL in ms [default: .deferred]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l tls-key -l tls-key-file -d 'PEM file of the client certificate\'s private key, unencrypted (with --tls-cert)' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
-json\t'JSON (one document; streams print one object per line)'"
+json\t'JSON (one document; streams print one object per line)'
+prometheus\t'Prometheus text format, for node_exporter\'s textfile collector (status, dead check)'"
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -s y -l yes -d 'Do not ask for confirmation (for scripts)'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l dry-run -d 'Count what would be removed and remove nothing'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l spend-delivery-budget -d 'Peek a quorum q.dead even though each peek spends one delivery of every message (RabbitMQ before 4.3); a message on its last delivery is moved to the back instead. On every version a crash of queuey or of its connection spends one delivery of each message held, and could lose only the messages on their last delivery that have arrived and are not yet moved: at most 256, or --window if smaller'
@@ -321,36 +383,91 @@ complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subc
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -s q -l quiet -d 'No progress bars and no notes on stderr'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -s V -l version -d 'Print version'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -l max-count -d 'Crossed when q.dead holds more than N dead letters (matching the filters)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -l max-age -d 'Crossed when the oldest dead letter is older than this (e.g. 1h)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -l max-rate -d 'Crossed when dead letters arrive faster than this (e.g. 0.5 or 0.5/s), by the management API\'s statistics' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -l cause -d 'Why it died, in one word: exhausted, fatal, no-handler, decode, malformed (the queuey library\'s reasons), rejected, expired, maxlen, delivery_limit (the broker\'s), other' -r -f -a "exhausted\t''
+fatal\t''
+no-handler\t''
+decode\t''
+malformed\t''
+rejected\t''
+expired\t''
+maxlen\t''
+delivery_limit\t''
+other\t''"
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -l reason -d 'Death reason, the whole text (x-death-reason, else the newest x-death reason)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -l job-type -d 'Job type (the envelope\'s job_type)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -l original-queue -d 'Original queue (x-original-queue, else the envelope\'s queue, else from x-death, else q)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -l attempts -d 'Attempts (x-attempts, else the envelope\'s attempt): N, N.., ..N or N..M (inclusive)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -l older-than -d 'Died longer ago than this (e.g. 7d). Without a death time (x-death or the timestamp property; an application\'s dead letter has neither), the time since the job was enqueued counts: never less than the time since it died' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -l newer-than -d 'Died more recently than this (e.g. 1h); the same age as --older-than' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -l header -d 'A header\'s value (NAME=VALUE) or presence (NAME). Given several times, any of them (OR), like every filter: --header tenant=acme --header tenant=globex matches both tenants' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -l message-id -d 'Message id (the message_id property)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -l where -d 'The JSON body at a JSON Pointer (RFC 6901) equals VALUE (POINTER=VALUE: VALUE is read as JSON when it parses, else as a string; numbers by value), or is there (POINTER), as in --where /payload/customer/id=42. A body that is not JSON never matches' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -l body-contains -d 'The raw body contains TEXT (bytes as stored, case-sensitive)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -l window -d 'Messages in flight at most, per stage: read ahead from q.dead, and in a replay the copies published but not yet acked, so copies confirmed but not yet acked never exceed the window (memory stays bounded by it, and by 64 MiB of bodies)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -l dead-suffix -d 'Suffix naming the dead-letter queue [default: .dead]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL: hold queues are q + INFIX + "." + TTL in ms [default: .deferred]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -l tls-key -l tls-key-file -d 'PEM file of the client certificate\'s private key, unencrypted (with --tls-cert)' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
+json\t'JSON (one document; streams print one object per line)'
+prometheus\t'Prometheus text format, for node_exporter\'s textfile collector (status, dead check)'"
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -l all -d 'Every queue in the topology file'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -l spend-delivery-budget -d 'Peek a quorum q.dead even though each peek spends one delivery of every message (RabbitMQ before 4.3); a message on its last delivery is moved to the back instead. On every version a crash of queuey or of its connection spends one delivery of each message held, and could lose only the messages on their last delivery that have arrived and are not yet moved: at most 256, or --window if smaller'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -l assume-classic -d 'Without the management API, treat q.dead as a classic queue (as queuey declares it)'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -s q -l quiet -d 'No progress bars and no notes on stderr'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -s V -l version -d 'Print version'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from help" -f -a "ls" -d 'List the dead letters in q.dead without removing any'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show one dead letter whole: properties, every header with its type, x-death, the body'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from help" -f -a "export" -d 'Write dead letters as JSON lines, losslessly, without removing any'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from help" -f -a "replay" -d 'Move dead letters back to their original queue (or --to), losing none'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from help" -f -a "purge" -d 'Delete dead letters: the whole q.dead, or those matching the filters'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from help" -f -a "check" -d 'Exit 1 when dead letters cross a threshold: a gate for cron, CI and monitoring'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c queuey -n "__fish_queuey_using_subcommand ping" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
 complete -c queuey -n "__fish_queuey_using_subcommand ping" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand ping" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_using_subcommand ping" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand ping" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand ping" -l tls-key -l tls-key-file -d 'PEM file of the client certificate\'s private key, unencrypted (with --tls-cert)' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand ping" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand ping" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
-json\t'JSON (one document; streams print one object per line)'"
+json\t'JSON (one document; streams print one object per line)'
+prometheus\t'Prometheus text format, for node_exporter\'s textfile collector (status, dead check)'"
 complete -c queuey -n "__fish_queuey_using_subcommand ping" -s q -l quiet -d 'No progress bars and no notes on stderr'
 complete -c queuey -n "__fish_queuey_using_subcommand ping" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c queuey -n "__fish_queuey_using_subcommand ping" -s V -l version -d 'Print version'
 complete -c queuey -n "__fish_queuey_using_subcommand completions" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
 complete -c queuey -n "__fish_queuey_using_subcommand completions" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand completions" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_using_subcommand completions" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand completions" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand completions" -l tls-key -l tls-key-file -d 'PEM file of the client certificate\'s private key, unencrypted (with --tls-cert)' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand completions" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand completions" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
-json\t'JSON (one document; streams print one object per line)'"
+json\t'JSON (one document; streams print one object per line)'
+prometheus\t'Prometheus text format, for node_exporter\'s textfile collector (status, dead check)'"
 complete -c queuey -n "__fish_queuey_using_subcommand completions" -s q -l quiet -d 'No progress bars and no notes on stderr'
 complete -c queuey -n "__fish_queuey_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c queuey -n "__fish_queuey_using_subcommand completions" -s V -l version -d 'Print version'
 complete -c queuey -n "__fish_queuey_using_subcommand generate-assets" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
 complete -c queuey -n "__fish_queuey_using_subcommand generate-assets" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand generate-assets" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_using_subcommand generate-assets" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand generate-assets" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand generate-assets" -l tls-key -l tls-key-file -d 'PEM file of the client certificate\'s private key, unencrypted (with --tls-cert)' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand generate-assets" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand generate-assets" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
-json\t'JSON (one document; streams print one object per line)'"
+json\t'JSON (one document; streams print one object per line)'
+prometheus\t'Prometheus text format, for node_exporter\'s textfile collector (status, dead check)'"
 complete -c queuey -n "__fish_queuey_using_subcommand generate-assets" -s q -l quiet -d 'No progress bars and no notes on stderr'
 complete -c queuey -n "__fish_queuey_using_subcommand generate-assets" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c queuey -n "__fish_queuey_using_subcommand generate-assets" -s V -l version -d 'Print version'
@@ -370,3 +487,4 @@ complete -c queuey -n "__fish_queuey_using_subcommand help; and __fish_seen_subc
 complete -c queuey -n "__fish_queuey_using_subcommand help; and __fish_seen_subcommand_from dead" -f -a "export" -d 'Write dead letters as JSON lines, losslessly, without removing any'
 complete -c queuey -n "__fish_queuey_using_subcommand help; and __fish_seen_subcommand_from dead" -f -a "replay" -d 'Move dead letters back to their original queue (or --to), losing none'
 complete -c queuey -n "__fish_queuey_using_subcommand help; and __fish_seen_subcommand_from dead" -f -a "purge" -d 'Delete dead letters: the whole q.dead, or those matching the filters'
+complete -c queuey -n "__fish_queuey_using_subcommand help; and __fish_seen_subcommand_from dead" -f -a "check" -d 'Exit 1 when dead letters cross a threshold: a gate for cron, CI and monitoring'

@@ -20,6 +20,7 @@ use url::Url;
 
 use crate::error::{Error, Kind, Result};
 use crate::redact::{self, MASK};
+use crate::tls::TlsSettings;
 
 /// The default AMQP URL: the local broker's default vhost as `guest`.
 pub const DEFAULT_AMQP_URL: &str = "amqp://guest:guest@localhost:5672/%2f";
@@ -32,6 +33,9 @@ pub struct ConnectionSettings {
     pub amqp: AmqpTarget,
     pub api: ApiTarget,
     pub timeout: Duration,
+    /// A private CA and a client identity for `amqps://` and `https://` (empty: the system's
+    /// roots, no client certificate).
+    pub tls: TlsSettings,
 }
 
 /// A parsed AMQP URL.

@@ -72,16 +72,19 @@ impl ExitCode {
                  declare would succeed"
             }
             ExitCode::Drift => {
-                "drift: verify found a queue missing or different (hold queues included), \
-                 declare --dry-run found drift, or declare refused to act over drift"
+                "drift: verify found a queue missing or different (hold queues included) or \
+                 one the broker would refuse as computed (an argument its type refuses), \
+                 declare --dry-run found either, or declare refused to act over them; dead \
+                 check found a threshold crossed"
             }
             ExitCode::Usage => "usage: bad flags, settings, topology file or URL",
             ExitCode::Partial => {
                 "partial: bulk work ended with some messages not processed (see the summary)"
             }
             ExitCode::Unreachable => {
-                "unreachable: no AMQP connection to the broker (refused, DNS, timeout, TLS, not \
-                 AMQP)"
+                "unreachable: no AMQP connection to the broker (refused, DNS, timeout, not AMQP, \
+                 or TLS: its certificate not trusted, expired or for another name, a client \
+                 certificate missing or refused)"
             }
             ExitCode::AccessRefused => {
                 "access refused: wrong credentials, the vhost is missing or not permitted, or the \
@@ -89,7 +92,8 @@ impl ExitCode {
                  replay, read to peek or purge), named with the user and the vhost"
             }
             ExitCode::Api => {
-                "management API off, unreachable, not at that address (404), refusing the \
+                "management API off, unreachable (a failed TLS handshake included), not at \
+                 that address (404), refusing the \
                  request (a user without the management or monitoring tag), or answering for \
                  another broker than the AMQP URL's; verify also exits 6 when, without the API, it \
                  could not read the arguments of an existing queue"

@@ -23,9 +23,8 @@ pub mod settings;
 pub mod shell;
 pub mod signals;
 pub mod suggest;
+pub mod tls;
 pub mod topology;
-
-use clap::Parser;
 
 use error::{Error, ExitCode};
 
@@ -57,7 +56,7 @@ pub fn run() -> ExitCode {
     for raw in url_values.chain(env_values) {
         redact::register_userinfo_of(&raw);
     }
-    let cli = match cli::Cli::try_parse() {
+    let cli = match cli::Cli::try_parse_sourced(std::env::args_os()) {
         Ok(cli) => cli,
         Err(e) => {
             let json = asks_for_json(&args);
@@ -104,6 +103,7 @@ pub fn run() -> ExitCode {
     let format = match cli.global.output {
         cli::OutputFormat::Table => output::Format::Table,
         cli::OutputFormat::Json => output::Format::Json,
+        cli::OutputFormat::Prometheus => output::Format::Prometheus,
     };
     if let Some(done) = assets {
         return done.unwrap_or_else(|e| report(&e, format));

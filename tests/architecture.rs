@@ -327,6 +327,7 @@ fn the_pure_core_reaches_no_other_layer() {
         "endpoint",
         "shell",
         "suggest",
+        "tls",
     ];
     let bad = layer_reaches(&core, &["broker", "commands", "cli", "output", "settings"]);
     assert!(

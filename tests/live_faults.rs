@@ -50,8 +50,14 @@ fn dead_letter(id: &str, original: &str) -> BasicProperties {
         ]))
 }
 
-fn declare(broker: &Broker, name: &str) {
+/// Declares `name`, durable, of `queue_type` (`classic`: without `x-queue-type`).
+fn declare(broker: &Broker, name: &str, queue_type: &str) {
     let ch = broker.channel();
+    let args = if queue_type == "classic" {
+        FieldTable::default()
+    } else {
+        table(vec![("x-queue-type", long_str(queue_type))])
+    };
     broker
         .rt
         .block_on(ch.queue_declare(
@@ -60,19 +66,26 @@ fn declare(broker: &Broker, name: &str) {
                 durable: true,
                 ..QueueDeclareOptions::default()
             },
-            FieldTable::default(),
+            args,
         ))
         .unwrap_or_else(|e| panic!("declaring {name}: {e}"));
     let _ = broker.rt.block_on(ch.close(200, "ok".into()));
 }
 
-/// `q`, `q.dead` holding `n` dead letters (plus [`TWINS`] identical twins) bound for `target`.
+/// `q`, a classic `q.dead` holding `n` dead letters (plus [`TWINS`] identical twins) bound for
+/// `target`.
 fn fixture(broker: &Broker, label: &str, n: usize) -> Fixture {
+    fixture_of(broker, label, n, "classic")
+}
+
+/// [`fixture`] with a `q.dead` of `dead_type` (a quorum one: no delivery limit of its own, the
+/// version's default applies: none on 3.x, 20 from 4.0).
+fn fixture_of(broker: &Broker, label: &str, n: usize, dead_type: &str) -> Fixture {
     let q = common::unique(label);
     let dead = format!("{q}.dead");
     let target = format!("{q}.target");
-    declare(broker, &dead);
-    declare(broker, &target);
+    declare(broker, &dead, dead_type);
+    declare(broker, &target, "classic");
     let mut expected = BTreeMap::new();
     let ch = broker.channel();
     broker.rt.block_on(async {
@@ -342,10 +355,21 @@ fn reported_counts(stderr: &str) -> (u64, u64) {
 
 #[test]
 fn kill_9_of_queuey_at_several_instants_then_a_rerun_copies_each_exactly_once() {
+    kill_queuey_three_times("kill-queuey", "classic");
+}
+
+/// The same on a quorum `q.dead`, which stamps its bookkeeping on every redelivery (the rerun
+/// still knows each dead letter: the journal's digest leaves it out) and keeps no positions.
+#[test]
+fn kill_9_of_queuey_then_a_rerun_over_a_quorum_dead_queue_copies_each_exactly_once() {
+    kill_queuey_three_times("kill-queuey-qq", "quorum");
+}
+
+fn kill_queuey_three_times(label: &str, dead_type: &str) {
     let _lock = Node::lock();
     let node = Node::start(1);
     let broker = Broker::connect_node(&node);
-    let f = fixture(&broker, "kill-queuey", N);
+    let f = fixture_of(&broker, label, N, dead_type);
     let dir = tempfile::tempdir().expect("tempdir");
     let mut duplicates_without_journal = 0;
     for (run, at) in [(1, 4_000u32), (2, 9_000), (3, 15_000)] {
@@ -379,18 +403,19 @@ fn kill_9_of_queuey_at_several_instants_then_a_rerun_copies_each_exactly_once() 
     assert_exactly_once_after_rerun(&broker, &f);
     assert!(journals(dir.path()).is_empty(), "a clean run deletes it");
     eprintln!(
-        "kill -9 of queuey x3: {duplicates_without_journal} in both places before the rerun; \
-         after it 0 lost, 0 duplicated"
+        "{label} ({dead_type} q.dead), kill -9 of queuey x3: {duplicates_without_journal} in \
+         both places before the rerun; after it 0 lost, 0 duplicated"
     );
 }
 
-/// Runs a replay, breaks the node with `fault` mid-run, mends it with `mend`, and reruns.
-fn broker_fault(label: &str, fault: impl Fn(&Node), mend: impl Fn(&Node)) {
+/// Runs a replay, breaks the node with `fault` mid-run, mends it with `mend`, and reruns; over
+/// a `q.dead` of `dead_type`.
+fn broker_fault(label: &str, dead_type: &str, fault: impl Fn(&Node), mend: impl Fn(&Node)) {
     let _lock = Node::lock();
     let node = Node::start(1);
     let f = {
         let broker = Broker::connect_node(&node);
-        fixture(&broker, label, N)
+        fixture_of(&broker, label, N, dead_type)
     };
     let dir = tempfile::tempdir().expect("tempdir");
     let mut child = start_replay(&node, dir.path(), &f, &["--window", &WINDOW.to_string()], 1);
@@ -442,21 +467,33 @@ fn broker_fault(label: &str, fault: impl Fn(&Node), mend: impl Fn(&Node)) {
 
 #[test]
 fn kill_9_of_the_node_then_a_rerun_copies_each_exactly_once() {
-    broker_fault("kill-node", Node::kill_vm, Node::restart);
+    broker_fault("kill-node", "classic", Node::kill_vm, Node::restart);
+}
+
+/// The same over a quorum `q.dead`: a quorum queue writes its acks to its log, and a node
+/// killed before they were written returns those dead letters; the rerun knows them.
+#[test]
+fn kill_9_of_the_node_then_a_rerun_over_a_quorum_dead_queue_copies_each_exactly_once() {
+    broker_fault("kill-node-qq", "quorum", Node::kill_vm, Node::restart);
 }
 
 #[test]
 fn stop_app_and_start_app_then_a_rerun_copies_each_exactly_once() {
-    broker_fault(
-        "stop-app",
-        |node| {
-            node.ctl(&["stop_app"]);
-        },
-        |node| {
-            node.ctl(&["start_app"]);
-            node.wait_up(Duration::from_secs(60));
-        },
-    );
+    broker_fault("stop-app", "classic", stop_app, start_app);
+}
+
+#[test]
+fn stop_app_and_start_app_then_a_rerun_over_a_quorum_dead_queue_copies_each_exactly_once() {
+    broker_fault("stop-app-qq", "quorum", stop_app, start_app);
+}
+
+fn stop_app(node: &Node) {
+    node.ctl(&["stop_app"]);
+}
+
+fn start_app(node: &Node) {
+    node.ctl(&["start_app"]);
+    node.wait_up(Duration::from_secs(60));
 }
 
 /// Runs a replay at a steady rate, raises an alarm with `raise` mid-run and clears it with

@@ -982,7 +982,7 @@ fn status_counts_now_and_says_what_is_statistics() {
     let text = stdout(&out);
     assert!(
         text.contains(&format!("3 messages ready, 0 consumers in {dead}"))
-            && text.contains("1 hold queue with")
+            && text.contains("1 hold queue (classic) with")
             && text.contains("waiting (statistics, seconds old)"),
         "{text}"
     );

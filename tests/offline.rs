@@ -599,3 +599,91 @@ fn the_args_page_shows_what_args_prints_and_exits_with() {
         assert_eq!(printed, shown, "queuey {command}");
     }
 }
+
+/// The TLS files are read and checked before anything connects (the URL here has no broker),
+/// and a bad one is named with where it came from: a flag, a variable, the topology file.
+#[test]
+fn tls_files_are_checked_before_connecting_and_named_by_their_origin() {
+    let nowhere = "amqps://guest:guest@127.0.0.1:1/%2f";
+    let made = rcgen::generate_simple_self_signed(vec!["localhost".to_owned()]).unwrap();
+    let (cert, key) = (made.cert.pem(), made.signing_key.serialize_pem());
+
+    let (mut cmd, dir) = queuey();
+    let out = cmd
+        .args(["ping", "--url", nowhere, "--tls-ca-cert", "missing.pem"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.starts_with(
+            "error: cannot read the CA certificate file missing.pem (from --tls-ca-cert): "
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("\n  name a readable PEM file with --tls-ca-cert FILE, QUEUEY_TLS_CA_CERT or ca_cert in the [tls] table of queuey.toml"),
+        "{err}"
+    );
+    drop(dir);
+
+    // A certificate from the environment without its key.
+    let (mut cmd, dir) = queuey();
+    fs::write(dir.path().join("client.pem"), &cert).unwrap();
+    let out = cmd
+        .env("QUEUEY_TLS_CERT", "client.pem")
+        .args(["status", "orders", "--url", nowhere])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.starts_with(
+            "error: the client certificate client.pem (from QUEUEY_TLS_CERT) was given without \
+             its key\n  mutual TLS needs both: give the key with --tls-key FILE, QUEUEY_TLS_KEY \
+             or key in the [tls] table of queuey.toml"
+        ),
+        "{err}"
+    );
+
+    // The topology file's [tls] table, the key and the certificate swapped; the rabbitmqadmin
+    // names of the keys are read too.
+    fs::write(dir.path().join("client.key"), &key).unwrap();
+    fs::write(
+        dir.path().join("queuey.toml"),
+        "[tls]\nclient_certificate_file_path = \"client.key\"\nkey = \"client.pem\"\n",
+    )
+    .unwrap();
+    let (mut cmd, _) = queuey();
+    let out = cmd
+        .current_dir(dir.path())
+        .args(["dead", "ls", "orders", "--url", nowhere])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.starts_with(
+            "error: the client certificate file client.key (from queuey.toml [tls] cert) is \
+             not usable: it holds a private key but no CERTIFICATE\n"
+        ),
+        "{err}"
+    );
+
+    // An unknown key of [tls] is a topology file error.
+    fs::write(dir.path().join("queuey.toml"), "[tls]\nca = \"ca.pem\"\n").unwrap();
+    let (mut cmd, _) = queuey();
+    let out = cmd
+        .current_dir(dir.path())
+        .args(["ping", "--url", nowhere])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("unknown field `ca`"), "{err}");
+    assert!(
+        err.contains("and [tls], with the keys ca_cert, cert, key"),
+        "{err}"
+    );
+    assert!(!stdout(&out).contains(&key) && !err.contains("PRIVATE KEY-----"));
+}

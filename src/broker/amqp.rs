@@ -3,16 +3,15 @@
 //! Every lapin error that reaches a user goes through [`classify`], which names what failed
 //! (the URL without its password, the vhost, the queue) and how to fix it.
 
-use std::time::Duration;
-
 use lapin::protocol::{AMQPErrorKind, AMQPHardError, AMQPSoftError};
 use lapin::uri::{
     AMQPAuthority, AMQPQueryString, AMQPScheme, AMQPUri, AMQPUserInfo, SASLMechanism,
 };
-use lapin::{Connection, ConnectionProperties, ErrorKind};
+use lapin::{Connection, ConnectionProperties, DefaultConnectionBuilder, ErrorKind};
 
-use crate::endpoint::AmqpTarget;
+use crate::endpoint::{AmqpTarget, ConnectionSettings};
 use crate::error::{Error, Kind, Result};
+use crate::tls::TlsSettings;
 
 /// lapin's URI for a parsed target (the host as queuey parsed it: see `endpoint`).
 pub fn uri(target: &AmqpTarget) -> AMQPUri {
@@ -48,8 +47,10 @@ pub fn uri(target: &AmqpTarget) -> AMQPUri {
 
 /// Opens an AMQP connection named `queuey <version> <purpose> (pid N)` (visible in the
 /// management UI, so an operator can tell which process holds messages), giving up
-/// after `timeout` (a black-holed host would otherwise hang the TCP connect for minutes).
-pub async fn connect(target: &AmqpTarget, purpose: &str, timeout: Duration) -> Result<Connection> {
+/// after the connect timeout (a black-holed host would otherwise hang the TCP connect for
+/// minutes). An `amqps://` URL uses the settings' TLS files (a private CA, a client identity).
+pub async fn connect(settings: &ConnectionSettings, purpose: &str) -> Result<Connection> {
+    let (target, timeout) = (&settings.amqp, settings.timeout);
     let name = format!(
         "queuey {} {purpose} (pid {})",
         env!("CARGO_PKG_VERSION"),
@@ -57,10 +58,14 @@ pub async fn connect(target: &AmqpTarget, purpose: &str, timeout: Duration) -> R
     );
     let properties = ConnectionProperties::default().with_connection_name(name.into());
     super::server_properties::listen();
-    match tokio::time::timeout(timeout, Connection::connect_uri(uri(target), properties)).await
-    {
+    let builder = DefaultConnectionBuilder::new()
+        .map_err(|e| Error::internal(format!("cannot start the AMQP client: {e}")))?
+        .with_uri(uri(target))
+        .with_properties(properties)
+        .with_tls_config(super::tls::amqp_config(&settings.tls));
+    match tokio::time::timeout(timeout, builder.connect()).await {
         Ok(Ok(connection)) => Ok(connection),
-        Ok(Err(err)) => Err(classify_connect(target, &err)),
+        Ok(Err(err)) => Err(classify_connect(target, &settings.tls, &err)),
         Err(_) => Err(Error::new(
             Kind::Unreachable,
             format!(
@@ -78,8 +83,14 @@ pub async fn connect(target: &AmqpTarget, purpose: &str, timeout: Duration) -> R
 }
 
 /// What a failed connection attempt means.
-pub fn classify_connect(target: &AmqpTarget, err: &lapin::Error) -> Error {
+pub fn classify_connect(target: &AmqpTarget, tls: &TlsSettings, err: &lapin::Error) -> Error {
     let url = target.display();
+    if target.tls
+        && let Some(found) = super::tls::rustls_error(err)
+        && let Some(explained) = super::tls::explain(found, &tls_peer(target), tls)
+    {
+        return explained;
+    }
     match err.kind() {
         ErrorKind::ProtocolError(amqp) => {
             let text = amqp.get_message().to_string();
@@ -100,6 +111,15 @@ pub fn classify_connect(target: &AmqpTarget, err: &lapin::Error) -> Error {
             let refused_or_dns = io.kind() == std::io::ErrorKind::ConnectionRefused
                 || lower.contains("lookup")
                 || lower.contains("resolve");
+            let closed = matches!(
+                io.kind(),
+                std::io::ErrorKind::ConnectionReset
+                    | std::io::ErrorKind::UnexpectedEof
+                    | std::io::ErrorKind::BrokenPipe
+            );
+            if target.tls && closed {
+                return super::tls::closed_in_handshake(&tls_peer(target), tls, &detail);
+            }
             if target.tls && !refused_or_dns {
                 return Error::new(
                     Kind::Unreachable,
@@ -164,6 +184,17 @@ pub fn classify_connect(target: &AmqpTarget, err: &lapin::Error) -> Error {
             Kind::Unreachable,
             format!("cannot connect to RabbitMQ at {url}: {err}"),
         ),
+    }
+}
+
+/// The AMQP end as a TLS peer (exit 4 when its handshake fails).
+fn tls_peer(target: &AmqpTarget) -> super::tls::Peer<'_> {
+    super::tls::Peer {
+        what: format!("RabbitMQ at {}", target.display()),
+        host: &target.host,
+        host_setting: "--url / QUEUEY_URL",
+        certfile_setting: "ssl_options.certfile",
+        kind: Kind::Unreachable,
     }
 }
 
@@ -246,7 +277,7 @@ mod tests {
     fn refused_connection_names_the_url_without_password() {
         let target = AmqpTarget::parse("amqp://bob:hunter22@localhost:1/%2f").unwrap();
         let io = std::io::Error::from(std::io::ErrorKind::ConnectionRefused);
-        let err = classify_connect(&target, &lapin::Error::from(io));
+        let err = classify_connect(&target, &TlsSettings::default(), &lapin::Error::from(io));
         assert_eq!(err.kind, Kind::Unreachable);
         assert!(err.message.contains("amqp://bob:***@localhost:1/"), "{err}");
         assert!(!err.to_string().contains("hunter22"));

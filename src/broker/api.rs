@@ -18,6 +18,7 @@ use serde::de::DeserializeOwned;
 use crate::endpoint::ApiTarget;
 use crate::error::{Error, Kind, Result};
 use crate::plan::LiveDefinition;
+use crate::tls::TlsSettings;
 
 /// The hint for every "the API is not there" error.
 pub const ENABLE_PLUGIN_HINT: &str = "the management plugin may be off: enable it on the broker with \
@@ -29,6 +30,8 @@ pub const ENABLE_PLUGIN_HINT: &str = "the management plugin may be off: enable i
 pub struct ApiClient {
     http: reqwest::Client,
     target: ApiTarget,
+    /// For what a failed TLS handshake means.
+    tls: TlsSettings,
 }
 
 /// The fields of `GET /api/overview` queuey uses.
@@ -87,6 +90,29 @@ pub struct LiveQueue {
     pub effective_policy_definition: Option<serde_json::Value>,
     #[serde(default)]
     pub state: Option<String>,
+    /// `publish_details.rate`: messages published into the queue per second (absent until one
+    /// is; RabbitMQ does not count the messages it dead-letters into a queue itself).
+    #[serde(default)]
+    pub message_stats: Option<serde_json::Value>,
+    /// `rate`: how fast the queue's depth changes, per second.
+    #[serde(default)]
+    pub messages_details: Option<serde_json::Value>,
+}
+
+impl LiveQueue {
+    /// Messages published into the queue per second, by the statistics.
+    pub fn publish_rate(&self) -> Option<f64> {
+        self.message_stats
+            .as_ref()?
+            .get("publish_details")?
+            .get("rate")?
+            .as_f64()
+    }
+
+    /// How fast the queue's depth grows (negative: shrinks), per second, by the statistics.
+    pub fn growth_rate(&self) -> Option<f64> {
+        self.messages_details.as_ref()?.get("rate")?.as_f64()
+    }
 }
 
 impl LiveQueue {
@@ -130,19 +156,41 @@ const LISTING_COLUMNS: &str = "name,vhost,arguments,durable,auto_delete,exclusiv
      effective_policy_definition,state";
 
 impl ApiClient {
-    pub fn new(target: ApiTarget, timeout: Duration) -> Result<ApiClient> {
-        let http = reqwest::Client::builder()
+    /// A client of the API at `target`, with the TLS files for an `https://` one.
+    pub fn new(target: ApiTarget, tls: &TlsSettings, timeout: Duration) -> Result<ApiClient> {
+        let builder = reqwest::Client::builder()
             .connect_timeout(timeout)
             .timeout(timeout.saturating_mul(3))
-            .user_agent(concat!("queuey/", env!("CARGO_PKG_VERSION")))
+            .user_agent(concat!("queuey/", env!("CARGO_PKG_VERSION")));
+        let http = super::tls::http_builder(builder, tls)?
             .build()
             .map_err(|e| {
-                Error::new(
-                    Kind::Api,
-                    format!("cannot set up an HTTP client for the management API: {e}"),
-                )
+                super::tls::rustls_error(&e)
+                    .and_then(|found| super::tls::explain(found, &Self::peer(&target), tls))
+                    .unwrap_or_else(|| {
+                        Error::new(
+                            Kind::Api,
+                            format!("cannot set up an HTTP client for the management API: {e}"),
+                        )
+                    })
             })?;
-        Ok(ApiClient { http, target })
+        Ok(ApiClient {
+            http,
+            target,
+            tls: tls.clone(),
+        })
+    }
+
+    /// The API as a TLS peer, for what a failed handshake means (exit 6, as the API's other
+    /// failures).
+    fn peer(target: &ApiTarget) -> super::tls::Peer<'_> {
+        super::tls::Peer {
+            what: format!("the management API at {}", target.display()),
+            host: target.base.host_str().unwrap_or_default(),
+            host_setting: "--api-url / QUEUEY_API_URL (derived from --url when not given)",
+            certfile_setting: "management.ssl.certfile",
+            kind: Kind::Api,
+        }
     }
 
     pub fn target(&self) -> &ApiTarget {
@@ -210,6 +258,11 @@ impl ApiClient {
     }
 
     fn transport_error(&self, err: &reqwest::Error) -> Error {
+        if let Some(explained) = super::tls::rustls_error(err)
+            .and_then(|found| super::tls::explain(found, &Self::peer(&self.target), &self.tls))
+        {
+            return explained;
+        }
         let api = self.target.display();
         let mut detail = err.to_string();
         let mut source = std::error::Error::source(err);
@@ -484,6 +537,39 @@ impl ApiClient {
             "policies"
         };
         self.get_json_opt(&[kind, vhost, name], &[]).await
+    }
+
+    /// The default queue type of `vhost`: what a queue declared without `x-queue-type` is made
+    /// (RabbitMQ's `default_queue_type`, set with `rabbitmqctl add_vhost --default-queue-type`
+    /// or the API; 3.10 says `undefined` when unset, 4.x `classic`). Read from the vhost
+    /// listing, which a user with the monitoring or management tag may read
+    /// (`/api/vhosts/{vhost}` needs the administrator tag). `None` when unset, or when the
+    /// listing does not show the vhost.
+    pub async fn vhost_default_queue_type(&self, vhost: &str) -> Result<Option<String>> {
+        #[derive(Deserialize)]
+        struct Metadata {
+            default_queue_type: Option<String>,
+        }
+        #[derive(Deserialize)]
+        struct Vhost {
+            name: String,
+            default_queue_type: Option<String>,
+            metadata: Option<Metadata>,
+        }
+        let listed: Vec<Vhost> = self
+            .get_json(
+                &["vhosts"],
+                &[("columns", "name,default_queue_type,metadata")],
+            )
+            .await?;
+        Ok(listed
+            .into_iter()
+            .find(|v| v.name == vhost)
+            .and_then(|v| {
+                v.default_queue_type
+                    .or_else(|| v.metadata.and_then(|m| m.default_queue_type))
+            })
+            .filter(|t| !t.is_empty() && t != "undefined"))
     }
 
     /// Whether `vhost` exists, as a user with the management or monitoring tag can learn it:

@@ -9,3 +9,4 @@ pub mod publish;
 pub mod server_properties;
 pub mod session;
 pub mod settle;
+pub mod tls;

@@ -51,10 +51,10 @@ use lapin::types::FieldTable;
 use lapin::{Channel, Consumer};
 
 use super::convert::message_from_delivery;
-use super::session::{BrokerVersion, Session};
+use super::session::{BrokerVersion, QueueCounts, Session};
 use super::settle::{Acker, Rescuer};
 use crate::dead::decode::{Message, X_DELIVERY_COUNT};
-use crate::dead::peek::PeekOptions;
+use crate::dead::peek::{HeldElsewhere, PeekOptions};
 use crate::dead::value::Value;
 use crate::error::{Error, Kind, Result};
 use crate::signals::StopFlag;
@@ -79,6 +79,9 @@ pub struct QueueKind {
     /// Whether a delivery still held when its channel closes (a crash, a lost connection)
     /// spends one of the message's deliveries: a quorum queue with a limit, on every version.
     pub closes_count: bool,
+    /// Messages delivered and not acknowledged when the peek began, by the management API's
+    /// statistics (seconds old); `None` without the API.
+    pub unacked: Option<u64>,
 }
 
 impl QueueKind {
@@ -148,6 +151,8 @@ pub struct Peek<'a> {
     pub kind: QueueKind,
     /// Messages the peek will read at most (the queue's depth when it began).
     pub target: u64,
+    /// What others held of the queue when the peek began.
+    pub held_elsewhere: Option<HeldElsewhere>,
     /// Deliveries handed to the caller.
     received: u64,
     /// Deliveries taken from the broker (handed on or waiting in `arrived`).
@@ -180,11 +185,13 @@ impl<'a> Peek<'a> {
         if let Some(max) = options.max_messages {
             target = target.min(max);
         }
+        let held_elsewhere = held_elsewhere(kind.unacked, counts);
         let channel = session.channel().await?;
         Ok(Peek {
             session,
             queue: queue.to_owned(),
             channel,
+            held_elsewhere,
             window: u64::from(kind.round_cap(options.window).max(1)),
             options,
             kind,
@@ -233,6 +240,12 @@ impl<'a> Peek<'a> {
     /// that it has not read yet): messages that arrived since, behind the held ones. A replay
     /// looks there for its refused copies that the broker dead-lettered back. The peek still
     /// ends when the queue runs dry.
+    /// Reads `n` more messages than the peek meant to: the copies it republished to the back of
+    /// the queue in the meantime (see `dead replay`'s messages on their last delivery).
+    pub fn extend_target(&mut self, n: u64) {
+        self.target = self.target.saturating_add(n);
+    }
+
     pub fn read_beyond(&mut self, n: u64) {
         self.target = self.target.max(self.fetched).saturating_add(n);
     }
@@ -614,6 +627,31 @@ impl<'a> Peek<'a> {
     }
 }
 
+/// What others hold of `queue` now, for work that reads nothing (a whole-queue purge): see
+/// [`held_elsewhere`]. `None` without the management API.
+pub async fn held_by_others(session: &Session, queue: &str) -> Option<HeldElsewhere> {
+    let live = session.live_queue(queue).await.ok().flatten()?;
+    let exact = session.passive_declare(queue).await.ok().flatten()?;
+    held_elsewhere(live.messages_unacknowledged, exact)
+}
+
+/// What others hold of `queue` (see [`HeldElsewhere`]): the management API's count of
+/// unacknowledged messages, when the queue has consumers (an exact count: a passive declare).
+///
+/// The API's statistics are seconds old: right after a look or a replay they still count the
+/// deliveries its end returned or acked. With no consumer there they are such a stale picture
+/// (deliveries are held by consumers; a lost connection's consumers stay registered until the
+/// broker notices, and are counted), or deliveries of `basic.get` that a tool holds, which no
+/// count tells apart from a stale one: queuey does not report those, rather than make every
+/// command after a replay wait for fresh statistics.
+fn held_elsewhere(unacked: Option<u64>, exact: QueueCounts) -> Option<HeldElsewhere> {
+    let unacked = unacked?;
+    (unacked > 0 && exact.consumers > 0).then_some(HeldElsewhere {
+        messages: unacked,
+        consumers: exact.consumers,
+    })
+}
+
 /// Whether one more counted return would end `message` on a quorum queue with `limit`: a
 /// delivery carrying `x-delivery-count` h has been returned h times (counted); returning it
 /// once more makes h+1, and the broker ends a message whose count passes the limit (seen on
@@ -663,6 +701,7 @@ pub async fn queue_kind(
                     broker_version: None,
                     returns_count: false,
                     closes_count: false,
+                    unacked: None,
                 });
             }
             let fix = match (e.kind, &e.hint) {
@@ -702,6 +741,7 @@ pub async fn queue_kind(
                 broker_version: version,
                 returns_count: false,
                 closes_count: false,
+                unacked: live.messages_unacknowledged,
             });
         }
     }
@@ -734,6 +774,7 @@ pub async fn queue_kind(
         broker_version: version,
         returns_count,
         closes_count: delivery_limit.is_some(),
+        unacked: live.messages_unacknowledged,
     };
     if kind.returns_count && !options.spend_delivery_budget {
         let limit = delivery_limit.unwrap_or(0);

@@ -36,12 +36,8 @@ impl Session {
         // connection once it publishes, and the session's connection must stay free to read
         // q.dead (a dry run publishes nothing and works during an alarm).
         let timeout = self.settings.timeout;
-        let connection = super::amqp::connect(
-            &self.settings.amqp,
-            &format!("{doing} (write check)"),
-            timeout,
-        )
-        .await?;
+        let connection =
+            super::amqp::connect(&self.settings, &format!("{doing} (write check)")).await?;
         let result = self.publish_probe(&connection, doing).await;
         // A blocked connection may never answer its close: do not wait for ever.
         let _ = tokio::time::timeout(timeout, connection.close(200, "ok".into())).await;

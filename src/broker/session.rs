@@ -116,7 +116,7 @@ impl Session {
     /// A session for `purpose` (named in the connection name the broker shows). Connects
     /// nothing yet.
     pub fn new(settings: ConnectionSettings, purpose: &str) -> Result<Session> {
-        let api = ApiClient::new(settings.api.clone(), settings.timeout)?;
+        let api = ApiClient::new(settings.api.clone(), &settings.tls, settings.timeout)?;
         Ok(Session {
             settings,
             purpose: purpose.to_owned(),
@@ -149,8 +149,7 @@ impl Session {
         self.connection
             .get_or_try_init(|| async {
                 server_properties::clear();
-                let conn = amqp::connect(&self.settings.amqp, &self.purpose, self.settings.timeout)
-                    .await?;
+                let conn = amqp::connect(&self.settings, &self.purpose).await?;
                 let _ = self
                     .server
                     .set(server_properties::last().unwrap_or_default());
@@ -192,7 +191,7 @@ impl Session {
                 let _ = old.close(200, "ok".into()).await;
             }
             let purpose = format!("{} (permission checks)", self.purpose);
-            let conn = amqp::connect(&self.settings.amqp, &purpose, self.settings.timeout).await?;
+            let conn = amqp::connect(&self.settings, &purpose).await?;
             *checks = Some((conn, 0));
         }
         let Some((conn, opened)) = checks.as_mut() else {

@@ -9,7 +9,8 @@ pub mod assets;
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::parser::ValueSource;
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 use crate::error::ExitCode;
 
@@ -26,7 +27,9 @@ const ENVIRONMENT_HELP: &str = "\
 Environment:
   QUEUEY_URL       AMQP URL (default amqp://guest:guest@localhost:5672/%2f)
   QUEUEY_API_URL   management API URL (default: the AMQP host, port 15672, same credentials)
-  QUEUEY_CONFIG    topology file (default ./queuey.toml when present)";
+  QUEUEY_CONFIG    topology file (default ./queuey.toml when present)
+  QUEUEY_TLS_CA_CERT, QUEUEY_TLS_CERT, QUEUEY_TLS_KEY
+                   PEM files: a private CA's certificate; a client certificate and its key";
 
 /// The operator's command line for the RabbitMQ topology and dead letters of queuey job queues.
 ///
@@ -42,6 +45,35 @@ pub struct Cli {
 
     #[command(subcommand)]
     pub command: Command,
+}
+
+impl Cli {
+    /// Parses `args` (the program's name first) as the binary does, and keeps what the derive
+    /// drops: which TLS settings were read from the environment, so that an error about one
+    /// names where it came from.
+    pub fn try_parse_sourced<I, T>(args: I) -> Result<Cli, clap::Error>
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<std::ffi::OsString> + Clone,
+    {
+        let matches = Cli::command().try_get_matches_from(args)?;
+        let mut cli = Cli::from_arg_matches(&matches).map_err(|e| e.format(&mut Cli::command()))?;
+        let from_env = |id: &str| matches.value_source(id) == Some(ValueSource::EnvVariable);
+        cli.global.tls_from_env = TlsFromEnv {
+            ca_cert: from_env("tls_ca_cert"),
+            cert: from_env("tls_cert"),
+            key: from_env("tls_key"),
+        };
+        Ok(cli)
+    }
+}
+
+/// Which of the TLS files were named by their environment variable (`QUEUEY_TLS_*`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TlsFromEnv {
+    pub ca_cert: bool,
+    pub cert: bool,
+    pub key: bool,
 }
 
 #[derive(Debug, Args)]
@@ -78,6 +110,48 @@ pub struct GlobalArgs {
     )]
     pub connect_timeout: String,
 
+    /// PEM file of the CA that signed the broker's certificate (amqps://, https://), trusted
+    /// besides the system's roots
+    #[arg(
+        long,
+        global = true,
+        env = "QUEUEY_TLS_CA_CERT",
+        hide_env_values = true,
+        visible_alias = "tls-ca-cert-file",
+        value_name = "FILE",
+        help_heading = "TLS"
+    )]
+    pub tls_ca_cert: Option<PathBuf>,
+
+    /// PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)
+    #[arg(
+        long,
+        global = true,
+        env = "QUEUEY_TLS_CERT",
+        hide_env_values = true,
+        visible_alias = "tls-cert-file",
+        value_name = "FILE",
+        help_heading = "TLS"
+    )]
+    pub tls_cert: Option<PathBuf>,
+
+    /// PEM file of the client certificate's private key, unencrypted (with --tls-cert)
+    #[arg(
+        long,
+        global = true,
+        env = "QUEUEY_TLS_KEY",
+        hide_env_values = true,
+        visible_alias = "tls-key-file",
+        value_name = "FILE",
+        help_heading = "TLS"
+    )]
+    pub tls_key: Option<PathBuf>,
+
+    /// Which TLS values came from the environment rather than a flag (clap knows it; the
+    /// derive drops it): filled by [`Cli::try_parse_sourced`].
+    #[arg(skip)]
+    pub tls_from_env: TlsFromEnv,
+
     /// Topology file [default: ./queuey.toml when present]
     #[arg(
         long,
@@ -111,6 +185,8 @@ pub enum OutputFormat {
     Table,
     /// JSON (one document; streams print one object per line)
     Json,
+    /// Prometheus text format, for node_exporter's textfile collector (status, dead check)
+    Prometheus,
 }
 
 // Built once per run and matched once: the size difference between variants costs nothing.
@@ -170,7 +246,12 @@ pub enum Command {
     /// Shows q's messages and consumers, q.dead's messages, how many hold queues q has and how
     /// many messages wait in them, and whether the topology has drifted (as verify decides).
     /// Counts the broker has not reported yet (a few seconds after a declare) show as unknown.
-    /// Exits 0 whatever it finds; use verify as a gate.
+    /// Exits 0 whatever it finds; use verify as a gate, and dead check for dead letters.
+    ///
+    /// With -o prometheus: gauges for node_exporter's textfile collector, labelled vhost and
+    /// queue: q's ready messages and consumers, q.dead's dead letters and the age of its
+    /// oldest (the head of a classic q.dead, read with a one-message peek), the hold queues
+    /// and their messages, drift (0 or 1), and with --scan the dead letters by cause.
     Status(StatusArgs),
 
     /// Inspect, export, replay and purge the dead letters of a logical queue (its q.dead)
@@ -263,6 +344,50 @@ pub enum DeadCommand {
     /// whole (queue.purge) or message by message (consume and ack): a "read-only" user can
     /// delete dead letters. No configure or write permission is needed.
     Purge(DeadPurgeArgs),
+
+    /// Exit 1 when dead letters cross a threshold: a gate for cron, CI and monitoring
+    ///
+    /// For each logical queue: --max-count (dead letters in q.dead, matching the filters),
+    /// --max-age (the oldest: the head of a classic q.dead, read with a one-message peek that
+    /// returns it in place; its age since its death where a death time is known, else since
+    /// its job was enqueued) and --max-rate (dead letters arriving per second, from the
+    /// management API's statistics). A threshold holds at its limit and is crossed above it.
+    /// Exit 0 when every threshold holds, 1 when one is crossed, 2 and up for errors (as
+    /// verify). The table and the JSON name each threshold, its value and its limit.
+    ///
+    /// A value queuey cannot measure is reported unknown and crosses nothing: a quorum q.dead
+    /// is never peeked without --spend-delivery-budget (its age is then unknown), and a head
+    /// with neither a death time nor an envelope has no age. With filters, q.dead is scanned
+    /// whole (a peek) and the count and the age are those of the matching dead letters.
+    Check(DeadCheckArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct DeadCheckArgs {
+    #[command(flatten)]
+    pub selection: QueueSelection,
+
+    /// Crossed when q.dead holds more than N dead letters (matching the filters)
+    #[arg(long, value_name = "N")]
+    pub max_count: Option<u64>,
+
+    /// Crossed when the oldest dead letter is older than this (e.g. 1h)
+    #[arg(long, value_name = "DURATION")]
+    pub max_age: Option<String>,
+
+    /// Crossed when dead letters arrive faster than this (e.g. 0.5 or 0.5/s), by the
+    /// management API's statistics
+    #[arg(long, value_name = "N/s")]
+    pub max_rate: Option<String>,
+
+    #[command(flatten)]
+    pub filters: FilterArgs,
+
+    #[command(flatten)]
+    pub peek: PeekArgs,
+
+    #[command(flatten)]
+    pub settings: QueueNamesArgs,
 }
 
 /// The logical queue whose q.dead a dead-letter command reads.
@@ -322,6 +447,16 @@ pub struct FilterArgs {
     /// Message id (the message_id property)
     #[arg(long, value_name = "ID")]
     pub message_id: Vec<String>,
+
+    /// The JSON body at a JSON Pointer (RFC 6901) equals VALUE (POINTER=VALUE: VALUE is read
+    /// as JSON when it parses, else as a string; numbers by value), or is there (POINTER), as in
+    /// --where /payload/customer/id=42. A body that is not JSON never matches
+    #[arg(long = "where", value_name = "POINTER[=VALUE]")]
+    pub where_: Vec<String>,
+
+    /// The raw body contains TEXT (bytes as stored, case-sensitive)
+    #[arg(long, value_name = "TEXT")]
+    pub body_contains: Vec<String>,
 }
 
 /// How a peek may treat the queue.
@@ -603,6 +738,11 @@ pub struct VerifyArgs {
 pub struct StatusArgs {
     #[command(flatten)]
     pub selection: QueueSelection,
+
+    /// Also read q.dead whole (a peek that returns every message) to count its dead letters
+    /// by cause (a classic q.dead only: a quorum one is never peeked by status)
+    #[arg(long)]
+    pub scan: bool,
 
     #[command(flatten)]
     pub settings: QueueSettingsArgs,

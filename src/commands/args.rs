@@ -82,10 +82,12 @@ pub fn arguments_json(args: &QueueArgs) -> Map<String, Value> {
 pub fn report(queues: &[QueueSettings], delays: &[DelayRequest]) -> Result<ArgsReport> {
     let mut logical_queues = Vec::new();
     for q in queues {
-        let mut rows: Vec<(ComputedQueue, Vec<DelayReport>)> = plan::long_lived_queues(q)
-            .into_iter()
-            .map(|c| (c, Vec::new()))
-            .collect();
+        // Offline: the vhost's default queue type is not known; classic, RabbitMQ's default.
+        let mut rows: Vec<(ComputedQueue, Vec<DelayReport>)> =
+            plan::long_lived_queues(q, QueueType::Classic)
+                .into_iter()
+                .map(|c| (c, Vec::new()))
+                .collect();
         for d in delays {
             let granularity = d.kind.granularity(&q.options);
             let ttl = topology::deferred_ttl_ms(d.delay, granularity).ok_or_else(|| {
@@ -112,7 +114,7 @@ pub fn report(queues: &[QueueSettings], delays: &[DelayRequest]) -> Result<ArgsR
                 granularity_ms: millis(granularity),
                 ttl_ms: ttl,
             };
-            let hold = plan::hold_queue(q, ttl);
+            let hold = plan::hold_queue(q, ttl, QueueType::Classic);
             match rows.iter_mut().find(|(c, _)| c.name == hold.name) {
                 Some((_, ds)) => ds.push(delay),
                 None => rows.push((hold, vec![delay])),
@@ -168,7 +170,7 @@ pub fn run(queues: &[QueueSettings], delays: &[DelayRequest], output: Output) ->
     let report = report(queues, delays)?;
     match output.format {
         Format::Json => output::print_json(&report)?,
-        Format::Table => {
+        Format::Table | Format::Prometheus => {
             let mut table = output::table(&["queue", "role", "arguments"]);
             for lq in &report.logical_queues {
                 for q in &lq.queues {

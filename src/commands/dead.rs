@@ -22,11 +22,20 @@ use crate::settings::Which;
 
 use crate::dead::export::export_record;
 use crate::live::dead::{explain_missing, next_matching};
-use crate::output::dead::{note_crash_cost, note_interrupted, note_rescued};
 use crate::output::file::create_new_file;
+use crate::output::notes::{note_crash_cost, note_held_elsewhere, note_interrupted, note_rescued};
 use crate::output::time::now_secs;
 use crate::shell::dead_ls_command;
 use crate::signals::{StopFlag, stop_flag};
+
+/// 3 (partial) when `partial`, else 0.
+fn partial_if(partial: bool) -> ExitCode {
+    if partial {
+        ExitCode::Partial
+    } else {
+        ExitCode::Ok
+    }
+}
 
 /// Before a look reads anything: a stop signal ends it cleanly, and what a crash would cost on
 /// this queue is said.
@@ -94,16 +103,19 @@ pub async fn ls(
             p.rescuer.count,
             p.kind.clone(),
             p.interrupted(),
+            p.held_elsewhere,
         ))
     })
     .await;
-    let (scanned, target, rescued, kind, interrupted) = match peeked {
+    let (scanned, target, rescued, kind, interrupted, held_elsewhere) = match peeked {
         Ok(v) => v,
         Err(e) => return Err(explain_missing(&session, queue, e).await),
     };
     session.close().await;
     note_rescued(output, &dead, rescued);
-    let code = note_interrupted(output, &dead, &stop, interrupted, scanned, target);
+    note_held_elsewhere(output, &dead, held_elsewhere);
+    let code = note_interrupted(output, &dead, &stop, interrupted, scanned, target)
+        .merge(partial_if(held_elsewhere.is_some()));
 
     if grouping {
         print_groups(
@@ -113,6 +125,7 @@ pub async fn ls(
             target,
             matched,
             interrupted,
+            held_elsewhere,
             now,
             output,
         )?;
@@ -127,6 +140,7 @@ pub async fn ls(
             matched,
             complete: scanned >= target,
             interrupted,
+            held_elsewhere,
             messages: rows,
         },
         queue,
@@ -197,7 +211,7 @@ pub async fn show(
             &message,
             &dl,
         ))?,
-        Format::Table => output::print(render_show(
+        Format::Table | Format::Prometheus => output::print(render_show(
             &dead,
             position,
             depth,
@@ -260,10 +274,16 @@ pub async fn export(
             }
         }
         progress.finish();
-        Ok((p.received(), p.target, p.rescuer.count, p.interrupted()))
+        Ok((
+            p.received(),
+            p.target,
+            p.rescuer.count,
+            p.interrupted(),
+            p.held_elsewhere,
+        ))
     })
     .await;
-    let (scanned, target, rescued, interrupted) = match peeked {
+    let (scanned, target, rescued, interrupted, held_elsewhere) = match peeked {
         Ok(v) => v,
         Err(e) => return Err(explain_missing(&session, queue, e).await),
     };
@@ -276,7 +296,9 @@ pub async fn export(
     }
     session.close().await;
     note_rescued(output, &dead, rescued);
-    let code = note_interrupted(output, &dead, &stop, interrupted, scanned, target);
+    note_held_elsewhere(output, &dead, held_elsewhere);
+    let code = note_interrupted(output, &dead, &stop, interrupted, scanned, target)
+        .merge(partial_if(held_elsewhere.is_some()));
     let report = ExportReport {
         queue: dead,
         depth_at_start: target,
@@ -284,6 +306,7 @@ pub async fn export(
         exported,
         complete: scanned >= target,
         interrupted,
+        held_elsewhere,
         output_file: output_file.map(|p| p.display().to_string()),
     };
     match (output.format, &report.output_file) {
@@ -323,5 +346,7 @@ pub struct ExportReport {
     pub complete: bool,
     /// Whether a stop signal ended the export early (the file is then incomplete).
     pub interrupted: bool,
+    /// Dead letters others held when the export began: not read, not exported (exit 3).
+    pub held_elsewhere: Option<crate::dead::peek::HeldElsewhere>,
     pub output_file: Option<String>,
 }

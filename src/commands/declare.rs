@@ -52,6 +52,10 @@ async fn run_in(
         output.note(&format!("note: {note}"));
         notes.push(note);
     }
+    if let Some(note) = &inspector.vhost_default_note {
+        output.note(&format!("note: {note}"));
+        notes.push(note.clone());
+    }
     let mut code = ExitCode::Ok;
     for q in queues {
         let Some(unlisted) = &q.unlisted else {
@@ -139,7 +143,7 @@ async fn one_logical_queue(
         Mode::Declare => declare_one(session, q, inspected).await?,
         Mode::DryRun { .. } => {
             let entry = plan_entry(q, inspected, None, session.vhost());
-            let c = if entry.status == Status::Drift {
+            let c = if matches!(entry.status, Status::Drift | Status::Refused) {
                 ExitCode::Drift
             } else {
                 ExitCode::Ok
@@ -157,7 +161,7 @@ async fn one_logical_queue(
                 Status::InSync => ExitCode::Ok,
                 // Without the API's arguments verify cannot vouch for anything.
                 Status::Unchecked => ExitCode::Api,
-                Status::Create | Status::Drift => ExitCode::Drift,
+                Status::Create | Status::Drift | Status::Refused => ExitCode::Drift,
             };
             (entry, c)
         }
@@ -171,7 +175,15 @@ async fn check_holds(inspector: &Inspector<'_>, q: &QueueSettings) -> Result<Hol
     let live = inspector.hold_queues(q, false).await?;
     let mut queues: Vec<HoldPlan> = live
         .iter()
-        .filter_map(|l| plan::check_hold_queue(q, &l.name, &l.definition(), l.consumers))
+        .filter_map(|l| {
+            plan::check_hold_queue(
+                q,
+                &l.name,
+                &l.definition(),
+                l.consumers,
+                inspector.vhost_default,
+            )
+        })
         .collect();
     sort_holds(&mut queues);
     Ok(HoldsCheck {
@@ -213,7 +225,9 @@ fn plan_entry(
 }
 
 fn overall(plans: &[QueuePlan], hold_drift: bool) -> Status {
-    if hold_drift || plans.iter().any(|p| p.status == Status::Drift) {
+    if plans.iter().any(|p| p.status == Status::Refused) {
+        Status::Refused
+    } else if hold_drift || plans.iter().any(|p| p.status == Status::Drift) {
         Status::Drift
     } else if plans.iter().any(|p| p.status == Status::Create) {
         Status::Create
@@ -224,19 +238,23 @@ fn overall(plans: &[QueuePlan], hold_drift: bool) -> Status {
     }
 }
 
-/// `declare` for one logical queue: nothing at all when any of its queues drifted; else each
-/// queue declared (created, or confirmed in sync). A 406 from a race (someone declared the
-/// queue differently since it was read) is reported as drift, like one found by reading.
+/// `declare` for one logical queue: nothing at all when any of its queues drifted or would be
+/// refused; else each queue declared (created, or confirmed in sync). A 406 from a race
+/// (someone declared the queue differently since it was read), or from a broker that refuses
+/// an argument the AMQP fallback could not foresee, is reported as drift or refusal like one
+/// found by reading, and the queues after it are left as they are.
 async fn declare_one(
     session: &Session,
     q: &QueueSettings,
     inspected: Vec<Inspected>,
 ) -> Result<(LogicalPlan, ExitCode)> {
-    let drift = inspected.iter().any(|i| i.plan.status == Status::Drift);
+    let drift = inspected
+        .iter()
+        .any(|i| matches!(i.plan.status, Status::Drift | Status::Refused));
     let mut entries = Vec::new();
     if drift {
         for i in inspected {
-            let result = if i.plan.status == Status::Drift {
+            let result = if matches!(i.plan.status, Status::Drift | Status::Refused) {
                 DeclareResult::Refused
             } else {
                 DeclareResult::Unchanged
@@ -247,7 +265,15 @@ async fn declare_one(
             });
         }
     } else {
+        let mut refused = false;
         for i in inspected {
+            if refused {
+                entries.push(QueueEntry {
+                    plan: i.plan,
+                    result: Some(DeclareResult::Unchanged),
+                });
+                continue;
+            }
             let existed = i.plan.status == Status::InSync;
             let entry = match session.declare(&i.computed).await? {
                 DeclareReply::Ok(_) => {
@@ -263,6 +289,7 @@ async fn declare_one(
                     }
                 }
                 DeclareReply::Refused { code, text } if code == 405 || code == 406 => {
+                    refused = true;
                     let outcome = if code == 405 {
                         ProbeOutcome::Locked(text)
                     } else {
@@ -281,13 +308,18 @@ async fn declare_one(
         }
     }
     let plans: Vec<&QueuePlan> = entries.iter().map(|e| &e.plan).collect();
-    let status = if plans.iter().any(|p| p.status == Status::Drift) {
+    let status = if plans.iter().any(|p| p.status == Status::Refused) {
+        Status::Refused
+    } else if plans.iter().any(|p| p.status == Status::Drift) {
         Status::Drift
+    } else if plans.iter().any(|p| p.status == Status::Create) {
+        // Left uncreated beside a refusal met while declaring.
+        Status::Create
     } else {
         Status::InSync
     };
     let remedies = plan::remedies(&plans, session.vhost());
-    let code = if status == Status::Drift {
+    let code = if matches!(status, Status::Drift | Status::Refused) {
         ExitCode::Drift
     } else {
         ExitCode::Ok

@@ -21,7 +21,7 @@ use crate::output::topology::DiffLines;
 use crate::output::{self, Format, Output, sanitize::sanitize};
 use crate::plan::{self, Difference};
 use crate::queue::QueueSettings;
-use crate::topology;
+use crate::topology::{self, QueueType};
 
 /// One hold queue.
 #[derive(Debug, Serialize)]
@@ -83,12 +83,22 @@ fn sum(mut values: impl Iterator<Item = Option<u64>>) -> Option<u64> {
     values.try_fold(0u64, |acc, v| v.map(|v| acc.saturating_add(v)))
 }
 
-/// Builds the report from the live queues (pure, given the listing).
-pub fn report(q: &QueueSettings, vhost: &str, live: &[LiveQueue]) -> HoldsReport {
+/// Builds the report from the live queues (pure, given the listing), in a vhost whose default
+/// queue type is `vhost_default` (the type of a hold queue, which the application declares
+/// without `x-queue-type`).
+pub fn report(
+    q: &QueueSettings,
+    vhost: &str,
+    live: &[LiveQueue],
+    vhost_default: QueueType,
+) -> HoldsReport {
     let mut hold_queues = Vec::new();
     let mut bad_names = Vec::new();
     for l in live {
-        let Some(check) = plan::check_hold_queue(q, &l.name, &l.definition(), l.consumers) else {
+        let definition = l.definition();
+        let Some(check) =
+            plan::check_hold_queue(q, &l.name, &definition, l.consumers, vhost_default)
+        else {
             continue;
         };
         match check.ttl_ms {
@@ -122,7 +132,7 @@ pub fn report(q: &QueueSettings, vhost: &str, live: &[LiveQueue]) -> HoldsReport
                     arguments_ok: check.differences.is_empty(),
                     differences: check.differences,
                     arguments: l.arguments.clone(),
-                    queue_type: l.queue_type.clone(),
+                    queue_type: Some(definition.effective_type()),
                     idle_since: l.idle_since.clone(),
                     expires_at,
                     policy: check.policy,
@@ -158,6 +168,10 @@ pub async fn run(
 ) -> Result<ExitCode> {
     let session = Session::new(connection.clone(), "holds ls")?;
     let live = inspect::hold_queues(&session, q, true).await;
+    let vhost_default = match &live {
+        Ok(_) => inspect::vhost_default(&session).await,
+        Err(_) => Ok((QueueType::Classic, None)),
+    };
     session.close().await;
     let live = live.map_err(|mut e| {
         if e.kind.is_api() {
@@ -168,13 +182,18 @@ pub async fn run(
         }
         e
     })?;
-    let report = report(q, &session.settings.amqp.vhost, &live);
+    let (vhost_default, note) = vhost_default?;
+    if let Some(note) = &note {
+        output.note(&format!("note: {note}"));
+    }
+    let report = report(q, &session.settings.amqp.vhost, &live, vhost_default);
     if output.format == Format::Json {
         output::print_json(&report)?;
         return Ok(ExitCode::Ok);
     }
     let mut table = output::table(&[
         "hold queue",
+        "type",
         "delay",
         "messages",
         "consumers",
@@ -222,6 +241,7 @@ pub async fn run(
         };
         table.add_row(vec![
             sanitize(&h.name),
+            h.queue_type.as_deref().map_or("?".to_owned(), sanitize),
             h.delay.clone(),
             count(h.messages),
             consumers,
@@ -246,6 +266,7 @@ pub async fn run(
                 "s"
             }
         ),
+        String::new(),
         String::new(),
         count(report.totals.messages),
         count(report.totals.consumers),

@@ -2,6 +2,7 @@
 //! through `output`, and returns the exit code of a run that did not fail.
 
 pub mod args;
+pub mod check;
 pub mod dead;
 pub mod declare;
 pub mod holds;
@@ -9,6 +10,7 @@ pub mod ping;
 pub mod purge;
 pub mod replay;
 pub mod status;
+mod status_metrics;
 
 use crate::error::{ExitCode, Result};
 use crate::output::Output;
@@ -36,7 +38,12 @@ pub async fn run(work: Work, output: Output) -> Result<ExitCode> {
             declare::run(&queues, &connection, Mode::Verify, output).await
         }
         Work::HoldsLs { queue, connection } => holds::run(&queue, &connection, output).await,
-        Work::Status { queues, connection } => status::run(&queues, &connection, output).await,
+        Work::Status {
+            queues,
+            connection,
+            scan,
+        } => status::run(&queues, &connection, scan, output).await,
+        Work::DeadCheck { connection, check } => check::run(&connection, &check, output).await,
         Work::Ping { connection } => ping::run(&connection, output).await,
         Work::DeadLs {
             connection,

@@ -61,7 +61,7 @@ pub fn api_origin(connection: &ConnectionSettings) -> String {
 pub async fn run(connection: &ConnectionSettings, output: Output) -> Result<ExitCode> {
     let start = Instant::now();
     server_properties::clear();
-    let conn = amqp::connect(&connection.amqp, "ping", connection.timeout).await?;
+    let conn = amqp::connect(connection, "ping").await?;
     let server = server_properties::last().unwrap_or_default();
     let amqp = AmqpReport {
         url: connection.amqp.display(),
@@ -75,7 +75,7 @@ pub async fn run(connection: &ConnectionSettings, output: Output) -> Result<Exit
     let _ = conn.close(200, "queuey ping done".into()).await;
 
     let start = Instant::now();
-    let client = ApiClient::new(connection.api.clone(), connection.timeout)?;
+    let client = ApiClient::new(connection.api.clone(), &connection.tls, connection.timeout)?;
     let overview = match client.overview().await {
         Ok(o) => o,
         Err(e) => {
@@ -117,7 +117,7 @@ pub async fn run(connection: &ConnectionSettings, output: Output) -> Result<Exit
         // Two brokers: the error is the one JSON document (it names both ends).
         Format::Json if mismatch.is_some() => {}
         Format::Json => output::print_json(&report)?,
-        Format::Table => {
+        Format::Table | Format::Prometheus => {
             let mut table = output::table(&["", "endpoint", "status"]);
             table.add_row(vec![
                 "amqp".to_owned(),

@@ -18,8 +18,8 @@ use crate::dead::peek::PeekOptions;
 use crate::endpoint::ConnectionSettings;
 use crate::error::{Error, ExitCode, Kind, Result};
 use crate::live::dead::{missing_dead_queue, next_matching, refuse_stream, with_declare_command};
-use crate::output::dead::note_rescued;
 use crate::output::file::create_new_file;
+use crate::output::notes::note_rescued;
 use crate::output::progress::Progress;
 use crate::output::sanitize::sanitize;
 use crate::output::time::now_secs;
@@ -48,6 +48,8 @@ pub struct PurgeReport {
     pub already_archived: u64,
     /// Stopped by a signal (Ctrl-C, SIGTERM, SIGHUP): the rest stays (exit 130).
     pub interrupted: bool,
+    /// Dead letters others held when the purge began: not read, so not removed (exit 3).
+    pub held_elsewhere: Option<crate::dead::peek::HeldElsewhere>,
 }
 
 pub async fn run(
@@ -128,6 +130,8 @@ pub async fn run(
     }
 
     if whole_queue {
+        // queue.purge removes ready messages only: what others hold stays.
+        report.held_elsewhere = crate::broker::peek::held_by_others(&session, &dead).await;
         report.removed = session.purge(&dead).await.map_err(|e| match e.kind {
             Kind::UnsupportedQueue => with_declare_command(e, &s.queue),
             _ => e,
@@ -198,6 +202,7 @@ async fn count_matching(
     let mut matched = 0;
     let rescued = with_peek(session, &dead, s.peek, async |p| {
         let progress = Progress::new(output, Some(p.target), "counting");
+        report.held_elsewhere = p.held_elsewhere;
         while next_matching(p, &s.queue, &s.filter, now, &progress)
             .await?
             .is_some()
@@ -244,6 +249,7 @@ async fn remove_matching(
     };
     let rescued = with_peek(session, &dead, options, async |p| {
         let progress = Progress::new(output, Some(p.target), "purging");
+        report.held_elsewhere = p.held_elsewhere;
         // Archived but not yet on disk: acked only after the archive is synced.
         let mut pending: Vec<(u64, String)> = Vec::new();
         let acker = p.acker();
@@ -278,7 +284,7 @@ async fn remove_matching(
                 continue;
             }
             let dl = decode::decode(&message, &s.queue.name, &s.queue.options);
-            if !s.filter.matches(&dl, &message.properties, now) {
+            if !s.filter.matches(&dl, &message, now) {
                 if last_delivery {
                     // Kept, and returning it would end it: replace it by a fresh copy.
                     p.rescue(tag, &mut message).await?;
@@ -512,9 +518,12 @@ impl Archive {
 fn print_report(r: &PurgeReport, output: Output) -> Result<ExitCode> {
     let code = if r.interrupted {
         ExitCode::Interrupted
+    } else if r.held_elsewhere.is_some() {
+        ExitCode::Partial
     } else {
         ExitCode::Ok
     };
+    crate::output::notes::note_held_elsewhere(output, &r.queue, r.held_elsewhere);
     if output.format == Format::Json {
         output::print_json(r)?;
         return Ok(code);

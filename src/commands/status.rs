@@ -21,6 +21,10 @@ use crate::shell::queuey_command;
 pub struct QueueStatus {
     pub name: String,
     pub exists: bool,
+    /// The live queue's type (`classic`, `quorum`, `stream`); `null` when it does not exist or
+    /// the source cannot tell (the AMQP fallback).
+    #[serde(rename = "type")]
+    pub queue_type: Option<String>,
     /// `null` when unknown (not reported yet, or the AMQP fallback, which sees only ready
     /// messages and consumers).
     #[serde(flatten)]
@@ -43,17 +47,23 @@ pub struct HoldsStatus {
     pub messages: Option<u64>,
     /// Names with the deferred infix but no valid TTL.
     pub bad_names: Option<usize>,
+    /// The types of the hold queues (each once, sorted); `null` when not checked.
+    pub types: Option<Vec<String>>,
 }
 
 #[derive(Debug, Serialize)]
 pub struct LogicalStatus {
     pub name: String,
+    /// The type queuey computes for `q` (with the vhost's default queue type).
     pub queue_type: &'static str,
     pub work: QueueStatus,
     pub dead: QueueStatus,
     pub hold_queues: HoldsStatus,
     /// True when any queue or hold queue differs from its computed definition.
     pub drift: bool,
+    /// True when the broker refuses a computed declaration (an argument the queue's type
+    /// refuses: `x-max-priority` in a vhost whose default queue type is quorum).
+    pub refused: bool,
     /// False when the arguments of an existing `q` or `q.dead` could not be read (the AMQP
     /// fallback: `status` never declares to probe them), so `drift` says nothing about them.
     pub arguments_checked: bool,
@@ -78,7 +88,12 @@ pub struct StatusReport {
 fn queue_status(i: &Inspected) -> QueueStatus {
     QueueStatus {
         name: i.computed.name.clone(),
-        exists: i.plan.status != Status::Create,
+        exists: match i.plan.status {
+            Status::Create => false,
+            Status::Refused => i.plan.live_type.is_some(),
+            _ => true,
+        },
+        queue_type: i.plan.live_type.clone(),
         counts: i.counts.unwrap_or_default(),
         counted_by: "statistics",
     }
@@ -112,15 +127,21 @@ async fn count_now(session: &Session, status: &mut QueueStatus) {
 pub async fn run(
     queues: &[QueueSettings],
     connection: &ConnectionSettings,
+    scan: bool,
     output: Output,
 ) -> Result<ExitCode> {
     let session = Session::new(connection.clone(), "status")?;
-    let result = run_in(&session, queues, output).await;
+    let result = run_in(&session, queues, scan, output).await;
     session.close().await;
     result
 }
 
-async fn run_in(session: &Session, queues: &[QueueSettings], output: Output) -> Result<ExitCode> {
+async fn run_in(
+    session: &Session,
+    queues: &[QueueSettings],
+    scan: bool,
+    output: Output,
+) -> Result<ExitCode> {
     let inspector = Inspector::new(session, false).await?;
     let mut notes = Vec::new();
     if let Some(e) = &inspector.api_error {
@@ -131,17 +152,28 @@ async fn run_in(session: &Session, queues: &[QueueSettings], output: Output) -> 
         output.note(&format!("note: {note}"));
         notes.push(note);
     }
+    if let Some(note) = &inspector.vhost_default_note {
+        output.note(&format!("note: {note}"));
+        notes.push(note.clone());
+    }
     inspector.read_vhost(queues.len()).await?;
     let mut logical = Vec::new();
     for q in queues {
         let inspected = inspector.long_lived(q).await?;
-        let holds: Option<Vec<(HoldPlan, Option<u64>)>> = if inspector.uses_api() {
+        let holds: Option<Vec<(HoldPlan, Option<u64>, String)>> = if inspector.uses_api() {
             let live = inspector.hold_queues(q, false).await?;
-            let plans: Vec<(HoldPlan, Option<u64>)> = live
+            let plans: Vec<(HoldPlan, Option<u64>, String)> = live
                 .iter()
                 .filter_map(|l| {
-                    plan::check_hold_queue(q, &l.name, &l.definition(), l.consumers)
-                        .map(|p| (p, l.messages))
+                    let definition = l.definition();
+                    plan::check_hold_queue(
+                        q,
+                        &l.name,
+                        &definition,
+                        l.consumers,
+                        inspector.vhost_default,
+                    )
+                    .map(|p| (p, l.messages, definition.effective_type()))
                 })
                 .collect();
             Some(plans)
@@ -151,7 +183,7 @@ async fn run_in(session: &Session, queues: &[QueueSettings], output: Output) -> 
         let drift = inspected.iter().any(|i| i.plan.status == Status::Drift)
             || holds
                 .as_ref()
-                .is_some_and(|h| h.iter().any(|(p, _)| p.status == Status::Drift));
+                .is_some_and(|h| h.iter().any(|(p, _, _)| p.status == Status::Drift));
         let hold_queues = match &holds {
             None => HoldsStatus {
                 checked: false,
@@ -159,27 +191,33 @@ async fn run_in(session: &Session, queues: &[QueueSettings], output: Output) -> 
                 count: None,
                 messages: None,
                 bad_names: None,
+                types: None,
             },
             Some(h) => {
-                let valid: Vec<&(HoldPlan, Option<u64>)> =
-                    h.iter().filter(|(p, _)| p.ttl_ms.is_some()).collect();
+                let valid: Vec<&(HoldPlan, Option<u64>, String)> =
+                    h.iter().filter(|(p, _, _)| p.ttl_ms.is_some()).collect();
+                let mut types: Vec<String> = valid.iter().map(|(_, _, t)| t.clone()).collect();
+                types.sort();
+                types.dedup();
                 HoldsStatus {
                     checked: true,
                     counted_by: "statistics",
                     count: Some(valid.len()),
                     messages: valid
                         .iter()
-                        .try_fold(0u64, |acc, (_, m)| m.map(|m| acc.saturating_add(m))),
+                        .try_fold(0u64, |acc, (_, m, _)| m.map(|m| acc.saturating_add(m))),
                     bad_names: Some(h.len() - valid.len()),
+                    types: Some(types),
                 }
             }
         };
         let [mut work, mut dead] = [&inspected[0], &inspected[1]].map(queue_status);
         count_now(session, &mut work).await;
         count_now(session, &mut dead).await;
+        let refused = inspected.iter().any(|i| i.plan.status == Status::Refused);
         logical.push(LogicalStatus {
             name: q.name.clone(),
-            queue_type: q.config.queue_type.as_str(),
+            queue_type: inspected[0].computed.queue_type.as_str(),
             missing: inspected
                 .iter()
                 .filter(|i| i.plan.status == Status::Create)
@@ -189,6 +227,7 @@ async fn run_in(session: &Session, queues: &[QueueSettings], output: Output) -> 
             dead,
             hold_queues,
             drift,
+            refused,
             arguments_checked: !inspected.iter().any(|i| i.plan.status == Status::Unchecked),
             declare_command: queuey_command(&["declare", &q.name], q),
             verify_command: queuey_command(&["verify", &q.name], q),
@@ -200,7 +239,14 @@ async fn run_in(session: &Session, queues: &[QueueSettings], output: Output) -> 
         notes,
         logical_queues: logical,
     };
-    print(&report, output)?;
+    if output.format == Format::Prometheus {
+        super::status_metrics::print(session, queues, &report, scan, output).await?;
+    } else {
+        if scan {
+            output.note("note: --scan counts by cause for -o prometheus only; `queuey dead ls --group-by cause` shows them");
+        }
+        print(&report, output)?;
+    }
     Ok(ExitCode::Ok)
 }
 
@@ -238,10 +284,17 @@ fn print(report: &StatusReport, output: Output) -> Result<()> {
                 .map_or("? consumers".to_owned(), |c| plural(c, "consumer"));
             format!("{messages}{unacked}, {consumers}{what}")
         };
+        // Each queue's real type: the live one where the source tells, else the computed one.
+        let work_type = l.work.queue_type.as_deref().unwrap_or(l.queue_type);
         table.add_row(vec![
             "work queue".to_owned(),
             if l.work.exists {
-                format!("{} ({})", describe(&l.work, ""), l.queue_type)
+                format!("{} ({})", describe(&l.work, ""), sanitize(work_type))
+            } else if l.refused {
+                format!(
+                    "missing ({}), and the broker would refuse it: `{}` says why",
+                    l.queue_type, l.verify_command
+                )
             } else {
                 format!(
                     "missing ({}): `{}` creates it",
@@ -249,9 +302,16 @@ fn print(report: &StatusReport, output: Output) -> Result<()> {
                 )
             },
         ]);
+        let dead_type = match &l.dead.queue_type {
+            Some(t) => format!(" ({})", sanitize(t)),
+            None => String::new(),
+        };
         table.add_row(vec![
             "dead letters".to_owned(),
-            describe(&l.dead, &format!(" in {}", sanitize(&l.dead.name))),
+            describe(
+                &l.dead,
+                &format!(" in {}{dead_type}", sanitize(&l.dead.name)),
+            ),
         ]);
         let holds = match (&l.hold_queues.count, l.hold_queues.checked) {
             (Some(n), true) => {
@@ -259,7 +319,14 @@ fn print(report: &StatusReport, output: Output) -> Result<()> {
                     .hold_queues
                     .messages
                     .map_or("? messages".to_owned(), |m| plural(m, "message"));
-                let mut s = format!("{} with {waiting} waiting", plural(*n as u64, "hold queue"));
+                let types = match l.hold_queues.types.as_ref().filter(|t| !t.is_empty()) {
+                    Some(t) => format!(" ({})", sanitize(&t.join(", "))),
+                    None => String::new(),
+                };
+                let mut s = format!(
+                    "{}{types} with {waiting} waiting",
+                    plural(*n as u64, "hold queue")
+                );
                 if *n > 0 {
                     s.push_str(" (statistics, seconds old)");
                 }
@@ -271,7 +338,13 @@ fn print(report: &StatusReport, output: Output) -> Result<()> {
             _ => "not checked (needs the management API)".to_owned(),
         };
         table.add_row(vec!["hold queues".to_owned(), holds]);
-        let topology = if l.drift {
+        let topology = if l.refused {
+            format!(
+                "REFUSED: the broker refuses a declaration of these queues (an argument their \
+                 type refuses): `{}` shows which, and the way out",
+                l.verify_command
+            )
+        } else if l.drift {
             format!("DRIFT: `{}` shows the diff", l.verify_command)
         } else if !l.missing.is_empty() {
             format!(

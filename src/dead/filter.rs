@@ -2,14 +2,16 @@
 //!
 //! Different filters combine with AND; a filter given several times (`--reason expired
 //! --reason rejected`, `--header tenant=acme --header tenant=globex`) matches any of its values
-//! (OR). Every filter follows that one rule, `--header` included.
+//! (OR). Every filter follows that one rule, `--header`, `--where` and `--body-contains`
+//! included.
 
 use std::collections::BTreeMap;
 use std::time::Duration;
 
 use serde::Serialize;
 
-use super::decode::{Cause, DeadLetter};
+use super::decode::{Cause, DeadLetter, Message};
+use super::pointer::{self, Pointer};
 use super::value::Properties;
 
 /// An inclusive range of attempts: `3`, `3..`, `..5`, `2..5`.
@@ -92,7 +94,42 @@ impl HeaderCondition {
     }
 }
 
-/// The filters of `dead ls`, `replay`, `purge`, `export`.
+/// One `--where` condition on the body: `POINTER=VALUE` (the JSON value at the pointer equals
+/// VALUE, read as JSON when it parses as JSON, else as a string; numbers by value) or `POINTER`
+/// (something, `null` included, is at the pointer). A body that is not JSON never satisfies
+/// one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WhereCondition {
+    pub pointer: Pointer,
+    pub value: Option<serde_json::Value>,
+}
+
+impl WhereCondition {
+    pub fn parse(text: &str) -> Result<WhereCondition, String> {
+        let (pointer, value) = pointer::parse_assignment(text, true)
+            .map_err(|why| format!("invalid --where {text:?}: {why}"))?;
+        Ok(WhereCondition { pointer, value })
+    }
+
+    /// Whether the body, parsed as JSON (`None`: it is not JSON), satisfies this condition.
+    pub fn holds(&self, body: Option<&serde_json::Value>) -> bool {
+        let found = body.and_then(|b| b.pointer(self.pointer.as_str()));
+        match (&self.value, found) {
+            (_, None) => false,
+            (None, Some(_)) => true,
+            (Some(want), Some(got)) => pointer::json_equal(want, got),
+        }
+    }
+}
+
+/// `--body-contains TEXT`: the body's raw bytes contain TEXT's UTF-8 bytes (case-sensitive, as
+/// stored: a JSON body's `\u00e9` is not `é`).
+pub fn body_contains(body: &[u8], text: &str) -> bool {
+    let needle = text.as_bytes();
+    needle.is_empty() || body.windows(needle.len()).any(|w| w == needle)
+}
+
+/// The filters of `dead ls`, `replay`, `purge`, `export`, `check`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Filter {
     pub causes: Vec<Cause>,
@@ -104,6 +141,10 @@ pub struct Filter {
     pub newer_than: Option<Duration>,
     pub headers: Vec<HeaderCondition>,
     pub message_ids: Vec<String>,
+    /// `--where`: conditions on the JSON body (any of them).
+    pub wheres: Vec<WhereCondition>,
+    /// `--body-contains`: texts the raw body contains (any of them).
+    pub body_contains: Vec<String>,
 }
 
 impl Filter {
@@ -111,11 +152,32 @@ impl Filter {
         *self == Filter::default()
     }
 
-    /// Whether `dl` (with its message's `properties`) passes every filter at `now` (seconds
-    /// since the epoch). The age is [`DeadLetter::age`]: since the death, else since the job
-    /// was enqueued; a message with neither never matches an age filter. One whose attempts or
-    /// job type are unknown never matches an attempts or job type filter.
-    pub fn matches(&self, dl: &DeadLetter, properties: &Properties, now: u64) -> bool {
+    /// Whether `dl` (decoded from `message`) passes every filter at `now` (seconds since the
+    /// epoch). The age is [`DeadLetter::age`]: since the death, else since the job was
+    /// enqueued; a message with neither never matches an age filter. One whose attempts or job
+    /// type are unknown never matches an attempts or job type filter; a body that is not JSON
+    /// never matches `--where`. The body is parsed only when `--where` asks.
+    pub fn matches(&self, dl: &DeadLetter, message: &Message, now: u64) -> bool {
+        self.matches_headers(dl, &message.properties, now) && self.matches_body(&message.body)
+    }
+
+    /// The payload filters alone: `--body-contains` (any), and `--where` (any) on the body
+    /// parsed as JSON.
+    pub fn matches_body(&self, body: &[u8]) -> bool {
+        if !self.body_contains.is_empty()
+            && !self.body_contains.iter().any(|t| body_contains(body, t))
+        {
+            return false;
+        }
+        if self.wheres.is_empty() {
+            return true;
+        }
+        let parsed = serde_json::from_slice::<serde_json::Value>(body).ok();
+        self.wheres.iter().any(|w| w.holds(parsed.as_ref()))
+    }
+
+    /// Every filter but the payload's, on what was decoded and the properties.
+    pub fn matches_headers(&self, dl: &DeadLetter, properties: &Properties, now: u64) -> bool {
         if !self.causes.is_empty() && !self.causes.contains(&dl.cause) {
             return false;
         }
@@ -332,28 +394,28 @@ mod tests {
             reasons: vec!["expired".into(), "timeout".into()],
             ..Filter::default()
         };
-        assert!(f.matches(&d, &p, 2_000));
+        assert!(f.matches_headers(&d, &p, 2_000));
         f.original_queues = vec!["billing".into()];
-        assert!(!f.matches(&d, &p, 2_000));
+        assert!(!f.matches_headers(&d, &p, 2_000));
         let f = Filter {
             older_than: Some(Duration::from_secs(500)),
             ..Filter::default()
         };
-        assert!(f.matches(&d, &p, 2_000));
-        assert!(!f.matches(&d, &p, 1_100));
+        assert!(f.matches_headers(&d, &p, 2_000));
+        assert!(!f.matches_headers(&d, &p, 1_100));
         let f = Filter {
             newer_than: Some(Duration::from_secs(500)),
             ..Filter::default()
         };
-        assert!(f.matches(&d, &p, 1_100));
+        assert!(f.matches_headers(&d, &p, 1_100));
         let mut unknown = dl();
         unknown.died_at = None;
-        assert!(!f.matches(&unknown, &p, 1_100));
+        assert!(!f.matches_headers(&unknown, &p, 1_100));
         let f = Filter {
             attempts: Some(AttemptRange::parse("4..").unwrap()),
             ..Filter::default()
         };
-        assert!(!f.matches(&d, &p, 0));
+        assert!(!f.matches_headers(&d, &p, 0));
     }
 
     #[test]
@@ -366,13 +428,13 @@ mod tests {
             job_types: types.into_iter().map(str::to_owned).collect(),
             ..Filter::default()
         };
-        assert!(f(vec![Cause::Fatal, Cause::Exhausted], vec![]).matches(&d, &p, 0));
-        assert!(!f(vec![Cause::Fatal], vec![]).matches(&d, &p, 0));
-        assert!(f(vec![], vec!["x", "app::Send"]).matches(&d, &p, 0));
-        assert!(!f(vec![Cause::Exhausted], vec!["x"]).matches(&d, &p, 0));
+        assert!(f(vec![Cause::Fatal, Cause::Exhausted], vec![]).matches_headers(&d, &p, 0));
+        assert!(!f(vec![Cause::Fatal], vec![]).matches_headers(&d, &p, 0));
+        assert!(f(vec![], vec!["x", "app::Send"]).matches_headers(&d, &p, 0));
+        assert!(!f(vec![Cause::Exhausted], vec!["x"]).matches_headers(&d, &p, 0));
         d.job_type = None;
         assert!(
-            !f(vec![], vec!["app::Send"]).matches(&d, &p, 0),
+            !f(vec![], vec!["app::Send"]).matches_headers(&d, &p, 0),
             "no envelope, no job type"
         );
         let mut g = Grouping::new(vec![GroupKey::parse("cause").unwrap(), GroupKey::JobType]);
@@ -394,11 +456,11 @@ mod tests {
             headers: vec![HeaderCondition::parse(spec).unwrap()],
             ..Filter::default()
         };
-        assert!(f("tenant=acme").matches(&dl(), &p, 0));
-        assert!(f("n=5").matches(&dl(), &p, 0));
-        assert!(f("tenant").matches(&dl(), &p, 0));
-        assert!(!f("tenant=other").matches(&dl(), &p, 0));
-        assert!(!f("missing").matches(&dl(), &p, 0));
+        assert!(f("tenant=acme").matches_headers(&dl(), &p, 0));
+        assert!(f("n=5").matches_headers(&dl(), &p, 0));
+        assert!(f("tenant").matches_headers(&dl(), &p, 0));
+        assert!(!f("tenant=other").matches_headers(&dl(), &p, 0));
+        assert!(!f("missing").matches_headers(&dl(), &p, 0));
         assert!(HeaderCondition::parse("=x").is_err());
         // Given several times, --header matches any of its conditions (OR), like every filter.
         let any = |specs: &[&str]| Filter {
@@ -408,13 +470,13 @@ mod tests {
                 .collect(),
             ..Filter::default()
         };
-        assert!(any(&["tenant=other", "tenant=acme"]).matches(&dl(), &p, 0));
-        assert!(any(&["missing", "n=5"]).matches(&dl(), &p, 0));
-        assert!(!any(&["missing", "tenant=other"]).matches(&dl(), &p, 0));
+        assert!(any(&["tenant=other", "tenant=acme"]).matches_headers(&dl(), &p, 0));
+        assert!(any(&["missing", "n=5"]).matches_headers(&dl(), &p, 0));
+        assert!(!any(&["missing", "tenant=other"]).matches_headers(&dl(), &p, 0));
         // And across filters: a header that holds does not rescue a message id that does not.
         let mut f = any(&["tenant=acme"]);
         f.message_ids = vec!["m-2".into()];
-        assert!(!f.matches(&dl(), &p, 0));
+        assert!(!f.matches_headers(&dl(), &p, 0));
     }
 
     /// Empty means "every message" (a purge then empties the whole queue at once): any one
@@ -459,6 +521,14 @@ mod tests {
                 message_ids: vec!["m".into()],
                 ..Filter::default()
             },
+            Filter {
+                wheres: vec![WhereCondition::parse("/a").unwrap()],
+                ..Filter::default()
+            },
+            Filter {
+                body_contains: vec!["x".into()],
+                ..Filter::default()
+            },
         ];
         for f in one_each {
             assert!(!f.is_empty(), "{f:?}");
@@ -493,27 +563,36 @@ mod tests {
         };
         let d = dl(); // cause other, reason "timeout"
         // AND: header and cause both hold; either failing fails the whole.
-        assert!(filter(&["tenant=acme"], vec![Cause::Other], vec![]).matches(&d, &p, 0));
-        assert!(!filter(&["tenant=acme"], vec![Cause::Exhausted], vec![]).matches(&d, &p, 0));
-        assert!(!filter(&["tenant=globex"], vec![Cause::Other], vec![]).matches(&d, &p, 0));
-        assert!(!filter(&["tenant=acme"], vec![], vec!["expired"]).matches(&d, &p, 0));
-        assert!(filter(&["tenant=acme"], vec![], vec!["timeout"]).matches(&d, &p, 0));
+        assert!(filter(&["tenant=acme"], vec![Cause::Other], vec![]).matches_headers(&d, &p, 0));
+        assert!(
+            !filter(&["tenant=acme"], vec![Cause::Exhausted], vec![]).matches_headers(&d, &p, 0)
+        );
+        assert!(!filter(&["tenant=globex"], vec![Cause::Other], vec![]).matches_headers(&d, &p, 0));
+        assert!(!filter(&["tenant=acme"], vec![], vec!["expired"]).matches_headers(&d, &p, 0));
+        assert!(filter(&["tenant=acme"], vec![], vec!["timeout"]).matches_headers(&d, &p, 0));
         // OR among --header conditions, same or different names; none holding fails.
-        assert!(filter(&["tenant=globex", "tenant=acme"], vec![], vec![]).matches(&d, &p, 0));
-        assert!(filter(&["tenant=acme", "tenant=globex"], vec![], vec![]).matches(&d, &p, 0));
-        assert!(filter(&["tenant=globex", "n=5"], vec![], vec![]).matches(&d, &p, 0));
-        assert!(!filter(&["tenant=globex", "n=6"], vec![], vec![]).matches(&d, &p, 0));
+        assert!(
+            filter(&["tenant=globex", "tenant=acme"], vec![], vec![]).matches_headers(&d, &p, 0)
+        );
+        assert!(
+            filter(&["tenant=acme", "tenant=globex"], vec![], vec![]).matches_headers(&d, &p, 0)
+        );
+        assert!(filter(&["tenant=globex", "n=5"], vec![], vec![]).matches_headers(&d, &p, 0));
+        assert!(!filter(&["tenant=globex", "n=6"], vec![], vec![]).matches_headers(&d, &p, 0));
         // The OR of headers is still ANDed with the other filters.
-        assert!(!filter(&["tenant=globex", "n=5"], vec![Cause::Fatal], vec![]).matches(&d, &p, 0));
+        assert!(
+            !filter(&["tenant=globex", "n=5"], vec![Cause::Fatal], vec![])
+                .matches_headers(&d, &p, 0)
+        );
         // Values compare as `dead show` prints them: typed numbers and booleans as text, a
         // nested table only by presence (its printed form is not a plain value).
-        assert!(filter(&["flag=true"], vec![], vec![]).matches(&d, &p, 0));
-        assert!(!filter(&["flag=1"], vec![], vec![]).matches(&d, &p, 0));
-        assert!(!filter(&["n=5.0"], vec![], vec![]).matches(&d, &p, 0));
-        assert!(filter(&["meta"], vec![], vec![]).matches(&d, &p, 0));
-        assert!(!filter(&["meta=eu"], vec![], vec![]).matches(&d, &p, 0));
+        assert!(filter(&["flag=true"], vec![], vec![]).matches_headers(&d, &p, 0));
+        assert!(!filter(&["flag=1"], vec![], vec![]).matches_headers(&d, &p, 0));
+        assert!(!filter(&["n=5.0"], vec![], vec![]).matches_headers(&d, &p, 0));
+        assert!(filter(&["meta"], vec![], vec![]).matches_headers(&d, &p, 0));
+        assert!(!filter(&["meta=eu"], vec![], vec![]).matches_headers(&d, &p, 0));
         assert!(
-            !filter(&["region"], vec![], vec![]).matches(&d, &p, 0),
+            !filter(&["region"], vec![], vec![]).matches_headers(&d, &p, 0),
             "not a top-level header"
         );
         // A value may itself hold `=`: only the first one splits.
@@ -531,6 +610,82 @@ mod tests {
                 value: Some(String::new())
             }
         );
+    }
+
+    fn message(body: &[u8]) -> Message {
+        Message {
+            properties: Properties::default(),
+            body: body.to_vec(),
+            redelivered: false,
+            exchange: String::new(),
+            routing_key: String::new(),
+        }
+    }
+
+    /// `--where` and `--body-contains`: each ORed with itself, ANDed with each other and with
+    /// every other filter; a body that is not JSON never satisfies a `--where`.
+    #[test]
+    fn payload_filters_and_across_and_or_within() {
+        let body = br#"{"job_type":"shop.Charge","attempt":3,"payload":{"customer":{"id":42,"tier":"gold"},"note":null,"a/b":1}}"#;
+        let m = message(body);
+        let w = |specs: &[&str]| Filter {
+            wheres: specs
+                .iter()
+                .map(|s| WhereCondition::parse(s).unwrap())
+                .collect(),
+            ..Filter::default()
+        };
+        let d = dl();
+        assert!(w(&["/payload/customer/id=42"]).matches(&d, &m, 0));
+        assert!(
+            w(&["/payload/customer/id=42.0"]).matches(&d, &m, 0),
+            "numbers by value"
+        );
+        assert!(
+            !w(&["/payload/customer/id=\"42\""]).matches(&d, &m, 0),
+            "a string is not a number"
+        );
+        assert!(
+            w(&["/payload/customer/tier=gold"]).matches(&d, &m, 0),
+            "not JSON: a string"
+        );
+        assert!(w(&["/payload/customer/tier=\"gold\""]).matches(&d, &m, 0));
+        assert!(w(&["/payload/note"]).matches(&d, &m, 0), "null is present");
+        assert!(w(&["/payload/note=null"]).matches(&d, &m, 0));
+        assert!(w(&["/payload/a~1b=1"]).matches(&d, &m, 0), "an escaped key");
+        assert!(!w(&["/payload/missing"]).matches(&d, &m, 0));
+        assert!(w(&["/payload/customer={\"tier\":\"gold\",\"id\":42}"]).matches(&d, &m, 0));
+        // OR within --where.
+        assert!(w(&["/payload/customer/id=7", "/payload/customer/id=42"]).matches(&d, &m, 0));
+        assert!(!w(&["/payload/customer/id=7", "/payload/customer/id=8"]).matches(&d, &m, 0));
+        // Bodies that are not JSON never match, not even a presence test.
+        for other in [&b"not json"[..], b"", b"\xff\xfe", br#"{"payload":"#] {
+            assert!(!w(&["/payload"]).matches(&d, &message(other), 0));
+        }
+        // --body-contains: raw bytes, any of them; works on any body.
+        let c = |texts: &[&str]| Filter {
+            body_contains: texts.iter().map(|s| s.to_string()).collect(),
+            ..Filter::default()
+        };
+        assert!(c(&["gold"]).matches(&d, &m, 0));
+        assert!(!c(&["GOLD"]).matches(&d, &m, 0), "case-sensitive");
+        assert!(c(&["silver", "gold"]).matches(&d, &m, 0));
+        assert!(c(&["not"]).matches(&d, &message(b"not json"), 0));
+        assert!(!c(&["x"]).matches(&d, &message(b""), 0));
+        // AND across: --where and --body-contains, and with the other filters.
+        let mut f = w(&["/payload/customer/id=42"]);
+        f.body_contains = vec!["silver".into()];
+        assert!(!f.matches(&d, &m, 0));
+        f.body_contains = vec!["gold".into()];
+        assert!(f.matches(&d, &m, 0));
+        f.causes = vec![Cause::Fatal];
+        assert!(!f.matches(&d, &m, 0), "the cause does not match");
+        f.causes = vec![Cause::Other];
+        assert!(f.matches(&d, &m, 0));
+        assert!(!f.is_empty());
+        assert!(WhereCondition::parse("payload/id=1").is_err());
+        assert!(WhereCondition::parse("/a~2=1").is_err());
+        assert!(WhereCondition::parse("=1").is_err());
     }
 
     #[test]

@@ -1,12 +1,14 @@
 //! Dead letters: what they are (pure decoding of a delivery and of the queuey envelope in its
 //! body), which ones a command acts on (filters, grouping), what a replayed copy carries. The I/O that reads them from the broker lives in `broker::peek`.
 
+pub mod check;
 pub mod decode;
 pub mod envelope;
 pub mod export;
 pub mod filter;
 pub mod journal;
 pub mod peek;
+pub mod pointer;
 pub mod replay;
 pub mod report;
 pub mod room;

@@ -30,3 +30,13 @@ impl PeekOptions {
         }
     }
 }
+
+/// Messages of the queue that others held, delivered and unacknowledged, when a peek began: a
+/// peek cannot read them (another consumer, another tool, or the consumers of a connection
+/// that is gone and whose deliveries the broker has not returned yet).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct HeldElsewhere {
+    pub messages: u64,
+    /// The queue's consumers then (exact: a passive declare).
+    pub consumers: u32,
+}

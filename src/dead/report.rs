@@ -89,6 +89,10 @@ pub struct ReplayReport {
     pub already_copied: u64,
     /// Quorum q.dead only: messages on their last delivery republished instead of returned.
     pub rescued: u64,
+    /// Quorum q.dead only: dead letters on their last delivery that were replaced by copies as
+    /// they were read (a crash while the run held them would have ended them), and read again
+    /// as those copies (among `rescued`; not with --dry-run, which does not read them again).
+    pub renewed: u64,
     /// Refused copies the broker dead-lettered back into q.dead, found there and removed (the
     /// sum of the targets' `dead_lettered_back`).
     pub dead_lettered_back: u64,
@@ -98,6 +102,9 @@ pub struct ReplayReport {
     /// Refused copies whose target dead-letters into q.dead and that were not found there
     /// within the wait: if they arrive later, each is a job twice in q.dead.
     pub dead_lettered_not_found: u64,
+    /// Dead letters others held (delivered, unacknowledged) when the run began: not read, so
+    /// not replayed (exit 3).
+    pub held_elsewhere: Option<crate::dead::peek::HeldElsewhere>,
     /// The replay journal used (see `--journal`; a replay from a file keeps one too).
     pub journal: Option<String>,
     /// Most copies published and not yet acked at once (never more than `--window`).
@@ -272,7 +279,7 @@ impl ReplayReport {
     pub fn exit_code(&self) -> ExitCode {
         if self.interrupted {
             ExitCode::Interrupted
-        } else if self.failed > 0 || self.would_fail > 0 {
+        } else if self.failed > 0 || self.would_fail > 0 || self.held_elsewhere.is_some() {
             ExitCode::Partial
         } else {
             ExitCode::Ok
@@ -289,6 +296,18 @@ mod tests {
         assert!(ReplayReport::new(true).dry_run);
         assert!(!ReplayReport::new(false).dry_run);
         assert_eq!(ReplayReport::new(true).exit_code(), ExitCode::Ok);
+    }
+
+    #[test]
+    fn dead_letters_held_elsewhere_make_a_run_partial() {
+        let mut r = ReplayReport::new(false);
+        r.held_elsewhere = Some(crate::dead::peek::HeldElsewhere {
+            messages: 12,
+            consumers: 3,
+        });
+        assert_eq!(r.exit_code(), ExitCode::Partial);
+        r.interrupted = true;
+        assert_eq!(r.exit_code(), ExitCode::Interrupted);
     }
 
     #[test]

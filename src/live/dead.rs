@@ -23,7 +23,7 @@ pub async fn next_matching(
     while let Some(d) = p.next().await? {
         progress.inc(1);
         let dl = decode::decode(&d.message, &queue.name, &queue.options);
-        if filter.matches(&dl, &d.message.properties, now) {
+        if filter.matches(&dl, &d.message, now) {
             return Ok(Some((d, dl)));
         }
     }

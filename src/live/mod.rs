@@ -2,5 +2,6 @@
 //! topology ([`topology`]), and the dead letters of a `q.dead` as the commands scan them
 //! ([`dead`]).
 
+pub mod check;
 pub mod dead;
 pub mod topology;

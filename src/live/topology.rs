@@ -26,7 +26,7 @@ use crate::broker::session::{BrokerVersion, DeclareReply, Session};
 use crate::error::{Error, Kind, Result};
 use crate::plan::{self, ComputedQueue, ProbeOutcome, QueuePlan, Source};
 use crate::queue::QueueSettings;
-use crate::topology;
+use crate::topology::{self, QueueType};
 
 /// Counts of a live queue; each `None` when the broker has not reported it (stats appear a
 /// few seconds after a declare) or the source cannot tell (AMQP only knows ready messages).
@@ -67,6 +67,11 @@ pub struct Inspector<'a> {
     pub probe: bool,
     /// The vhost's queues read in one listing, when [`Inspector::read_vhost`] found that cheaper.
     snapshot: RefCell<Option<Snapshot>>,
+    /// The type of a queue declared without `x-queue-type` in this vhost (its
+    /// `default_queue_type`; classic where unset or unknown, as in the AMQP fallback).
+    pub vhost_default: QueueType,
+    /// What the vhost's default queue type changes, said once per run (`None`: classic).
+    pub vhost_default_note: Option<String>,
 }
 
 /// One listing of a vhost: its queues by name, and its policies once a `q.dead` needs them.
@@ -142,6 +147,8 @@ impl<'a> Inspector<'a> {
             api_error: Some(e),
             probe,
             snapshot: RefCell::new(None),
+            vhost_default: QueueType::Classic,
+            vhost_default_note: None,
         };
         match session.overview().await {
             Ok(_) => {}
@@ -153,13 +160,18 @@ impl<'a> Inspector<'a> {
             Err(e) => Err(e),
         };
         match exists {
-            Ok(true) => Ok(Inspector {
-                session,
-                source: Source::ManagementApi,
-                api_error: None,
-                probe,
-                snapshot: RefCell::new(None),
-            }),
+            Ok(true) => {
+                let (vhost_default, vhost_default_note) = vhost_default(session).await?;
+                Ok(Inspector {
+                    session,
+                    source: Source::ManagementApi,
+                    api_error: None,
+                    probe,
+                    snapshot: RefCell::new(None),
+                    vhost_default,
+                    vhost_default_note,
+                })
+            }
             Ok(false) => Err(Error::new(
                 Kind::AccessRefused,
                 format!(
@@ -225,7 +237,7 @@ impl<'a> Inspector<'a> {
     /// lease, as any declare does (`q` and `q.dead` have none).
     pub async fn long_lived(&self, q: &QueueSettings) -> Result<Vec<Inspected>> {
         let mut out = Vec::new();
-        for computed in plan::long_lived_queues(q) {
+        for computed in plan::long_lived_queues(q, self.vhost_default) {
             let inspected = match self.source {
                 Source::ManagementApi => {
                     let live = self.live_queue(&computed.name).await?;
@@ -385,6 +397,42 @@ impl<'a> Inspector<'a> {
             None => hold_queues(self.session, q, idle_since).await,
         }
     }
+}
+
+/// The vhost's default queue type as queuey computes with it, and the note that says what it
+/// changes: quorum where the vhost says so; classic otherwise (unset, `classic`, or a type
+/// queuey does not compute, said in the note). A listing the API refuses is no default.
+pub async fn vhost_default(session: &Session) -> Result<(QueueType, Option<String>)> {
+    let raw = match session.api().await {
+        Ok(api) => api.vhost_default_queue_type(session.vhost()).await,
+        Err(e) => Err(e),
+    };
+    let raw = match raw {
+        Ok(raw) => raw,
+        Err(e) if e.kind.is_api() => None,
+        Err(e) => return Err(e),
+    };
+    let vhost = session.vhost();
+    Ok(match raw.as_deref() {
+        None | Some("classic") => (QueueType::Classic, None),
+        Some("quorum") => (
+            QueueType::Quorum,
+            Some(format!(
+                "the default queue type of vhost {vhost:?} is quorum: a queue declared there \
+                 without x-queue-type, as the queuey library declares q.dead, the hold queues \
+                 and q, is a quorum queue, and queuey computes them so"
+            )),
+        ),
+        Some(other) => (
+            QueueType::Classic,
+            Some(format!(
+                "the default queue type of vhost {vhost:?} is {other:?}: every queue declared \
+                 without x-queue-type is a {other} queue there, which a queuey application \
+                 cannot use (q.dead and the hold queues must be classic or quorum); queuey \
+                 computes them as classic queues"
+            )),
+        ),
+    })
 }
 
 /// See [`Inspector::hold_queues`]; usable without an inspector (`holds ls` needs the API).

@@ -11,7 +11,7 @@ use crate::duration::format_age;
 use crate::error::Result;
 use crate::output::sanitize::{sanitize, sanitize_multiline};
 use crate::output::time::utc_time;
-use crate::output::{self, Format, Output, plural};
+use crate::output::{self, Format, Output};
 use crate::queue::QueueSettings;
 use crate::shell::queuey_command;
 
@@ -39,6 +39,8 @@ pub struct LsReport {
     pub complete: bool,
     /// Whether a stop signal ended the look early.
     pub interrupted: bool,
+    /// Dead letters others held when the look began: not read (exit 3).
+    pub held_elsewhere: Option<crate::dead::peek::HeldElsewhere>,
     pub messages: Vec<LsRow>,
 }
 
@@ -55,7 +57,7 @@ pub fn print_ls(report: &LsReport, queue: &QueueSettings, output: Output) -> Res
     let (target, scanned, matched) = (*target, *scanned, *matched);
     match output.format {
         Format::Json => output::print_json(report)?,
-        Format::Table => {
+        Format::Table | Format::Prometheus => {
             // The job type and x-death columns only when some row has one: a queuey
             // application's dead letters have no x-death, a broker's often no envelope.
             let with_jobs = rows.iter().any(|r| r.dead_letter.job_type.is_some());
@@ -171,6 +173,8 @@ pub struct GroupsReport<'a> {
     pub complete: bool,
     /// Whether a stop signal ended the count early.
     pub interrupted: bool,
+    /// Dead letters others held when the count began: not counted (exit 3).
+    pub held_elsewhere: Option<crate::dead::peek::HeldElsewhere>,
     pub group_by: Vec<String>,
     pub groups: Vec<GroupRow>,
 }
@@ -196,6 +200,7 @@ pub fn print_groups(
     depth_at_start: u64,
     matched: u64,
     interrupted: bool,
+    held_elsewhere: Option<crate::dead::peek::HeldElsewhere>,
     now: u64,
     output: Output,
 ) -> Result<()> {
@@ -226,11 +231,12 @@ pub fn print_groups(
                 matched,
                 complete: scanned >= depth_at_start,
                 interrupted,
+                held_elsewhere,
                 group_by: labels.clone(),
                 groups,
             })
         }
-        Format::Table => {
+        Format::Table | Format::Prometheus => {
             let mut header: Vec<&str> = labels.iter().map(String::as_str).collect();
             header.extend(["count", "bytes", "oldest", "newest"]);
             let mut table = output::table(&header);
@@ -564,59 +570,4 @@ pub fn render_body(body: &[u8], content_type: Option<&str>) -> String {
     }
     out.pop();
     out
-}
-
-/// The warning after a peek that republished messages on their last delivery.
-/// Before a look of a quorum queue with a delivery limit: what a crash of queuey or of its
-/// connection would cost while it holds the queue's messages (a signal costs nothing).
-pub fn note_crash_cost(output: Output, queue: &str, limit: u64, returns_count: bool, round: u64) {
-    let normal = if returns_count {
-        "this look spends one delivery of every message it reads (--spend-delivery-budget)"
-    } else {
-        "this look spends no delivery (Ctrl-C neither)"
-    };
-    output.note(&format!(
-        "{} is a quorum queue with a delivery limit of {limit}: {normal}, but if queuey is \
-         killed or loses its connection, every message it holds spends one delivery, and up \
-         to {round} on their last delivery could be lost (queuey republishes those it has read \
-         as they arrive)",
-        sanitize(queue)
-    ));
-}
-
-/// After a look that a stop signal ended early: what it read, and that everything it held went
-/// back. The exit code of the look (130 when interrupted).
-pub fn note_interrupted(
-    output: Output,
-    queue: &str,
-    stop: &crate::signals::StopFlag,
-    interrupted: bool,
-    scanned: u64,
-    depth_at_start: u64,
-) -> crate::error::ExitCode {
-    if !interrupted {
-        return crate::error::ExitCode::Ok;
-    }
-    output.warn(&format!(
-        "interrupted by {} after reading {scanned} of the {depth_at_start} messages {} held: \
-         every message it held is back in {}, nothing removed; what follows is partial",
-        stop.signal().unwrap_or("a signal"),
-        sanitize(queue),
-        sanitize(queue),
-    ));
-    crate::error::ExitCode::Interrupted
-}
-
-pub fn note_rescued(output: Output, queue: &str, rescued: u64) {
-    if rescued > 0 {
-        output.warn(&format!(
-            "{} of {queue:?} {} on {} last delivery: queuey republished a confirmed copy of {} \
-             instead of returning it (changing {} place in the queue)",
-            plural(rescued, "message"),
-            if rescued == 1 { "was" } else { "were" },
-            if rescued == 1 { "its" } else { "their" },
-            if rescued == 1 { "it" } else { "each" },
-            if rescued == 1 { "its" } else { "their" },
-        ));
-    }
 }

@@ -6,7 +6,9 @@
 
 pub mod dead;
 pub mod file;
+pub mod notes;
 pub mod progress;
+pub mod prometheus;
 pub mod replay;
 pub mod sanitize;
 pub mod time;
@@ -24,6 +26,8 @@ use crate::error::{Error, Kind, Result};
 pub enum Format {
     Table,
     Json,
+    /// The Prometheus text format (`status`, `dead check`; refused by the others).
+    Prometheus,
 }
 
 /// Output settings of one invocation.

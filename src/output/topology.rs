@@ -7,7 +7,7 @@ use serde_json::Value;
 use crate::duration::format_millis;
 use crate::error::Result;
 use crate::output::{self, Format, Output, sanitize::sanitize};
-use crate::plan::{self, DiffKind, Difference, HoldPlan, QueuePlan, Role, Status};
+use crate::plan::{self, DiffKind, Difference, HoldPlan, QueuePlan, Status};
 use crate::topology;
 
 /// Which of the three commands runs.
@@ -195,11 +195,11 @@ impl DiffLines {
     }
 }
 
+/// The queue's role and its real type: the live one where it exists and the source tells, else
+/// the computed one.
 fn role_cell(plan: &QueuePlan) -> String {
-    match plan.role {
-        Role::Work => format!("work queue ({})", plan.queue_type),
-        other => other.describe().to_owned(),
-    }
+    let queue_type = plan.live_type.as_deref().unwrap_or(plan.queue_type);
+    format!("{} ({})", plan.role.describe(), sanitize(queue_type))
 }
 
 pub fn print_report(report: &TopologyReport, mode: Mode, output: Output) -> Result<()> {
@@ -209,7 +209,7 @@ pub fn print_report(report: &TopologyReport, mode: Mode, output: Output) -> Resu
     for l in report
         .logical_queues
         .iter()
-        .filter(|l| l.status == Status::Drift && !l.remedies.is_empty())
+        .filter(|l| matches!(l.status, Status::Drift | Status::Refused) && !l.remedies.is_empty())
     {
         let redefined = l.queues.iter().any(|e| {
             e.plan
@@ -217,7 +217,18 @@ pub fn print_report(report: &TopologyReport, mode: Mode, output: Output) -> Resu
                 .iter()
                 .any(|d| d.kind != DiffKind::Policy)
         });
+        let refused = l.status == Status::Refused;
         let mut text = match (mode, redefined) {
+            (Mode::Declare, _) if refused => format!(
+                "refused: queuey declare changed nothing for {:?}: the broker refuses the \
+                 declaration of its queues as computed (see the diff). Options:",
+                l.name
+            ),
+            _ if refused => format!(
+                "{:?} cannot be declared as computed: the broker refuses it (see the diff). \
+                 Options:",
+                l.name
+            ),
             (Mode::Declare, true) => format!(
                 "refused: queuey declare changed nothing for {:?}: its queues exist on the \
                  broker with other definitions (see the diff). Redeclaring them would fail with \
@@ -305,6 +316,12 @@ fn print_plans(report: &TopologyReport, mode: Mode, output: Output) -> Result<()
                     .filter(|_| !policy_drift),
             );
             let mut status = match e.result {
+                Some(DeclareResult::Refused) if e.plan.status == Status::Refused => {
+                    "refused by the broker".to_owned()
+                }
+                Some(DeclareResult::Unchanged) if l.status == Status::Refused => {
+                    "unchanged (a refusal beside it)".to_owned()
+                }
                 Some(r) => r.describe().to_owned(),
                 None => e.plan.status.describe().to_owned(),
             };
@@ -415,8 +432,12 @@ fn hold_row(p: &HoldPlan) -> Vec<String> {
         p.effective_policy_definition.as_ref(),
     );
     let role = match p.ttl_ms {
-        Some(ttl) => format!("hold queue ({})", format_millis(ttl)),
-        None => "not a hold queue (bad name)".to_owned(),
+        Some(ttl) => format!(
+            "hold queue ({}, {})",
+            format_millis(ttl),
+            sanitize(&p.queue_type)
+        ),
+        None => format!("not a hold queue (bad name): {}", sanitize(&p.queue_type)),
     };
     let [property, live, computed] = lines.cells();
     vec![

@@ -25,10 +25,14 @@ pub struct HoldPlan {
     pub problems: Vec<String>,
     pub policy: Option<String>,
     pub effective_policy_definition: Option<Value>,
+    /// The live queue's type (`classic`, `quorum`, ...).
+    pub queue_type: String,
 }
 
 /// Checks a live queue whose name starts with `q` + deferred suffix. `None` when the name is
-/// not a hold queue of `q` at all (another queue sharing the prefix, a different case).
+/// not a hold queue of `q` at all (another queue sharing the prefix, a different case). The
+/// application declares hold queues without `x-queue-type`: they are of the vhost's default
+/// type, `vhost_default`.
 ///
 /// Drift when its arguments differ from `deferred_queue_args` of the TTL in its own name, when
 /// it has consumers (someone is eating the delays: messages would go to that consumer instead
@@ -38,6 +42,7 @@ pub fn check_hold_queue(
     name: &str,
     live: &LiveDefinition,
     consumers: Option<u64>,
+    vhost_default: topology::QueueType,
 ) -> Option<HoldPlan> {
     let parsed = topology::parse_deferred_queue_name(&q.name, name, &q.options);
     let (policy, effective_policy_definition) = policy_info(live);
@@ -51,6 +56,7 @@ pub fn check_hold_queue(
         problems: Vec::new(),
         policy,
         effective_policy_definition,
+        queue_type: live.effective_type(),
     };
     match parsed {
         Ok(None) => return None,
@@ -68,7 +74,7 @@ pub fn check_hold_queue(
         }
         Ok(Some(ttl)) => {
             plan.ttl_ms = Some(ttl);
-            let computed = hold_queue(q, ttl);
+            let computed = hold_queue(q, ttl, vhost_default);
             let (differences, ignored) = compare(&computed, live);
             if !differences.is_empty() {
                 plan.problems.push(format!(

@@ -26,7 +26,9 @@ pub mod remedies;
 
 pub use fate::dead_letter_hazards;
 pub use holds::{HoldPlan, check_hold_queue};
-pub use probe::{Inequivalence, ProbeOutcome, ReplyValue, parse_inequivalent, plan_from_probe};
+pub use probe::{
+    Inequivalence, ProbeOutcome, ReplyValue, parse_inequivalent, parse_invalid_arg, plan_from_probe,
+};
 pub use remedies::{Remedy, policy_key, remedies};
 
 use serde::Serialize;
@@ -72,14 +74,22 @@ pub struct ComputedQueue {
 }
 
 /// The two long-lived queues of `q`, which `queuey declare` creates: `q` and `q.dead`.
-/// `q.dead` is always a classic queue with no arguments (as the library declares it).
-pub fn long_lived_queues(q: &QueueSettings) -> [ComputedQueue; 2] {
+/// `q.dead` has no arguments (as the library declares it). A queue declared without
+/// `x-queue-type` (`q.dead`, a classic `q`, as the library declares them) is of the vhost's
+/// default queue type, `vhost_default` (classic unless the vhost says otherwise, RabbitMQ's
+/// `default_queue_type`).
+pub fn long_lived_queues(q: &QueueSettings, vhost_default: QueueType) -> [ComputedQueue; 2] {
+    let work_type = match q.config.queue_type {
+        // queuey declares a quorum `q` with `x-queue-type`; a classic one without.
+        QueueType::Quorum => QueueType::Quorum,
+        QueueType::Classic => vhost_default,
+    };
     [
         ComputedQueue {
             name: q.name.clone(),
             logical: q.name.clone(),
             role: Role::Work,
-            queue_type: q.config.queue_type,
+            queue_type: work_type,
             durable: true,
             arguments: topology::queue_args(&q.name, &q.config, &q.options),
         },
@@ -87,22 +97,66 @@ pub fn long_lived_queues(q: &QueueSettings) -> [ComputedQueue; 2] {
             name: q.dead_queue(),
             logical: q.name.clone(),
             role: Role::Dead,
-            queue_type: QueueType::Classic,
+            queue_type: vhost_default,
             durable: true,
             arguments: topology::dead_queue_args(),
         },
     ]
 }
 
-/// The hold queue of `q` for a TTL: its arguments depend on its name only.
-pub fn hold_queue(q: &QueueSettings, ttl_ms: u32) -> ComputedQueue {
+/// The hold queue of `q` for a TTL: its arguments depend on its name only; declared without
+/// `x-queue-type`, it is of the vhost's default type.
+pub fn hold_queue(q: &QueueSettings, ttl_ms: u32, vhost_default: QueueType) -> ComputedQueue {
     ComputedQueue {
         name: q.options.deferred_queue(&q.name, ttl_ms),
         logical: q.name.clone(),
         role: Role::Hold,
-        queue_type: QueueType::Classic,
+        queue_type: vhost_default,
         durable: true,
         arguments: topology::deferred_queue_args(&q.name, ttl_ms),
+    }
+}
+
+/// Arguments a queue type refuses when a queue of that type is created: the classic-only
+/// arguments on a quorum queue (`406 PRECONDITION_FAILED - invalid arg 'x-max-priority' for
+/// queue 'q' in vhost 'v' of queue type rabbit_quorum_queue`, seen on 3.10.8 and 4.3.6). A
+/// queue whose computed arguments carry one cannot be declared at all.
+pub fn refused_argument(name: &str, queue_type: QueueType) -> bool {
+    const CLASSIC_ONLY: &[&str] = &[
+        "x-max-priority",
+        "x-queue-mode",
+        "x-queue-master-locator",
+        "x-queue-version",
+    ];
+    queue_type == QueueType::Quorum && CLASSIC_ONLY.contains(&name)
+}
+
+/// What a refused argument means, in words, with the way out.
+pub fn refused_effect(computed: &ComputedQueue, argument: &str) -> String {
+    let why = if computed.arguments.contains_key(topology::ARG_QUEUE_TYPE) {
+        format!("{:?} is a quorum queue", computed.name)
+    } else {
+        format!(
+            "{:?} is declared without x-queue-type, as the queuey library declares it, so it \
+             is of the vhost's default queue type, quorum",
+            computed.name
+        )
+    };
+    format!("refused by the broker: {why}, and a quorum queue refuses {argument}")
+}
+
+/// The way out of a refused argument: the settings change, never the broker's queues.
+pub fn refused_remedy(queue: &str, argument: &str) -> String {
+    if argument == topology::ARG_MAX_PRIORITY {
+        format!(
+            "run the application with priorities off (QueueConfig::max_priority(0) in the \
+             queuey library) and queuey with --max-priority 0 (max_priority = 0 for {queue:?} \
+             in queuey.toml): {queue:?} is then declared without x-max-priority, which a quorum \
+             queue accepts (RabbitMQ 4.x quorum queues have two priority levels of their own; \
+             3.x quorum queues none)"
+        )
+    } else {
+        format!("leave {argument} out of the settings of {queue:?}: a quorum queue refuses it")
     }
 }
 
@@ -158,6 +212,9 @@ pub enum Status {
     /// The queue exists; its definition could not be read (no management API, and a
     /// read-only command never declares to probe it).
     Unchecked,
+    /// The broker refuses the computed declaration (an argument its queue type refuses),
+    /// whether or not the queue exists: `declare` changes nothing, the settings must change.
+    Refused,
 }
 
 impl Status {
@@ -167,6 +224,7 @@ impl Status {
             Status::InSync => "in sync",
             Status::Drift => "drift",
             Status::Unchecked => "exists, not checked",
+            Status::Refused => "refused",
         }
     }
 }
@@ -182,6 +240,10 @@ pub enum DiffKind {
     /// The live queue has an argument queuey does not compute, and the broker enforces it
     /// (a redeclare without it fails, and it changes how the queue behaves).
     Extra,
+    /// queuey computes an argument the queue's type refuses (`x-max-priority` on a queue that
+    /// is quorum, as every queue declared without `x-queue-type` is in a vhost whose default
+    /// queue type is quorum): the broker refuses the declaration, whatever the live queue.
+    Refused,
     /// The AMQP fallback learnt that this argument differs, but the broker's reply was cut
     /// (255 bytes) before the live value.
     Unknown,
@@ -405,8 +467,22 @@ pub fn compare(
     names.sort();
     names.dedup();
     for name in names {
-        // The queue type is compared above, as `type`.
+        // The queue type is compared above, as `type` (4.x lists it among a queue's arguments
+        // even where it was not declared).
         if name == topology::ARG_QUEUE_TYPE {
+            continue;
+        }
+        if let Some(c) = computed.arguments.get(name)
+            && refused_argument(name, computed.queue_type)
+        {
+            differences.push(Difference {
+                field: name.clone(),
+                kind: DiffKind::Refused,
+                live: live.arguments.get(name).cloned(),
+                computed: Some(arg_json(c)),
+                effect: Some(refused_effect(computed, name)),
+                policies: Vec::new(),
+            });
             continue;
         }
         match (live.arguments.get(name), computed.arguments.get(name)) {
@@ -446,6 +522,24 @@ pub fn compare(
     (differences, ignored)
 }
 
+/// The differences of a queue that does not exist: the arguments its type refuses, which make
+/// its creation fail.
+pub fn refused_differences(computed: &ComputedQueue) -> Vec<Difference> {
+    computed
+        .arguments
+        .iter()
+        .filter(|(name, _)| refused_argument(name, computed.queue_type))
+        .map(|(name, value)| Difference {
+            field: name.clone(),
+            kind: DiffKind::Refused,
+            live: None,
+            computed: Some(arg_json(value)),
+            effect: Some(refused_effect(computed, name)),
+            policies: Vec::new(),
+        })
+        .collect()
+}
+
 /// The plan for a long-lived queue from its live definition (`None`: it does not exist).
 pub fn diff_queue(computed: &ComputedQueue, live: Option<&LiveDefinition>) -> QueuePlan {
     let mut plan = QueuePlan {
@@ -470,7 +564,9 @@ pub fn diff_queue(computed: &ComputedQueue, live: Option<&LiveDefinition>) -> Qu
         if computed.role == Role::Dead {
             dead_letter_hazards(computed, live, &mut differences);
         }
-        plan.status = if differences.is_empty() {
+        plan.status = if differences.iter().any(|d| d.kind == DiffKind::Refused) {
+            Status::Refused
+        } else if differences.is_empty() {
             Status::InSync
         } else {
             Status::Drift
@@ -482,6 +578,11 @@ pub fn diff_queue(computed: &ComputedQueue, live: Option<&LiveDefinition>) -> Qu
         plan.effective_policy_definition = definition;
         plan.applied_policies = applied_policies(live);
         plan.live_type = Some(live.effective_type());
+    } else {
+        plan.differences = refused_differences(computed);
+        if !plan.differences.is_empty() {
+            plan.status = Status::Refused;
+        }
     }
     plan
 }

@@ -102,6 +102,34 @@ pub fn parse_inequivalent(text: &str, queue: &str, vhost: &str) -> Option<Inequi
     })
 }
 
+/// A 406 reply refusing an argument for the queue's type, as RabbitMQ words it (seen on 3.10.8
+/// and 4.3.6):
+/// `PRECONDITION_FAILED - invalid arg 'x-max-priority' for queue 'q' in vhost 'v' of queue type
+/// rabbit_quorum_queue`. Returns the argument and the queue type (`quorum`: the module name
+/// without `rabbit_` and `_queue`), the type `None` when the reply was cut before it. `None`
+/// when the text is not such a reply (an `invalid arg` with a value, as `x-expires` of 0 gets,
+/// is not about the queue's type).
+pub fn parse_invalid_arg(text: &str) -> Option<(String, Option<String>)> {
+    const HEAD: &str = "invalid arg '";
+    let start = text.find(HEAD)? + HEAD.len();
+    let rest = &text[start..];
+    let end = rest.find('\'')?;
+    let argument = &rest[..end];
+    let after = &rest[end + 1..];
+    if !after.starts_with(" for queue '") {
+        return None;
+    }
+    let queue_type = after.rfind(" of queue type ").map(|i| {
+        let module = after[i + " of queue type ".len()..].trim();
+        module
+            .strip_prefix("rabbit_")
+            .and_then(|m| m.strip_suffix("_queue"))
+            .unwrap_or(module)
+            .to_owned()
+    });
+    Some((argument.to_owned(), queue_type))
+}
+
 /// One value of a 406 reply at the start of `text`, then the text after `separator` (or
 /// `None` when the value or the separator was cut). With an empty separator the value must
 /// end the text.
@@ -263,10 +291,35 @@ pub fn plan_from_probe(computed: &ComputedQueue, outcome: &ProbeOutcome, vhost: 
         ProbeOutcome::Inequivalent(text) => {
             plan.status = Status::Drift;
             plan.first_difference_only = true;
-            let difference = match parse_inequivalent(text, &computed.name, vhost) {
-                Some(found) => probe_difference(computed, &found),
-                // A 406 that is not an "inequivalent arg" reply (e.g. "invalid arg"): say so.
-                None => Difference {
+            let invalid = parse_invalid_arg(text);
+            let difference = match (parse_inequivalent(text, &computed.name, vhost), invalid) {
+                (Some(found), _) => probe_difference(computed, &found),
+                (None, Some((argument, queue_type))) => {
+                    plan.status = Status::Refused;
+                    // The type the broker named, which the fallback could not read before.
+                    if queue_type.as_deref() == Some(QueueType::Quorum.as_str()) {
+                        plan.queue_type = QueueType::Quorum.as_str();
+                    }
+                    let what = match &queue_type {
+                        Some(t) => format!(
+                            "{:?} is a {t} queue there (a queue declared without x-queue-type \
+                             is of the vhost's default queue type), and a {t} queue refuses \
+                             {argument}",
+                            computed.name
+                        ),
+                        None => format!("its type refuses {argument}"),
+                    };
+                    Difference {
+                        kind: DiffKind::Refused,
+                        live: None,
+                        computed: computed.arguments.get(&argument).map(arg_json),
+                        effect: Some(format!("refused by the broker: {what}")),
+                        policies: Vec::new(),
+                        field: argument,
+                    }
+                }
+                // A 406 that is neither an "inequivalent arg" nor an "invalid arg" reply: say so.
+                (None, None) => Difference {
                     field: "(unknown)".to_owned(),
                     kind: DiffKind::Unknown,
                     live: Some(Value::from(text.clone())),

@@ -40,6 +40,7 @@ fn policy_effect(key: &str, d: &Difference) -> Result<(), String> {
         DiffKind::Extra => Err("a policy cannot remove an argument the queue declares".to_owned()),
         DiffKind::Unknown => Err("the live value is not known".to_owned()),
         DiffKind::Policy => Err("it comes from a policy already".to_owned()),
+        DiffKind::Refused => Err("the queue's type refuses the argument".to_owned()),
         DiffKind::Different if LOWER_WINS.contains(&key) => {
             let live = d.live.as_ref().and_then(Value::as_i64);
             let computed = d.computed.as_ref().and_then(Value::as_i64);
@@ -112,6 +113,21 @@ fn suggested_policy_name(queue: &str) -> String {
 /// (every name from outside `{:?}`-escaped), each with a command where one does it.
 pub fn remedies(plans: &[&QueuePlan], vhost: &str) -> Vec<Remedy> {
     use crate::shell;
+    // An argument the queue's type refuses: no change on the broker helps, the settings must
+    // change (each refusal says how, in its effect). Nothing is to be deleted.
+    let refusals: Vec<Remedy> = plans
+        .iter()
+        .filter(|p| p.status == Status::Refused)
+        .flat_map(|p| {
+            p.differences
+                .iter()
+                .filter(|d| d.kind == DiffKind::Refused)
+                .map(|d| Remedy::say(refused_remedy(&p.name, &d.field)))
+        })
+        .collect();
+    if !refusals.is_empty() {
+        return refusals;
+    }
     // A queue exclusive to another client's connection is not a definition to reconcile: no
     // setting of queuey declares an exclusive queue, and the queue ends with its connection.
     let (locked, drifting): (Vec<&&QueuePlan>, Vec<&&QueuePlan>) = plans

@@ -17,7 +17,7 @@ fn settings(name: &str) -> QueueSettings {
 #[test]
 fn the_default_work_queue_is_the_librarys_ten_level_priority_queue() {
     let q = resolve_queue("orders", &crate::cli::QueueSettingsArgs::default(), None).unwrap();
-    let [work, dead] = long_lived_queues(&q);
+    let [work, dead] = long_lived_queues(&q, QueueType::Classic);
     let plan = diff_queue(&work, Some(&live(json!({"x-max-priority": 10}))));
     assert_eq!(plan.status, Status::InSync);
     let plan = diff_queue(&work, Some(&live(json!({}))));
@@ -73,7 +73,7 @@ fn fields(plan: &QueuePlan) -> Vec<(&str, DiffKind)> {
 
 #[test]
 fn missing_queue_is_create() {
-    let [work, _] = long_lived_queues(&settings("orders"));
+    let [work, _] = long_lived_queues(&settings("orders"), QueueType::Classic);
     let plan = diff_queue(&work, None);
     assert_eq!(plan.status, Status::Create);
     assert!(plan.differences.is_empty());
@@ -81,7 +81,7 @@ fn missing_queue_is_create() {
 
 #[test]
 fn same_definition_is_in_sync_whatever_the_number_spelling() {
-    let [work, dead] = long_lived_queues(&with_ttl("orders", 5000));
+    let [work, dead] = long_lived_queues(&with_ttl("orders", 5000), QueueType::Classic);
     for ttl in [json!(5000), json!(5000u64), json!(5000.0)] {
         let plan = diff_queue(&work, Some(&live(json!({"x-message-ttl": ttl}))));
         assert_eq!(plan.status, Status::InSync, "{ttl}");
@@ -94,7 +94,7 @@ fn same_definition_is_in_sync_whatever_the_number_spelling() {
 
 #[test]
 fn explicit_classic_type_is_no_type() {
-    let [work, _] = long_lived_queues(&settings("orders"));
+    let [work, _] = long_lived_queues(&settings("orders"), QueueType::Classic);
     let mut l = live(json!({"x-queue-type": "classic"}));
     assert_eq!(diff_queue(&work, Some(&l)).status, Status::InSync);
     l.queue_type = None;
@@ -103,7 +103,7 @@ fn explicit_classic_type_is_no_type() {
 
 #[test]
 fn a_different_or_missing_value_is_drift() {
-    let [work, _] = long_lived_queues(&with_ttl("orders", 6000));
+    let [work, _] = long_lived_queues(&with_ttl("orders", 6000), QueueType::Classic);
     let plan = diff_queue(&work, Some(&live(json!({"x-message-ttl": 5000}))));
     assert_eq!(plan.status, Status::Drift);
     assert_eq!(
@@ -126,7 +126,7 @@ fn a_different_or_missing_value_is_drift() {
 
 #[test]
 fn extra_arguments_the_broker_enforces_are_drift_the_others_are_shown() {
-    let [work, dead] = long_lived_queues(&settings("orders"));
+    let [work, dead] = long_lived_queues(&settings("orders"), QueueType::Classic);
     let plan = diff_queue(
         &work,
         Some(&live(json!({
@@ -172,7 +172,7 @@ fn extra_arguments_the_broker_enforces_are_drift_the_others_are_shown() {
 
 #[test]
 fn flags_and_type_are_compared() {
-    let [work, _] = long_lived_queues(&settings("orders"));
+    let [work, _] = long_lived_queues(&settings("orders"), QueueType::Classic);
     let mut l = live(json!({}));
     l.durable = Some(false);
     l.auto_delete = Some(true);
@@ -198,7 +198,7 @@ fn flags_and_type_are_compared() {
 
 #[test]
 fn quorum_queue_in_sync_and_its_extras() {
-    let [work, _] = long_lived_queues(&quorum("jobs"));
+    let [work, _] = long_lived_queues(&quorum("jobs"), QueueType::Classic);
     let args = json!({
         "x-queue-type": "quorum",
         "x-delivery-limit": 5,
@@ -224,7 +224,7 @@ fn quorum_queue_in_sync_and_its_extras() {
 
 #[test]
 fn a_policy_is_information_not_drift() {
-    let [work, _] = long_lived_queues(&settings("orders"));
+    let [work, _] = long_lived_queues(&settings("orders"), QueueType::Classic);
     let l = LiveDefinition {
         policy: Some("ttl-all".into()),
         effective_policy_definition: Some(json!({"message-ttl": 1000})),
@@ -349,7 +349,7 @@ fn a_reply_cut_at_255_bytes_keeps_what_it_can() {
 
 #[test]
 fn probe_outcomes_become_plans() {
-    let [work, _] = long_lived_queues(&with_ttl("orders", 6000));
+    let [work, _] = long_lived_queues(&with_ttl("orders", 6000), QueueType::Classic);
     let p = plan_from_probe(&work, &ProbeOutcome::Missing, "/");
     assert_eq!(p.status, Status::Create);
     let p = plan_from_probe(&work, &ProbeOutcome::Equivalent, "/");
@@ -393,10 +393,24 @@ fn hold_queues_are_checked_against_their_own_name() {
             "orders", ttl,
         ))))
     };
-    let p = check_hold_queue(&q, "orders.deferred.1000", &good(1000), Some(0)).unwrap();
+    let p = check_hold_queue(
+        &q,
+        "orders.deferred.1000",
+        &good(1000),
+        Some(0),
+        QueueType::Classic,
+    )
+    .unwrap();
     assert_eq!((p.status, p.ttl_ms), (Status::InSync, Some(1000)));
     // Arguments of another TTL.
-    let p = check_hold_queue(&q, "orders.deferred.1000", &good(2000), Some(0)).unwrap();
+    let p = check_hold_queue(
+        &q,
+        "orders.deferred.1000",
+        &good(2000),
+        Some(0),
+        QueueType::Classic,
+    )
+    .unwrap();
     assert_eq!(p.status, Status::Drift);
     assert_eq!(
         fields_hold(&p),
@@ -406,14 +420,35 @@ fn hold_queues_are_checked_against_their_own_name() {
         ]
     );
     // A consumer eats the delays.
-    let p = check_hold_queue(&q, "orders.deferred.1000", &good(1000), Some(2)).unwrap();
+    let p = check_hold_queue(
+        &q,
+        "orders.deferred.1000",
+        &good(1000),
+        Some(2),
+        QueueType::Classic,
+    )
+    .unwrap();
     assert_eq!(p.status, Status::Drift);
     assert!(p.problems[0].contains("2 consumers"), "{:?}", p.problems);
     // Unknown consumers (stats not reported yet) are not drift.
-    let p = check_hold_queue(&q, "orders.deferred.1000", &good(1000), None).unwrap();
+    let p = check_hold_queue(
+        &q,
+        "orders.deferred.1000",
+        &good(1000),
+        None,
+        QueueType::Classic,
+    )
+    .unwrap();
     assert_eq!(p.status, Status::InSync);
     // The infix without a TTL.
-    let p = check_hold_queue(&q, "orders.deferred.abc", &live(json!({})), Some(0)).unwrap();
+    let p = check_hold_queue(
+        &q,
+        "orders.deferred.abc",
+        &live(json!({})),
+        Some(0),
+        QueueType::Classic,
+    )
+    .unwrap();
     assert_eq!((p.status, p.ttl_ms), (Status::Drift, None));
     assert!(p.problems[0].contains("bad name"), "{:?}", p.problems);
     // Not hold queues of "orders" at all.
@@ -424,7 +459,7 @@ fn hold_queues_are_checked_against_their_own_name() {
         "orders",
     ] {
         assert!(
-            check_hold_queue(&q, other, &good(1000), Some(0)).is_none(),
+            check_hold_queue(&q, other, &good(1000), Some(0), QueueType::Classic).is_none(),
             "{other}"
         );
     }
@@ -439,7 +474,7 @@ fn fields_hold(plan: &HoldPlan) -> Vec<(&str, DiffKind)> {
 
 #[test]
 fn a_queue_exclusive_to_another_connection_gets_its_own_remedy() {
-    let [work, dead] = long_lived_queues(&settings("orders"));
+    let [work, dead] = long_lived_queues(&settings("orders"), QueueType::Classic);
     let locked = plan_from_probe(&work, &ProbeOutcome::Locked("RESOURCE_LOCKED".into()), "/");
     let all = joined(&remedies(&[&locked], "/"));
     assert!(
@@ -467,7 +502,7 @@ fn a_queue_exclusive_to_another_connection_gets_its_own_remedy() {
 
 #[test]
 fn remedies_name_the_policy_and_the_cost_of_deleting() {
-    let [work, dead] = long_lived_queues(&with_ttl("orders.eu", 6000));
+    let [work, dead] = long_lived_queues(&with_ttl("orders.eu", 6000), QueueType::Classic);
     let p = diff_queue(&work, Some(&live(json!({"x-message-ttl": 5000}))));
     let d = diff_queue(&dead, Some(&live(json!({}))));
     let all = joined(&remedies(&[&p, &d], "/"));
@@ -478,7 +513,7 @@ fn remedies_name_the_policy_and_the_cost_of_deleting() {
     assert!(!all.contains("classic and quorum"), "{all}");
     assert!(remedies(&[&d], "/").is_empty());
     // 4000 below the live 5000, and a missing max priority (not policy-able).
-    let [work, _] = long_lived_queues(&with_ttl("orders.eu", 4000));
+    let [work, _] = long_lived_queues(&with_ttl("orders.eu", 4000), QueueType::Classic);
     let p = diff_queue(&work, Some(&live(json!({"x-message-ttl": 5000}))));
     let all = joined(&remedies(&[&p], "/"));
     assert!(
@@ -486,7 +521,7 @@ fn remedies_name_the_policy_and_the_cost_of_deleting() {
         "{all}"
     );
     // The queue's own dead-letter argument wins over a policy.
-    let [_, dead] = long_lived_queues(&settings("x"));
+    let [_, dead] = long_lived_queues(&settings("x"), QueueType::Classic);
     let p = diff_queue(&dead, Some(&live(json!({"x-dead-letter-exchange": "dlx"}))));
     let all = joined(&remedies(&[&p], "/"));
     assert!(all.contains("cannot remove an argument"), "{all}");
@@ -510,7 +545,7 @@ fn policied(definition: Value, policy: Option<&str>, operator: Option<&str>) -> 
 
 #[test]
 fn a_dead_letter_queue_that_loses_its_letters_is_drift_named_with_what_it_does() {
-    let [work, dead] = long_lived_queues(&settings("orders"));
+    let [work, dead] = long_lived_queues(&settings("orders"), QueueType::Classic);
     // The issue's case: a TTL that sends every dead letter back to q after a minute.
     let l = policied(
         json!({"message-ttl": 60000, "dead-letter-exchange": "", "dead-letter-routing-key": "orders"}),
@@ -594,7 +629,7 @@ fn a_dead_letter_queue_that_loses_its_letters_is_drift_named_with_what_it_does()
 
 #[test]
 fn arguments_declared_on_the_dead_letter_queue_say_what_they_do() {
-    let [_, dead] = long_lived_queues(&settings("orders"));
+    let [_, dead] = long_lived_queues(&settings("orders"), QueueType::Classic);
     let plan = diff_queue(
         &dead,
         Some(&live(json!({
@@ -613,7 +648,7 @@ fn arguments_declared_on_the_dead_letter_queue_say_what_they_do() {
 
 #[test]
 fn the_policy_remedy_names_the_policy_that_sets_each_key() {
-    let [_, dead] = long_lived_queues(&settings("orders"));
+    let [_, dead] = long_lived_queues(&settings("orders"), QueueType::Classic);
     let mut l = policied(
         json!({"message-ttl": 1000, "max-length": 5}),
         Some("mine"),
@@ -659,7 +694,7 @@ fn the_policy_remedy_names_the_policy_that_sets_each_key() {
 #[test]
 fn remedies_show_only_visible_characters_whatever_the_name() {
     let q = settings("a'b \u{1b}[31m\u{202e}c");
-    let [work, dead] = long_lived_queues(&q);
+    let [work, dead] = long_lived_queues(&q, QueueType::Classic);
     let p = diff_queue(&work, Some(&live(json!({"x-max-priority": 5}))));
     let d = diff_queue(
         &dead,
@@ -671,4 +706,181 @@ fn remedies_show_only_visible_characters_whatever_the_name() {
             .all(|c| c == '\n' || crate::output::sanitize::is_visible(c)),
         "{all:?}"
     );
+}
+
+/// A live definition of `queue_type` as RabbitMQ 4.x's API shows it: `x-queue-type` among the
+/// arguments, even where the queue was declared without it.
+fn live_4x(queue_type: &str, args: Value) -> LiveDefinition {
+    let mut l = live(args);
+    l.arguments
+        .insert(topology::ARG_QUEUE_TYPE.to_owned(), json!(queue_type));
+    l.queue_type = Some(queue_type.to_owned());
+    l
+}
+
+#[test]
+fn the_x_queue_type_that_4x_lists_is_the_type_never_drift() {
+    let [work, dead] = long_lived_queues(&settings("orders"), QueueType::Classic);
+    for computed in [&work, &dead] {
+        let plan = diff_queue(computed, Some(&live_4x("classic", json!({}))));
+        assert_eq!(plan.status, Status::InSync, "{:?}", plan.differences);
+        assert!(plan.ignored_arguments.is_empty());
+    }
+}
+
+/// In a vhost whose default queue type is quorum, a queue declared without `x-queue-type` is
+/// quorum: `q.dead`, the hold queues and a classic `q` are computed so, and in sync as quorum
+/// queues. The one real problem is named: `q`'s `x-max-priority`, which a quorum queue refuses.
+#[test]
+fn in_a_quorum_default_vhost_the_queues_are_quorum_and_priorities_are_refused() {
+    let library = resolve_queue("orders", &crate::cli::QueueSettingsArgs::default(), None).unwrap();
+    let [work, dead] = long_lived_queues(&library, QueueType::Quorum);
+    assert_eq!(
+        (work.queue_type, dead.queue_type),
+        (QueueType::Quorum, QueueType::Quorum)
+    );
+    // Nothing says x-queue-type: the broker decides, as for the application's declarations.
+    assert!(!work.arguments.contains_key(topology::ARG_QUEUE_TYPE));
+    assert!(!dead.arguments.contains_key(topology::ARG_QUEUE_TYPE));
+    assert_eq!(
+        diff_queue(&dead, Some(&live_4x("quorum", json!({})))).status,
+        Status::InSync
+    );
+    // A classic q.dead there is drift: the application's declaration would be refused.
+    let plan = diff_queue(&dead, Some(&live_4x("classic", json!({}))));
+    assert_eq!(fields(&plan), [("type", DiffKind::Different)]);
+
+    // q with the library's default priorities: refused, created or not.
+    let plan = diff_queue(&work, None);
+    assert_eq!(plan.status, Status::Refused);
+    assert_eq!(fields(&plan), [("x-max-priority", DiffKind::Refused)]);
+    assert_eq!(plan.differences[0].computed, Some(json!(10)));
+    let effect = plan.differences[0].effect.clone().unwrap();
+    assert!(
+        effect.contains("default queue type, quorum") && effect.contains("refuses x-max-priority"),
+        "{effect}"
+    );
+    let plan = diff_queue(&work, Some(&live_4x("quorum", json!({}))));
+    assert_eq!(plan.status, Status::Refused);
+    assert_eq!(fields(&plan), [("x-max-priority", DiffKind::Refused)]);
+    // A classic q made before: its type differs too, and the refusal is still the news.
+    let plan = diff_queue(
+        &work,
+        Some(&live_4x("classic", json!({"x-max-priority": 10}))),
+    );
+    assert_eq!(plan.status, Status::Refused);
+    assert_eq!(
+        fields(&plan),
+        [
+            ("type", DiffKind::Different),
+            ("x-max-priority", DiffKind::Refused)
+        ]
+    );
+    // The way out: priorities off, never a queue deleted.
+    let remedies = remedies(&[&plan, &diff_queue(&dead, None)], "qv");
+    let text = joined(&remedies);
+    assert_eq!(remedies.len(), 1, "{text}");
+    assert!(
+        text.contains("max_priority(0)") && text.contains("--max-priority 0"),
+        "{text}"
+    );
+    assert!(!text.contains("delete"), "{text}");
+
+    // With priorities off, q is a quorum queue like any other there, and in sync.
+    let [work, _] = long_lived_queues(&settings("orders"), QueueType::Quorum);
+    assert_eq!(diff_queue(&work, None).status, Status::Create);
+    assert_eq!(
+        diff_queue(&work, Some(&live_4x("quorum", json!({})))).status,
+        Status::InSync
+    );
+    // queuey's own quorum q says so itself, whatever the vhost.
+    let [work, _] = long_lived_queues(&quorum("jobs"), QueueType::Classic);
+    assert_eq!(work.queue_type, QueueType::Quorum);
+}
+
+#[test]
+fn hold_queues_are_of_the_vhosts_default_type() {
+    let q = settings("orders");
+    let args = Value::Object(args_json(&topology::deferred_queue_args("orders", 1000)));
+    let quorum_hold = live_4x("quorum", args.clone());
+    let p = check_hold_queue(
+        &q,
+        "orders.deferred.1000",
+        &quorum_hold,
+        Some(0),
+        QueueType::Quorum,
+    )
+    .unwrap();
+    assert_eq!(p.status, Status::InSync, "{:?}", p.differences);
+    assert_eq!(p.queue_type, "quorum");
+    let p = check_hold_queue(
+        &q,
+        "orders.deferred.1000",
+        &quorum_hold,
+        Some(0),
+        QueueType::Classic,
+    )
+    .unwrap();
+    assert_eq!(fields_of(&p.differences), [("type", DiffKind::Different)]);
+    let classic_hold = live_4x("classic", args);
+    let p = check_hold_queue(
+        &q,
+        "orders.deferred.1000",
+        &classic_hold,
+        Some(0),
+        QueueType::Classic,
+    )
+    .unwrap();
+    assert_eq!(p.status, Status::InSync);
+}
+
+fn fields_of(differences: &[Difference]) -> Vec<(&str, DiffKind)> {
+    differences
+        .iter()
+        .map(|d| (d.field.as_str(), d.kind))
+        .collect()
+}
+
+/// The broker's refusal of an argument for the queue's type, as 3.10.8 and 4.3.6 word it: read
+/// by the AMQP fallback (where the vhost's default type is not known before the declare).
+#[test]
+fn an_invalid_arg_reply_is_a_refusal() {
+    let text = "PRECONDITION_FAILED - invalid arg 'x-max-priority' for queue 'orders' in vhost \
+                'qv' of queue type rabbit_quorum_queue";
+    assert_eq!(
+        parse_invalid_arg(text),
+        Some(("x-max-priority".to_owned(), Some("quorum".to_owned())))
+    );
+    // Cut before the type (a long queue name): the argument is still known.
+    assert_eq!(
+        parse_invalid_arg("PRECONDITION_FAILED - invalid arg 'x-max-priority' for queue 'ord..."),
+        Some(("x-max-priority".to_owned(), None))
+    );
+    // The configure check's refusal is about a value, not the queue's type.
+    assert_eq!(
+        parse_invalid_arg("PRECONDITION_FAILED - invalid arg 'x-expires': {value_zero,0}"),
+        None
+    );
+    assert_eq!(
+        parse_invalid_arg("PRECONDITION_FAILED - inequivalent arg 'x'"),
+        None
+    );
+    let library = resolve_queue("orders", &crate::cli::QueueSettingsArgs::default(), None).unwrap();
+    let [work, _] = long_lived_queues(&library, QueueType::Classic);
+    let p = plan_from_probe(&work, &ProbeOutcome::Inequivalent(text.into()), "qv");
+    assert_eq!(p.status, Status::Refused);
+    assert_eq!(p.queue_type, "quorum", "the type the broker named");
+    assert_eq!(fields(&p), [("x-max-priority", DiffKind::Refused)]);
+    assert_eq!(p.differences[0].computed, Some(json!(10)));
+    assert!(
+        p.differences[0]
+            .effect
+            .as_deref()
+            .unwrap()
+            .contains("is a quorum queue there"),
+        "{:?}",
+        p.differences[0].effect
+    );
+    let text = joined(&remedies(&[&p], "qv"));
+    assert!(text.contains("--max-priority 0"), "{text}");
 }

@@ -22,6 +22,19 @@ pub struct RawQueueSettings {
     pub deferred_granularity: Option<String>,
 }
 
+/// The `[tls]` table: the files of a private CA and of a client certificate and key, relative
+/// to the topology file's directory. rabbitmqadmin v2's names for them are accepted too.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawTls {
+    #[serde(alias = "ca_certificate_bundle_path")]
+    pub ca_cert: Option<PathBuf>,
+    #[serde(alias = "client_certificate_file_path")]
+    pub cert: Option<PathBuf>,
+    #[serde(alias = "client_private_key_file_path")]
+    pub key: Option<PathBuf>,
+}
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawFile {
@@ -29,6 +42,8 @@ struct RawFile {
     defaults: RawQueueSettings,
     #[serde(default)]
     queues: toml::Table,
+    #[serde(default)]
+    tls: RawTls,
 }
 
 /// A parsed topology file: defaults and the queues in file order.
@@ -37,6 +52,8 @@ pub struct TopologyFile {
     pub path: PathBuf,
     pub defaults: RawQueueSettings,
     pub queues: Vec<(String, RawQueueSettings)>,
+    /// The `[tls]` table, its paths as written.
+    pub tls: RawTls,
 }
 
 impl TopologyFile {
@@ -74,9 +91,10 @@ impl TopologyFile {
                 format!("invalid topology file {}: {detail}", path.display()),
             )
             .with_hint(
-                "known tables: [defaults] and [queues.\"<name>\"]; known keys: message_ttl, \
+                "known tables: [defaults] and [queues.\"<name>\"], with the keys message_ttl, \
                  max_priority, queue_type, delivery_limit, dead_suffix, deferred_suffix, \
-                 retry_granularity, deferred_granularity (see the README)",
+                 retry_granularity, deferred_granularity; and [tls], with the keys ca_cert, \
+                 cert, key (see docs/topology-file.md)",
             )
         };
         let raw: RawFile = toml::from_str(text).map_err(|e| file_error(e.to_string()))?;
@@ -105,6 +123,7 @@ impl TopologyFile {
             path: path.to_owned(),
             defaults: raw.defaults,
             queues,
+            tls: raw.tls,
         })
     }
 

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use crate::cli::{self, Cli, FilterArgs, PeekArgs, QueueNamesArgs, QueueSettingsArgs};
 use crate::dead::decode::Cause;
-use crate::dead::filter::{AttemptRange, Filter, GroupKey, HeaderCondition};
+use crate::dead::filter::{AttemptRange, Filter, GroupKey, HeaderCondition, WhereCondition};
 use crate::dead::peek::PeekOptions;
 use crate::duration::parse_duration;
 use crate::endpoint::ConnectionSettings;
@@ -18,14 +18,18 @@ use crate::endpoint::{AmqpTarget, ApiTarget, DEFAULT_AMQP_URL};
 use crate::error::{Error, Result};
 use crate::output::{Format, Output};
 use crate::queue::{QueueSettings, Unlisted, validate_target_queue};
+use crate::tls::TlsSettings;
 use crate::topology::RabbitMqOptions;
 
 /// The file read when neither `--config` nor `QUEUEY_CONFIG` names one.
 pub const DEFAULT_CONFIG_FILE: &str = "queuey.toml";
 
+pub mod check;
 pub mod file;
 pub mod resolve;
+pub mod tls;
 
+pub use check::CheckSettings;
 pub use file::TopologyFile;
 pub use resolve::{resolve_queue, resolve_queues};
 
@@ -103,6 +107,12 @@ pub enum Work {
     Status {
         queues: Vec<QueueSettings>,
         connection: ConnectionSettings,
+        /// `--scan`: count q.dead's dead letters by cause.
+        scan: bool,
+    },
+    DeadCheck {
+        connection: ConnectionSettings,
+        check: CheckSettings,
     },
     Ping {
         connection: ConnectionSettings,
@@ -207,14 +217,23 @@ impl Invocation {
             format: match global.output {
                 cli::OutputFormat::Table => Format::Table,
                 cli::OutputFormat::Json => Format::Json,
+                cli::OutputFormat::Prometheus => Format::Prometheus,
             },
             quiet: global.quiet,
         };
-        let connection = || {
+        let tls_flags = tls::TlsFlags {
+            ca_cert: global.tls_ca_cert.clone(),
+            cert: global.tls_cert.clone(),
+            key: global.tls_key.clone(),
+            from_env: global.tls_from_env,
+        };
+        // The topology file's [tls] table counts too.
+        let connection = |file: Option<&TopologyFile>| {
             connection_settings(
                 global.url.as_deref(),
                 global.api_url.as_deref(),
                 &global.connect_timeout,
+                tls::resolve_tls(&tls_flags, file)?,
             )
         };
         let work = match cli.command {
@@ -250,7 +269,7 @@ impl Invocation {
                 }
                 Work::Declare {
                     queues,
-                    connection: connection()?,
+                    connection: connection(file.as_ref())?,
                     dry_run: a.dry_run,
                     allow_unlisted: a.allow_unlisted,
                 }
@@ -259,26 +278,30 @@ impl Invocation {
                 let file = TopologyFile::discover(global.config.as_deref())?;
                 Work::Verify {
                     queues: resolve_queues(&a.selection, &a.settings, file.as_ref())?,
-                    connection: connection()?,
+                    connection: connection(file.as_ref())?,
                 }
             }
             cli::Command::Status(a) => {
                 let file = TopologyFile::discover(global.config.as_deref())?;
                 Work::Status {
                     queues: resolve_queues(&a.selection, &a.settings, file.as_ref())?,
-                    connection: connection()?,
+                    connection: connection(file.as_ref())?,
+                    scan: a.scan,
                 }
             }
             cli::Command::Holds(cli::HoldsCommand::Ls(a)) => {
                 let file = TopologyFile::discover(global.config.as_deref())?;
                 Work::HoldsLs {
                     queue: resolve_queue(&a.queue, &(&a.settings).into(), file.as_ref())?,
-                    connection: connection()?,
+                    connection: connection(file.as_ref())?,
                 }
             }
-            cli::Command::Ping => Work::Ping {
-                connection: connection()?,
-            },
+            cli::Command::Ping => {
+                let file = TopologyFile::discover(global.config.as_deref())?;
+                Work::Ping {
+                    connection: connection(file.as_ref())?,
+                }
+            }
             cli::Command::Dead(dead) => {
                 let file = TopologyFile::discover(global.config.as_deref())?;
                 match dead {
@@ -292,7 +315,7 @@ impl Invocation {
                             .map(|k| GroupKey::parse(k).map_err(Error::settings))
                             .collect::<Result<_>>()?,
                         peek: peek_options(&a.peek)?,
-                        connection: connection()?,
+                        connection: connection(file.as_ref())?,
                     },
                     cli::DeadCommand::Show(a) => Work::DeadShow {
                         queue: resolve_queue(&a.queue.queue, &(&a.settings).into(), file.as_ref())?,
@@ -309,7 +332,7 @@ impl Invocation {
                             }
                         },
                         peek: peek_options(&a.peek)?,
-                        connection: connection()?,
+                        connection: connection(file.as_ref())?,
                     },
                     cli::DeadCommand::Replay(a) => {
                         let queue =
@@ -347,7 +370,7 @@ impl Invocation {
                                 peek: peek_options(&a.peek)?,
                                 queue,
                             },
-                            connection: connection()?,
+                            connection: connection(file.as_ref())?,
                         }
                     }
                     cli::DeadCommand::Purge(a) => Work::DeadPurge {
@@ -363,7 +386,11 @@ impl Invocation {
                             archive: a.archive,
                             peek: peek_options(&a.peek)?,
                         },
-                        connection: connection()?,
+                        connection: connection(file.as_ref())?,
+                    },
+                    cli::DeadCommand::Check(a) => Work::DeadCheck {
+                        check: check::check_settings(&a, file.as_ref())?,
+                        connection: connection(file.as_ref())?,
                     },
                     cli::DeadCommand::Export(a) => Work::DeadExport {
                         queue: resolve_queue(&a.queue.queue, &(&a.settings).into(), file.as_ref())?,
@@ -371,7 +398,7 @@ impl Invocation {
                         limit: (a.limit > 0).then_some(a.limit),
                         output_file: a.output_file,
                         peek: peek_options(&a.peek)?,
-                        connection: connection()?,
+                        connection: connection(file.as_ref())?,
                     },
                 }
             }
@@ -381,6 +408,14 @@ impl Invocation {
                 ));
             }
         };
+        if output.format == Format::Prometheus
+            && !matches!(work, Work::Status { .. } | Work::DeadCheck { .. })
+        {
+            return Err(Error::usage(
+                "-o prometheus is the output of `queuey status` and `queuey dead check` only",
+            )
+            .with_hint("use -o json or the table with this command"));
+        }
         let notes = match &work {
             // Declare and verify say it in their report, where it decides what happens.
             Work::Declare { .. } | Work::Verify { .. } => Vec::new(),
@@ -416,6 +451,7 @@ impl Work {
             | Work::DeadExport { queue, .. } => vec![queue],
             Work::DeadReplay { replay, .. } => vec![&replay.queue],
             Work::DeadPurge { purge, .. } => vec![&purge.queue],
+            Work::DeadCheck { check, .. } => check.queues.iter().collect(),
             Work::Ping { .. } => Vec::new(),
         }
     }
@@ -484,6 +520,24 @@ pub fn filter_from_args(a: &FilterArgs) -> Result<Filter> {
             })
             .collect::<Result<_>>()?,
         message_ids: a.message_id.clone(),
+        wheres: a
+            .where_
+            .iter()
+            .map(|w| WhereCondition::parse(w).map_err(Error::settings))
+            .collect::<Result<_>>()?,
+        body_contains: a
+            .body_contains
+            .iter()
+            .map(|t| {
+                if t.is_empty() {
+                    Err(Error::settings(
+                        "invalid --body-contains \"\": every body contains it; leave it out",
+                    ))
+                } else {
+                    Ok(t.clone())
+                }
+            })
+            .collect::<Result<_>>()?,
     };
     if let (Some(o), Some(n)) = (filter.older_than, filter.newer_than)
         && o >= n
@@ -510,11 +564,12 @@ pub fn peek_options(a: &PeekArgs) -> Result<PeekOptions> {
     })
 }
 
-/// Resolves the AMQP URL, the management API URL and the connect timeout.
+/// Resolves the AMQP URL, the management API URL and the connect timeout, with the TLS files.
 pub fn connection_settings(
     url: Option<&str>,
     api_url: Option<&str>,
     timeout: &str,
+    tls: TlsSettings,
 ) -> Result<ConnectionSettings> {
     let amqp = AmqpTarget::parse(url.unwrap_or(DEFAULT_AMQP_URL))?;
     let api = match api_url {
@@ -528,7 +583,12 @@ pub fn connection_settings(
             "--connect-timeout 0 would never connect: give at least 1ms (the default is 10s)",
         ));
     }
-    Ok(ConnectionSettings { amqp, api, timeout })
+    Ok(ConnectionSettings {
+        amqp,
+        api,
+        timeout,
+        tls,
+    })
 }
 
 #[cfg(test)]

@@ -146,9 +146,9 @@ pub fn resolve_queue(
                     "max_priority",
                     &s.value,
                     &s.origin,
-                    "a quorum queue takes no x-max-priority (RabbitMQ 3.x refuses it with \
-                     406 invalid arg; 4.x quorum queues have two built-in priority levels \
-                     instead). Drop max_priority or use queue_type = \"classic\"",
+                    "a quorum queue takes no x-max-priority (RabbitMQ refuses it with 406 \
+                     invalid arg, 3.10 and 4.3 alike; 4.x quorum queues have two built-in \
+                     priority levels instead). Drop max_priority or use queue_type = \"classic\"",
                 ));
             }
             Some(p)

@@ -1,13 +1,11 @@
 //! Unit tests of the settings layer, built from a command line as the binary parses it (the
 //! CLI layer's parser is used here, in tests only).
 
-use clap::Parser as _;
-
 use super::*;
 
 /// `queuey ARGS` as the binary reads it, with no topology file unless `--config` names one.
 fn invocation(args: &[&str]) -> Result<Invocation> {
-    let cli = Cli::try_parse_from(std::iter::once("queuey").chain(args.iter().copied()))
+    let cli = Cli::try_parse_sourced(std::iter::once("queuey").chain(args.iter().copied()))
         .expect("the command line parses");
     Invocation::from_cli(cli)
 }

@@ -56,7 +56,7 @@ use queuey_rabbitmq::topology::{
 use queuey_rabbitmq::{RabbitMqBackend, RabbitMqOptions};
 use serde::{Deserialize, Serialize};
 
-use super::{Broker, test_url};
+use super::Broker;
 
 /// How many slots (parallel applications) one test binary may use.
 pub const SLOTS: usize = 16;
@@ -547,7 +547,7 @@ fn connect(broker: &Broker, name: &str) -> RabbitMqBackend {
         .block_on(async {
             tokio::time::timeout(
                 Duration::from_secs(10),
-                RabbitMqBackend::with_options(&test_url(), options),
+                RabbitMqBackend::with_options(&broker.url, options),
             )
             .await
         })

@@ -20,6 +20,7 @@
 pub mod app;
 pub mod node;
 pub mod rabbitmq;
+pub mod tls;
 
 use std::cell::RefCell;
 use std::path::Path;
@@ -136,6 +137,8 @@ pub fn unique(label: &str) -> String {
 pub struct Broker {
     pub rt: tokio::runtime::Runtime,
     pub conn: Connection,
+    /// The AMQP URL this broker connection uses (its vhost, the test user).
+    pub url: String,
     pub api: ApiClient<String, String, String>,
     pub vhost: String,
     /// The management API's base URL and the user `api_get` asks as.
@@ -201,6 +204,7 @@ impl Broker {
         Broker {
             rt,
             conn,
+            url: url.to_owned(),
             api,
             vhost,
             api_base,
@@ -655,6 +659,41 @@ impl Broker {
         self.rt
             .block_on(self.api.create_vhost(&params))
             .unwrap_or_else(|e| panic!("creating vhost {name}: {e}"));
+    }
+
+    /// Creates `name` (deleted on drop) with the default queue type `queue_type`: what a queue
+    /// declared there without `x-queue-type` is. Both versions know the setting; 3.10 reads it
+    /// from the API's `defaultqueuetype` only, 4.x from `default_queue_type` too.
+    pub fn create_vhost_with_default_type(&self, name: &str, queue_type: &str) {
+        self.vhosts.borrow_mut().push(name.to_owned());
+        let enc = |s: &str| {
+            percent_encoding::utf8_percent_encode(s, percent_encoding::NON_ALPHANUMERIC).to_string()
+        };
+        let url = format!("{}/api/vhosts/{}", self.api_base, enc(name));
+        self.rt.block_on(async {
+            let response = reqwest::Client::new()
+                .put(&url)
+                .basic_auth(&self.api_auth.0, Some(&self.api_auth.1))
+                .json(&serde_json::json!({"defaultqueuetype": queue_type}))
+                .send()
+                .await
+                .unwrap_or_else(|e| panic!("PUT {url}: {e}"));
+            assert!(
+                response.status().is_success(),
+                "PUT {url}: {}",
+                response.status()
+            );
+        });
+        let listed = self
+            .api_get("vhosts")
+            .and_then(|v| v.as_array().cloned())
+            .unwrap_or_default();
+        let made = listed.iter().find(|v| v["name"] == name);
+        assert_eq!(
+            made.map(|v| v["default_queue_type"].clone()),
+            Some(serde_json::Value::from(queue_type)),
+            "the vhost {name} has the default queue type {queue_type}"
+        );
     }
 
     /// Creates a user with `password` and `tags` (deleted on drop), with no permissions.

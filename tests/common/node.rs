@@ -18,6 +18,8 @@
 //! - Dropping the [`Node`] stops it, whether the test passed or panicked: `rabbitmqctl stop`,
 //!   then `kill -9` of the pid in its pid file if the node still runs, then its directory is
 //!   removed.
+//! - [`Node::start_with_tls`] adds TLS listeners (AMQPS and the management API over HTTPS) with
+//!   the certificates a test made ([`super::tls::Pki`]).
 //! - Tests that use nodes take [`Node::lock`] first: an exclusive `flock` of [`LOCK_FILE`],
 //!   shared by every test process on the machine (and every engineer), so that the faults of one
 //!   test never hit another's node. The kernel releases it when the process ends, however.
@@ -29,6 +31,16 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use super::rabbitmq::{self, Install};
+
+/// The server side of a node's TLS listeners, as PEM text.
+pub struct NodeTls {
+    /// The CA the node trusts for client certificates.
+    pub ca_pem: String,
+    pub cert_pem: String,
+    pub key_pem: String,
+    /// AMQPS refuses a client without a certificate signed by the CA (mutual TLS).
+    pub require_client_certificate: bool,
+}
 
 /// The lock that serialises private nodes across test processes.
 pub const LOCK_FILE: &str = "/tmp/queuey-private-nodes.lock";
@@ -44,6 +56,10 @@ pub struct Node {
     pub amqp_port: u16,
     pub api_port: u16,
     pub dist_port: u16,
+    /// The TLS listeners' ports, open when the node was started with [`Node::start_with_tls`]:
+    /// AMQPS 5686 and HTTPS 15686 for slot 1, 5687 and 15687 for slot 2.
+    pub amqps_port: u16,
+    pub https_port: u16,
     /// Its directory, as this machine sees it (inside the root for a root's node).
     pub dir: PathBuf,
     /// Where its RabbitMQ comes from.
@@ -93,12 +109,25 @@ impl Node {
             amqp_port: 5681 + slot,
             api_port: 15681 + slot,
             dist_port: 25681 + slot,
+            amqps_port: 5685 + slot,
+            https_port: 15685 + slot,
             install,
         }
     }
 
     /// Starts the node of `slot` afresh (empty data), stopping a leftover of a killed run.
     pub fn start(slot: u16) -> Node {
+        Node::start_configured(slot, None)
+    }
+
+    /// [`Node::start`] with TLS listeners besides the plain ones: AMQPS on
+    /// [`Node::amqps_port`] and the management API over HTTPS on [`Node::https_port`], with
+    /// `tls`'s certificate, key and CA (written into the node's directory).
+    pub fn start_with_tls(slot: u16, tls: &NodeTls) -> Node {
+        Node::start_configured(slot, Some(tls))
+    }
+
+    fn start_configured(slot: u16, tls: Option<&NodeTls>) -> Node {
         stop_leftovers(slot);
         let node = Node::of_slot(slot, rabbitmq::install().clone());
         if node.dir.exists() {
@@ -107,14 +136,15 @@ impl Node {
         for sub in ["mnesia", "log"] {
             std::fs::create_dir_all(node.dir.join(sub)).expect("a directory for the private node");
         }
-        std::fs::write(
-            node.dir.join("rabbitmq.conf"),
-            format!(
-                "listeners.tcp.default = {}\nmanagement.tcp.port = {}\nloopback_users = none\n",
-                node.amqp_port, node.api_port
-            ),
-        )
-        .expect("the private node's configuration");
+        let mut conf = format!(
+            "listeners.tcp.default = {}\nmanagement.tcp.port = {}\nloopback_users = none\n",
+            node.amqp_port, node.api_port
+        );
+        if let Some(tls) = tls {
+            conf.push_str(&node.tls_conf(tls));
+        }
+        std::fs::write(node.dir.join("rabbitmq.conf"), conf)
+            .expect("the private node's configuration");
         std::fs::write(node.dir.join("enabled_plugins"), "[rabbitmq_management].\n")
             .expect("the private node's plugins");
         node.install
@@ -136,6 +166,55 @@ impl Node {
             "the private node runs RabbitMQ {version}, the test broker {want}.x"
         );
         node
+    }
+
+    /// Writes `tls`'s files into the node's directory and returns the configuration of its
+    /// listeners: AMQPS (`ssl_options`: the client must present a certificate signed by the CA
+    /// when `tls.require_client_certificate`) and the management API over HTTPS (one-way: the
+    /// broker presents its certificate and asks for none).
+    fn tls_conf(&self, tls: &NodeTls) -> String {
+        let dir = self.dir.join("tls");
+        std::fs::create_dir_all(&dir).expect("a directory for the node's TLS files");
+        for (name, text) in [
+            ("ca.pem", &tls.ca_pem),
+            ("server.pem", &tls.cert_pem),
+            ("server.key", &tls.key_pem),
+        ] {
+            std::fs::write(dir.join(name), text).expect("the node's TLS files");
+        }
+        let file = |name: &str| self.install.inside(&dir.join(name)).display().to_string();
+        let (ca, cert, key) = (file("ca.pem"), file("server.pem"), file("server.key"));
+        let verify = if tls.require_client_certificate {
+            "ssl_options.verify = verify_peer\nssl_options.fail_if_no_peer_cert = true\n"
+        } else {
+            "ssl_options.verify = verify_none\nssl_options.fail_if_no_peer_cert = false\n"
+        };
+        format!(
+            "listeners.ssl.default = {}\nssl_options.cacertfile = {ca}\n\
+             ssl_options.certfile = {cert}\nssl_options.keyfile = {key}\n{verify}\
+             management.ssl.port = {}\nmanagement.ssl.cacertfile = {ca}\n\
+             management.ssl.certfile = {cert}\nmanagement.ssl.keyfile = {key}\n",
+            self.amqps_port, self.https_port
+        )
+    }
+
+    /// Replaces the certificate and key that the node's TLS listeners present to new
+    /// connections, as an operator rotates them: the files, then `ssl:clear_pem_cache()`.
+    pub fn replace_server_certificate(&self, cert_pem: &str, key_pem: &str) {
+        let dir = self.dir.join("tls");
+        std::fs::write(dir.join("server.pem"), cert_pem).expect("the node's certificate");
+        std::fs::write(dir.join("server.key"), key_pem).expect("the node's key");
+        self.ctl(&["eval", "ssl:clear_pem_cache()."]);
+    }
+
+    /// The AMQPS URL of the node's default vhost, by the host name `host`.
+    pub fn amqps_url(&self, host: &str) -> String {
+        format!("amqps://guest:guest@{host}:{}/%2f", self.amqps_port)
+    }
+
+    /// The management API over HTTPS, by the host name `host`.
+    pub fn https_api_url(&self, host: &str) -> String {
+        format!("https://{host}:{}", self.https_port)
     }
 
     /// The node's RabbitMQ version, from its API.

@@ -128,7 +128,7 @@ pub(super) async fn from_file(
             progress.inc(1);
             continue;
         }
-        let copy = match stepper.step(&mut message, false) {
+        let copy = match stepper.step(&mut message) {
             Step::Unmatched => {
                 progress.inc(1);
                 continue;

@@ -37,7 +37,7 @@ use crate::endpoint::ConnectionSettings;
 use crate::error::{Error, ExitCode, Kind, Result};
 use crate::live::dead::explain_missing;
 use crate::output::Output;
-use crate::output::dead::note_rescued;
+use crate::output::notes::note_rescued;
 use crate::output::progress::Progress;
 use crate::output::replay::print_report;
 use crate::output::sanitize::sanitize;
@@ -144,6 +144,7 @@ pub async fn run(
         ));
         return Err(e);
     }
+    crate::output::notes::note_held_elsewhere(output, &report.source, report.held_elsewhere);
     print_report(&report, s.from_file.is_some(), output)?;
     Ok(report.exit_code())
 }

@@ -24,8 +24,6 @@ use super::{Pace, Shared, Tally, paced_window, publish_chunk};
 use crate::broker::peek::{Delivered, Peek, with_peek};
 use crate::broker::publish::{Copy, Outcome, Publisher};
 use crate::broker::session::Session;
-use crate::broker::settle::Rescuer;
-use crate::dead::decode::Message;
 use crate::dead::journal::{Unfinished, digest};
 use crate::dead::peek::PeekOptions;
 use crate::dead::replay::{ReplayStamp, copy_id, replayed_in_run};
@@ -58,9 +56,6 @@ struct Token {
     copy: u64,
     /// Its envelope's attempt was set back to 1.
     reset: bool,
-    /// The dead letter itself when it is on its last delivery (quorum): if its copy fails, it
-    /// must be republished rather than returned.
-    last_delivery: Option<Message>,
 }
 
 pub(super) async fn from_queue(
@@ -114,6 +109,8 @@ pub(super) async fn from_queue(
     let carried_ref = &mut carried;
     let (rescued, reached_end) = with_peek(session, &dead, options, async |p| {
         progress.set_length(p.target);
+        let depth_at_start = p.target;
+        report.held_elsewhere = p.held_elsewhere;
         let acker = p.acker();
         let (job_tx, job_rx) = mpsc::channel::<Job>(window);
         let (settle_tx, settle_rx) = mpsc::channel::<Settle>(window.saturating_mul(4));
@@ -122,6 +119,7 @@ pub(super) async fn from_queue(
             shared: &shared,
             stepper: Stepper::new(s, &stamp),
             carried: carried_ref,
+            progress,
             jobs: job_tx,
             settle: settle_tx.clone(),
             tally: ReplayReport::default(),
@@ -135,12 +133,12 @@ pub(super) async fn from_queue(
             pace: Pace::new(s.rate),
             chunk: publish_chunk(s.rate),
         };
-        let settler = Settler::new(&acker, Rescuer::new(session, &dead), &shared, progress);
-        let (read, published, (settled, acked, rescued)) =
+        let settler = Settler::new(&acker, &shared, progress);
+        let (read, published, (settled, acked)) =
             tokio::join!(reader.run(p), publish.run(job_rx), settler.run(settle_rx));
         // Whatever failed, the acks that went out are counted, so that `finish` knows how many
         // deliveries it returns to q.dead.
-        p.acked_elsewhere(acked + rescued);
+        p.acked_elsewhere(acked);
         report.scanned = p.received();
         // When the connection drops every stage fails; report the broker's error rather than
         // a stage noticing that its neighbour stopped.
@@ -162,7 +160,7 @@ pub(super) async fn from_queue(
         if !s.dry_run {
             acker.barrier().await?;
         }
-        report.depth_at_start = Some(p.target);
+        report.depth_at_start = Some(depth_at_start);
         // Refused copies the broker dead-lettered back into q.dead: doubles of dead letters
         // that stayed, removed (after the acks, which no longer take a multiple).
         let mut refused = shared.refused.take();
@@ -184,7 +182,8 @@ pub(super) async fn from_queue(
         report.already_copied = read.already;
         report.absorb(read.tally);
         report.absorb(outcomes);
-        Ok((rescued, read.reached_end))
+        report.renewed = read.renewed;
+        Ok((p.rescuer.count, read.reached_end))
     })
     .await?;
     report.rescued = rescued;
@@ -212,6 +211,7 @@ struct Reader<'a, 'r> {
     stepper: Stepper<'a>,
     /// The records of an unfinished earlier run.
     carried: &'r mut Unfinished,
+    progress: &'a Progress,
     jobs: mpsc::Sender<Job>,
     settle: mpsc::Sender<Settle>,
     /// Failures to build a copy, and with --dry-run what would move, per target.
@@ -226,6 +226,8 @@ struct Read {
     skipped: u64,
     /// Dead letters an earlier run had copied.
     already: u64,
+    /// Dead letters on their last delivery replaced by copies at the back of q.dead.
+    renewed: u64,
     reached_end: bool,
     tally: ReplayReport,
 }
@@ -237,6 +239,7 @@ impl Reader<'_, '_> {
             matched: 0,
             skipped: 0,
             already: 0,
+            renewed: 0,
             reached_end: false,
             tally: ReplayReport::default(),
         };
@@ -274,43 +277,55 @@ impl Reader<'_, '_> {
             let went_on = if let Some(copied) = copied {
                 read.already += 1;
                 if self.shared.s.dry_run {
-                    self.keep(tag, message, last_delivery).await
+                    self.keep().await
                 } else {
+                    // On its last delivery or not, its copy is safe: a crash that ends it
+                    // ends a dead letter that was to go.
                     let token = Token {
                         tag,
                         target: copied.to,
                         digest,
                         copy: 0,
                         reset: false,
-                        last_delivery: None,
                     };
                     self.pass(Job::Copied(token), 0).await
                 }
+            } else if last_delivery {
+                // A quorum dead letter whose next counted return ends it: a crash while this
+                // run holds it (a closed channel counts, on every version) would lose it, and
+                // copies wait their turn in the window. So it is replaced at once by a
+                // confirmed copy at the back of q.dead, which this run reads again (and moves
+                // then, if it matches). A dry run, which moves nothing, does not read it again.
+                p.rescue(tag, &mut message).await?;
+                read.renewed += 1;
+                if !self.shared.s.dry_run {
+                    p.extend_target(1);
+                    self.progress.set_length(p.target);
+                }
+                self.settled_elsewhere().await
             } else if replayed_in_run(&message.properties, &self.stepper.stamp().run) {
                 read.skipped += 1;
-                self.keep(tag, message, last_delivery).await
+                self.keep().await
             } else {
-                match self.stepper.step(&mut message, last_delivery) {
-                    Step::Unmatched => self.keep(tag, message, last_delivery).await,
+                match self.stepper.step(&mut message) {
+                    Step::Unmatched => self.keep().await,
                     Step::Would { to, reset } => {
                         let bytes = message.body.len();
                         match self.admit(&to, bytes).await? {
                             None => self.tally.would(&to, reset),
                             Some(why) => self.tally.would_not_fit(&to, why),
                         }
-                        self.keep(tag, message, last_delivery).await
+                        self.keep().await
                     }
                     Step::Cannot { to, why } => {
                         self.tally
                             .fail(&to, format!("cannot copy the message: {why}"));
-                        self.keep(tag, message, last_delivery).await
+                        self.keep().await
                     }
                     Step::Copy(copy) => {
                         if let Some(why) = self.admit(&copy.queue, copy.body.len()).await? {
                             self.tally.fail(&copy.queue, why);
-                            // The body went to the copy, unless this is a last delivery (then
-                            // the message is whole, to be rescued).
-                            self.keep(tag, message, last_delivery).await
+                            self.keep().await
                         } else {
                             let weight = self.shared.weight(&copy.body);
                             let token = Token {
@@ -319,7 +334,6 @@ impl Reader<'_, '_> {
                                 digest,
                                 copy: copy.id,
                                 reset: copy.token,
-                                last_delivery: last_delivery.then_some(message),
                             };
                             self.pass(Job::Copy(copy.with_token(token)), weight).await
                         }
@@ -341,18 +355,18 @@ impl Reader<'_, '_> {
         super::room::admit(self.shared.session, &self.shared.rooms, target, bytes).await
     }
 
-    /// The dead letter stays in q.dead (rescued if returning it would end it).
-    async fn keep(&self, tag: u64, message: Message, last: bool) -> bool {
-        let event = if last {
-            Settle::Rescue {
-                tag,
-                message: Box::new(message),
-                in_flight: false,
-            }
-        } else {
-            Settle::Keep { in_flight: false }
-        };
-        self.settle.send(event).await.is_ok()
+    /// The dead letter stays in q.dead.
+    async fn keep(&self) -> bool {
+        self.settle
+            .send(Settle::Keep { in_flight: false })
+            .await
+            .is_ok()
+    }
+
+    /// The dead letter was settled by the read stage itself (replaced by a copy): the settle
+    /// stage only counts it, in its turn.
+    async fn settled_elsewhere(&self) -> bool {
+        self.settle.send(Settle::Counted).await.is_ok()
     }
 
     /// Passes `job` on once it has a place in the window and, for a copy, its `weight` of the
@@ -535,13 +549,8 @@ impl Publish<'_, '_> {
             if outcome == Outcome::Delivered {
                 Tally::add(&self.shared.tally.copied, 1);
             }
-            self.send(settle_for(
-                &outcome,
-                token.tag,
-                token.digest,
-                token.last_delivery,
-            ))
-            .await?;
+            self.send(settle_for(&outcome, token.tag, token.digest))
+                .await?;
         }
         Ok(())
     }

@@ -5,8 +5,7 @@ use std::time::{Duration, Instant};
 
 use super::{Shared, Tally};
 use crate::broker::publish::Outcome;
-use crate::broker::settle::{Acker, Rescuer};
-use crate::dead::decode::Message;
+use crate::broker::settle::Acker;
 use crate::error::Result;
 use crate::output::progress::Progress;
 
@@ -23,35 +22,21 @@ pub(super) enum Settle {
     },
     /// It stays in q.dead: returned at the end.
     Keep { in_flight: bool },
-    /// It stays, but returning it would end it: republish it, then ack the original.
-    Rescue {
-        tag: u64,
-        message: Box<Message>,
-        in_flight: bool,
-    },
+    /// The read stage settled it (replaced it by a copy): counted, in its turn.
+    Counted,
 }
 
 /// What becomes of the dead letter `tag` once its copy's outcome is known: acked only when the
-/// copy was confirmed and routed; otherwise (returned, refused, unattributed) it stays, rescued
-/// by a republish when returning it would end it (its last delivery, on a quorum q.dead).
-pub(super) fn settle_for(
-    outcome: &Outcome,
-    tag: u64,
-    digest: String,
-    last_delivery: Option<Message>,
-) -> Settle {
-    match (outcome, last_delivery) {
-        (Outcome::Delivered, _) => Settle::Ack {
+/// copy was confirmed and routed; otherwise (returned, refused, unattributed) it stays. (A
+/// dead letter on its last delivery never gets here: the read stage replaces it first.)
+pub(super) fn settle_for(outcome: &Outcome, tag: u64, digest: String) -> Settle {
+    match outcome {
+        Outcome::Delivered => Settle::Ack {
             tag,
             digest,
             copy: true,
         },
-        (_, Some(message)) => Settle::Rescue {
-            tag,
-            message: Box::new(message),
-            in_flight: true,
-        },
-        (_, None) => Settle::Keep { in_flight: true },
+        _ => Settle::Keep { in_flight: true },
     }
 }
 
@@ -71,7 +56,6 @@ pub(super) fn settle_for(
 /// message with it, so acks go one by one.
 pub(super) struct Settler<'a, 's> {
     acker: &'a Acker<'s>,
-    rescuer: Rescuer<'s>,
     shared: &'a Shared<'a>,
     progress: &'a Progress,
     /// Digests of the dead letters acked since the last barrier.
@@ -86,13 +70,11 @@ pub(super) struct Settler<'a, 's> {
 impl<'a, 's> Settler<'a, 's> {
     pub(super) fn new(
         acker: &'a Acker<'s>,
-        rescuer: Rescuer<'s>,
         shared: &'a Shared<'a>,
         progress: &'a Progress,
     ) -> Settler<'a, 's> {
         Settler {
             acker,
-            rescuer,
             shared,
             progress,
             digests: Vec::new(),
@@ -104,14 +86,13 @@ impl<'a, 's> Settler<'a, 's> {
     }
 
     /// Settles `events` until both stages that send them are done: whether it went well, and
-    /// how many dead letters it acked and rescued (the peek must know, whatever happened).
+    /// how many dead letters it acked (the peek must know, whatever happened).
     pub(super) async fn run(
         mut self,
         events: tokio::sync::mpsc::Receiver<Settle>,
-    ) -> (Result<()>, u64, u64) {
+    ) -> (Result<()>, u64) {
         let result = self.settle(events).await;
-        self.rescuer.close().await;
-        (result, self.acked, self.rescuer.count)
+        (result, self.acked)
     }
 
     async fn settle(&mut self, mut events: tokio::sync::mpsc::Receiver<Settle>) -> Result<()> {
@@ -144,18 +125,7 @@ impl<'a, 's> Settler<'a, 's> {
                     // It stays in q.dead: settled too.
                     self.progress.inc(1);
                 }
-                Settle::Rescue {
-                    tag,
-                    mut message,
-                    in_flight,
-                } => {
-                    self.flush().await?;
-                    self.acker
-                        .rescue(&mut self.rescuer, tag, &mut message)
-                        .await?;
-                    self.release(u64::from(in_flight), u64::from(in_flight));
-                    self.progress.inc(1);
-                }
+                Settle::Counted => self.progress.inc(1),
             }
         }
         self.flush().await
@@ -210,40 +180,16 @@ mod tests {
             text: "NO_ROUTE".into(),
         };
         assert!(matches!(
-            settle_for(&Outcome::Delivered, 7, "d7".into(), None),
+            settle_for(&Outcome::Delivered, 7, "d7".into()),
             Settle::Ack { tag: 7, ref digest, copy: true } if digest == "d7"
-        ));
-        assert!(matches!(
-            settle_for(
-                &Outcome::Delivered,
-                8,
-                "d8".into(),
-                Some(Message::default())
-            ),
-            Settle::Ack {
-                tag: 8,
-                copy: true,
-                ..
-            }
         ));
         for outcome in [returned, Outcome::Refused, Outcome::Unknown] {
             assert!(
                 matches!(
-                    settle_for(&outcome, 7, "d7".into(), None),
+                    settle_for(&outcome, 7, "d7".into()),
                     Settle::Keep { in_flight: true }
                 ),
                 "{outcome:?} keeps the dead letter"
-            );
-            let last = Message {
-                body: b"last delivery".to_vec(),
-                ..Message::default()
-            };
-            assert!(
-                matches!(
-                    settle_for(&outcome, 9, "d9".into(), Some(last)),
-                    Settle::Rescue { tag: 9, ref message, in_flight: true } if message.body == b"last delivery"
-                ),
-                "{outcome:?} on a last delivery rescues it"
             );
         }
     }

@@ -52,12 +52,11 @@ impl<'a> Stepper<'a> {
         self.s.limit.is_some_and(|l| self.matched >= l)
     }
 
-    /// Decides `message`. Its body goes to the copy, unless `keep_body` (a message that must be
-    /// kept whole, to be rescued if its copy fails).
-    pub(super) fn step(&mut self, message: &mut Message, keep_body: bool) -> Step {
+    /// Decides `message`. Its body goes to the copy.
+    pub(super) fn step(&mut self, message: &mut Message) -> Step {
         let s = self.s;
         let dl = decode::decode(message, &s.queue.name, &s.queue.options);
-        if !s.filter.matches(&dl, &message.properties, self.now) {
+        if !s.filter.matches(&dl, message, self.now) {
             return Step::Unmatched;
         }
         self.matched += 1;
@@ -66,11 +65,7 @@ impl<'a> Stepper<'a> {
             let reset = !s.keep_attempts && dl.envelope.as_ref().is_some_and(|e| e.attempt != 1);
             return Step::Would { to, reset };
         }
-        let raw = if keep_body {
-            message.body.clone()
-        } else {
-            std::mem::take(&mut message.body)
-        };
+        let raw = std::mem::take(&mut message.body);
         match copy_of(
             raw,
             message,

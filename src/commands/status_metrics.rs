@@ -1,0 +1,112 @@
+//! `queuey status -o prometheus`: the status screen as gauges, labelled `vhost` and `queue`,
+//! with the age of each q.dead's oldest dead letter (the head of a classic q.dead, a
+//! one-message peek returned in place) and, with `--scan`, its dead letters by cause.
+
+use crate::broker::session::Session;
+use crate::dead::check::AgeReading;
+use crate::dead::filter::Filter;
+use crate::dead::peek::PeekOptions;
+use crate::error::Result;
+use crate::live::check::{QUORUM_NOT_PEEKED, head_age, is_quorum, scan};
+use crate::output::Output;
+use crate::output::prometheus::{self, GaugeFamily, queue_labels};
+use crate::output::sanitize::sanitize;
+use crate::queue::QueueSettings;
+
+use super::status::StatusReport;
+
+fn count(v: Option<u64>) -> Option<f64> {
+    v.map(|v| v as f64)
+}
+
+/// Prints `report` as gauges, reading what the screen does not show: each q.dead's head age and,
+/// with `scan`, its dead letters by cause (classic q.dead only; a quorum one is never peeked by
+/// status, and said so).
+pub async fn print(
+    session: &Session,
+    queues: &[QueueSettings],
+    report: &StatusReport,
+    scan_causes: bool,
+    output: Output,
+) -> Result<()> {
+    let vhost = session.vhost();
+    let mut messages = GaugeFamily::new(
+        "queue_messages",
+        "Messages in q (ready, exact when counted by AMQP)",
+    );
+    let mut consumers = GaugeFamily::new("queue_consumers", "Consumers of q");
+    let mut dead = GaugeFamily::new("dead_letters", "Dead letters in q.dead");
+    let mut age = GaugeFamily::new(
+        "dead_letter_oldest_age_seconds",
+        "Age of the oldest dead letter in q.dead, since its death, else since its job was enqueued",
+    );
+    let mut by_cause = GaugeFamily::new(
+        "dead_letters_by_cause",
+        "Dead letters in q.dead by cause (status --scan)",
+    );
+    let mut holds = GaugeFamily::new("hold_queues", "Live hold queues of q");
+    let mut waiting = GaugeFamily::new(
+        "hold_queue_messages",
+        "Messages waiting in the hold queues of q (statistics)",
+    );
+    let mut drift = GaugeFamily::new(
+        "drift",
+        "1 when q, q.dead or a hold queue differs from its computed definition, else 0",
+    );
+    for (l, q) in report.logical_queues.iter().zip(queues) {
+        let labels = queue_labels(vhost, &l.name);
+        let ready = |s: &super::status::QueueStatus| {
+            if s.exists {
+                s.counts.messages_ready.or(s.counts.messages)
+            } else {
+                None
+            }
+        };
+        messages.add(labels.clone(), count(ready(&l.work)));
+        consumers.add(
+            labels.clone(),
+            count(l.work.exists.then_some(l.work.counts.consumers).flatten()),
+        );
+        dead.add(labels.clone(), count(ready(&l.dead)));
+        holds.add(labels.clone(), l.hold_queues.count.map(|n| n as f64));
+        waiting.add(labels.clone(), count(l.hold_queues.messages));
+        drift.add(labels.clone(), Some(if l.drift { 1.0 } else { 0.0 }));
+        if !l.dead.exists {
+            continue;
+        }
+        match head_age(session, q, PeekOptions::new()).await? {
+            AgeReading::Known { seconds, .. } => age.add(labels.clone(), Some(seconds as f64)),
+            AgeReading::Empty => {}
+            AgeReading::Unknown { why } => output.note(&format!(
+                "note: {}: no oldest-age gauge: {why}",
+                sanitize(&l.dead.name)
+            )),
+        }
+        if scan_causes {
+            if is_quorum(session, q).await == Some(true) {
+                output.note(&format!(
+                    "note: {}: no by-cause gauges: {QUORUM_NOT_PEEKED}",
+                    sanitize(&l.dead.name)
+                ));
+                continue;
+            }
+            let found = scan(
+                session,
+                q,
+                &Filter::default(),
+                PeekOptions::new(),
+                "status --scan",
+                output,
+            )
+            .await?;
+            for (cause, n) in found.by_cause {
+                let mut with = labels.clone();
+                with.push(("cause", cause));
+                by_cause.add(with, Some(n as f64));
+            }
+        }
+    }
+    prometheus::print(&[
+        messages, consumers, dead, age, by_cause, holds, waiting, drift,
+    ])
+}

@@ -1,0 +1,172 @@
+//! What `dead check` and `status` measure of a `q.dead` beyond its depth: the age of its oldest
+//! dead letter (the head, read with a one-message peek that returns it in place), the count and
+//! age of what a filter keeps (a whole peek), the dead letters by cause, and the rate at which
+//! dead letters arrive (the management API's statistics).
+//!
+//! A quorum `q.dead` is never peeked here unless the operator passed `--spend-delivery-budget`:
+//! every peek of one may spend a delivery of the messages it reads (all of them before
+//! RabbitMQ 4.3; on a crash, on every version), and a check that runs every minute would spend
+//! them for ever. Its age is then unknown, and said so.
+
+use std::collections::BTreeMap;
+
+use crate::broker::peek::with_peek;
+use crate::broker::session::Session;
+use crate::dead::check::AgeReading;
+use crate::dead::decode::{self, AgeFrom};
+use crate::dead::filter::Filter;
+use crate::dead::peek::PeekOptions;
+use crate::error::{Error, Result};
+use crate::live::dead::{explain_missing, next_matching};
+use crate::output::progress::Progress;
+use crate::output::{Output, time::now_secs};
+use crate::queue::QueueSettings;
+
+/// Why a quorum `q.dead` is not peeked for its age.
+pub const QUORUM_NOT_PEEKED: &str = "q.dead is a quorum queue, which queuey peeks only with \
+     --spend-delivery-budget (a peek may spend a delivery of the messages it reads)";
+
+/// Whether `q.dead` is a quorum queue, by the management API (`None` without it).
+pub async fn is_quorum(session: &Session, queue: &QueueSettings) -> Option<bool> {
+    match session.live_queue(&queue.dead_queue()).await {
+        Ok(Some(live)) => Some(live.queue_type.as_deref() == Some("quorum")),
+        _ => None,
+    }
+}
+
+fn since(from: AgeFrom) -> String {
+    match from {
+        AgeFrom::Death => "death".to_owned(),
+        AgeFrom::Enqueued => "enqueued".to_owned(),
+    }
+}
+
+/// The age of the head of `q.dead`: a peek of one message, returned in place.
+pub async fn head_age(
+    session: &Session,
+    queue: &QueueSettings,
+    peek: PeekOptions,
+) -> Result<AgeReading> {
+    if is_quorum(session, queue).await == Some(true) && !peek.spend_delivery_budget {
+        return Ok(AgeReading::Unknown {
+            why: QUORUM_NOT_PEEKED.to_owned(),
+        });
+    }
+    let options = PeekOptions {
+        max_messages: Some(1),
+        window: 1,
+        ..peek
+    };
+    let now = now_secs();
+    let read = with_peek(session, &queue.dead_queue(), options, async |p| {
+        let Some(head) = p.next().await? else {
+            return Ok(AgeReading::Empty);
+        };
+        let dl = decode::decode(&head.message, &queue.name, &queue.options);
+        Ok(match dl.age(now) {
+            Some((seconds, from)) => AgeReading::Known {
+                seconds,
+                since: since(from),
+            },
+            None => AgeReading::Unknown {
+                why: "the head of q.dead has no death time (x-death, timestamp) and no envelope \
+                      (enqueued_at_ms)"
+                    .to_owned(),
+            },
+        })
+    })
+    .await;
+    match read {
+        Ok(age) => Ok(age),
+        Err(e) => Err(explain_missing(session, queue, e).await),
+    }
+}
+
+/// What a whole peek of `q.dead` found: the dead letters `filter` keeps, the oldest of their
+/// ages, and their count by cause.
+#[derive(Clone, Debug, Default)]
+pub struct Scan {
+    pub matched: u64,
+    pub oldest: Option<AgeReading>,
+    pub by_cause: BTreeMap<String, u64>,
+}
+
+/// Reads `q.dead` whole (a peek that returns everything in place). Refuses a quorum `q.dead`
+/// without `--spend-delivery-budget` (exit 2), naming `what` needs the scan.
+pub async fn scan(
+    session: &Session,
+    queue: &QueueSettings,
+    filter: &Filter,
+    peek: PeekOptions,
+    what: &str,
+    output: Output,
+) -> Result<Scan> {
+    if is_quorum(session, queue).await == Some(true) && !peek.spend_delivery_budget {
+        return Err(Error::usage(format!(
+            "{what} reads {:?} whole, and it is a quorum queue: {QUORUM_NOT_PEEKED}",
+            queue.dead_queue()
+        ))
+        .with_hint("pass --spend-delivery-budget, or leave out what needs the scan"));
+    }
+    let now = now_secs();
+    let mut out = Scan::default();
+    let mut oldest: Option<(u64, AgeFrom)> = None;
+    let mut unknown = 0u64;
+    let read = with_peek(session, &queue.dead_queue(), peek, async |p| {
+        let progress = Progress::new(output, Some(p.target), "scanning");
+        while let Some((_, dl)) = next_matching(p, queue, filter, now, &progress).await? {
+            out.matched += 1;
+            *out.by_cause
+                .entry(dl.cause.as_str().to_owned())
+                .or_default() += 1;
+            match dl.age(now) {
+                Some(age) if oldest.is_none_or(|o| age.0 > o.0) => oldest = Some(age),
+                Some(_) => {}
+                None => unknown += 1,
+            }
+        }
+        progress.finish();
+        Ok(())
+    })
+    .await;
+    if let Err(e) = read {
+        return Err(explain_missing(session, queue, e).await);
+    }
+    out.oldest = Some(match (oldest, out.matched) {
+        (_, 0) => AgeReading::Empty,
+        (Some((seconds, from)), _) => AgeReading::Known {
+            seconds,
+            since: since(from),
+        },
+        (None, _) => AgeReading::Unknown {
+            why: format!("none of the {unknown} dead letters has a death time or an envelope"),
+        },
+    });
+    Ok(out)
+}
+
+/// Dead letters arriving in `q.dead` per second, by the management API's statistics: the
+/// larger of the publish rate (an application publishes its dead letters) and the growth of
+/// the queue (RabbitMQ does not count the messages it dead-letters itself as publishes).
+pub async fn arrival_rate(
+    session: &Session,
+    queue: &QueueSettings,
+) -> std::result::Result<(f64, String), String> {
+    let live = match session.live_queue(&queue.dead_queue()).await {
+        Ok(Some(live)) => live,
+        Ok(None) => return Err("q.dead does not exist".to_owned()),
+        Err(e) => return Err(format!("needs the management API ({})", e.message)),
+    };
+    match (live.publish_rate(), live.growth_rate()) {
+        (None, None) => Err("the management API has no statistics for q.dead yet".to_owned()),
+        (publish, growth) => {
+            let (p, g) = (publish.unwrap_or(0.0), growth.unwrap_or(0.0).max(0.0));
+            let from = if g > p {
+                "growth of q.dead (statistics)"
+            } else {
+                "publishes into q.dead (statistics)"
+            };
+            Ok((p.max(g), from.to_owned()))
+        }
+    }
+}
