@@ -396,6 +396,16 @@ impl<'a> Peek<'a> {
 
     /// Records one delivery of the current round; ends the round when it is complete.
     async fn take(&mut self, delivery: lapin::message::Delivery) -> Result<()> {
+        self.hold(delivery);
+        self.round_left = self.round_left.saturating_sub(1);
+        if self.round_left == 0 {
+            self.end_round().await?;
+        }
+        Ok(())
+    }
+
+    /// Holds a delivery taken from the broker, to hand on in its turn.
+    fn hold(&mut self, delivery: lapin::message::Delivery) {
         let (tag, message) = message_from_delivery(delivery);
         self.outstanding += 1;
         self.fetched += 1;
@@ -404,11 +414,6 @@ impl<'a> Peek<'a> {
             message,
             rescued: false,
         });
-        self.round_left = self.round_left.saturating_sub(1);
-        if self.round_left == 0 {
-            self.end_round().await?;
-        }
-        Ok(())
     }
 
     /// With `auto_rescue`: replaces every arrived message at risk by a confirmed copy, in one
@@ -504,16 +509,7 @@ impl<'a> Peek<'a> {
                 .map_err(|e| self.session.amqp_error(&e, &context))?;
             loop {
                 match tokio::time::timeout(Duration::from_secs(10), consumer.next()).await {
-                    Ok(Some(Ok(delivery))) => {
-                        let (tag, message) = message_from_delivery(delivery);
-                        self.outstanding += 1;
-                        self.fetched += 1;
-                        self.arrived.push_back(Arrived {
-                            tag,
-                            message,
-                            rescued: false,
-                        });
-                    }
+                    Ok(Some(Ok(delivery))) => self.hold(delivery),
                     Ok(Some(Err(e))) => return Err(self.session.amqp_error(&e, &context)),
                     Ok(None) => break,
                     Err(_) => {
