@@ -298,6 +298,7 @@ Register-ArgumentCompleter -Native -CommandName 'queuey' -ScriptBlock {
             [CompletionResult]::new('replay', 'replay', [CompletionResultType]::ParameterValue, 'Move dead letters back to their original queue (or --to), losing none')
             [CompletionResult]::new('purge', 'purge', [CompletionResultType]::ParameterValue, 'Delete dead letters: the whole q.dead, or those matching the filters')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Exit 1 when dead letters cross a threshold: a gate for cron, CI and monitoring')
+            [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Repair one dead letter and retry it: edit its body, publish it back, losing nothing')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -535,6 +536,37 @@ Register-ArgumentCompleter -Native -CommandName 'queuey' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'queuey;dead;edit' {
+            [CompletionResult]::new('--message-id', '--message-id', [CompletionResultType]::ParameterName, 'The first message with this message id instead of a position')
+            [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set the JSON value at a JSON Pointer instead of opening an editor (VALUE is JSON when it parses, else a string; given several times, applied in order), as in --set /payload/address="1 Main St"')
+            [CompletionResult]::new('--archive', '--archive', [CompletionResultType]::ParameterName, 'Append the original to FILE (export format) before anything is published [default: a new file in $XDG_STATE_HOME/queuey/edits, else ~/.local/state/queuey/edits]')
+            [CompletionResult]::new('--window', '--window', [CompletionResultType]::ParameterName, 'Messages in flight at most, per stage: read ahead from q.dead, and in a replay the copies published but not yet acked, so copies confirmed but not yet acked never exceed the window (memory stays bounded by it, and by 64 MiB of bodies)')
+            [CompletionResult]::new('--dead-suffix', '--dead-suffix', [CompletionResultType]::ParameterName, 'Suffix naming the dead-letter queue [default: .dead]')
+            [CompletionResult]::new('--deferred-suffix', '--deferred-suffix', [CompletionResultType]::ParameterName, 'Infix between q and a hold queue''s TTL: hold queues are q + INFIX + "." + TTL in ms [default: .deferred]')
+            [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'AMQP URL of the broker; the vhost is its path (%2f is "/")')
+            [CompletionResult]::new('--api-url', '--api-url', [CompletionResultType]::ParameterName, 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]')
+            [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'How long to wait for the broker to answer a connection')
+            [CompletionResult]::new('--tls-ca-cert', '--tls-ca-cert', [CompletionResultType]::ParameterName, 'PEM file of the CA that signed the broker''s certificate (amqps://, https://), trusted besides the system''s roots')
+            [CompletionResult]::new('--tls-ca-cert-file', '--tls-ca-cert-file', [CompletionResultType]::ParameterName, 'PEM file of the CA that signed the broker''s certificate (amqps://, https://), trusted besides the system''s roots')
+            [CompletionResult]::new('--tls-cert', '--tls-cert', [CompletionResultType]::ParameterName, 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)')
+            [CompletionResult]::new('--tls-cert-file', '--tls-cert-file', [CompletionResultType]::ParameterName, 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)')
+            [CompletionResult]::new('--tls-key', '--tls-key', [CompletionResultType]::ParameterName, 'PEM file of the client certificate''s private key, unencrypted (with --tls-cert)')
+            [CompletionResult]::new('--tls-key-file', '--tls-key-file', [CompletionResultType]::ParameterName, 'PEM file of the client certificate''s private key, unencrypted (with --tls-cert)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Topology file [default: ./queuey.toml when present]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation (for scripts)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation (for scripts)')
+            [CompletionResult]::new('--spend-delivery-budget', '--spend-delivery-budget', [CompletionResultType]::ParameterName, 'Peek a quorum q.dead even though each peek spends one delivery of every message (RabbitMQ before 4.3); a message on its last delivery is moved to the back instead. On every version a crash of queuey or of its connection spends one delivery of each message held, and could lose only the messages on their last delivery that have arrived and are not yet moved: at most 256, or --window if smaller')
+            [CompletionResult]::new('--assume-classic', '--assume-classic', [CompletionResultType]::ParameterName, 'Without the management API, treat q.dead as a classic queue (as queuey declares it)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No progress bars and no notes on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No progress bars and no notes on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'queuey;dead;help' {
             [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List the dead letters in q.dead without removing any')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one dead letter whole: properties, every header with its type, x-death, the body')
@@ -542,6 +574,7 @@ Register-ArgumentCompleter -Native -CommandName 'queuey' -ScriptBlock {
             [CompletionResult]::new('replay', 'replay', [CompletionResultType]::ParameterValue, 'Move dead letters back to their original queue (or --to), losing none')
             [CompletionResult]::new('purge', 'purge', [CompletionResultType]::ParameterValue, 'Delete dead letters: the whole q.dead, or those matching the filters')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Exit 1 when dead letters cross a threshold: a gate for cron, CI and monitoring')
+            [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Repair one dead letter and retry it: edit its body, publish it back, losing nothing')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -561,6 +594,9 @@ Register-ArgumentCompleter -Native -CommandName 'queuey' -ScriptBlock {
             break
         }
         'queuey;dead;help;check' {
+            break
+        }
+        'queuey;dead;help;edit' {
             break
         }
         'queuey;dead;help;help' {
@@ -672,6 +708,7 @@ Register-ArgumentCompleter -Native -CommandName 'queuey' -ScriptBlock {
             [CompletionResult]::new('replay', 'replay', [CompletionResultType]::ParameterValue, 'Move dead letters back to their original queue (or --to), losing none')
             [CompletionResult]::new('purge', 'purge', [CompletionResultType]::ParameterValue, 'Delete dead letters: the whole q.dead, or those matching the filters')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Exit 1 when dead letters cross a threshold: a gate for cron, CI and monitoring')
+            [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Repair one dead letter and retry it: edit its body, publish it back, losing nothing')
             break
         }
         'queuey;help;dead;ls' {
@@ -690,6 +727,9 @@ Register-ArgumentCompleter -Native -CommandName 'queuey' -ScriptBlock {
             break
         }
         'queuey;help;dead;check' {
+            break
+        }
+        'queuey;help;dead;edit' {
             break
         }
         'queuey;help;ping' {

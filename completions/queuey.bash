@@ -49,6 +49,9 @@ _queuey() {
             queuey__subcmd__dead,check)
                 cmd="queuey__subcmd__dead__subcmd__check"
                 ;;
+            queuey__subcmd__dead,edit)
+                cmd="queuey__subcmd__dead__subcmd__edit"
+                ;;
             queuey__subcmd__dead,export)
                 cmd="queuey__subcmd__dead__subcmd__export"
                 ;;
@@ -69,6 +72,9 @@ _queuey() {
                 ;;
             queuey__subcmd__dead__subcmd__help,check)
                 cmd="queuey__subcmd__dead__subcmd__help__subcmd__check"
+                ;;
+            queuey__subcmd__dead__subcmd__help,edit)
+                cmd="queuey__subcmd__dead__subcmd__help__subcmd__edit"
                 ;;
             queuey__subcmd__dead__subcmd__help,export)
                 cmd="queuey__subcmd__dead__subcmd__help__subcmd__export"
@@ -120,6 +126,9 @@ _queuey() {
                 ;;
             queuey__subcmd__help__subcmd__dead,check)
                 cmd="queuey__subcmd__help__subcmd__dead__subcmd__check"
+                ;;
+            queuey__subcmd__help__subcmd__dead,edit)
+                cmd="queuey__subcmd__help__subcmd__dead__subcmd__edit"
                 ;;
             queuey__subcmd__help__subcmd__dead,export)
                 cmd="queuey__subcmd__help__subcmd__dead__subcmd__export"
@@ -393,7 +402,7 @@ _queuey() {
             return 0
             ;;
         queuey__subcmd__dead)
-            opts="-o -q -h -V --url --api-url --connect-timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --help --version ls show export replay purge check help"
+            opts="-o -q -h -V --url --api-url --connect-timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --help --version ls show export replay purge check edit help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -514,6 +523,92 @@ _queuey() {
                     return 0
                     ;;
                 --body-contains)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --window)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dead-suffix)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --deferred-suffix)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --api-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca-cert-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        queuey__subcmd__dead__subcmd__edit)
+            opts="-y -o -q -h -V --message-id --set --archive --yes --spend-delivery-budget --assume-classic --window --dead-suffix --deferred-suffix --url --api-url --connect-timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --message-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --archive)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -711,7 +806,7 @@ _queuey() {
             return 0
             ;;
         queuey__subcmd__dead__subcmd__help)
-            opts="ls show export replay purge check help"
+            opts="ls show export replay purge check edit help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -725,6 +820,20 @@ _queuey() {
             return 0
             ;;
         queuey__subcmd__dead__subcmd__help__subcmd__check)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        queuey__subcmd__dead__subcmd__help__subcmd__edit)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1493,7 +1602,7 @@ _queuey() {
             return 0
             ;;
         queuey__subcmd__help__subcmd__dead)
-            opts="ls show export replay purge check"
+            opts="ls show export replay purge check edit"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1507,6 +1616,20 @@ _queuey() {
             return 0
             ;;
         queuey__subcmd__help__subcmd__dead__subcmd__check)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        queuey__subcmd__help__subcmd__dead__subcmd__edit)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

@@ -283,6 +283,7 @@ set edit:completion:arg-completer[queuey] = {|@words|
             cand replay 'Move dead letters back to their original queue (or --to), losing none'
             cand purge 'Delete dead letters: the whole q.dead, or those matching the filters'
             cand check 'Exit 1 when dead letters cross a threshold: a gate for cron, CI and monitoring'
+            cand edit 'Repair one dead letter and retry it: edit its body, publish it back, losing nothing'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'queuey;dead;ls'= {
@@ -513,6 +514,36 @@ set edit:completion:arg-completer[queuey] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'queuey;dead;edit'= {
+            cand --message-id 'The first message with this message id instead of a position'
+            cand --set 'Set the JSON value at a JSON Pointer instead of opening an editor (VALUE is JSON when it parses, else a string; given several times, applied in order), as in --set /payload/address="1 Main St"'
+            cand --archive 'Append the original to FILE (export format) before anything is published [default: a new file in $XDG_STATE_HOME/queuey/edits, else ~/.local/state/queuey/edits]'
+            cand --window 'Messages in flight at most, per stage: read ahead from q.dead, and in a replay the copies published but not yet acked, so copies confirmed but not yet acked never exceed the window (memory stays bounded by it, and by 64 MiB of bodies)'
+            cand --dead-suffix 'Suffix naming the dead-letter queue [default: .dead]'
+            cand --deferred-suffix 'Infix between q and a hold queue''s TTL: hold queues are q + INFIX + "." + TTL in ms [default: .deferred]'
+            cand --url 'AMQP URL of the broker; the vhost is its path (%2f is "/")'
+            cand --api-url 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]'
+            cand --connect-timeout 'How long to wait for the broker to answer a connection'
+            cand --tls-ca-cert 'PEM file of the CA that signed the broker''s certificate (amqps://, https://), trusted besides the system''s roots'
+            cand --tls-ca-cert-file 'PEM file of the CA that signed the broker''s certificate (amqps://, https://), trusted besides the system''s roots'
+            cand --tls-cert 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)'
+            cand --tls-cert-file 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)'
+            cand --tls-key 'PEM file of the client certificate''s private key, unencrypted (with --tls-cert)'
+            cand --tls-key-file 'PEM file of the client certificate''s private key, unencrypted (with --tls-cert)'
+            cand --config 'Topology file [default: ./queuey.toml when present]'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand -y 'Do not ask for confirmation (for scripts)'
+            cand --yes 'Do not ask for confirmation (for scripts)'
+            cand --spend-delivery-budget 'Peek a quorum q.dead even though each peek spends one delivery of every message (RabbitMQ before 4.3); a message on its last delivery is moved to the back instead. On every version a crash of queuey or of its connection spends one delivery of each message held, and could lose only the messages on their last delivery that have arrived and are not yet moved: at most 256, or --window if smaller'
+            cand --assume-classic 'Without the management API, treat q.dead as a classic queue (as queuey declares it)'
+            cand -q 'No progress bars and no notes on stderr'
+            cand --quiet 'No progress bars and no notes on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'queuey;dead;help'= {
             cand ls 'List the dead letters in q.dead without removing any'
             cand show 'Show one dead letter whole: properties, every header with its type, x-death, the body'
@@ -520,6 +551,7 @@ set edit:completion:arg-completer[queuey] = {|@words|
             cand replay 'Move dead letters back to their original queue (or --to), losing none'
             cand purge 'Delete dead letters: the whole q.dead, or those matching the filters'
             cand check 'Exit 1 when dead letters cross a threshold: a gate for cron, CI and monitoring'
+            cand edit 'Repair one dead letter and retry it: edit its body, publish it back, losing nothing'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'queuey;dead;help;ls'= {
@@ -533,6 +565,8 @@ set edit:completion:arg-completer[queuey] = {|@words|
         &'queuey;dead;help;purge'= {
         }
         &'queuey;dead;help;check'= {
+        }
+        &'queuey;dead;help;edit'= {
         }
         &'queuey;dead;help;help'= {
         }
@@ -631,6 +665,7 @@ set edit:completion:arg-completer[queuey] = {|@words|
             cand replay 'Move dead letters back to their original queue (or --to), losing none'
             cand purge 'Delete dead letters: the whole q.dead, or those matching the filters'
             cand check 'Exit 1 when dead letters cross a threshold: a gate for cron, CI and monitoring'
+            cand edit 'Repair one dead letter and retry it: edit its body, publish it back, losing nothing'
         }
         &'queuey;help;dead;ls'= {
         }
@@ -643,6 +678,8 @@ set edit:completion:arg-completer[queuey] = {|@words|
         &'queuey;help;dead;purge'= {
         }
         &'queuey;help;dead;check'= {
+        }
+        &'queuey;help;dead;edit'= {
         }
         &'queuey;help;ping'= {
         }

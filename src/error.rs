@@ -105,12 +105,13 @@ impl ExitCode {
             }
             ExitCode::Io => "a local file could not be read or written",
             ExitCode::Declined => {
-                "declined: a confirmation prompt was answered no (dead purge on a terminal); \
+                "declined: a confirmation prompt was answered no (dead purge, holds prune, dead \
+                 edit on a terminal), or dead edit's body came back unchanged or unusable; \
                  nothing was changed"
             }
             ExitCode::NotFound => {
-                "not found: dead show found no message at that position or with that message id \
-                 in q.dead (the queue itself exists; a missing queue is 7)"
+                "not found: dead show or dead edit found no message at that position or with \
+                 that message id in q.dead (the queue itself exists; a missing queue is 7)"
             }
             ExitCode::Internal => "internal error (a bug in queuey)",
             ExitCode::Interrupted => {

@@ -360,6 +360,55 @@ pub enum DeadCommand {
     /// with neither a death time nor an envelope has no age. With filters, q.dead is scanned
     /// whole (a peek) and the count and the age are those of the matching dead letters.
     Check(DeadCheckArgs),
+
+    /// Repair one dead letter and retry it: edit its body, publish it back, losing nothing
+    ///
+    /// Opens $VISUAL (else $EDITOR) on the body as pretty JSON, or applies --set POINTER=VALUE
+    /// (RFC 6901, as --where) without an editor. The edit must still parse, and a queuey
+    /// envelope must stay one (else queuey says why and offers to edit again); an unchanged
+    /// body changes nothing (exit 9). The job's attempt is set back to 1, as dead replay does.
+    /// queuey shows the diff and asks (--yes for scripts; without a terminal and without --yes
+    /// it refuses, exit 2), then: (1) writes the original to an archive (the export format,
+    /// flushed to disk), (2) publishes the edited copy to its original queue, confirmed and
+    /// mandatory, (3) only then acks the original. Until (3) the original is held unacked, so a
+    /// crash at any point leaves it in q.dead (and maybe the copy in its queue too), never
+    /// neither.
+    Edit(DeadEditArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct DeadEditArgs {
+    #[command(flatten)]
+    pub queue: DeadQueueArg,
+
+    /// Position in q.dead, 1 being the head (as `dead ls` shows it)
+    #[arg(value_name = "POSITION", required_unless_present = "message_id")]
+    pub position: Option<u64>,
+
+    /// The first message with this message id instead of a position
+    #[arg(long, value_name = "ID", conflicts_with = "position")]
+    pub message_id: Option<String>,
+
+    /// Set the JSON value at a JSON Pointer instead of opening an editor (VALUE is JSON when it
+    /// parses, else a string; given several times, applied in order), as in --set
+    /// /payload/address="1 Main St"
+    #[arg(long, value_name = "POINTER=VALUE")]
+    pub set: Vec<String>,
+
+    /// Append the original to FILE (export format) before anything is published [default: a
+    /// new file in $XDG_STATE_HOME/queuey/edits, else ~/.local/state/queuey/edits]
+    #[arg(long, value_name = "FILE")]
+    pub archive: Option<PathBuf>,
+
+    /// Do not ask for confirmation (for scripts)
+    #[arg(long, short = 'y')]
+    pub yes: bool,
+
+    #[command(flatten)]
+    pub peek: PeekArgs,
+
+    #[command(flatten)]
+    pub settings: QueueNamesArgs,
 }
 
 #[derive(Debug, Args)]

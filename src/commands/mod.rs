@@ -5,6 +5,7 @@ pub mod args;
 pub mod check;
 pub mod dead;
 pub mod declare;
+pub mod edit;
 pub mod holds;
 pub mod ping;
 pub mod prune;
@@ -46,6 +47,7 @@ pub async fn run(work: Work, output: Output) -> Result<ExitCode> {
         } => status::run(&queues, &connection, scan, output).await,
         Work::DeadCheck { connection, check } => check::run(&connection, &check, output).await,
         Work::HoldsPrune { connection, prune } => prune::run(&connection, &prune, output).await,
+        Work::DeadEdit { connection, edit } => edit::run(&connection, &edit, output).await,
         Work::Ping { connection } => ping::run(&connection, output).await,
         Work::DeadLs {
             connection,

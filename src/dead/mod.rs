@@ -3,6 +3,7 @@
 
 pub mod check;
 pub mod decode;
+pub mod edit;
 pub mod envelope;
 pub mod export;
 pub mod filter;

@@ -25,12 +25,14 @@ use crate::topology::RabbitMqOptions;
 pub const DEFAULT_CONFIG_FILE: &str = "queuey.toml";
 
 pub mod check;
+pub mod edit;
 pub mod file;
 pub mod prune;
 pub mod resolve;
 pub mod tls;
 
 pub use check::CheckSettings;
+pub use edit::EditSettings;
 pub use file::TopologyFile;
 pub use prune::PruneSettings;
 pub use resolve::{resolve_queue, resolve_queues};
@@ -119,6 +121,10 @@ pub enum Work {
     HoldsPrune {
         connection: ConnectionSettings,
         prune: PruneSettings,
+    },
+    DeadEdit {
+        connection: ConnectionSettings,
+        edit: EditSettings,
     },
     Ping {
         connection: ConnectionSettings,
@@ -418,6 +424,10 @@ impl Invocation {
                         },
                         connection: connection(file.as_ref())?,
                     },
+                    cli::DeadCommand::Edit(a) => Work::DeadEdit {
+                        edit: edit::edit_settings(&a, file.as_ref())?,
+                        connection: connection(file.as_ref())?,
+                    },
                     cli::DeadCommand::Check(a) => Work::DeadCheck {
                         check: check::check_settings(&a, file.as_ref())?,
                         connection: connection(file.as_ref())?,
@@ -483,6 +493,7 @@ impl Work {
             Work::DeadPurge { purge, .. } => vec![&purge.queue],
             Work::DeadCheck { check, .. } => check.queues.iter().collect(),
             Work::HoldsPrune { prune, .. } => prune.queues.iter().map(|(q, _)| q).collect(),
+            Work::DeadEdit { edit, .. } => vec![&edit.queue],
             Work::Ping { .. } => Vec::new(),
         }
     }

@@ -1,7 +1,7 @@
 //! The operator's tools beyond the look and the replay, on real dead letters of a real
 //! application on the queuey 1.1.0 library (`common::app`): payload filters (`--where`,
 //! `--body-contains`), `dead check` and `-o prometheus`,
-//! `holds prune`, `dead replay --after`.
+//! `holds prune`, `dead replay --after`, `dead edit`.
 //!
 //! One test binary, a module per subject. Each test binds its own application slot (the list
 //! is below, so that no two tests share one).
@@ -13,6 +13,7 @@
 //! | 2 | `alerting::prometheus_output_parses_with_labels_escaped` |
 //! | 3 | `prune::prune_keeps_what_waits_and_what_the_topology_file_lists` |
 //! | 4 | `later::replay_after_5s_reaches_the_worker_after_the_delay_and_not_before` |
+//! | 5 | `repair::a_job_repaired_with_set_is_handled_by_the_real_worker` |
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -21,3 +22,4 @@ mod alerting;
 mod later;
 mod payload;
 mod prune;
+mod repair;

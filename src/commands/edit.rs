@@ -1,0 +1,364 @@
+//! `queuey dead edit <QUEUE> (POSITION | --message-id ID)`: repair one dead letter and retry it.
+//!
+//! The order of work is what makes a loss impossible. The dead letter is found by a peek and
+//! held unacknowledged on the peek's channel from then on. Then, and only in this order:
+//! (1) the original is appended to an archive in the export format, and the file and its
+//! directory are flushed to disk; (2) the edited copy is published to its original queue,
+//! confirmed and `mandatory`, and must come back delivered (not returned, not refused); (3) the
+//! original is acked. A crash before (3) closes the channel, and the broker returns the held
+//! original to q.dead: at worst the copy is in its queue and the original in q.dead too, never
+//! neither. (Tests stop it between the steps with `QUEUEY_TEST_EDIT_PAUSE`, see [`pause`].)
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::broker::peek::with_peek;
+use crate::broker::publish::{Copy, Outcome, Publisher};
+use crate::broker::session::Session;
+use crate::dead::decode::{self, Message};
+use crate::dead::edit::{apply_sets, check_edited, line_diff, pretty, with_retries_back};
+use crate::dead::envelope;
+use crate::dead::export::export_record;
+use crate::dead::peek::PeekOptions;
+use crate::dead::replay::{ReplayStamp, copy_id, replay_properties, target};
+use crate::endpoint::ConnectionSettings;
+use crate::error::{Error, ExitCode, Kind, Result};
+use crate::live::dead::explain_missing;
+use crate::output::sanitize::sanitize;
+use crate::output::time::now_secs;
+use crate::output::{self, Format, Output};
+use crate::settings::{EditSettings, Which};
+
+/// What `dead edit` did.
+#[derive(Debug, Default, Serialize)]
+pub struct EditReport {
+    pub queue: String,
+    pub position: u64,
+    pub message_id: Option<String>,
+    /// Where the edited copy went (its original queue).
+    pub target: String,
+    /// `published` (the copy confirmed, the original acked), `unchanged` or `declined`
+    /// (nothing done, exit 9).
+    pub outcome: &'static str,
+    /// The archive that holds the original.
+    pub archive: Option<String>,
+    /// The diff shown: lines with `- `, `+ ` or two spaces.
+    pub diff: Vec<String>,
+}
+
+/// For the tests that kill queuey between the steps: with `QUEUEY_TEST_EDIT_PAUSE` naming a
+/// step (`found`, `archived`, `published`), queuey says so on stderr after that step and waits
+/// a minute, holding the original, to be killed there. Not for use outside tests.
+fn pause(step: &str) {
+    if std::env::var("QUEUEY_TEST_EDIT_PAUSE").is_ok_and(|s| s == step) {
+        eprintln!("queuey test hook: paused after {step}");
+        std::thread::sleep(std::time::Duration::from_secs(60));
+    }
+}
+
+pub async fn run(
+    connection: &ConnectionSettings,
+    s: &EditSettings,
+    output: Output,
+) -> Result<ExitCode> {
+    let session = Session::new(connection.clone(), "dead edit")?;
+    if let Some(unchecked) = session.check_write_permission("dead edit").await? {
+        output.warn(&unchecked);
+    }
+    let dead = s.queue.dead_queue();
+    let options = PeekOptions {
+        auto_rescue: false,
+        ..s.peek
+    };
+    let done = with_peek(&session, &dead, options, async |p| {
+        let mut found = None;
+        while let Some(mut d) = p.next().await? {
+            let hit = match &s.which {
+                Which::Position(n) => d.position == *n,
+                Which::MessageId(id) => d.message.properties.message_id.as_deref() == Some(id),
+            };
+            if hit {
+                found = Some(d);
+                break;
+            }
+            if d.last_delivery {
+                // Kept, and returning it would end it: replace it by a fresh copy.
+                p.rescue(d.tag, &mut d.message).await?;
+            }
+            if matches!(s.which, Which::Position(n) if d.position >= n) {
+                break;
+            }
+        }
+        let Some(d) = found else {
+            return Ok(None);
+        };
+        if d.last_delivery {
+            return Err(Error::new(
+                Kind::BrokerRefused,
+                format!(
+                    "the dead letter at position {} of {dead:?} is on its last delivery of a \
+                     quorum queue: holding it while it is edited would risk it",
+                    d.position
+                ),
+            )
+            .with_hint("raise the delivery limit of q.dead with a policy, then edit it"));
+        }
+        pause("found");
+        let report = edit_held(&session, s, &dead, d.position, &d.message, output).await?;
+        if report.outcome == "published" {
+            p.ack(d.tag).await?;
+        }
+        Ok(Some(report))
+    })
+    .await;
+    let done = match done {
+        Ok(v) => v,
+        Err(e) => {
+            let e = explain_missing(&session, &s.queue, e).await;
+            session.close().await;
+            return Err(e);
+        }
+    };
+    session.close().await;
+    let Some(report) = done else {
+        let what = match &s.which {
+            Which::Position(n) => format!("no message at position {n} in {dead:?}"),
+            Which::MessageId(id) => format!("no message with message id {id:?} in {dead:?}"),
+        };
+        return Err(Error::new(Kind::MessageNotFound, what).with_hint(format!(
+            "`{}` lists what is there",
+            crate::shell::dead_ls_command(&s.queue)
+        )));
+    };
+    match output.format {
+        Format::Json => output::print_json(&report)?,
+        _ => output::print(match report.outcome {
+            "published" => format!(
+                "published the edited copy to {} (attempt 1) and removed the original from {}; \
+                 the original is archived in {}",
+                sanitize(&report.target),
+                sanitize(&report.queue),
+                sanitize(report.archive.as_deref().unwrap_or("?"))
+            ),
+            "unchanged" => "unchanged: nothing published, the dead letter stays".to_owned(),
+            _ => "declined: nothing published, the dead letter stays".to_owned(),
+        })?,
+    }
+    Ok(if report.outcome == "published" {
+        ExitCode::Ok
+    } else {
+        ExitCode::Declined
+    })
+}
+
+/// The edit of one held dead letter, up to its copy confirmed (the caller acks the original).
+async fn edit_held(
+    session: &Session,
+    s: &EditSettings,
+    dead: &str,
+    position: u64,
+    message: &Message,
+    output: Output,
+) -> Result<EditReport> {
+    let dl = decode::decode(message, &s.queue.name, &s.queue.options);
+    let mut report = EditReport {
+        queue: dead.to_owned(),
+        position,
+        message_id: message.properties.message_id.clone(),
+        target: target(&dl, None),
+        ..EditReport::default()
+    };
+    let Some(before) = pretty(&message.body) else {
+        return Err(Error::usage(format!(
+            "the dead letter at position {position} of {dead:?} has a body that is not JSON: \
+             dead edit edits JSON bodies"
+        ))
+        .with_hint(
+            "`queuey dead show` prints it; `dead export` and `dead replay --from-file` move it",
+        ));
+    };
+    let edited = if s.sets.is_empty() {
+        match edit_in_editor(&message.body, &before)? {
+            Some(body) => body,
+            None => {
+                report.outcome = "unchanged";
+                return Ok(report);
+            }
+        }
+    } else {
+        apply_sets(&message.body, &s.sets).map_err(|why| {
+            Error::usage(format!(
+                "--set on the dead letter at position {position}: {why}"
+            ))
+        })?
+    };
+    let body = with_retries_back(edited);
+    let after = pretty(&body).unwrap_or_default();
+    report.diff = line_diff(&before, &after);
+    if before == after {
+        report.outcome = "unchanged";
+        return Ok(report);
+    }
+    if output.format != Format::Json || !s.yes {
+        for line in &report.diff {
+            eprintln!("{}", sanitize(line));
+        }
+    }
+    if !s.yes {
+        if !io::stdin().is_terminal() {
+            return Err(Error::usage(format!(
+                "refusing to publish the edited dead letter without confirmation: standard \
+                 input is not a terminal; nothing changed in {dead:?}"
+            ))
+            .with_hint("pass --yes to edit from a script"));
+        }
+        if !super::purge::confirm(&format!(
+            "Publish this to {} (attempt 1) and remove the original from {}? [y/N] ",
+            sanitize(&report.target),
+            sanitize(dead)
+        ))? {
+            report.outcome = "declined";
+            return Ok(report);
+        }
+    }
+    // (1) The original, archived and on disk.
+    let archive = archive_path(s, dead)?;
+    let record = export_record(dead, session.vhost(), position, message, &dl);
+    append_synced(&archive, &record)?;
+    report.archive = Some(archive.display().to_string());
+    pause("archived");
+    // (2) The edited copy, confirmed and routed.
+    let stamp = ReplayStamp {
+        run: format!("edit-{}-{}", now_secs(), std::process::id()),
+        time: now_secs(),
+        from: dead.to_owned(),
+    };
+    let first = envelope::decode(&body).is_some();
+    let properties = replay_properties(&message.properties, &dl, &stamp, 1, first);
+    let copy = Copy::new(report.target.clone(), &properties, body, 1u64, 1)
+        .map_err(|why| Error::usage(format!("cannot copy the dead letter: {why}")))?;
+    let mut publisher = Publisher::open(session, 1, copy_id).await?;
+    let mut decided = publisher.publish_many(vec![copy]).await?;
+    decided.extend(publisher.flush().await?);
+    publisher.close().await;
+    match decided.first().map(|(_, o)| o) {
+        Some(Outcome::Delivered) => {}
+        other => {
+            let why = match other {
+                Some(Outcome::Returned { text, .. }) => format!("returned: {text}"),
+                Some(Outcome::Refused) => "refused by the broker".to_owned(),
+                _ => "not confirmed".to_owned(),
+            };
+            return Err(Error::new(
+                Kind::BrokerRefused,
+                format!(
+                    "the edited copy to {:?} was {why}; the original stays in {dead:?}",
+                    report.target
+                ),
+            ));
+        }
+    }
+    pause("published");
+    report.outcome = "published";
+    Ok(report)
+}
+
+/// Opens the editor on `before` until the text parses (and an envelope stays one), or the
+/// operator gives up. `None`: unchanged, or given up.
+fn edit_in_editor(original: &[u8], before: &str) -> Result<Option<Vec<u8>>> {
+    let editor = std::env::var("VISUAL")
+        .ok()
+        .filter(|e| !e.trim().is_empty())
+        .or_else(|| {
+            std::env::var("EDITOR")
+                .ok()
+                .filter(|e| !e.trim().is_empty())
+        })
+        .ok_or_else(|| {
+            Error::usage("dead edit opens $VISUAL or $EDITOR, and neither is set")
+                .with_hint("set one (EDITOR=vi), or give the change with --set POINTER=VALUE")
+        })?;
+    let path = std::env::temp_dir().join(format!("queuey-edit-{}.json", std::process::id()));
+    let io_error = |e: io::Error| Error::io(format!("cannot write {}", path.display()), &e);
+    std::fs::write(&path, format!("{before}\n")).map_err(io_error)?;
+    let result = loop {
+        let status = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!("{editor} \"$1\""))
+            .arg("sh")
+            .arg(&path)
+            .status()
+            .map_err(|e| Error::io(format!("cannot run the editor {editor:?}"), &e))?;
+        if !status.success() {
+            break Err(Error::usage(format!(
+                "the editor {editor:?} failed ({status}): nothing changed"
+            )));
+        }
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| Error::io(format!("cannot read {}", path.display()), &e))?;
+        if text.trim_end() == before.trim_end() {
+            break Ok(None);
+        }
+        match check_edited(original, &text) {
+            Ok(body) => break Ok(Some(body)),
+            Err(why) => {
+                eprintln!("{}", sanitize(&why));
+                if !io::stdin().is_terminal() || !super::purge::confirm("Edit again? [y/N] ")? {
+                    break Ok(None);
+                }
+            }
+        }
+    };
+    let _ = std::fs::remove_file(&path);
+    result
+}
+
+/// `--archive`, else a new file in the state directory's `edits/`.
+fn archive_path(s: &EditSettings, dead: &str) -> Result<PathBuf> {
+    if let Some(path) = &s.archive {
+        return Ok(path.clone());
+    }
+    let dir = crate::journal_file::state_dir()
+        .ok_or_else(|| {
+            Error::usage("no state directory for the archive: neither XDG_STATE_HOME nor HOME")
+                .with_hint("pass --archive FILE")
+        })?
+        .join("edits");
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| Error::io(format!("cannot create {}", dir.display()), &e))?;
+    let safe: String = dead
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == '.' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let millis = crate::output::time::now_millis().unwrap_or(0);
+    Ok(dir.join(format!("{safe}-{millis}-{}.jsonl", std::process::id())))
+}
+
+/// Appends one record to `path` and flushes the file and its directory to disk.
+fn append_synced(path: &Path, record: &serde_json::Value) -> Result<()> {
+    let failed =
+        |e: io::Error| Error::io(format!("cannot write the archive {}", path.display()), &e);
+    let mut file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(failed)?;
+    let mut line = serde_json::to_vec(record)
+        .map_err(|e| Error::internal(format!("cannot encode the archive record: {e}")))?;
+    line.push(b'\n');
+    file.write_all(&line).map_err(failed)?;
+    file.sync_all().map_err(failed)?;
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        File::open(dir).and_then(|d| d.sync_all()).map_err(failed)?;
+    }
+    Ok(())
+}

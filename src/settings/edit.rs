@@ -1,0 +1,55 @@
+//! `dead edit`'s settings.
+
+use std::path::PathBuf;
+
+use serde_json::Value;
+
+use crate::cli::DeadEditArgs;
+use crate::dead::peek::PeekOptions;
+use crate::dead::pointer::{Pointer, parse_assignment};
+use crate::error::{Error, Result};
+use crate::queue::QueueSettings;
+
+use super::{TopologyFile, Which, peek_options, resolve_queue};
+
+/// What `dead edit` does.
+#[derive(Clone, Debug)]
+pub struct EditSettings {
+    pub queue: QueueSettings,
+    pub which: Which,
+    /// `--set`, in order; empty: the editor.
+    pub sets: Vec<(Pointer, Value)>,
+    pub archive: Option<PathBuf>,
+    pub yes: bool,
+    pub peek: PeekOptions,
+}
+
+pub fn edit_settings(a: &DeadEditArgs, file: Option<&TopologyFile>) -> Result<EditSettings> {
+    let which = match (a.position, &a.message_id) {
+        (_, Some(id)) => Which::MessageId(id.clone()),
+        (Some(0), None) => {
+            return Err(Error::settings(
+                "position 0: positions start at 1 (the head of q.dead)",
+            ));
+        }
+        (Some(p), None) => Which::Position(p),
+        (None, None) => return Err(Error::usage("give a POSITION or --message-id")),
+    };
+    let sets = a
+        .set
+        .iter()
+        .map(|s| match parse_assignment(s, false) {
+            Ok((p, Some(v))) => Ok((p, v)),
+            Ok((_, None)) => Err(Error::settings(format!("invalid --set {s:?}: no value"))),
+            Err(why) => Err(Error::settings(format!("invalid --set {s:?}: {why}"))),
+        })
+        .collect::<Result<_>>()?;
+    Ok(EditSettings {
+        queue: resolve_queue(&a.queue.queue, &(&a.settings).into(), file)?,
+        which,
+        sets,
+        archive: a.archive.clone(),
+        yes: a.yes,
+        peek: peek_options(&a.peek)?,
+    })
+}
