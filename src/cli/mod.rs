@@ -599,6 +599,13 @@ pub struct DeadReplayArgs {
     #[arg(long, value_name = "FILE")]
     pub journal: Option<PathBuf>,
 
+    /// Put the jobs back after this delay (e.g. 5s, 8h): the copies go to the hold queue the
+    /// queuey library uses for that delay (q.deferred.{ttl_ms}, declared with the library's
+    /// arguments, the delay rounded up with the retry granularity), and the broker returns them
+    /// to their queue when it has passed; no process stays running. At most 24d20h31m23s647ms
+    #[arg(long, value_name = "DURATION")]
+    pub after: Option<String>,
+
     /// Stop (cleanly, exit 7) when the broker has blocked publishing (a memory or disk alarm)
     /// for this long, instead of waiting for the alarm to clear (e.g. 30s; default: wait)
     #[arg(long, value_name = "DURATION")]

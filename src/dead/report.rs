@@ -59,6 +59,9 @@ pub struct TargetReport {
 pub struct ReplayReport {
     /// The dead-letter queue, or the export file, replayed from.
     pub source: String,
+    /// `--after`: the copies wait in hold queues, and when they return.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub after: Option<AfterReport>,
     pub dry_run: bool,
     /// How many messages q.dead held when the run began (`null` for a file): the run reads at
     /// most these.
@@ -117,6 +120,18 @@ pub struct ReplayReport {
     /// search the list for every message.
     #[serde(skip)]
     index: HashMap<String, usize>,
+}
+
+/// With `--after D`: the delay, the hold queues' TTL, and when the last copy returns.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct AfterReport {
+    /// D as the user wrote it.
+    pub delay: String,
+    /// The hold queues' TTL: D rounded up with the retry granularity.
+    pub ttl_ms: u32,
+    /// When the copies return to their queue: each one TTL after it was copied, the last by
+    /// this time (UTC, the end of the run plus the TTL).
+    pub returns_by: String,
 }
 
 impl ReplayReport {

@@ -33,6 +33,9 @@ pub fn print_report(r: &ReplayReport, from_file: bool, output: Output) -> Result
                 t.would_fail.to_string(),
                 match t.exists {
                     Some(true) => "yes".to_owned(),
+                    Some(false) if r.after.is_some() => {
+                        "NO: the queue it returns to does not exist".to_owned()
+                    }
                     Some(false) => "NO: copies would come back unroutable".to_owned(),
                     None if t.would_fail > 0 => {
                         sanitize(t.failure.as_deref().unwrap_or("cannot be a queue name"))
@@ -218,6 +221,22 @@ pub fn print_report(r: &ReplayReport, from_file: bool, output: Output) -> Result
         s
     };
     output::print(summary)?;
+    if let Some(after) = &r.after {
+        output::print(if r.dry_run {
+            format!(
+                "with --after {}: the copies would wait in hold queues of {} ms (declared by the \
+                 run as the library declares them) and return to their queue {} after each is \
+                 copied",
+                after.delay, after.ttl_ms, after.delay
+            )
+        } else {
+            format!(
+                "the copies wait in hold queues of {} ms and return to their queue {} after each \
+                 was copied: all by about {}",
+                after.ttl_ms, after.delay, after.returns_by
+            )
+        })?;
+    }
     if r.dead_lettered_not_found > 0 {
         output.warn(&format!(
             "{} refused by a target that dead-letters into {} did not come back there within \

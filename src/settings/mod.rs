@@ -175,7 +175,19 @@ pub struct ReplaySettings {
     pub journal: Option<PathBuf>,
     /// `--blocked-timeout`: stop when publishing stays blocked this long.
     pub blocked_timeout: Option<std::time::Duration>,
+    /// `--after`: the copies wait this long in a hold queue before they reach their target.
+    pub after: Option<After>,
     pub peek: PeekOptions,
+}
+
+/// `dead replay --after D`: D, and the TTL of the hold queue it lands in (rounded up with the
+/// retry granularity, as the library rounds a delayed enqueue).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct After {
+    pub delay: Duration,
+    pub ttl_ms: u32,
+    /// As the user wrote it.
+    pub written: String,
 }
 
 /// What `dead purge` does.
@@ -381,6 +393,11 @@ impl Invocation {
                                     })
                                     .transpose()?,
                                 peek: peek_options(&a.peek)?,
+                                after: a
+                                    .after
+                                    .as_deref()
+                                    .map(|d| after_settings(d, &queue))
+                                    .transpose()?,
                                 queue,
                             },
                             connection: connection(file.as_ref())?,
@@ -563,6 +580,27 @@ pub fn filter_from_args(a: &FilterArgs) -> Result<Filter> {
         )));
     }
     Ok(filter)
+}
+
+/// `--after D`: its hold queue's TTL, as the library computes it for a delayed enqueue; past
+/// `MAX_DEFERRAL_MS` refused (never clamped: the jobs must not come back early).
+pub fn after_settings(written: &str, queue: &QueueSettings) -> Result<After> {
+    let delay = parse_duration(written)
+        .map_err(|e| Error::settings(format!("invalid --after {written:?}: {e}")))?;
+    let ttl_ms = crate::topology::deferred_ttl_ms(delay, queue.options.retry_granularity)
+        .ok_or_else(|| {
+            Error::settings(format!(
+                "--after {written}: a hold queue holds a message at most {} ({} ms, the \
+                 library's MAX_DEFERRAL_MS)",
+                crate::duration::format_millis(crate::topology::MAX_DEFERRAL_MS),
+                crate::topology::MAX_DEFERRAL_MS
+            ))
+        })?;
+    Ok(After {
+        delay,
+        ttl_ms,
+        written: written.to_owned(),
+    })
 }
 
 /// How a peek may treat the queue.

@@ -51,6 +51,8 @@ struct FileRun<'a> {
     tally: &'a Tally,
     /// The room in each target (see `dead::room`).
     rooms: RefCell<Rooms>,
+    /// With `--after`: the hold queues declared so far (see `after`).
+    holds: RefCell<std::collections::HashMap<String, Option<String>>>,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -103,6 +105,7 @@ pub(super) async fn from_file(
             s.allow_drop_head,
             s.dry_run,
         )),
+        holds: RefCell::new(std::collections::HashMap::new()),
     };
     let mut stepper = Stepper::new(s, &stamp);
     progress.set_length(total);
@@ -149,9 +152,11 @@ pub(super) async fn from_file(
             }
             Step::Copy(copy) => copy,
         };
-        if let Some(why) =
-            super::room::admit(session, &run.rooms, &copy.queue, copy.body.len()).await?
-        {
+        let cannot = match super::after::ensure_hold(session, s, &run.holds, &copy.queue).await? {
+            Some(why) => Some(why),
+            None => super::room::admit(session, &run.rooms, &copy.queue, copy.body.len()).await?,
+        };
+        if let Some(why) = cannot {
             // Not published: the line stays to be replayed (the journal has no record of it).
             report.fail(&copy.queue, why);
             progress.inc(1);
@@ -191,7 +196,7 @@ pub(super) async fn from_file(
     }
     report.limits_unread = run.rooms.borrow().unread();
     if s.dry_run {
-        check_targets(session, report).await;
+        check_targets(session, s, report).await;
     } else if !report.interrupted {
         // The end of the file, or of --limit: the journal goes, but for records of lines past
         // the limit. Stopped by a signal, it stays: a rerun goes on where this run stopped.

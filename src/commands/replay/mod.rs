@@ -12,6 +12,7 @@
 //! doubt, `file.rs` replays an export file. The report is
 //! `dead::report`, printed by `output::replay`.
 
+mod after;
 mod doubt;
 mod file;
 mod journal;
@@ -107,6 +108,13 @@ pub async fn run(
         0.0
     };
     report.peak_in_flight = Tally::get(&tally.peak_in_flight);
+    report.after = s.after.as_ref().map(|a| crate::dead::report::AfterReport {
+        delay: a.written.clone(),
+        ttl_ms: a.ttl_ms,
+        returns_by: crate::output::time::now_millis().map_or_else(String::new, |now| {
+            crate::output::time::format_utc(now.saturating_add(i64::from(a.ttl_ms)))
+        }),
+    });
     let result = match result {
         Err(e) if report.scanned == 0 && s.from_file.is_none() && e.kind != Kind::BrokerRefused => {
             Err(explain_missing(&session, &s.queue, e).await)
@@ -223,10 +231,13 @@ async fn watch_flow(
 
 /// With --dry-run: checks that each target exists, as a real run's copies would find out, and
 /// counts what would move and what would fail.
-async fn check_targets(session: &Session, report: &mut ReplayReport) {
+/// With `--after` the targets are hold queues, which the run declares: what must exist is the
+/// queue each returns to.
+async fn check_targets(session: &Session, s: &ReplaySettings, report: &mut ReplayReport) {
     for t in &mut report.targets {
         if t.queue.len() <= MAX_QUEUE_NAME_BYTES {
-            t.exists = target_exists(session, &t.queue).await;
+            let returns_to = after::returns_to(s, &t.queue).unwrap_or(&t.queue);
+            t.exists = target_exists(session, returns_to).await;
         }
     }
     report.settle_would();
@@ -234,7 +245,7 @@ async fn check_targets(session: &Session, report: &mut ReplayReport) {
 
 /// Whether `queue` exists: the management API, else a passive declare (the name is a work
 /// queue's, with no `x-expires` lease to renew). `None` when neither can tell.
-async fn target_exists(session: &Session, queue: &str) -> Option<bool> {
+pub(super) async fn target_exists(session: &Session, queue: &str) -> Option<bool> {
     match session.live_queue(queue).await {
         Ok(found) => Some(found.is_some()),
         Err(_) => session
@@ -264,6 +275,8 @@ struct Shared<'a> {
     /// Copies the broker refused whose target may dead-letter them back into q.dead: copy
     /// number -> target.
     refused: RefCell<HashMap<u64, String>>,
+    /// With `--after`: the hold queues declared so far, and why one could not be.
+    holds: RefCell<HashMap<String, Option<String>>>,
 }
 
 impl Shared<'_> {

@@ -101,6 +101,7 @@ pub(super) async fn from_queue(
         journal: RefCell::new(journal),
         rooms: RefCell::new(Rooms::new(&dead, s.allow_drop_head, s.dry_run)),
         refused: RefCell::new(HashMap::new()),
+        holds: RefCell::new(HashMap::new()),
     };
     let options = PeekOptions {
         auto_rescue: false,
@@ -193,7 +194,7 @@ pub(super) async fn from_queue(
     }
     report.limits_unread = shared.rooms.borrow().unread();
     if s.dry_run {
-        super::check_targets(session, report).await;
+        super::check_targets(session, s, report).await;
     } else {
         // Clean end: the records of this run answer for dead letters that are gone. Records
         // of earlier runs that this run did not meet stay, unless it read the whole queue.
@@ -323,7 +324,18 @@ impl Reader<'_, '_> {
                         self.keep().await
                     }
                     Step::Copy(copy) => {
-                        if let Some(why) = self.admit(&copy.queue, copy.body.len()).await? {
+                        let cannot = match super::after::ensure_hold(
+                            self.shared.session,
+                            self.shared.s,
+                            &self.shared.holds,
+                            &copy.queue,
+                        )
+                        .await?
+                        {
+                            Some(why) => Some(why),
+                            None => self.admit(&copy.queue, copy.body.len()).await?,
+                        };
+                        if let Some(why) = cannot {
                             self.tally.fail(&copy.queue, why);
                             self.keep().await
                         } else {

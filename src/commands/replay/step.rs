@@ -60,7 +60,7 @@ impl<'a> Stepper<'a> {
             return Step::Unmatched;
         }
         self.matched += 1;
-        let to = target(&dl, s.to.as_deref());
+        let to = super::after::hold_target(s, target(&dl, s.to.as_deref()));
         if s.dry_run {
             let reset = !s.keep_attempts && dl.envelope.as_ref().is_some_and(|e| e.attempt != 1);
             return Step::Would { to, reset };

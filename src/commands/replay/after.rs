@@ -1,0 +1,104 @@
+//! `dead replay --after D`: the copies go to the hold queue the queuey library itself would use
+//! for a delay of D, `{target}.deferred.{ttl_ms}`, declared with exactly the library's
+//! arguments (`topology::deferred_queue_args`: the TTL, the dead-letter route back to the
+//! target, `x-expires` of twice the TTL). When the TTL passes, the broker dead-letters each copy
+//! back to its target: the jobs return with no process left running. Everything else is a
+//! replay's (confirms, the journal, the filters): the hold queue is just the copies' target.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use crate::broker::session::{DeclareReply, Session};
+use crate::error::{Error, Kind, Result};
+use crate::plan::{ComputedQueue, Role};
+use crate::settings::ReplaySettings;
+use crate::topology::{self, QueueType};
+
+/// The hold queue a copy to `target` waits in, with `--after`; `target` itself without.
+pub(super) fn hold_target(s: &ReplaySettings, target: String) -> String {
+    match &s.after {
+        Some(after) => {
+            topology::deferred_queue_name(&target, &s.queue.options.deferred_suffix, after.ttl_ms)
+        }
+        None => target,
+    }
+}
+
+/// The queue a copy waiting in `hold` returns to (`None` without `--after`).
+pub(super) fn returns_to<'h>(s: &ReplaySettings, hold: &'h str) -> Option<&'h str> {
+    let after = s.after.as_ref()?;
+    hold.strip_suffix(&format!(
+        "{}.{}",
+        s.queue.options.deferred_suffix, after.ttl_ms
+    ))
+}
+
+/// Before the first copy into a hold queue of this run: checks that the queue its copies
+/// return to exists (the broker drops a message it dead-letters to a missing queue: without
+/// it, the copies would be lost when their delay ends), then declares it with the library's
+/// declares it with the library's arguments (a declare of an existing equivalent queue changes
+/// nothing and renews its `x-expires` lease). `None` when copies may go; else why not (the dead letters stay).
+/// Without `--after`, and in a dry run, nothing is declared.
+pub(super) async fn ensure_hold(
+    session: &Session,
+    s: &ReplaySettings,
+    declared: &RefCell<HashMap<String, Option<String>>>,
+    hold: &str,
+) -> Result<Option<String>> {
+    let Some(after) = &s.after else {
+        return Ok(None);
+    };
+    if s.dry_run {
+        return Ok(None);
+    }
+    if let Some(known) = declared.borrow().get(hold) {
+        return Ok(known.clone());
+    }
+    let Some(target) = returns_to(s, hold) else {
+        return Err(Error::internal(format!(
+            "{hold:?} is not a hold queue of this run"
+        )));
+    };
+    if super::target_exists(session, target).await == Some(false) {
+        let why = format!(
+            "its queue {target:?} does not exist: the broker would drop the copies when they \
+             leave the hold queue"
+        );
+        declared
+            .borrow_mut()
+            .insert(hold.to_owned(), Some(why.clone()));
+        return Ok(Some(why));
+    }
+    let computed = ComputedQueue {
+        name: hold.to_owned(),
+        logical: target.to_owned(),
+        role: Role::Hold,
+        queue_type: QueueType::Classic,
+        durable: true,
+        arguments: topology::deferred_queue_args(target, after.ttl_ms),
+    };
+    let verdict = match session.declare(&computed).await? {
+        DeclareReply::Ok(_) => None,
+        DeclareReply::Refused { code: 403, text } => {
+            return Err(Error::new(
+                Kind::AccessRefused,
+                format!(
+                    "the broker refused to declare the hold queue {hold:?} in vhost {:?}: {text}",
+                    session.vhost()
+                ),
+            )
+            .with_hint(
+                "--after declares the hold queue as the library does, which needs the configure \
+                 permission on it",
+            ));
+        }
+        DeclareReply::Refused { code, text } => Some(format!(
+            "its hold queue {hold:?} cannot be declared with the library's arguments ({code}): \
+             {text}; `queuey verify` shows the drift"
+        )),
+    };
+    declared
+        .borrow_mut()
+        .insert(hold.to_owned(), verdict.clone());
+    Ok(verdict)
+}
