@@ -198,6 +198,9 @@ pub enum Kind {
     MessageNotFound,
     /// The queue exists but is of a type queuey cannot work on (a stream as q.dead).
     UnsupportedQueue,
+    /// A quorum queue without a majority of its members online: it can neither take nor give
+    /// messages (the broker answered: not unreachable).
+    NoMajority,
     /// The broker refused an operation.
     BrokerRefused,
     /// A local file could not be read or written.
@@ -233,6 +236,7 @@ impl Kind {
             Kind::QueueNotFound => "queue-not-found",
             Kind::MessageNotFound => "message-not-found",
             Kind::UnsupportedQueue => "unsupported-queue",
+            Kind::NoMajority => "no-majority",
             Kind::BrokerRefused => "broker-refused",
             Kind::Io => "io",
             Kind::BrokenPipe => "broken-pipe",
@@ -247,9 +251,10 @@ impl Kind {
             Kind::Unreachable => ExitCode::Unreachable,
             Kind::AccessRefused => ExitCode::AccessRefused,
             Kind::Api | Kind::ApiRefused | Kind::OtherBroker => ExitCode::Api,
-            Kind::QueueNotFound | Kind::BrokerRefused | Kind::UnsupportedQueue => {
-                ExitCode::BrokerRefused
-            }
+            Kind::QueueNotFound
+            | Kind::BrokerRefused
+            | Kind::UnsupportedQueue
+            | Kind::NoMajority => ExitCode::BrokerRefused,
             Kind::MessageNotFound => ExitCode::NotFound,
             Kind::Io => ExitCode::Io,
             Kind::BrokenPipe => ExitCode::Ok,

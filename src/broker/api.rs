@@ -97,6 +97,11 @@ pub struct LiveQueue {
     /// `rate`: how fast the queue's depth changes, per second.
     #[serde(default)]
     pub messages_details: Option<serde_json::Value>,
+    /// A quorum queue's member nodes, and those of them online (3.10 and 4.x).
+    #[serde(default)]
+    pub members: Option<Vec<String>>,
+    #[serde(default)]
+    pub online: Option<Vec<String>>,
 }
 
 impl LiveQueue {
@@ -112,6 +117,47 @@ impl LiveQueue {
     /// How fast the queue's depth grows (negative: shrinks), per second, by the statistics.
     pub fn growth_rate(&self) -> Option<f64> {
         self.messages_details.as_ref()?.get("rate")?.as_f64()
+    }
+
+    /// A quorum queue whose members online are not a majority: `(online, members)`. It can
+    /// neither take nor give messages until a majority is back (a consume waits, then fails:
+    /// seen ~65 s on 4.3).
+    pub fn majority_lost(&self) -> Option<(usize, usize)> {
+        let members = self.members.as_ref()?;
+        let online = self
+            .online
+            .as_ref()
+            .map_or(0, |o| o.iter().filter(|n| members.contains(n)).count());
+        (!members.is_empty() && online * 2 <= members.len()).then_some((online, members.len()))
+    }
+
+    /// The error for a queue whose majority is lost (see [`LiveQueue::majority_lost`]), naming
+    /// the members that are not online.
+    pub fn no_majority_error(&self, vhost: &str, online: usize, members: usize) -> Error {
+        let down: Vec<&str> = self
+            .members
+            .iter()
+            .flatten()
+            .filter(|m| !self.online.iter().flatten().any(|o| o == *m))
+            .map(String::as_str)
+            .collect();
+        Error::new(
+            Kind::NoMajority,
+            format!(
+                "queue {:?} in vhost {vhost:?} is a quorum queue with {online} of its {members} \
+                 members online: it can neither take nor give messages until a majority ({}) \
+                 is back",
+                self.name,
+                members / 2 + 1
+            ),
+        )
+        .with_hint(format!(
+            "start the nodes that are down ({}), then run the command again; \
+             `rabbitmq-diagnostics cluster_status` shows the cluster, `rabbitmq-queues \
+             quorum_status {}` the queue",
+            down.join(", "),
+            crate::shell::quote(&self.name)
+        ))
     }
 }
 
@@ -153,7 +199,7 @@ pub struct NamedPolicy {
 /// this way with one read queue by queue).
 const LISTING_COLUMNS: &str = "name,vhost,arguments,durable,auto_delete,exclusive,type,messages,\
      messages_ready,messages_unacknowledged,consumers,idle_since,policy,operator_policy,\
-     effective_policy_definition,state";
+     effective_policy_definition,state,members,online";
 
 impl ApiClient {
     /// A client of the API at `target`, with the TLS files for an `https://` one.
@@ -584,5 +630,51 @@ impl ApiClient {
             )
             .await?
             .is_some())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn quorum(members: &[&str], online: &[&str]) -> LiveQueue {
+        LiveQueue {
+            name: "orders.dead".into(),
+            members: Some(members.iter().map(|m| m.to_string()).collect()),
+            online: Some(online.iter().map(|m| m.to_string()).collect()),
+            ..LiveQueue::default()
+        }
+    }
+
+    #[test]
+    fn a_quorum_queue_without_a_majority_online_is_named_with_its_nodes_down() {
+        assert_eq!(
+            quorum(&["a", "b", "c"], &["a", "b", "c"]).majority_lost(),
+            None
+        );
+        assert_eq!(quorum(&["a", "b", "c"], &["a", "c"]).majority_lost(), None);
+        assert_eq!(
+            quorum(&["a", "b", "c"], &["c"]).majority_lost(),
+            Some((1, 3))
+        );
+        assert_eq!(quorum(&["a", "b"], &["a"]).majority_lost(), Some((1, 2)));
+        // An online node that is not a member does not count.
+        assert_eq!(
+            quorum(&["a", "b", "c"], &["c", "d"]).majority_lost(),
+            Some((1, 3))
+        );
+        // A classic queue has no members.
+        assert_eq!(LiveQueue::default().majority_lost(), None);
+        let q = quorum(&["rabbit@n1", "rabbit@n2", "rabbit@n3"], &["rabbit@n3"]);
+        let e = q.no_majority_error("/", 1, 3);
+        assert_eq!(e.kind, Kind::NoMajority);
+        assert!(
+            e.message.contains("1 of its 3 members online"),
+            "{}",
+            e.message
+        );
+        assert!(e.message.contains("majority (2)"), "{}", e.message);
+        let hint = e.hint.clone().unwrap_or_default();
+        assert!(hint.contains("rabbit@n1, rabbit@n2"), "{hint}");
     }
 }

@@ -368,8 +368,16 @@ impl<'a> Peek<'a> {
                     ));
                 }
                 None => {
-                    // Nothing for a while: has the queue run dry? Ready messages exclude the
-                    // ones we hold.
+                    // Nothing for a while. A quorum queue that lost its majority meanwhile
+                    // delivers nothing and, about a minute later, closes the connection: the
+                    // management API tells it at once.
+                    if self.kind.queue_type == "quorum"
+                        && let Ok(Some(live)) = self.session.live_queue(&self.queue).await
+                        && let Some((online, members)) = live.majority_lost()
+                    {
+                        return Err(live.no_majority_error(self.session.vhost(), online, members));
+                    }
+                    // Has the queue run dry? Ready messages exclude the ones we hold.
                     let ready = self
                         .session
                         .passive_declare(&self.queue)
@@ -726,6 +734,11 @@ pub async fn queue_kind(
         return Err(session.queue_not_found(queue));
     };
     let queue_type = live.queue_type.clone().unwrap_or_else(|| "classic".into());
+    // Without a majority a quorum queue neither gives nor takes: a consume would wait about a
+    // minute and end with the connection. Said now, by name.
+    if let Some((online, members)) = live.majority_lost() {
+        return Err(live.no_majority_error(session.vhost(), online, members));
+    }
     let version = session.broker_version().await.unwrap_or(None);
     match queue_type.as_str() {
         "quorum" => {}

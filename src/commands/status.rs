@@ -289,7 +289,12 @@ fn print(report: &StatusReport, output: Output) -> Result<()> {
         table.add_row(vec![
             "work queue".to_owned(),
             if l.work.exists {
-                format!("{} ({})", describe(&l.work, ""), sanitize(work_type))
+                format!(
+                    "{} ({}{})",
+                    describe(&l.work, ""),
+                    sanitize(work_type),
+                    l.work.counts.members_text()
+                )
             } else if l.refused {
                 format!(
                     "missing ({}), and the broker would refuse it: `{}` says why",
@@ -303,7 +308,7 @@ fn print(report: &StatusReport, output: Output) -> Result<()> {
             },
         ]);
         let dead_type = match &l.dead.queue_type {
-            Some(t) => format!(" ({})", sanitize(t)),
+            Some(t) => format!(" ({}{})", sanitize(t), l.dead.counts.members_text()),
             None => String::new(),
         };
         table.add_row(vec![

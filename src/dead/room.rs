@@ -38,6 +38,9 @@ pub enum Known {
     Unknown,
     /// Bounded: the room, counted.
     Bounded(Room),
+    /// It takes nothing now (a quorum queue without a majority of its members online): why.
+    /// Copies are not published, and their dead letters stay.
+    Closed(String),
 }
 
 /// A bounded target's room.
@@ -155,6 +158,12 @@ impl Rooms {
         let Some(known) = self.targets.get_mut(target) else {
             return Check::Learn;
         };
+        if let Known::Closed(why) = known {
+            return Check::Full(format!(
+                "{target:?} {why}, so the copy was not published and its dead letter stays in {:?}",
+                self.source
+            ));
+        }
         let Known::Bounded(room) = known else {
             return Check::Admit;
         };
@@ -224,7 +233,7 @@ impl Rooms {
         match self.targets.get(target) {
             Some(Known::Bounded(room)) => room.bounds.refused_copies_return_to(&self.source),
             // Not bounded: nothing refuses a copy for its length.
-            Some(Known::Unbounded | Known::Missing) => Some(false),
+            Some(Known::Unbounded | Known::Missing | Known::Closed(_)) => Some(false),
             Some(Known::Unknown) | None => None,
         }
     }
@@ -436,5 +445,18 @@ mod tests {
             rooms.learned("x", known.clone());
             assert_eq!(rooms.check("x", 1 << 40, now), Check::Admit, "{known:?}");
         }
+    }
+
+    #[test]
+    fn a_closed_target_takes_nothing_and_says_why() {
+        let now = Instant::now();
+        let mut rooms = Rooms::new("q.dead", true, false);
+        rooms.learned("q", Known::Closed("has 1 of 3 members online".into()));
+        let Check::Full(why) = rooms.check("q", 1, now) else {
+            panic!("a closed target admits nothing")
+        };
+        assert!(why.contains("\"q\" has 1 of 3 members online"), "{why}");
+        assert!(why.contains("stays in \"q.dead\""), "{why}");
+        assert_eq!(rooms.refused_copies_return("q"), Some(false));
     }
 }

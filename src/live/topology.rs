@@ -36,6 +36,12 @@ pub struct Counts {
     pub messages_ready: Option<u64>,
     pub messages_unacknowledged: Option<u64>,
     pub consumers: Option<u64>,
+    /// A quorum queue's members, and those of them online (a majority lost: it neither takes
+    /// nor gives messages).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub members: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub members_online: Option<u64>,
 }
 
 impl Counts {
@@ -45,6 +51,27 @@ impl Counts {
             messages_ready: live.messages_ready,
             messages_unacknowledged: live.messages_unacknowledged,
             consumers: live.consumers,
+            members: live.members.as_ref().map(|m| m.len() as u64),
+            members_online: live.members.as_ref().map(|m| {
+                live.online
+                    .iter()
+                    .flatten()
+                    .filter(|o| m.contains(o))
+                    .count() as u64
+            }),
+        }
+    }
+
+    /// `", 1 of 3 members online: no majority, ..."` for a quorum queue that lost its
+    /// majority, `", 2 of 3 members online"` for one that lost a member, else nothing.
+    pub fn members_text(&self) -> String {
+        match (self.members_online, self.members) {
+            (Some(on), Some(all)) if on * 2 <= all => format!(
+                ", {on} of {all} members online: NO MAJORITY, it can neither take nor give \
+                 messages"
+            ),
+            (Some(on), Some(all)) if on < all => format!(", {on} of {all} members online"),
+            _ => String::new(),
         }
     }
 }
@@ -347,6 +374,7 @@ impl<'a> Inspector<'a> {
                 messages_ready: Some(u64::from(c.messages_ready)),
                 messages_unacknowledged: None,
                 consumers: Some(u64::from(c.consumers)),
+                ..Counts::default()
             },
             DeclareReply::Refused { code: 404, .. } => return Ok((ProbeOutcome::Missing, None)),
             // Exclusive to another connection: even a passive declare is locked out.

@@ -60,6 +60,13 @@ async fn learn(session: &Session, target: &str) -> Result<Known> {
         Err(e) if e.kind.is_api() => return Ok(Known::Unknown),
         Err(e) => return Err(e),
     };
+    if let Some((online, members)) = live.majority_lost() {
+        return Ok(Known::Closed(format!(
+            "is a quorum queue with {online} of its {members} members online: it takes no \
+             message until a majority ({}) is back",
+            members / 2 + 1
+        )));
+    }
     let Some(bounds) = bounds_of(
         target,
         live.queue_type.as_deref(),
