@@ -33,6 +33,9 @@ pub struct ConnectionSettings {
     pub amqp: AmqpTarget,
     pub api: ApiTarget,
     pub timeout: Duration,
+    /// `--timeout`: how long an answer the broker owes may take before the run stops cleanly
+    /// (`None`: wait).
+    pub stall_timeout: Option<Duration>,
     /// A private CA and a client identity for `amqps://` and `https://` (empty: the system's
     /// roots, no client certificate).
     pub tls: TlsSettings,

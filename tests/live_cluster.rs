@@ -25,10 +25,7 @@ use std::time::{Duration, Instant};
 
 use common::cluster::Cluster;
 use common::node::Node;
-use common::{Broker, eventually, json, long_str, queuey_process, table};
-use lapin::BasicProperties;
-use lapin::options::{BasicConsumeOptions, ConfirmSelectOptions, QueueDeclareOptions};
-use lapin::types::{AMQPValue, FieldTable};
+use common::{eventually, json, queuey_process};
 
 /// Dead letters per scenario: enough that a kill at full speed lands mid-run.
 const N: usize = 20_000;
@@ -52,49 +49,7 @@ fn fixture(cluster: &Cluster, label: &str, q_leader: usize, dead_leader: usize) 
     let dead = format!("{q}.dead");
     cluster.declare_quorum(q_leader, &q);
     cluster.declare_quorum(dead_leader, &dead);
-    let broker = Broker::connect_node(cluster.node(dead_leader));
-    let mut expected = BTreeMap::new();
-    let ch = broker.channel();
-    broker.rt.block_on(async {
-        ch.confirm_select(ConfirmSelectOptions::default())
-            .await
-            .expect("confirm.select");
-        let mut confirms = Vec::new();
-        for i in (0..N).chain(0..10) {
-            let id = format!("job-{i:06}");
-            let body = format!("{{\"job_id\":\"{id}\",\"n\":{i}}}");
-            let props = BasicProperties::default()
-                .with_message_id(id.as_str().into())
-                .with_delivery_mode(2)
-                .with_content_type("application/json".into())
-                .with_headers(table(vec![
-                    ("x-original-queue", long_str(&q)),
-                    ("x-death-reason", long_str("fatal error: test")),
-                    ("x-attempts", AMQPValue::LongInt(3)),
-                ]));
-            confirms.push(
-                ch.basic_publish(
-                    "".into(),
-                    dead.as_str().into(),
-                    Default::default(),
-                    body.as_bytes(),
-                    props,
-                )
-                .await
-                .expect("publish"),
-            );
-            *expected.entry(id).or_insert(0) += 1;
-            if confirms.len() >= 2000 {
-                for c in confirms.drain(..) {
-                    c.await.expect("confirm");
-                }
-            }
-        }
-        for c in confirms {
-            c.await.expect("confirm");
-        }
-        let _ = ch.close(200, "ok".into()).await;
-    });
+    let expected = cluster.fill_dead(dead_leader, &q, &dead, N, 10);
     let total = expected.values().sum();
     Fixture {
         q,
@@ -114,73 +69,11 @@ fn queuey_on(cluster: &Cluster, n: usize, dir: &Path) -> Command {
     cmd
 }
 
-/// (ready, consumers, unacked) of `queue` as seen through node `n`: ready and consumers by
-/// passive declare (exact), unacked from the API.
-fn counts(cluster: &Cluster, n: usize, queue: &str) -> (u32, u32) {
-    let broker = Broker::connect_node(cluster.node(n));
-    let ch = broker.channel();
-    let q = broker
-        .rt
-        .block_on(ch.queue_declare(
-            queue.into(),
-            QueueDeclareOptions {
-                passive: true,
-                ..QueueDeclareOptions::default()
-            },
-            FieldTable::default(),
-        ))
-        .unwrap_or_else(|e| panic!("passive declare of {queue}: {e}"));
-    (q.message_count(), q.consumer_count())
-}
-
-/// Each job id in `queue` and how many times, taking every message out through node `n` (a
-/// consumer without acks; the end of a scenario).
-fn drain(cluster: &Cluster, n: usize, queue: &str, expect: usize) -> BTreeMap<String, usize> {
-    use futures_lite::StreamExt;
-    let broker = Broker::connect_node(cluster.node(n));
-    let ch = broker.channel();
-    broker.rt.block_on(async {
-        let mut consumer = ch
-            .basic_consume(
-                queue.into(),
-                "drain".into(),
-                BasicConsumeOptions {
-                    no_ack: true,
-                    ..BasicConsumeOptions::default()
-                },
-                FieldTable::default(),
-            )
-            .await
-            .expect("basic.consume");
-        let mut out = BTreeMap::new();
-        let mut seen = 0;
-        loop {
-            // Past the expected count, wait a little for a duplicate to show itself.
-            let wait = if seen >= expect { 1_500 } else { 20_000 };
-            match tokio::time::timeout(Duration::from_millis(wait), consumer.next()).await {
-                Ok(Some(Ok(d))) => {
-                    let id = d
-                        .properties
-                        .message_id()
-                        .as_ref()
-                        .map(|s| s.to_string())
-                        .unwrap_or_default();
-                    *out.entry(id).or_insert(0) += 1;
-                    seen += 1;
-                }
-                Ok(Some(Err(e))) => panic!("draining {queue}: {e}"),
-                Ok(None) | Err(_) => break,
-            }
-        }
-        out
-    })
-}
-
 /// After the last run: `q.dead` empty, each id in `q` exactly as often as it was dead.
 fn assert_exactly_once(cluster: &Cluster, n: usize, f: &Fixture, what: &str) {
-    let (in_dead, _) = counts(cluster, n, &f.dead);
+    let (in_dead, _) = cluster.counts(n, &f.dead);
     assert_eq!(in_dead, 0, "{what}: q.dead is empty");
-    let found = drain(cluster, n, &f.q, f.total);
+    let found = cluster.drain(n, &f.q, f.total);
     let mut lost = Vec::new();
     let mut dup = 0;
     for (id, &want) in &f.expected {
@@ -237,7 +130,7 @@ fn settle(cluster: &Cluster, n: usize, queue: &str, deadline: Duration) -> bool 
     let start = Instant::now();
     let mut last = None;
     while start.elapsed() < deadline {
-        let (ready, consumers) = counts(cluster, n, queue);
+        let (ready, consumers) = cluster.counts(n, queue);
         if consumers == 0 && last == Some(ready) {
             return true;
         }
@@ -270,7 +163,7 @@ fn replay_losing_a_node(
         .expect("queuey starts");
     let watch = rerun_via;
     wait_until(&mut child, KILL_AT, &err_path, || {
-        counts(cluster, watch, &f.q).0 as usize
+        cluster.counts(watch, &f.q).0 as usize
     });
     let killed_at = Instant::now();
     cluster.kill(killed);
@@ -291,8 +184,8 @@ fn replay_losing_a_node(
         other => panic!("{label}: queuey exited {other:?}: {err}"),
     }
     let settled = settle(cluster, rerun_via, &f.dead, Duration::from_secs(10));
-    let (ready, consumers) = counts(cluster, rerun_via, &f.dead);
-    let in_q = counts(cluster, rerun_via, &f.q).0;
+    let (ready, consumers) = cluster.counts(rerun_via, &f.dead);
+    let in_q = cluster.counts(rerun_via, &f.q).0;
     eprintln!(
         "{label}: before the rerun (node {killed} down): q.dead {ready} ready, {consumers} \
          consumers (settled: {settled}); q {in_q}"
@@ -313,7 +206,11 @@ fn replay_losing_a_node(
     if first == Some(3) {
         // What was held came back with the node: one rerun, through any node, finishes.
         let again = rerun(cluster, rerun_via, dir.path(), &f, label);
-        assert_eq!(again, Some(0), "{label}: the rerun after the node came back");
+        assert_eq!(
+            again,
+            Some(0),
+            "{label}: the rerun after the node came back"
+        );
     }
     assert_exactly_once(cluster, rerun_via, &f, label);
 }
@@ -362,6 +259,103 @@ fn a_node_lost_mid_replay_then_a_rerun_through_another_node_copies_each_exactly_
     replay_losing_a_node(&cluster, "lose-q-leader", (1, 3), 2, 1, 3);
     eprintln!(
         "a node lost mid-replay, three scenarios: {:.0}s",
+        started.elapsed().as_secs_f64()
+    );
+}
+
+/// One scenario of a node lost mid-purge: `dead purge --archive` (filtered, so that every
+/// dead letter is read and archived) of a `q.dead` led by `dead_leader`, queuey connected to
+/// `connected`, node `killed` killed after [`KILL_AT`] archived; the rerun (the same command,
+/// the same archive) through `rerun_via` once the node is back. Every dead letter is then in
+/// the archive exactly once, and `q.dead` is empty.
+fn purge_losing_a_node(
+    cluster: &Cluster,
+    label: &str,
+    dead_leader: usize,
+    connected: usize,
+    killed: usize,
+    rerun_via: usize,
+) {
+    let f = fixture(cluster, label, dead_leader, dead_leader);
+    let dir = tempfile::tempdir().expect("tempdir");
+    let archive = dir.path().join("archive.jsonl");
+    let lines = |p: &Path| {
+        std::fs::read_to_string(p)
+            .unwrap_or_default()
+            .lines()
+            .count()
+    };
+    let purge = |n: usize| {
+        let mut cmd = queuey_on(cluster, n, dir.path());
+        cmd.args(["dead", "purge", &f.q, "--yes", "--original-queue", &f.q])
+            .args(["--archive", archive.to_str().expect("utf-8 path")]);
+        cmd
+    };
+    let err_path = dir.path().join("stderr-1");
+    let mut child = purge(connected)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::fs::File::create(&err_path).expect("stderr"))
+        .spawn()
+        .expect("queuey starts");
+    wait_until(&mut child, KILL_AT, &err_path, || lines(&archive));
+    let killed_at = Instant::now();
+    cluster.kill(killed);
+    let status = wait_child(&mut child, Duration::from_secs(180), "queuey to end");
+    let err = std::fs::read_to_string(&err_path).unwrap_or_default();
+    eprintln!(
+        "{label}: node {killed} killed; purge (via node {connected}) ended {:.1}s later with \
+         {status}, {} archived: {}",
+        killed_at.elapsed().as_secs_f64(),
+        lines(&archive),
+        err.trim()
+    );
+    match status.code() {
+        Some(0) => {}
+        Some(4) => assert!(err.contains("archived "), "{err}"),
+        other => panic!("{label}: queuey exited {other:?}: {err}"),
+    }
+    cluster.bring_back(killed);
+    let settled = settle(cluster, rerun_via, &f.dead, Duration::from_secs(120));
+    assert!(settled, "{label}: q.dead settles once the node is back");
+    if status.code() != Some(0) {
+        let out = purge(rerun_via)
+            .args(["-o", "json"])
+            .output()
+            .expect("queuey runs");
+        let summary = json(&out);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{label}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        eprintln!(
+            "{label}: rerun via node {rerun_via}: removed {}, already archived {}",
+            summary["removed"], summary["already_archived"]
+        );
+    }
+    assert_eq!(cluster.counts(rerun_via, &f.dead).0, 0, "q.dead is empty");
+    let mut found: BTreeMap<String, usize> = BTreeMap::new();
+    for line in std::fs::read_to_string(&archive).expect("archive").lines() {
+        let j: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+        let id = j["properties"]["message_id"].as_str().unwrap_or_default();
+        *found.entry(id.to_owned()).or_insert(0) += 1;
+    }
+    assert_eq!(
+        found, f.expected,
+        "{label}: each dead letter archived exactly once"
+    );
+}
+
+#[test]
+fn a_node_lost_mid_purge_then_a_rerun_through_another_node_archives_each_exactly_once() {
+    let _lock = Node::lock();
+    let started = Instant::now();
+    let cluster = Cluster::start();
+    purge_losing_a_node(&cluster, "purge-lose-connected", 1, 1, 1, 2);
+    purge_losing_a_node(&cluster, "purge-lose-dead-leader", 1, 2, 1, 3);
+    eprintln!(
+        "a node lost mid-purge, two scenarios: {:.0}s",
         started.elapsed().as_secs_f64()
     );
 }

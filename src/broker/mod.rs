@@ -11,3 +11,4 @@ pub mod server_properties;
 pub mod session;
 pub mod settle;
 pub mod tls;
+pub mod watch;

@@ -388,6 +388,13 @@ impl<'a> Peek<'a> {
                         self.target = self.fetched;
                         return Ok(Waited::Over);
                     }
+                    self.session.timeout_check(
+                        &format!(
+                            "waiting for deliveries from queue {:?} ({ready} ready)",
+                            self.queue
+                        ),
+                        started,
+                    )?;
                     if started.elapsed() > stall_limit {
                         return Err(Error::new(
                             Kind::BrokerRefused,
@@ -485,16 +492,25 @@ impl<'a> Peek<'a> {
             .basic_qos(prefetch, BasicQosOptions { global: false })
             .await
             .map_err(|e| self.session.amqp_error(&e, &context))?;
-        let consumer = self
-            .channel
-            .basic_consume(
-                self.queue.as_str().into(),
-                "".into(),
-                BasicConsumeOptions::default(),
-                FieldTable::default(),
+        // A quorum queue without a majority takes no consumer: the consume waits.
+        let (session, channel, queue) = (self.session, &self.channel, self.queue.as_str());
+        let consumer = session
+            .owed(
+                &format!("consuming from queue {queue:?}"),
+                &[queue],
+                async {
+                    channel
+                        .basic_consume(
+                            queue.into(),
+                            "".into(),
+                            BasicConsumeOptions::default(),
+                            FieldTable::default(),
+                        )
+                        .await
+                        .map_err(|e| session.amqp_error(&e, &context))
+                },
             )
-            .await
-            .map_err(|e| self.session.amqp_error(&e, &context))?;
+            .await?;
         self.round_left = u64::from(prefetch);
         self.consumer = Some(consumer);
         Ok(())

@@ -138,6 +138,9 @@ pub struct Publisher<'a, T> {
     returned: HashMap<u64, (u16, String)>,
     /// A return named no copy we know: no undecided copy may count as delivered.
     tainted: bool,
+    /// The queues copies went to: a confirmation that waits is owed by them (their majority
+    /// is watched, see `broker::watch`).
+    targets: Vec<String>,
 }
 
 impl<'a, T> Publisher<'a, T> {
@@ -160,6 +163,7 @@ impl<'a, T> Publisher<'a, T> {
             filling: Vec::new(),
             returned: HashMap::new(),
             tainted: false,
+            targets: Vec::new(),
         })
     }
 
@@ -189,6 +193,9 @@ impl<'a, T> Publisher<'a, T> {
                     Error::internal(format!("queue name over 255 bytes: {:?}", c.queue))
                 })?;
                 heads.push((queue, c.properties));
+                if !self.targets.contains(&c.queue) {
+                    self.targets.push(c.queue.clone());
+                }
                 bodies.push(c.body);
                 rest.push((c.queue, c.token, c.id));
             }
@@ -254,9 +261,19 @@ impl<'a, T> Publisher<'a, T> {
             let Some(confirm) = pending.confirm.take() else {
                 continue;
             };
-            let confirmation = confirm
-                .await
-                .map_err(|e| self.session.amqp_error(&e, "lost a publisher confirmation"))?;
+            let session = self.session;
+            let targets: Vec<&str> = self.targets.iter().map(String::as_str).collect();
+            let confirmation = session
+                .owed(
+                    "waiting for the broker to confirm copies",
+                    &targets,
+                    async {
+                        confirm
+                            .await
+                            .map_err(|e| session.amqp_error(&e, "lost a publisher confirmation"))
+                    },
+                )
+                .await?;
             let (acked, message) = match confirmation {
                 Confirmation::Ack(m) => (true, m),
                 Confirmation::Nack(m) => (false, m),

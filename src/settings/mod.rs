@@ -252,6 +252,7 @@ impl Invocation {
             from_env: global.tls_from_env,
         };
         // The topology file's [tls] table counts too.
+        let stall_timeout = stall_timeout(global.timeout.as_deref())?;
         let connection = |file: Option<&TopologyFile>| {
             connection_settings(
                 global.url.as_deref(),
@@ -259,6 +260,7 @@ impl Invocation {
                 &global.connect_timeout,
                 tls::resolve_tls(&tls_flags, file)?,
             )
+            .map(|c| ConnectionSettings { stall_timeout, ..c })
         };
         let work = match cli.command {
             cli::Command::Args(a) => {
@@ -650,8 +652,21 @@ pub fn connection_settings(
         amqp,
         api,
         timeout,
+        stall_timeout: None,
         tls,
     })
+}
+
+/// `--timeout D`: how long an answer the broker owes may take (none: wait).
+fn stall_timeout(text: Option<&str>) -> Result<Option<std::time::Duration>> {
+    let Some(text) = text else { return Ok(None) };
+    let d = parse_duration(text).map_err(|e| Error::settings(format!("--timeout: {e}")))?;
+    if d.is_zero() {
+        return Err(Error::settings(
+            "--timeout 0 would stop at the first wait: give at least 1ms, or leave it out to wait",
+        ));
+    }
+    Ok(Some(d))
 }
 
 #[cfg(test)]

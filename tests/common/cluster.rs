@@ -19,10 +19,16 @@
 //! A test takes [`Node::lock`] before [`Cluster::start`]: the faults of one test never hit
 //! another's nodes.
 
+use std::collections::BTreeMap;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use lapin::BasicProperties;
+use lapin::options::{BasicConsumeOptions, ConfirmSelectOptions, QueueDeclareOptions};
+use lapin::types::{AMQPValue, FieldTable};
+
 use super::node::{Node, SLOTS};
+use super::{Broker, long_str, table};
 
 /// Three private nodes, one cluster. `nodes[0]` is node 1 (slot 1), which the others joined.
 pub struct Cluster {
@@ -79,11 +85,17 @@ impl Cluster {
 
     /// Waits until every node's API lists every node of the cluster as running.
     pub fn wait_running(&self, deadline: Duration) {
-        let names: Vec<&str> = self.nodes.iter().map(|n| n.name.as_str()).collect();
+        let all: Vec<usize> = (1..=self.nodes.len()).collect();
+        self.wait_running_of(&all, deadline);
+    }
+
+    /// Waits until the API of each node of `which` lists each of them as running.
+    fn wait_running_of(&self, which: &[usize], deadline: Duration) {
+        let names: Vec<&str> = which.iter().map(|&n| self.node(n).name.as_str()).collect();
         let start = Instant::now();
         loop {
-            let all = self.nodes.iter().all(|node| {
-                api_get(node, "nodes").is_some_and(|doc| {
+            let all = which.iter().all(|&n| {
+                api_get(self.node(n), "nodes").is_some_and(|doc| {
                     names.iter().all(|name| {
                         doc.as_array().into_iter().flatten().any(|n| {
                             n["name"].as_str() == Some(name) && n["running"].as_bool() == Some(true)
@@ -169,15 +181,151 @@ impl Cluster {
         self.node(n).kill_vm();
     }
 
-    /// Starts node `n` again on its data, and waits until the cluster runs it again.
+    /// Starts node `n` again on its data, and waits until it and the other nodes that run
+    /// list each other as running.
     pub fn bring_back(&self, n: usize) {
         self.node(n).restart();
-        self.wait_running(Duration::from_secs(120));
+        let up: Vec<usize> = (1..=self.nodes.len())
+            .filter(|&m| m == n || self.node(m).is_running())
+            .collect();
+        self.wait_running_of(&up, Duration::from_secs(120));
+    }
+
+    /// Freezes node `n`'s VM (SIGSTOP), as a long pause or a hung host does: its connections
+    /// stay open, it answers nothing, and the others notice only after the distribution's
+    /// tick time (about a minute).
+    pub fn freeze(&self, n: usize) {
+        self.node(n).signal("-STOP");
+    }
+
+    /// Lets a frozen node run again (SIGCONT).
+    pub fn thaw(&self, n: usize) {
+        self.node(n).signal("-CONT");
     }
 
     /// Every node's AMQP URL, node 1 first.
     pub fn urls(&self) -> Vec<String> {
         self.nodes.iter().map(Node::url).collect()
+    }
+}
+
+impl Cluster {
+    /// Publishes `n` dead letters bound for `q` (`x-original-queue`) into `dead` through node
+    /// `via`, confirmed, ids `job-000000`... and `twins` identical twins of the first ones;
+    /// returns each id and how many times it was published.
+    pub fn fill_dead(
+        &self,
+        via: usize,
+        q: &str,
+        dead: &str,
+        n: usize,
+        twins: usize,
+    ) -> BTreeMap<String, usize> {
+        let broker = Broker::connect_node(self.node(via));
+        let mut expected = BTreeMap::new();
+        let ch = broker.channel();
+        broker.rt.block_on(async {
+            ch.confirm_select(ConfirmSelectOptions::default())
+                .await
+                .expect("confirm.select");
+            let mut confirms = Vec::new();
+            for i in (0..n).chain(0..twins.min(n)) {
+                let id = format!("job-{i:06}");
+                let body = format!("{{\"job_id\":\"{id}\",\"n\":{i}}}");
+                let props = BasicProperties::default()
+                    .with_message_id(id.as_str().into())
+                    .with_delivery_mode(2)
+                    .with_content_type("application/json".into())
+                    .with_headers(table(vec![
+                        ("x-original-queue", long_str(q)),
+                        ("x-death-reason", long_str("fatal error: test")),
+                        ("x-attempts", AMQPValue::LongInt(3)),
+                    ]));
+                confirms.push(
+                    ch.basic_publish(
+                        "".into(),
+                        dead.into(),
+                        Default::default(),
+                        body.as_bytes(),
+                        props,
+                    )
+                    .await
+                    .expect("publish"),
+                );
+                *expected.entry(id).or_insert(0) += 1;
+                if confirms.len() >= 2000 {
+                    for c in confirms.drain(..) {
+                        c.await.expect("confirm");
+                    }
+                }
+            }
+            for c in confirms {
+                c.await.expect("confirm");
+            }
+            let _ = ch.close(200, "ok".into()).await;
+        });
+        expected
+    }
+
+    /// (ready, consumers) of `queue` as seen through node `n`, by passive declare (exact).
+    pub fn counts(&self, n: usize, queue: &str) -> (u32, u32) {
+        let broker = Broker::connect_node(self.node(n));
+        let ch = broker.channel();
+        let q = broker
+            .rt
+            .block_on(ch.queue_declare(
+                queue.into(),
+                QueueDeclareOptions {
+                    passive: true,
+                    ..QueueDeclareOptions::default()
+                },
+                FieldTable::default(),
+            ))
+            .unwrap_or_else(|e| panic!("passive declare of {queue}: {e}"));
+        (q.message_count(), q.consumer_count())
+    }
+
+    /// Each job id in `queue` and how many times, taking every message out through node `n` (a
+    /// consumer without acks; the end of a scenario).
+    pub fn drain(&self, n: usize, queue: &str, expect: usize) -> BTreeMap<String, usize> {
+        use futures_lite::StreamExt;
+        let broker = Broker::connect_node(self.node(n));
+        let ch = broker.channel();
+        broker.rt.block_on(async {
+            let mut consumer = ch
+                .basic_consume(
+                    queue.into(),
+                    "drain".into(),
+                    BasicConsumeOptions {
+                        no_ack: true,
+                        ..BasicConsumeOptions::default()
+                    },
+                    FieldTable::default(),
+                )
+                .await
+                .expect("basic.consume");
+            let mut out = BTreeMap::new();
+            let mut seen = 0;
+            loop {
+                // Past the expected count, wait a little for a duplicate to show itself.
+                let wait = if seen >= expect { 1_500 } else { 20_000 };
+                match tokio::time::timeout(Duration::from_millis(wait), consumer.next()).await {
+                    Ok(Some(Ok(d))) => {
+                        let id = d
+                            .properties
+                            .message_id()
+                            .as_ref()
+                            .map(|s| s.to_string())
+                            .unwrap_or_default();
+                        *out.entry(id).or_insert(0) += 1;
+                        seen += 1;
+                    }
+                    Ok(Some(Err(e))) => panic!("draining {queue}: {e}"),
+                    Ok(None) | Err(_) => break,
+                }
+            }
+            out
+        })
     }
 }
 

@@ -382,6 +382,21 @@ impl Node {
         }
     }
 
+    /// Sends `signal` (`-STOP`, `-CONT`) to the node's VM.
+    pub fn signal(&self, signal: &str) {
+        let pid = self.pid().expect("the private node's pid file");
+        let status = Command::new("kill")
+            .args([signal, &pid.to_string()])
+            .status()
+            .expect("kill");
+        assert!(status.success(), "kill {signal} {pid} failed");
+    }
+
+    /// Whether the node's VM runs (its pid file names a live process).
+    pub fn is_running(&self) -> bool {
+        self.pid().is_some_and(alive)
+    }
+
     /// kill -9 of the node's VM if it runs (the end of a test that throws its data away).
     pub fn kill_vm_if_running(&self) {
         if let Some(pid) = self.pid().filter(|&p| alive(p)) {
