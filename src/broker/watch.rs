@@ -56,7 +56,7 @@ impl Session {
 
     /// Fails with [`Kind::Stalled`] when a wait begun at `started` has passed `--timeout`.
     pub fn timeout_check(&self, what: &str, started: Instant) -> Result<()> {
-        match self.settings.stall_timeout {
+        match self.settings().stall_timeout {
             Some(limit) if started.elapsed() >= limit => Err(stalled(what, limit)),
             _ => Ok(()),
         }

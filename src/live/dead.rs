@@ -159,11 +159,13 @@ pub async fn missing_dead_queue(session: &Session, queue: &QueueSettings) -> Err
 /// is its first node, see [`cluster_identity`]), so that a rerun through any of its nodes
 /// finds the journal; the AMQP URL's `host:port` when neither tells it.
 pub async fn journal_scope(session: &Session, dead: &str) -> Scope {
+    // The address the connection opened on, among several.
+    let _ = session.connection().await;
     let address = format!(
         "{}:{}",
-        session.settings.amqp.host, session.settings.amqp.port
+        session.settings().amqp.host,
+        session.settings().amqp.port
     );
-    let _ = session.connection().await;
     let overview = session.overview().await.ok().cloned();
     let cluster = session
         .server_properties()
