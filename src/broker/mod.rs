@@ -6,6 +6,7 @@ pub mod api;
 pub mod attempt;
 pub mod convert;
 pub mod delete;
+pub mod held;
 pub mod peek;
 pub mod permissions;
 pub mod publish;

@@ -51,7 +51,9 @@ use lapin::types::FieldTable;
 use lapin::{Channel, Consumer};
 
 use super::convert::message_from_delivery;
-use super::session::{BrokerVersion, QueueCounts, Session};
+pub use super::held::held_by_others;
+use super::held::held_elsewhere;
+use super::session::{BrokerVersion, Session};
 use super::settle::{Acker, Rescuer};
 use crate::dead::decode::{Message, X_DELIVERY_COUNT};
 use crate::dead::peek::{HeldElsewhere, PeekOptions};
@@ -388,13 +390,8 @@ impl<'a> Peek<'a> {
                         self.target = self.fetched;
                         return Ok(Waited::Over);
                     }
-                    self.session.timeout_check(
-                        &format!(
-                            "waiting for deliveries from queue {:?} ({ready} ready)",
-                            self.queue
-                        ),
-                        started,
-                    )?;
+                    let what = format!("waiting for deliveries from {:?}", self.queue);
+                    self.session.timeout_check(&what, started)?;
                     if started.elapsed() > stall_limit {
                         return Err(Error::new(
                             Kind::BrokerRefused,
@@ -527,10 +524,15 @@ impl<'a> Peek<'a> {
         if let Some(mut consumer) = self.consumer.take() {
             let tag = consumer.tag();
             let context = format!("cannot peek queue {:?}", self.queue);
-            self.channel
-                .basic_cancel(tag, BasicCancelOptions::default())
-                .await
-                .map_err(|e| self.session.amqp_error(&e, &context))?;
+            let (session, channel) = (self.session, &self.channel);
+            session
+                .owed(&context, &[self.queue.as_str()], async {
+                    channel
+                        .basic_cancel(tag, BasicCancelOptions::default())
+                        .await
+                        .map_err(|e| session.amqp_error(&e, &context))
+                })
+                .await?;
             loop {
                 match tokio::time::timeout(Duration::from_secs(10), consumer.next()).await {
                     Ok(Some(Ok(delivery))) => self.hold(delivery),
@@ -645,31 +647,6 @@ impl<'a> Peek<'a> {
         }
         Ok(())
     }
-}
-
-/// What others hold of `queue` now, for work that reads nothing (a whole-queue purge): see
-/// [`held_elsewhere`]. `None` without the management API.
-pub async fn held_by_others(session: &Session, queue: &str) -> Option<HeldElsewhere> {
-    let live = session.live_queue(queue).await.ok().flatten()?;
-    let exact = session.passive_declare(queue).await.ok().flatten()?;
-    held_elsewhere(live.messages_unacknowledged, exact)
-}
-
-/// What others hold of `queue` (see [`HeldElsewhere`]): the management API's count of
-/// unacknowledged messages, when the queue has consumers (an exact count: a passive declare).
-///
-/// The API's statistics are seconds old: right after a look or a replay they still count the
-/// deliveries its end returned or acked. With no consumer there they are such a stale picture
-/// (deliveries are held by consumers; a lost connection's consumers stay registered until the
-/// broker notices, and are counted), or deliveries of `basic.get` that a tool holds, which no
-/// count tells apart from a stale one: queuey does not report those, rather than make every
-/// command after a replay wait for fresh statistics.
-fn held_elsewhere(unacked: Option<u64>, exact: QueueCounts) -> Option<HeldElsewhere> {
-    let unacked = unacked?;
-    (unacked > 0 && exact.consumers > 0).then_some(HeldElsewhere {
-        messages: unacked,
-        consumers: exact.consumers,
-    })
 }
 
 /// Whether one more counted return would end `message` on a quorum queue with `limit`: a

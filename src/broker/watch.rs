@@ -54,6 +54,19 @@ impl Session {
         Ok(())
     }
 
+    /// Returns only when one of `queues` has lost its majority, checked every [`TICK`]: raced
+    /// against a whole run (replay, purge), it stops the run by name within seconds, whatever
+    /// the run is waiting for then (a consume, its cancel, a confirmation, a rate limit).
+    pub async fn majority_watch(&self, queues: &[String]) -> Error {
+        let queues: Vec<&str> = queues.iter().map(String::as_str).collect();
+        loop {
+            tokio::time::sleep(TICK).await;
+            if let Err(e) = self.majority_check(&queues).await {
+                return e;
+            }
+        }
+    }
+
     /// Fails with [`Kind::Stalled`] when a wait begun at `started` has passed `--timeout`.
     pub fn timeout_check(&self, what: &str, started: Instant) -> Result<()> {
         match self.settings().stall_timeout {

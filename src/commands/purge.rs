@@ -144,6 +144,7 @@ pub async fn run(
         let result = tokio::select! {
             r = remove_matching(&session, s, &mut report, &mut archived, &stop, output) => r,
             e = connection_lost(&session) => Err(e),
+            e = session.majority_watch(std::slice::from_ref(&dead)) => Err(e),
         };
         report.interrupted = stop.is_set();
         if let Err(e) = result {
