@@ -55,9 +55,9 @@ pub use super::held::held_by_others;
 use super::held::held_elsewhere;
 use super::session::{BrokerVersion, Session};
 use super::settle::{Acker, Rescuer};
-use crate::dead::decode::{Message, X_DELIVERY_COUNT};
+use crate::dead::decode::Message;
+pub use crate::dead::peek::at_risk;
 use crate::dead::peek::{HeldElsewhere, PeekOptions};
-use crate::dead::value::Value;
 use crate::error::{Error, Kind, Result};
 use crate::signals::StopFlag;
 
@@ -380,10 +380,10 @@ impl<'a> Peek<'a> {
                         return Err(live.no_majority_error(self.session.vhost(), online, members));
                     }
                     // Has the queue run dry? Ready messages exclude the ones we hold.
-                    let ready = self
-                        .session
-                        .passive_declare(&self.queue)
-                        .await?
+                    // Its count asks the queue's leader, which may be the node that stalls.
+                    let what = format!("counting the messages of {:?}", self.queue);
+                    let count = self.session.passive_declare(&self.queue);
+                    let ready = (self.session.owed(&what, &[&self.queue], count).await?)
                         .map_or(0, |c| c.messages_ready);
                     if ready == 0 {
                         self.end_round().await?;
@@ -649,23 +649,6 @@ impl<'a> Peek<'a> {
     }
 }
 
-/// Whether one more counted return would end `message` on a quorum queue with `limit`: a
-/// delivery carrying `x-delivery-count` h has been returned h times (counted); returning it
-/// once more makes h+1, and the broker ends a message whose count passes the limit (seen on
-/// 3.10 and 4.3: with a limit of 1 the first counted return keeps it, the second drops it).
-pub fn at_risk(message: &Message, limit: Option<u64>) -> bool {
-    let Some(limit) = limit else {
-        return false;
-    };
-    let returned = message
-        .properties
-        .header(X_DELIVERY_COUNT)
-        .and_then(Value::as_integer)
-        .and_then(|n| u64::try_from(n).ok())
-        .unwrap_or(0);
-    returned.saturating_add(1) > limit
-}
-
 /// Runs `f` over a peek, and returns every held message to the queue whatever happened.
 pub async fn with_peek<'s, T>(
     session: &'s Session,
@@ -675,7 +658,16 @@ pub async fn with_peek<'s, T>(
 ) -> Result<T> {
     let mut peek = Peek::open(session, queue, options).await?;
     let result = f(&mut peek).await;
-    let finished = peek.finish().await;
+    // A queue that stalls would stall the returns too: what is not returned in a few seconds
+    // the broker returns when the connection closes (it was never acked).
+    let finished = match &result {
+        Err(e) if matches!(e.kind, Kind::Stalled | Kind::NoMajority) => {
+            tokio::time::timeout(Duration::from_secs(3), peek.finish())
+                .await
+                .unwrap_or(Ok(()))
+        }
+        _ => peek.finish().await,
+    };
     let value = result?;
     finished?;
     Ok(value)

@@ -325,6 +325,27 @@ impl Node {
         cmd
     }
 
+    /// `rabbitmq-plugins -n NODE args...` with the node's own plugins file: its output, or a
+    /// panic naming the failure.
+    pub fn plugins(&self, args: &[&str]) -> String {
+        let out = self
+            .env(self.install.command("rabbitmq-plugins"))
+            .args(["-n", &self.name])
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .expect("rabbitmq-plugins runs");
+        assert!(
+            out.status.success(),
+            "rabbitmq-plugins -n {} {} failed: {}{}",
+            self.name,
+            args.join(" "),
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
     /// `rabbitmqctl -n NODE args...`: its output, or a panic naming the failure.
     pub fn ctl(&self, args: &[&str]) -> String {
         let out = self.ctl_output(args);
