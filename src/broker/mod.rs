@@ -1,7 +1,9 @@
 //! The only place that talks to RabbitMQ: AMQP through lapin, and the management HTTP API.
 
+pub mod addresses;
 pub mod amqp;
 pub mod api;
+pub mod attempt;
 pub mod convert;
 pub mod delete;
 pub mod peek;

@@ -57,7 +57,7 @@ pub async fn run(
     s: &PurgeSettings,
     output: Output,
 ) -> Result<ExitCode> {
-    let session = Session::new(connection.clone(), "dead purge")?;
+    let session = super::session(connection, "dead purge", output)?;
     let dead = s.queue.dead_queue();
     let mut report = PurgeReport {
         queue: dead.clone(),

@@ -52,7 +52,7 @@ pub async fn run(
     s: &ReplaySettings,
     output: Output,
 ) -> Result<ExitCode> {
-    let session = Session::new(connection.clone(), "dead replay")?;
+    let session = crate::commands::session(connection, "dead replay", output)?;
     // Before anything, the dry run too: a user who may not publish cannot replay.
     match session.check_write_permission("dead replay").await {
         Ok(None) => {}
