@@ -127,7 +127,7 @@ fn replay_moves_thousands_to_their_original_queues() {
 
     let (mut cmd, _dir) = queuey();
     let out = cmd
-        .args(["dead", "replay", &q, "-o", "json"])
+        .args(["dead", "replay", &q, "-o", "json", "--channels", "2"])
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
@@ -135,8 +135,8 @@ fn replay_moves_thousands_to_their_original_queues() {
     assert_eq!(report["moved"], 3000);
     assert_eq!(report["failed"], 0);
     assert_eq!(broker.message_count(&dead), Some(0));
-    // Over the default two channels, batches of 500 in turn: each target holds exactly its
-    // messages, in an order the two channels interleave (`--channels 1` keeps q.dead's order:
+    // Over two channels, batches of 500 in turn: each target holds exactly its messages, in an
+    // order the two channels interleave (one channel, the default, keeps q.dead's order:
     // one_channel_keeps_q_deads_order_in_each_target).
     for (i, t) in targets.iter().enumerate() {
         let mut got = ids_in(&broker, t);
@@ -310,8 +310,8 @@ fn a_replayed_copy_is_the_dead_letter_with_only_the_documented_changes() {
     assert_eq!(copy, expected);
 }
 
-/// `--channels 1`: the copies reach each target in q.dead's order, across many confirmed
-/// batches (a window of 40 makes batches of 10).
+/// One channel (the default, `--channels 1`): the copies reach each target in q.dead's order,
+/// across many confirmed batches (a window of 40 makes batches of 10).
 #[test]
 fn one_channel_keeps_q_deads_order_in_each_target() {
     let broker = Broker::connect();
@@ -770,6 +770,8 @@ fn sigkill_mid_replay_then_rerun(
         // 30 s at this rate (the test kills it after 2): the kill lands mid-run even on a
         // busy machine.
         .args(["dead", "replay", q, "--rate", "200", "-q", "-o", "json"])
+        // Over two channels: a kill finds copies in flight on both.
+        .args(["--channels", "2"])
         .stdout(std::fs::File::create(dir.path().join("stdout.txt")).unwrap())
         .stderr(std::fs::File::create(&log).unwrap())
         .spawn()

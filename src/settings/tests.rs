@@ -73,7 +73,7 @@ fn replay_refuses_its_own_dead_letter_queue_as_target() {
 }
 
 #[test]
-fn replay_channels_default_to_2_and_stay_within_1_to_16() {
+fn replay_channels_default_to_1_and_stay_within_1_to_16() {
     let channels = |extra: &[&str]| {
         let mut args = vec!["dead", "replay", "orders"];
         args.extend(extra);
@@ -82,8 +82,8 @@ fn replay_channels_default_to_2_and_stay_within_1_to_16() {
         };
         replay.channels
     };
-    assert_eq!(channels(&[]), 2);
-    assert_eq!(channels(&["--channels", "1"]), 1);
+    assert_eq!(channels(&[]), 1);
+    assert_eq!(channels(&["--channels", "2"]), 2);
     assert_eq!(channels(&["--channels", "16"]), 16);
     for bad in ["0", "17"] {
         let e = invocation(&["dead", "replay", "orders", "--channels", bad]).unwrap_err();

@@ -503,8 +503,8 @@ impl Publish<'_, '_> {
             journal.sync()?;
         }
         if self.publisher.is_none() {
-            // Each channel's batches are a share of the one batch size: the copies in flight
-            // stay within the window whatever the channels.
+            // `--channels`: each channel's batches are a share of the one batch size, so the
+            // copies in flight stay within the window whatever the channels.
             let lanes = self.shared.s.channels;
             let window = (paced_window(self.shared.s.rate, self.shared.window) / lanes).max(1);
             self.publisher =
