@@ -560,6 +560,24 @@ fn a_list_skips_the_addresses_that_do_not_answer_and_names_the_one_used() {
             "{how}: {err}"
         );
     }
+    // The summaries of the commands that change q.dead say which address they used.
+    for command in [
+        &["dead", "replay", &q, "--dry-run"][..],
+        &["dead", "purge", &q, "--dry-run"][..],
+    ] {
+        let (mut cmd, _dir) = queuey();
+        let out = cmd
+            .args(command)
+            .args(["-o", "json", "--url", &list])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{command:?}: {}", stderr(&out));
+        assert_eq!(
+            json(&out)["connected_to"],
+            shown(&good).as_str(),
+            "{command:?}"
+        );
+    }
 }
 
 /// A list whose every address fails is exit 4, each address named with what it did; a login
