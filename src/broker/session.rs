@@ -157,6 +157,11 @@ impl Session {
         self.pinned.get().unwrap_or(&self.given)
     }
 
+    /// The address the AMQP connection opened on (its password masked), once it has.
+    pub fn connected_to(&self) -> Option<String> {
+        self.pinned.get().map(|at| at.amqp.display())
+    }
+
     /// Every address given, in order.
     pub fn given(&self) -> &ConnectionSettings {
         &self.given

@@ -153,6 +153,7 @@ pub async fn run(
         return Err(e);
     }
     crate::output::notes::note_held_elsewhere(output, &report.source, report.held_elsewhere);
+    report.connected_to = session.connected_to();
     print_report(&report, s.from_file.is_some(), output)?;
     Ok(report.exit_code())
 }
