@@ -8,6 +8,7 @@
 
 pub mod broker;
 pub mod cli;
+pub mod clock;
 pub mod commands;
 pub mod dead;
 pub mod duration;

@@ -16,7 +16,7 @@ use crate::duration::format_duration;
 use crate::endpoint::ConnectionSettings;
 use crate::error::{ExitCode, Result};
 use crate::live::check::{arrival_rate, head_age, scan};
-use crate::live::dead::missing_dead_queue;
+use crate::live::scan::missing_dead_queue;
 use crate::output::prometheus::{self, GaugeFamily, queue_labels};
 use crate::output::{self, Format, Output, sanitize::sanitize};
 use crate::settings::CheckSettings;

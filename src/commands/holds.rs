@@ -15,9 +15,9 @@ use crate::broker::session::Session;
 use crate::duration::format_millis;
 use crate::endpoint::ConnectionSettings;
 use crate::error::{ExitCode, Result};
-use crate::live::topology as inspect;
+use crate::live::inspect;
 use crate::output::time;
-use crate::output::topology::DiffLines;
+use crate::output::topology_report::DiffLines;
 use crate::output::{self, Format, Output, sanitize::sanitize};
 use crate::plan::{self, Difference};
 use crate::queue::QueueSettings;
@@ -201,7 +201,7 @@ pub async fn run(
         "idle since",
         "expires if idle (approx.)",
     ]);
-    let now = time::now_millis();
+    let now = crate::clock::now_millis();
     for h in &report.hold_queues {
         let arguments = if h.arguments_ok {
             "ok".to_owned()

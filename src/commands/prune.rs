@@ -11,7 +11,7 @@ use crate::broker::session::Session;
 use crate::duration::format_millis;
 use crate::endpoint::ConnectionSettings;
 use crate::error::{Error, ExitCode, Kind, Result};
-use crate::live::topology::{hold_queues, vhost_default as vhost_default_type};
+use crate::live::inspect::{hold_queues, vhost_default as vhost_default_type};
 use crate::output::{self, Format, Output, plural, sanitize::sanitize};
 use crate::plan::prune::{Decision, HoldFacts, decide};
 use crate::plan::{self};

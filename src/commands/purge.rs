@@ -6,9 +6,10 @@ use std::path::Path;
 
 use serde::Serialize;
 
+use crate::broker::acker::{Acker, connection_lost};
 use crate::broker::peek::{Delivered, Peek, with_peek};
 use crate::broker::session::Session;
-use crate::broker::settle::{Acker, connection_lost};
+use crate::clock::now_secs;
 use crate::dead::decode;
 use crate::dead::export::{export_record, read_record};
 use crate::dead::journal::{
@@ -17,12 +18,11 @@ use crate::dead::journal::{
 use crate::dead::peek::PeekOptions;
 use crate::endpoint::ConnectionSettings;
 use crate::error::{Error, ExitCode, Kind, Result};
-use crate::live::dead::{missing_dead_queue, next_matching, refuse_stream, with_declare_command};
+use crate::live::scan::{missing_dead_queue, next_matching, refuse_stream, with_declare_command};
 use crate::output::file::create_new_file;
 use crate::output::notes::note_rescued;
 use crate::output::progress::Progress;
 use crate::output::sanitize::sanitize;
-use crate::output::time::now_secs;
 use crate::output::{self, Format, Output, plural};
 use crate::settings::PurgeSettings;
 use crate::signals::{StopFlag, stop_flag};
@@ -227,7 +227,7 @@ async fn remove_matching(
 ) -> Result<()> {
     let dead = s.queue.dead_queue();
     let now = now_secs();
-    let scope = crate::live::dead::journal_scope(session, &dead).await;
+    let scope = crate::live::scan::journal_scope(session, &dead).await;
     let (mut archive, mut held) = match &s.archive {
         Some(path) => {
             let (a, held) = Archive::open(path, &scope, &session.boot().await)?;

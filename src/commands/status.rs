@@ -10,7 +10,7 @@ use serde::Serialize;
 use crate::broker::session::{DeclareReply, Session};
 use crate::endpoint::ConnectionSettings;
 use crate::error::{ExitCode, Result};
-use crate::live::topology::{self as inspect, Counts, Inspected, Inspector};
+use crate::live::inspect::{self as inspect, Counts, Inspected, Inspector};
 use crate::output::{self, Format, Output, plural, sanitize::sanitize};
 use crate::plan::{self, HoldPlan, Status};
 use crate::queue::QueueSettings;

@@ -140,15 +140,8 @@ fn hash(props: &TypedProperties<'_>, body: &[u8]) -> String {
     h.update((props.len() as u64).to_be_bytes());
     h.update(&props);
     h.update(body);
-    let mut hex = String::with_capacity(64);
-    for b in h.finalize() {
-        hex.push(char::from(HEX_DIGITS[usize::from(b >> 4)]));
-        hex.push(char::from(HEX_DIGITS[usize::from(b & 0xf)]));
-    }
-    hex
+    super::value::hex(&h.finalize())
 }
-
-const HEX_DIGITS: &[u8; 16] = b"0123456789abcdef";
 
 /// The line that opens a run's part of the journal (with its newline).
 pub fn run_line(scope: &Scope, run: &str, started: u64) -> String {

@@ -4,7 +4,7 @@
 //! clean document on stdout. A closed stdout (`queuey ... | head`) is not an error: `main`
 //! ends quietly.
 
-pub mod dead;
+pub mod dead_letters;
 pub mod file;
 pub mod notes;
 pub mod progress;
@@ -12,7 +12,7 @@ pub mod prometheus;
 pub mod replay;
 pub mod sanitize;
 pub mod time;
-pub mod topology;
+pub mod topology_report;
 
 use std::io::{self, IsTerminal, Write};
 

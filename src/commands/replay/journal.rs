@@ -7,10 +7,10 @@ use std::path::{Path, PathBuf};
 
 use crate::broker::publish::Outcome;
 use crate::broker::session::Session;
+use crate::clock::now_secs;
 use crate::dead::journal::{Boot, Scope, Unfinished};
 use crate::error::Result;
 use crate::journal_file::{self, JournalFile};
-use crate::output::time::now_secs;
 use crate::output::{Output, plural};
 use crate::settings::ReplaySettings;
 
