@@ -10,7 +10,8 @@ pub mod notes;
 pub mod progress;
 pub mod prometheus;
 pub mod replay;
-pub mod sanitize;
+pub use queuey_cli_core::sanitize;
+pub mod status;
 pub mod time;
 pub mod topology_report;
 

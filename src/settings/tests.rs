@@ -148,3 +148,19 @@ fn declare_refuses_an_unlisted_queue_unless_told_or_dry() {
         i.notes
     );
 }
+
+/// With no flag and no topology file a queue is the library's default one: the core's tests
+/// build it so (`plan::tests::library_default`), without the CLI.
+#[test]
+fn no_flag_and_no_file_is_the_librarys_default_queue() {
+    let q = resolve_queue("orders", &crate::cli::QueueSettingsArgs::default(), None).unwrap();
+    assert_eq!(
+        q,
+        crate::queue::QueueSettings {
+            name: "orders".to_owned(),
+            config: crate::topology::QueueConfig::default(),
+            options: crate::topology::RabbitMqOptions::default(),
+            unlisted: None,
+        }
+    );
+}

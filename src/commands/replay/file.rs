@@ -83,7 +83,7 @@ pub(super) async fn from_file(
     let canonical = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned());
     let scope =
         crate::live::scan::journal_scope(session, &format!("file:{}", canonical.display())).await;
-    let (mut carried, journal) = super::journal::begin(
+    let (mut carried, journal) = super::carry::begin(
         session,
         s,
         scope,

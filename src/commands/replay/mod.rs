@@ -13,6 +13,7 @@
 //! `dead::report`, printed by `output::replay`.
 
 mod after;
+mod carry;
 mod doubt;
 mod file;
 mod journal;

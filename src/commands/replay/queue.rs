@@ -76,7 +76,7 @@ pub(super) async fn from_queue(
     };
     let scope = crate::live::scan::journal_scope(session, &dead).await;
     let boot = session.boot().await;
-    let (mut carried, journal) = super::journal::begin(
+    let (mut carried, journal) = super::carry::begin(
         session,
         s,
         scope,
