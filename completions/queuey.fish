@@ -24,8 +24,8 @@ function __fish_queuey_using_subcommand
     contains -- $cmd[1] $argv
 end
 
-complete -c queuey -n "__fish_queuey_needs_command" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
-complete -c queuey -n "__fish_queuey_needs_command" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
+complete -c queuey -n "__fish_queuey_needs_command" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/"). Repeat it, or separate URLs with commas, for the nodes of a cluster: the first that answers is used' -r
+complete -c queuey -n "__fish_queuey_needs_command" -l api-url -d 'Management API URL, repeatable or comma-separated like --url [default: each AMQP address\'s host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_needs_command" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
 complete -c queuey -n "__fish_queuey_needs_command" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
 complete -c queuey -n "__fish_queuey_needs_command" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
@@ -58,8 +58,8 @@ complete -c queuey -n "__fish_queuey_using_subcommand args" -l dead-suffix -d 'S
 complete -c queuey -n "__fish_queuey_using_subcommand args" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL: hold queues are q + INFIX + "." + TTL in ms [default: .deferred]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand args" -l retry-granularity -d 'Rounding step of retry and delayed-enqueue delays [default: 1s]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand args" -l deferred-granularity -d 'Rounding step of deferral delays [default: 1s]' -r
-complete -c queuey -n "__fish_queuey_using_subcommand args" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
-complete -c queuey -n "__fish_queuey_using_subcommand args" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand args" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/"). Repeat it, or separate URLs with commas, for the nodes of a cluster: the first that answers is used' -r
+complete -c queuey -n "__fish_queuey_using_subcommand args" -l api-url -d 'Management API URL, repeatable or comma-separated like --url [default: each AMQP address\'s host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand args" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
 complete -c queuey -n "__fish_queuey_using_subcommand args" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand args" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
@@ -81,8 +81,8 @@ complete -c queuey -n "__fish_queuey_using_subcommand declare" -l dead-suffix -d
 complete -c queuey -n "__fish_queuey_using_subcommand declare" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL: hold queues are q + INFIX + "." + TTL in ms [default: .deferred]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand declare" -l retry-granularity -d 'Rounding step of retry and delayed-enqueue delays [default: 1s]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand declare" -l deferred-granularity -d 'Rounding step of deferral delays [default: 1s]' -r
-complete -c queuey -n "__fish_queuey_using_subcommand declare" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
-complete -c queuey -n "__fish_queuey_using_subcommand declare" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand declare" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/"). Repeat it, or separate URLs with commas, for the nodes of a cluster: the first that answers is used' -r
+complete -c queuey -n "__fish_queuey_using_subcommand declare" -l api-url -d 'Management API URL, repeatable or comma-separated like --url [default: each AMQP address\'s host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand declare" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
 complete -c queuey -n "__fish_queuey_using_subcommand declare" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand declare" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
@@ -106,8 +106,8 @@ complete -c queuey -n "__fish_queuey_using_subcommand verify" -l dead-suffix -d 
 complete -c queuey -n "__fish_queuey_using_subcommand verify" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL: hold queues are q + INFIX + "." + TTL in ms [default: .deferred]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand verify" -l retry-granularity -d 'Rounding step of retry and delayed-enqueue delays [default: 1s]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand verify" -l deferred-granularity -d 'Rounding step of deferral delays [default: 1s]' -r
-complete -c queuey -n "__fish_queuey_using_subcommand verify" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
-complete -c queuey -n "__fish_queuey_using_subcommand verify" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand verify" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/"). Repeat it, or separate URLs with commas, for the nodes of a cluster: the first that answers is used' -r
+complete -c queuey -n "__fish_queuey_using_subcommand verify" -l api-url -d 'Management API URL, repeatable or comma-separated like --url [default: each AMQP address\'s host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand verify" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
 complete -c queuey -n "__fish_queuey_using_subcommand verify" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand verify" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
@@ -120,8 +120,8 @@ complete -c queuey -n "__fish_queuey_using_subcommand verify" -l all -d 'Every q
 complete -c queuey -n "__fish_queuey_using_subcommand verify" -s q -l quiet -d 'No progress bars and no notes on stderr'
 complete -c queuey -n "__fish_queuey_using_subcommand verify" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c queuey -n "__fish_queuey_using_subcommand verify" -s V -l version -d 'Print version'
-complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls prune help" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
-complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls prune help" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls prune help" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/"). Repeat it, or separate URLs with commas, for the nodes of a cluster: the first that answers is used' -r
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls prune help" -l api-url -d 'Management API URL, repeatable or comma-separated like --url [default: each AMQP address\'s host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls prune help" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls prune help" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls prune help" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
@@ -138,8 +138,8 @@ complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls prune help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l dead-suffix -d 'Suffix naming the dead-letter queue [default: .dead]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL: hold queues are q + INFIX + "." + TTL in ms [default: .deferred]' -r
-complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
-complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/"). Repeat it, or separate URLs with commas, for the nodes of a cluster: the first that answers is used' -r
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l api-url -d 'Management API URL, repeatable or comma-separated like --url [default: each AMQP address\'s host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
@@ -160,8 +160,8 @@ complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_sub
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from prune" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL: hold queues are q + INFIX + "." + TTL in ms [default: .deferred]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from prune" -l retry-granularity -d 'Rounding step of retry and delayed-enqueue delays [default: 1s]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from prune" -l deferred-granularity -d 'Rounding step of deferral delays [default: 1s]' -r
-complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from prune" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
-complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from prune" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from prune" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/"). Repeat it, or separate URLs with commas, for the nodes of a cluster: the first that answers is used' -r
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from prune" -l api-url -d 'Management API URL, repeatable or comma-separated like --url [default: each AMQP address\'s host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from prune" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from prune" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from prune" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
@@ -190,8 +190,8 @@ complete -c queuey -n "__fish_queuey_using_subcommand status" -l dead-suffix -d 
 complete -c queuey -n "__fish_queuey_using_subcommand status" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL: hold queues are q + INFIX + "." + TTL in ms [default: .deferred]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand status" -l retry-granularity -d 'Rounding step of retry and delayed-enqueue delays [default: 1s]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand status" -l deferred-granularity -d 'Rounding step of deferral delays [default: 1s]' -r
-complete -c queuey -n "__fish_queuey_using_subcommand status" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
-complete -c queuey -n "__fish_queuey_using_subcommand status" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand status" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/"). Repeat it, or separate URLs with commas, for the nodes of a cluster: the first that answers is used' -r
+complete -c queuey -n "__fish_queuey_using_subcommand status" -l api-url -d 'Management API URL, repeatable or comma-separated like --url [default: each AMQP address\'s host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand status" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
 complete -c queuey -n "__fish_queuey_using_subcommand status" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand status" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
@@ -205,8 +205,8 @@ complete -c queuey -n "__fish_queuey_using_subcommand status" -l scan -d 'Also r
 complete -c queuey -n "__fish_queuey_using_subcommand status" -s q -l quiet -d 'No progress bars and no notes on stderr'
 complete -c queuey -n "__fish_queuey_using_subcommand status" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c queuey -n "__fish_queuey_using_subcommand status" -s V -l version -d 'Print version'
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit help" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit help" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit help" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/"). Repeat it, or separate URLs with commas, for the nodes of a cluster: the first that answers is used' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit help" -l api-url -d 'Management API URL, repeatable or comma-separated like --url [default: each AMQP address\'s host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit help" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit help" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit help" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
@@ -251,8 +251,8 @@ complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subc
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l window -d 'Messages in flight at most, per stage: read ahead from q.dead, and in a replay the copies published but not yet acked, so copies confirmed but not yet acked never exceed the window (memory stays bounded by it, and by 64 MiB of bodies)' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l dead-suffix -d 'Suffix naming the dead-letter queue [default: .dead]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL: hold queues are q + INFIX + "." + TTL in ms [default: .deferred]' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/"). Repeat it, or separate URLs with commas, for the nodes of a cluster: the first that answers is used' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l api-url -d 'Management API URL, repeatable or comma-separated like --url [default: each AMQP address\'s host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
@@ -270,8 +270,8 @@ complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subc
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l window -d 'Messages in flight at most, per stage: read ahead from q.dead, and in a replay the copies published but not yet acked, so copies confirmed but not yet acked never exceed the window (memory stays bounded by it, and by 64 MiB of bodies)' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l dead-suffix -d 'Suffix naming the dead-letter queue [default: .dead]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL: hold queues are q + INFIX + "." + TTL in ms [default: .deferred]' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/"). Repeat it, or separate URLs with commas, for the nodes of a cluster: the first that answers is used' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l api-url -d 'Management API URL, repeatable or comma-separated like --url [default: each AMQP address\'s host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
@@ -310,8 +310,8 @@ complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subc
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l window -d 'Messages in flight at most, per stage: read ahead from q.dead, and in a replay the copies published but not yet acked, so copies confirmed but not yet acked never exceed the window (memory stays bounded by it, and by 64 MiB of bodies)' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l dead-suffix -d 'Suffix naming the dead-letter queue [default: .dead]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL: hold queues are q + INFIX + "." + TTL in ms [default: .deferred]' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/"). Repeat it, or separate URLs with commas, for the nodes of a cluster: the first that answers is used' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l api-url -d 'Management API URL, repeatable or comma-separated like --url [default: each AMQP address\'s host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
@@ -355,8 +355,8 @@ complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subc
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l window -d 'Messages in flight at most, per stage: read ahead from q.dead, and in a replay the copies published but not yet acked, so copies confirmed but not yet acked never exceed the window (memory stays bounded by it, and by 64 MiB of bodies)' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l dead-suffix -d 'Suffix naming the dead-letter queue [default: .dead]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL: hold queues are q + INFIX + "." + TTL in ms [default: .deferred]' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/"). Repeat it, or separate URLs with commas, for the nodes of a cluster: the first that answers is used' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l api-url -d 'Management API URL, repeatable or comma-separated like --url [default: each AMQP address\'s host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
@@ -397,8 +397,8 @@ complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subc
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l window -d 'Messages in flight at most, per stage: read ahead from q.dead, and in a replay the copies published but not yet acked, so copies confirmed but not yet acked never exceed the window (memory stays bounded by it, and by 64 MiB of bodies)' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l dead-suffix -d 'Suffix naming the dead-letter queue [default: .dead]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL: hold queues are q + INFIX + "." + TTL in ms [default: .deferred]' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/"). Repeat it, or separate URLs with commas, for the nodes of a cluster: the first that answers is used' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l api-url -d 'Management API URL, repeatable or comma-separated like --url [default: each AMQP address\'s host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
@@ -440,8 +440,8 @@ complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subc
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -l window -d 'Messages in flight at most, per stage: read ahead from q.dead, and in a replay the copies published but not yet acked, so copies confirmed but not yet acked never exceed the window (memory stays bounded by it, and by 64 MiB of bodies)' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -l dead-suffix -d 'Suffix naming the dead-letter queue [default: .dead]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL: hold queues are q + INFIX + "." + TTL in ms [default: .deferred]' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/"). Repeat it, or separate URLs with commas, for the nodes of a cluster: the first that answers is used' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -l api-url -d 'Management API URL, repeatable or comma-separated like --url [default: each AMQP address\'s host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
@@ -462,8 +462,8 @@ complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subc
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from edit" -l window -d 'Messages in flight at most, per stage: read ahead from q.dead, and in a replay the copies published but not yet acked, so copies confirmed but not yet acked never exceed the window (memory stays bounded by it, and by 64 MiB of bodies)' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from edit" -l dead-suffix -d 'Suffix naming the dead-letter queue [default: .dead]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from edit" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL: hold queues are q + INFIX + "." + TTL in ms [default: .deferred]' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from edit" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from edit" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from edit" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/"). Repeat it, or separate URLs with commas, for the nodes of a cluster: the first that answers is used' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from edit" -l api-url -d 'Management API URL, repeatable or comma-separated like --url [default: each AMQP address\'s host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from edit" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from edit" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from edit" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
@@ -486,8 +486,8 @@ complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subc
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from help" -f -a "check" -d 'Exit 1 when dead letters cross a threshold: a gate for cron, CI and monitoring'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from help" -f -a "edit" -d 'Repair one dead letter and retry it: edit its body, publish it back, losing nothing'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c queuey -n "__fish_queuey_using_subcommand ping" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
-complete -c queuey -n "__fish_queuey_using_subcommand ping" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand ping" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/"). Repeat it, or separate URLs with commas, for the nodes of a cluster: the first that answers is used' -r
+complete -c queuey -n "__fish_queuey_using_subcommand ping" -l api-url -d 'Management API URL, repeatable or comma-separated like --url [default: each AMQP address\'s host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand ping" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
 complete -c queuey -n "__fish_queuey_using_subcommand ping" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand ping" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
@@ -499,8 +499,8 @@ prometheus\t'Prometheus text format, for node_exporter\'s textfile collector (st
 complete -c queuey -n "__fish_queuey_using_subcommand ping" -s q -l quiet -d 'No progress bars and no notes on stderr'
 complete -c queuey -n "__fish_queuey_using_subcommand ping" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c queuey -n "__fish_queuey_using_subcommand ping" -s V -l version -d 'Print version'
-complete -c queuey -n "__fish_queuey_using_subcommand completions" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
-complete -c queuey -n "__fish_queuey_using_subcommand completions" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand completions" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/"). Repeat it, or separate URLs with commas, for the nodes of a cluster: the first that answers is used' -r
+complete -c queuey -n "__fish_queuey_using_subcommand completions" -l api-url -d 'Management API URL, repeatable or comma-separated like --url [default: each AMQP address\'s host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand completions" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
 complete -c queuey -n "__fish_queuey_using_subcommand completions" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand completions" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F
@@ -512,8 +512,8 @@ prometheus\t'Prometheus text format, for node_exporter\'s textfile collector (st
 complete -c queuey -n "__fish_queuey_using_subcommand completions" -s q -l quiet -d 'No progress bars and no notes on stderr'
 complete -c queuey -n "__fish_queuey_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c queuey -n "__fish_queuey_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c queuey -n "__fish_queuey_using_subcommand generate-assets" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/")' -r
-complete -c queuey -n "__fish_queuey_using_subcommand generate-assets" -l api-url -d 'Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand generate-assets" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/"). Repeat it, or separate URLs with commas, for the nodes of a cluster: the first that answers is used' -r
+complete -c queuey -n "__fish_queuey_using_subcommand generate-assets" -l api-url -d 'Management API URL, repeatable or comma-separated like --url [default: each AMQP address\'s host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand generate-assets" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
 complete -c queuey -n "__fish_queuey_using_subcommand generate-assets" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of the CA that signed the broker\'s certificate (amqps://, https://), trusted besides the system\'s roots' -r -F
 complete -c queuey -n "__fish_queuey_using_subcommand generate-assets" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)' -r -F

@@ -50,6 +50,10 @@ pub fn run() -> ExitCode {
         .filter_map(|v| std::env::var_os(v).map(|v| v.to_string_lossy().into_owned()));
     for raw in url_values.chain(env_values) {
         redact::register_userinfo_of(&raw);
+        // Each address of a list has its own password.
+        for address in endpoint::split_list(&raw) {
+            redact::register_userinfo_of(&address);
+        }
     }
     let cli = match cli::Cli::try_parse_sourced(std::env::args_os()) {
         Ok(cli) => cli,

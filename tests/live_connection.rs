@@ -475,3 +475,200 @@ fn an_api_url_with_a_wrong_prefix_is_an_api_problem() {
         );
     }
 }
+
+/// Addresses where nothing answers, before the test broker: a port nobody listens on and a
+/// name that does not resolve (`.invalid` never does).
+fn dead_addresses() -> [String; 2] {
+    [
+        "amqp://guest:guest@127.0.0.1:5699/%2f".to_owned(),
+        "amqp://guest:guest@no-such-node.invalid:5672/%2f".to_owned(),
+    ]
+}
+
+/// Several addresses, on every broker version: the ones where nothing answers (refused, not
+/// resolving) are skipped, each said, and the first that answers is used and named, whether
+/// the list is one comma-separated value, repeated flags or QUEUEY_URL; `ping` lists every
+/// address with its outcome.
+#[test]
+fn a_list_skips_the_addresses_that_do_not_answer_and_names_the_one_used() {
+    let broker = Broker::connect();
+    let q = broker.queue_name("addresses");
+    broker.declare(&format!("{q}.dead"), lapin::types::FieldTable::default());
+    let [refused, unresolved] = dead_addresses();
+    let good = common::test_url();
+    let list = format!("{refused},{unresolved}, {good}");
+
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args(["ping", "-o", "json", "--url", &list])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc = json(&out);
+    let outcomes: Vec<(&str, &str)> = doc["addresses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| (a["url"].as_str().unwrap(), a["outcome"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        outcomes,
+        [
+            ("amqp://guest:***@127.0.0.1:5699/%2F", "no-answer"),
+            (
+                "amqp://guest:***@no-such-node.invalid:5672/%2F",
+                "no-answer"
+            ),
+            (shown(&good).as_str(), "used"),
+        ],
+        "{doc}"
+    );
+    assert_eq!(doc["amqp"]["url"], shown(&good).as_str());
+    assert!(
+        doc["addresses"][1]["error"]
+            .as_str()
+            .unwrap()
+            .contains("cannot resolve the host \"no-such-node.invalid\""),
+        "{doc}"
+    );
+
+    for how in ["one value", "repeated", "QUEUEY_URL"] {
+        let (mut cmd, _dir) = queuey();
+        cmd.args(["dead", "ls", &q]);
+        match how {
+            "one value" => cmd.args(["--url", &list]),
+            "repeated" => cmd.args(["--url", &refused, "--url", &unresolved, "--url", &good]),
+            _ => cmd.env("QUEUEY_URL", &list),
+        };
+        let out = cmd.output().unwrap();
+        let err = stderr(&out);
+        assert!(out.status.success(), "{how}: {err}");
+        assert!(
+            err.contains(
+                "cannot connect to RabbitMQ at amqp://guest:***@127.0.0.1:5699/%2F: connection \
+                 refused; trying the next address (2 of 3)"
+            ),
+            "{how}: {err}"
+        );
+        assert!(
+            err.contains("no-such-node.invalid")
+                && err.contains("trying the next address (3 of 3)"),
+            "{how}: {err}"
+        );
+        assert!(
+            err.contains(&format!("connected to {} (address 3 of 3)", shown(&good))),
+            "{how}: {err}"
+        );
+    }
+    // The summaries of the commands that change q.dead say which address they used.
+    for command in [
+        &["dead", "replay", &q, "--dry-run"][..],
+        &["dead", "purge", &q, "--dry-run"][..],
+    ] {
+        let (mut cmd, _dir) = queuey();
+        let out = cmd
+            .args(command)
+            .args(["-o", "json", "--url", &list])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{command:?}: {}", stderr(&out));
+        assert_eq!(
+            json(&out)["connected_to"],
+            shown(&good).as_str(),
+            "{command:?}"
+        );
+    }
+}
+
+/// A list whose every address fails is exit 4, each address named with what it did; a login
+/// refused at one address stops there (exit 5), the addresses after it untried, and says why.
+#[test]
+fn every_address_failing_is_exit_4_and_a_refusal_stops_the_list() {
+    let _broker = Broker::connect();
+    let [refused, unresolved] = dead_addresses();
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args([
+            "status",
+            "orders",
+            "--url",
+            &format!("{refused},{unresolved}"),
+        ])
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(4), "{err}");
+    assert!(
+        err.contains(
+            "error: none of the 2 AMQP addresses answered:\n  1. cannot connect to \
+             RabbitMQ at amqp://guest:***@127.0.0.1:5699/%2F: connection refused\n  2. cannot \
+             resolve the host \"no-such-node.invalid\""
+        ),
+        "{err}"
+    );
+
+    let wrong = url_for("/", "guest", "Wr0ng-list-pw");
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args(["dead", "ls", "orders", "--url", &refused, "--url", &wrong])
+        .args(["--url", &common::test_url()])
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(5), "{err}");
+    assert!(err.contains("refused the login of user \"guest\""), "{err}");
+    assert!(
+        err.contains("queuey stops at a refusal rather than try another address"),
+        "{err}"
+    );
+    assert!(!err.contains("connected to"), "{err}");
+    assert!(!err.contains("Wr0ng-list-pw") && !stdout(&out).contains("Wr0ng-list-pw"));
+}
+
+/// The management API addresses are tried in order too, and the one that answers must be the
+/// AMQP connection's cluster: one of another cluster is refused by name (exit 6), never used.
+#[test]
+fn the_api_addresses_are_tried_in_order_and_another_cluster_is_refused() {
+    let broker = Broker::connect();
+    let cluster = broker.cluster_name();
+    let q = broker.queue_name("api-list");
+    broker.declare(&format!("{q}.dead"), lapin::types::FieldTable::default());
+    let api = common::test_api_url();
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args(["holds", "ls", &q, "--api-url"])
+        .arg(format!("http://127.0.0.1:15699,{api}"))
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("the RabbitMQ management API at http://127.0.0.1:15699 is not reachable")
+            && err.contains("trying the next management API address (2 of 2)"),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!(
+            "using the management API at {} (2 of 2)",
+            api.trim_end_matches('/')
+        )),
+        "{err}"
+    );
+
+    let other = api_of_another_broker();
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args(["dead", "ls", &q, "--api-url"])
+        .arg(format!("http://127.0.0.1:15699,{other},{api}"))
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(6), "{err}");
+    assert!(
+        err.contains(&format!(
+            "the management API at {other} answers for another broker than the AMQP URL's"
+        )) && err.contains(&format!("is cluster {cluster:?}"))
+            && err.contains("the API is cluster \"elsewhere@nowhere\""),
+        "{err}"
+    );
+}

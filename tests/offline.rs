@@ -682,7 +682,9 @@ fn tls_files_are_checked_before_connecting_and_named_by_their_origin() {
     let err = stderr(&out);
     assert!(err.contains("unknown field `ca`"), "{err}");
     assert!(
-        err.contains("and [tls], with the keys ca_cert, cert, key"),
+        err.contains(
+            "[tls], with the keys ca_cert, cert, key; and [connection], with the keys url, api_url"
+        ),
         "{err}"
     );
     assert!(!stdout(&out).contains(&key) && !err.contains("PRIVATE KEY-----"));

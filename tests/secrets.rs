@@ -31,9 +31,19 @@ enum Place {
     ApiUrlEnv,
     TopologyFile,
     Positional,
+    /// The second address of a list: `--url FIRST,TEXT`.
+    UrlList,
+    /// The second `--url`, after one of its own.
+    UrlRepeated,
+    /// `QUEUEY_URL=FIRST,TEXT`.
+    UrlListEnv,
+    /// `--api-url FIRST_API,TEXT`.
+    ApiUrlList,
+    /// `[connection] url = [FIRST, TEXT]` in the topology file.
+    TopologyFileList,
 }
 
-const PLACES: [Place; 7] = [
+const PLACES: [Place; 12] = [
     Place::UrlFlag,
     Place::UrlFlagEquals,
     Place::ApiUrlFlag,
@@ -41,7 +51,17 @@ const PLACES: [Place; 7] = [
     Place::ApiUrlEnv,
     Place::TopologyFile,
     Place::Positional,
+    Place::UrlList,
+    Place::UrlRepeated,
+    Place::UrlListEnv,
+    Place::ApiUrlList,
+    Place::TopologyFileList,
 ];
+
+/// The first address of the lists: nothing listens there, so the text after it is tried too.
+/// Its password must never show either.
+const FIRST: &str = "amqp://guest:Fir5tPassw0rd@127.0.0.1:5699/%2f";
+const FIRST_API: &str = "http://guest:Fir5tPassw0rd@127.0.0.1:15699";
 
 /// Runs `command` with `text` given at `place`; returns stdout and stderr together.
 fn output_of(command: &[&str], place: Place, text: &str) -> String {
@@ -71,6 +91,26 @@ fn output_of(command: &[&str], place: Place, text: &str) -> String {
         Place::Positional => {
             cmd.arg(text);
         }
+        Place::UrlList => {
+            cmd.args(["--url", &format!("{FIRST},{text}")]);
+        }
+        Place::UrlRepeated => {
+            cmd.args(["--url", FIRST, "--url", text]);
+        }
+        Place::UrlListEnv => {
+            cmd.env("QUEUEY_URL", format!("{FIRST},{text}"));
+        }
+        Place::ApiUrlList => {
+            cmd.args(["--api-url", &format!("{FIRST_API},{text}")]);
+        }
+        Place::TopologyFileList => {
+            let path = dir.path().join("queuey.toml");
+            let list = toml::Value::Array(vec![FIRST.into(), text.into()]);
+            std::fs::write(&path, format!("[connection]\nurl = {list}\n"))
+                .expect("writing the topology file");
+            // The harness's QUEUEY_URL would come first.
+            cmd.env_remove("QUEUEY_URL").arg("--config").arg(&path);
+        }
     }
     let out = cmd.output().expect("queuey runs");
     format!(
@@ -94,11 +134,15 @@ fn typos_in_a_url_never_show_its_password() {
             Place::ApiUrlFlag,
             Place::UrlEnv,
             Place::ApiUrlEnv,
+            Place::UrlList,
+            Place::UrlRepeated,
+            Place::ApiUrlList,
+            Place::TopologyFileList,
         ] {
             for command in COMMANDS {
                 let out = output_of(command, place, url);
                 assert!(
-                    !out.contains("Sup3r") && !out.contains("Secret"),
+                    !out.contains("Sup3r") && !out.contains("Secret") && !out.contains("Fir5t"),
                     "{command:?} with {url} as {place:?}:\n{out}"
                 );
                 assert!(out.contains("error:"), "{command:?} {place:?}:\n{out}");
@@ -174,7 +218,7 @@ proptest! {
         for command in commands {
             let out = output_of(command, place, &text);
             prop_assert!(
-                !out.contains(&secret),
+                !out.contains(&secret) && !out.contains("Fir5t"),
                 "{:?} with {:?} as {:?}:\n{}", command, text, place, out
             );
         }

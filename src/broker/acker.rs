@@ -250,7 +250,8 @@ pub fn lost_error(session: &Session, why: &str) -> crate::error::Error {
         crate::error::Kind::Unreachable,
         format!(
             "lost the connection to the broker at {}:{} ({why})",
-            session.settings.amqp.host, session.settings.amqp.port
+            session.settings().amqp.host,
+            session.settings().amqp.port
         ),
     )
 }

@@ -9,6 +9,7 @@ use lapin::uri::{
 };
 use lapin::{Connection, ConnectionProperties, DefaultConnectionBuilder, ErrorKind};
 
+use super::attempt::Failed;
 use crate::endpoint::{AmqpTarget, ConnectionSettings};
 use crate::error::{Error, Kind, Result};
 use crate::tls::TlsSettings;
@@ -50,6 +51,17 @@ pub fn uri(target: &AmqpTarget) -> AMQPUri {
 /// after the connect timeout (a black-holed host would otherwise hang the TCP connect for
 /// minutes). An `amqps://` URL uses the settings' TLS files (a private CA, a client identity).
 pub async fn connect(settings: &ConnectionSettings, purpose: &str) -> Result<Connection> {
+    try_connect(settings, purpose)
+        .await
+        .map_err(|failed| failed.error)
+}
+
+/// [`connect`] to `settings.amqp`, telling apart an address where no broker answers (the caller
+/// may try the next address: see [`super::addresses`]) from a broker that refused.
+pub async fn try_connect(
+    settings: &ConnectionSettings,
+    purpose: &str,
+) -> std::result::Result<Connection, Failed> {
     let (target, timeout) = (&settings.amqp, settings.timeout);
     let name = format!(
         "queuey {} {purpose} (pid {})",
@@ -59,14 +71,21 @@ pub async fn connect(settings: &ConnectionSettings, purpose: &str) -> Result<Con
     let properties = ConnectionProperties::default().with_connection_name(name.into());
     super::server_properties::listen();
     let builder = DefaultConnectionBuilder::new()
-        .map_err(|e| Error::internal(format!("cannot start the AMQP client: {e}")))?
+        .map_err(|e| {
+            Failed::answered(Error::internal(format!(
+                "cannot start the AMQP client: {e}"
+            )))
+        })?
         .with_uri(uri(target))
         .with_properties(properties)
         .with_tls_config(super::tls::amqp_config(&settings.tls));
     match tokio::time::timeout(timeout, builder.connect()).await {
         Ok(Ok(connection)) => Ok(connection),
-        Ok(Err(err)) => Err(classify_connect(target, &settings.tls, &err)),
-        Err(_) => Err(Error::new(
+        Ok(Err(err)) => Err(Failed {
+            no_answer: no_answer(target, &err),
+            error: classify_connect(target, &settings.tls, &err),
+        }),
+        Err(_) => Err(Failed::unanswered(Error::new(
             Kind::Unreachable,
             format!(
                 "cannot connect to RabbitMQ at {}: no answer within {}",
@@ -78,7 +97,40 @@ pub async fn connect(settings: &ConnectionSettings, purpose: &str) -> Result<Con
             "is the host reachable, the port open and an AMQP listener (a firewall that drops packets, \
              or a server that waits for another protocol, looks like this)? Check --url / \
              QUEUEY_URL, or allow more time with --connect-timeout",
-        )),
+        ))),
+    }
+}
+
+/// Whether a failed connection means that no broker answers at `target` (refused, a name that
+/// does not resolve, an unreachable network, something that does not speak AMQP, a node shutting
+/// down), rather than a broker that refused this user or vhost, or a TLS handshake that failed
+/// on a certificate: those are the same on every node of a cluster, and the user's to fix.
+fn no_answer(target: &AmqpTarget, err: &lapin::Error) -> bool {
+    if target.tls && super::tls::rustls_error(err).is_some() {
+        return false;
+    }
+    match err.kind() {
+        ErrorKind::IOError(io) => {
+            let lower = io.to_string().to_ascii_lowercase();
+            let refused_or_dns = io.kind() == std::io::ErrorKind::ConnectionRefused
+                || lower.contains("lookup")
+                || lower.contains("resolve");
+            // A stream closed mid-handshake is a refused login (plain) or a refused
+            // certificate (TLS); any other failure of a TLS handshake names a certificate too.
+            let closed = matches!(
+                io.kind(),
+                std::io::ErrorKind::ConnectionReset
+                    | std::io::ErrorKind::UnexpectedEof
+                    | std::io::ErrorKind::BrokenPipe
+            );
+            refused_or_dns || (!closed && !target.tls)
+        }
+        ErrorKind::ParsingError(_) | ErrorKind::InvalidProtocolVersion(_) => true,
+        ErrorKind::ProtocolError(amqp) => matches!(
+            amqp.kind(),
+            AMQPErrorKind::Hard(AMQPHardError::CONNECTIONFORCED)
+        ),
+        _ => false,
     }
 }
 

@@ -15,6 +15,7 @@ use reqwest::StatusCode;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
+use super::attempt::Failed;
 use crate::endpoint::ApiTarget;
 use crate::error::{Error, Kind, Result};
 use crate::plan::LiveDefinition;
@@ -251,6 +252,15 @@ impl ApiClient {
         query: &[(&str, &str)],
     ) -> Result<T> {
         let response = self.get(segments, query).await?;
+        self.decode(response, segments).await
+    }
+
+    /// A response's JSON body decoded into `T`, or the error its status says.
+    async fn decode<T: DeserializeOwned>(
+        &self,
+        response: reqwest::Response,
+        segments: &[&str],
+    ) -> Result<T> {
         let url = response.url().clone();
         let status = response.status();
         if !status.is_success() {
@@ -283,6 +293,17 @@ impl ApiClient {
     }
 
     async fn get(&self, segments: &[&str], query: &[(&str, &str)]) -> Result<reqwest::Response> {
+        self.send(segments, query)
+            .await?
+            .map_err(|e| self.transport_error(&e))
+    }
+
+    /// The request of [`ApiClient::get`], its transport failure as reqwest tells it.
+    async fn send(
+        &self,
+        segments: &[&str],
+        query: &[(&str, &str)],
+    ) -> Result<reqwest::Result<reqwest::Response>> {
         let mut path = String::from("api");
         for segment in segments {
             path.push('/');
@@ -295,12 +316,12 @@ impl ApiClient {
         if !query.is_empty() {
             url.query_pairs_mut().extend_pairs(query);
         }
-        self.http
+        Ok(self
+            .http
             .get(url)
             .basic_auth(&self.target.username, Some(self.target.password()))
             .send()
-            .await
-            .map_err(|e| self.transport_error(&e))
+            .await)
     }
 
     fn transport_error(&self, err: &reqwest::Error) -> Error {
@@ -436,7 +457,29 @@ impl ApiClient {
     /// object: nothing at that address is a RabbitMQ management API (a wrong path prefix, or
     /// another web server), and every later request would be a 404 too.
     pub async fn overview(&self) -> Result<Overview> {
-        match self.get_json(&["overview"], &[]).await {
+        self.overview_at().await.map_err(|failed| failed.error)
+    }
+
+    /// [`ApiClient::overview`], telling apart an address where nothing answers (a refused
+    /// connection, a name that does not resolve, no answer in time: the caller may try the next
+    /// address) from an API that answered, or a TLS handshake that failed (the user's to fix).
+    pub async fn overview_at(&self) -> std::result::Result<Overview, Failed> {
+        let sent = self
+            .send(&["overview"], &[])
+            .await
+            .map_err(Failed::answered)?;
+        let response = match sent {
+            Ok(response) => response,
+            Err(e) => {
+                let tls = super::tls::rustls_error(&e).is_some();
+                return Err(Failed {
+                    no_answer: !tls && (e.is_timeout() || e.is_connect()),
+                    error: self.transport_error(&e),
+                });
+            }
+        };
+        let decoded = self.decode(response, &["overview"]).await;
+        match decoded {
             Err(e) if e.kind == Kind::QueueNotFound => Err(Error::new(
                 Kind::Api,
                 format!(
@@ -454,6 +497,7 @@ impl ApiClient {
             )),
             other => other,
         }
+        .map_err(Failed::answered)
     }
 
     /// One queue's live state; `None` when it does not exist (or the vhost does not).

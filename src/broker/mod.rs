@@ -1,8 +1,10 @@
 //! The only place that talks to RabbitMQ: AMQP through lapin, and the management HTTP API.
 
 pub mod acker;
+pub mod addresses;
 pub mod amqp;
 pub mod api;
+pub mod attempt;
 pub mod convert;
 pub mod delete;
 pub mod peek;

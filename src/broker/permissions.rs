@@ -35,9 +35,11 @@ impl Session {
         // On a connection of its own: under an alarm the broker stops reading from a
         // connection once it publishes, and the session's connection must stay free to read
         // q.dead (a dry run publishes nothing and works during an alarm).
-        let timeout = self.settings.timeout;
+        let timeout = self.settings().timeout;
+        // To the address the session uses.
+        self.connection().await?;
         let connection =
-            super::amqp::connect(&self.settings, &format!("{doing} (write check)")).await?;
+            super::amqp::connect(self.settings(), &format!("{doing} (write check)")).await?;
         let result = self.publish_probe(&connection, doing).await;
         // A blocked connection may never answer its close: do not wait for ever.
         let _ = tokio::time::timeout(timeout, connection.close(200, "ok".into())).await;
@@ -49,7 +51,7 @@ impl Session {
         connection: &lapin::Connection,
         doing: &str,
     ) -> Result<Option<String>> {
-        let timeout = self.settings.timeout;
+        let timeout = self.settings().timeout;
         let channel = connection
             .create_channel()
             .await
@@ -85,7 +87,7 @@ impl Session {
                  blocks publishing: `rabbitmq-diagnostics alarms` lists them), so queuey could \
                  not check that user {:?} may publish in vhost {:?}",
                 crate::duration::format_duration(timeout),
-                self.settings.amqp.username,
+                self.settings().amqp.username,
                 self.vhost()
             )));
         };
@@ -158,7 +160,7 @@ impl Session {
         why: &str,
         reply: &str,
     ) -> Error {
-        let user = &self.settings.amqp.username;
+        let user = &self.settings().amqp.username;
         let vhost = self.vhost();
         let grant = crate::shell::rabbitmqctl(
             vhost,

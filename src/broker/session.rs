@@ -98,61 +98,111 @@ pub fn field_table(args: &QueueArgs) -> FieldTable {
     table
 }
 
-/// One broker, reached over AMQP and the management API.
+/// What a session says as it connects (an address skipped, the one used): the command's notes.
+pub type Notes = std::sync::Arc<dyn Fn(&str) + Send + Sync>;
+
+/// One broker, reached over AMQP and the management API, through the first of its addresses
+/// that answers (`broker::addresses`).
 pub struct Session {
-    pub settings: ConnectionSettings,
+    /// Every address, as given.
+    given: ConnectionSettings,
+    /// Pinned to the address the connection opened on, once it has.
+    pinned: std::sync::OnceLock<ConnectionSettings>,
     purpose: String,
     connection: OnceCell<Connection>,
-    api: ApiClient,
-    overview: OnceCell<Overview>,
+    /// The management API that answered, with its overview (see [`Session::overview`]).
+    api: OnceCell<(ApiClient, Overview)>,
     /// The server properties of the session's connection, once it is open.
     server: OnceCell<ServerProperties>,
     /// The connection of the configure checks, and how many channels it has opened (see
     /// [`Session::check_channel`]).
     checks: tokio::sync::Mutex<Option<(Connection, u32)>>,
+    notes: Option<Notes>,
 }
 
 impl Session {
     /// A session for `purpose` (named in the connection name the broker shows). Connects
     /// nothing yet.
     pub fn new(settings: ConnectionSettings, purpose: &str) -> Result<Session> {
-        let api = ApiClient::new(settings.api.clone(), &settings.tls, settings.timeout)?;
+        // The API client's TLS setup fails here, before anything connects, if it fails at all.
+        ApiClient::new(settings.api.clone(), &settings.tls, settings.timeout)?;
         Ok(Session {
-            settings,
+            given: settings,
+            pinned: std::sync::OnceLock::new(),
             purpose: purpose.to_owned(),
             connection: OnceCell::new(),
-            api,
-            overview: OnceCell::new(),
+            api: OnceCell::new(),
             server: OnceCell::new(),
             checks: tokio::sync::Mutex::new(None),
+            notes: None,
         })
     }
 
+    /// The session, saying through `notes` which address it uses when there are several, and
+    /// each address it skips.
+    pub fn with_notes(mut self, notes: Notes) -> Session {
+        self.notes = Some(notes);
+        self
+    }
+
+    fn note(&self, text: &str) {
+        if let Some(notes) = &self.notes {
+            notes(text);
+        }
+    }
+
+    /// How the session reaches the broker: pinned to the address its connection opened on, once
+    /// it has (before that, the first address).
+    pub fn settings(&self) -> &ConnectionSettings {
+        self.pinned.get().unwrap_or(&self.given)
+    }
+
+    /// The address the AMQP connection opened on (its password masked), once it has.
+    pub fn connected_to(&self) -> Option<String> {
+        self.pinned.get().map(|at| at.amqp.display())
+    }
+
+    /// Every address given, in order.
+    pub fn given(&self) -> &ConnectionSettings {
+        &self.given
+    }
+
     pub fn vhost(&self) -> &str {
-        &self.settings.amqp.vhost
+        &self.settings().amqp.vhost
     }
 
     /// The management API, once it is known to answer for the broker of the AMQP URL (see
     /// [`Session::overview`]).
     pub async fn api(&self) -> Result<&ApiClient> {
         self.overview().await?;
-        Ok(&self.api)
+        match self.api.get() {
+            Some((client, _)) => Ok(client),
+            None => Err(Error::internal("the management API is missing")),
+        }
     }
 
-    /// Where the management API is (to name it; nothing is asked).
+    /// Where the management API is (to name it; nothing is asked): the one that answered, or
+    /// the first to try.
     pub fn api_target(&self) -> &crate::endpoint::ApiTarget {
-        self.api.target()
+        match self.api.get() {
+            Some((client, _)) => client.target(),
+            None => &self.settings().api,
+        }
     }
 
-    /// The AMQP connection, opened on first use.
+    /// The AMQP connection, opened on first use, to the first address that answers.
     pub async fn connection(&self) -> Result<&Connection> {
         self.connection
             .get_or_try_init(|| async {
-                server_properties::clear();
-                let conn = amqp::connect(&self.settings, &self.purpose).await?;
+                let (conn, pinned) =
+                    super::addresses::connect_first(&self.given, &self.purpose, &|text| {
+                        self.note(text)
+                    })
+                    .await?;
                 let _ = self
                     .server
                     .set(server_properties::last().unwrap_or_default());
+                let _ = self.pinned.set(pinned);
                 Ok(conn)
             })
             .await
@@ -178,10 +228,11 @@ impl Session {
     }
 
     /// A channel for a check the broker answers by closing it (the configure check), on a
-    /// connection of its own that is replaced before its channel ids wrap: the refused
-    /// channels then never poison the ids of the session's own channels (see
-    /// [`Session::channel`]).
+    /// connection of its own (to the session's address) that is replaced before its channel
+    /// ids wrap: the refused channels then never poison the ids of the session's own channels
+    /// (see [`Session::channel`]).
     pub async fn check_channel(&self) -> Result<Channel> {
+        self.connection().await?;
         let mut checks = self.checks.lock().await;
         if checks
             .as_ref()
@@ -191,7 +242,7 @@ impl Session {
                 let _ = old.close(200, "ok".into()).await;
             }
             let purpose = format!("{} (permission checks)", self.purpose);
-            let conn = amqp::connect(&self.settings, &purpose).await?;
+            let conn = amqp::connect(self.settings(), &purpose).await?;
             *checks = Some((conn, 0));
         }
         let Some((conn, opened)) = checks.as_mut() else {
@@ -231,17 +282,27 @@ impl Session {
     /// either side does not tell its cluster name, nothing can be compared and nothing is
     /// refused (`queuey ping` says "not checked").
     pub async fn overview(&self) -> Result<&Overview> {
-        self.overview
+        let (_, overview) = self
+            .api
             .get_or_try_init(|| async {
-                let overview = self.api.overview().await?;
+                // The AMQP address first: the API derived from it is tried first.
                 self.connection().await?;
+                let (client, overview) =
+                    super::addresses::api_first(self.settings(), &|text| self.note(text)).await?;
                 let amqp = self.server_properties();
                 match one_broker(&amqp, &overview) {
-                    OneBroker::Different => Err(other_broker(&self.settings, &amqp, &overview)),
-                    OneBroker::Same | OneBroker::Unknown => Ok(overview),
+                    OneBroker::Different => {
+                        let used = ConnectionSettings {
+                            api: client.target().clone(),
+                            ..self.settings().clone()
+                        };
+                        Err(other_broker(&used, &amqp, &overview))
+                    }
+                    OneBroker::Same | OneBroker::Unknown => Ok((client, overview)),
                 }
             })
-            .await
+            .await?;
+        Ok(overview)
     }
 
     /// The broker's version, from the management API (lapin does not expose the server
@@ -510,7 +571,7 @@ impl Session {
                     Kind::Unreachable,
                     format!(
                         "{context}: the broker closed the connection ({text}) at {}",
-                        self.settings.amqp.display()
+                        self.settings().amqp.display()
                     ),
                 )
                 .with_hint("run the command again; messages not confirmed stayed where they were"),
@@ -529,7 +590,7 @@ impl Session {
                 Kind::Unreachable,
                 format!(
                     "{context}: lost the connection to RabbitMQ at {} ({err})",
-                    self.settings.amqp.display()
+                    self.settings().amqp.display()
                 ),
             )
             .with_hint("the broker closed the connection or went away; run the command again");

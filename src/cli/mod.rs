@@ -26,8 +26,9 @@ pub fn after_long_help() -> String {
 
 const ENVIRONMENT_HELP: &str = "\
 Environment:
-  QUEUEY_URL       AMQP URL (default amqp://guest:guest@localhost:5672/%2f)
-  QUEUEY_API_URL   management API URL (default: the AMQP host, port 15672, same credentials)
+  QUEUEY_URL       AMQP URL, or several separated by commas, tried in order
+                   (default amqp://guest:guest@localhost:5672/%2f)
+  QUEUEY_API_URL   management API URL(s) (default: each AMQP host, port 15672, same credentials)
   QUEUEY_CONFIG    topology file (default ./queuey.toml when present)
   QUEUEY_TLS_CA_CERT, QUEUEY_TLS_CERT, QUEUEY_TLS_KEY
                    PEM files: a private CA's certificate; a client certificate and its key";
@@ -79,7 +80,8 @@ pub struct TlsFromEnv {
 
 #[derive(Debug, Args)]
 pub struct GlobalArgs {
-    /// AMQP URL of the broker; the vhost is its path (%2f is "/")
+    /// AMQP URL of the broker; the vhost is its path (%2f is "/"). Repeat it, or separate URLs
+    /// with commas, for the nodes of a cluster: the first that answers is used
     #[arg(
         long,
         global = true,
@@ -88,9 +90,10 @@ pub struct GlobalArgs {
         value_name = "URL",
         help_heading = "Connection"
     )]
-    pub url: Option<String>,
+    pub url: Vec<String>,
 
-    /// Management API URL [default: the AMQP host, port 15672, same credentials, https for amqps]
+    /// Management API URL, repeatable or comma-separated like --url [default: each AMQP
+    /// address's host, port 15672, same credentials, https for amqps]
     #[arg(
         long,
         global = true,
@@ -99,7 +102,7 @@ pub struct GlobalArgs {
         value_name = "URL",
         help_heading = "Connection"
     )]
-    pub api_url: Option<String>,
+    pub api_url: Vec<String>,
 
     /// How long to wait for the broker to answer a connection
     #[arg(

@@ -50,7 +50,7 @@ pub async fn run(
     s: &CheckSettings,
     output: Output,
 ) -> Result<ExitCode> {
-    let session = Session::new(connection.clone(), "dead check")?;
+    let session = super::session(connection, "dead check", output)?;
     let result = check_all(&session, s, output).await;
     session.close().await;
     let report = result?;

@@ -48,7 +48,7 @@ async fn run_in(
             e,
             mode == Mode::Verify,
             inspector.probe,
-            &session.settings.api.username,
+            &session.settings().api.username,
         );
         output.note(&format!("note: {note}"));
         notes.push(note);

@@ -64,7 +64,7 @@ pub async fn run(
     s: &EditSettings,
     output: Output,
 ) -> Result<ExitCode> {
-    let session = Session::new(connection.clone(), "dead edit")?;
+    let session = super::session(connection, "dead edit", output)?;
     if let Some(unchecked) = session.check_write_permission("dead edit").await? {
         output.warn(&unchecked);
     }

@@ -11,7 +11,6 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::broker::api::LiveQueue;
-use crate::broker::session::Session;
 use crate::duration::format_millis;
 use crate::endpoint::ConnectionSettings;
 use crate::error::{ExitCode, Result};
@@ -166,7 +165,7 @@ pub async fn run(
     connection: &ConnectionSettings,
     output: Output,
 ) -> Result<ExitCode> {
-    let session = Session::new(connection.clone(), "holds ls")?;
+    let session = super::session(connection, "holds ls", output)?;
     let live = inspect::hold_queues(&session, q, true).await;
     let vhost_default = match &live {
         Ok(_) => inspect::vhost_default(&session).await,
@@ -186,7 +185,7 @@ pub async fn run(
     if let Some(note) = &note {
         output.note(&format!("note: {note}"));
     }
-    let report = report(q, &session.settings.amqp.vhost, &live, vhost_default);
+    let report = report(q, &session.settings().amqp.vhost, &live, vhost_default);
     if output.format == Format::Json {
         output::print_json(&report)?;
         return Ok(ExitCode::Ok);

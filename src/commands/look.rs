@@ -7,7 +7,6 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::broker::peek::{Delivered, Peek, with_peek};
-use crate::broker::session::Session;
 use crate::dead::decode::{self};
 use crate::dead::filter::{Filter, GroupKey, Grouping};
 use crate::dead::peek::PeekOptions;
@@ -61,7 +60,7 @@ pub async fn ls(
     peek: PeekOptions,
     output: Output,
 ) -> Result<ExitCode> {
-    let session = Session::new(connection.clone(), "dead ls")?;
+    let session = super::session(connection, "dead ls", output)?;
     let stop = stop_flag();
     let dead = queue.dead_queue();
     let now = now_secs();
@@ -156,7 +155,7 @@ pub async fn show(
     peek: PeekOptions,
     output: Output,
 ) -> Result<ExitCode> {
-    let session = Session::new(connection.clone(), "dead show")?;
+    let session = super::session(connection, "dead show", output)?;
     let stop = stop_flag();
     let dead = queue.dead_queue();
     let found = with_peek(&session, &dead, peek, async |p| {
@@ -246,7 +245,7 @@ pub async fn export(
         ),
         None => stdout_error(e),
     };
-    let session = Session::new(connection.clone(), "dead export")?;
+    let session = super::session(connection, "dead export", output)?;
     let stop = stop_flag();
     let dead = queue.dead_queue();
     let vhost = session.vhost().to_owned();

@@ -88,3 +88,16 @@ pub async fn run(work: Work, output: Output) -> Result<ExitCode> {
         Work::DeadPurge { connection, purge } => purge::run(&connection, &purge, output).await,
     }
 }
+
+/// A session with the broker for `purpose` that says, through the command's notes, which of
+/// several addresses it connects to, and each one it skips.
+pub fn session(
+    connection: &crate::endpoint::ConnectionSettings,
+    purpose: &str,
+    output: Output,
+) -> Result<crate::broker::session::Session> {
+    Ok(
+        crate::broker::session::Session::new(connection.clone(), purpose)?
+            .with_notes(std::sync::Arc::new(move |text: &str| output.note(text))),
+    )
+}

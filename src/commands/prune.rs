@@ -48,7 +48,7 @@ pub async fn run(
     s: &PruneSettings,
     output: Output,
 ) -> Result<ExitCode> {
-    let session = Session::new(connection.clone(), "holds prune")?;
+    let session = super::session(connection, "holds prune", output)?;
     let result = prune(&session, s, output).await;
     session.close().await;
     let report = result?;

@@ -50,6 +50,9 @@ pub struct PurgeReport {
     pub interrupted: bool,
     /// Dead letters others held when the purge began: not read, so not removed (exit 3).
     pub held_elsewhere: Option<crate::dead::peek::HeldElsewhere>,
+    /// The AMQP address the purge connected to (the first of `--url`'s that answered), its
+    /// password masked.
+    pub connected_to: Option<String>,
 }
 
 pub async fn run(
@@ -57,7 +60,7 @@ pub async fn run(
     s: &PurgeSettings,
     output: Output,
 ) -> Result<ExitCode> {
-    let session = Session::new(connection.clone(), "dead purge")?;
+    let session = super::session(connection, "dead purge", output)?;
     let dead = s.queue.dead_queue();
     let mut report = PurgeReport {
         queue: dead.clone(),
@@ -92,6 +95,7 @@ pub async fn run(
         if s.dry_run {
             report.matched = count;
             session.close().await;
+            report.connected_to = session.connected_to();
             return print_report(&report, output);
         }
         if count == 0 {
@@ -175,6 +179,7 @@ pub async fn run(
         }
     }
     session.close().await;
+    report.connected_to = session.connected_to();
     print_report(&report, output)
 }
 

@@ -60,7 +60,7 @@ pub async fn run(
     scan: bool,
     output: Output,
 ) -> Result<ExitCode> {
-    let session = Session::new(connection.clone(), "status")?;
+    let session = super::session(connection, "status", output)?;
     let result = run_in(&session, queues, scan, output).await;
     session.close().await;
     result
@@ -78,7 +78,7 @@ async fn run_in(
         // Connect first: when AMQP fails too (a wrong password fails both), its error is the
         // one to show, without a note about a fallback that cannot happen.
         session.connection().await?;
-        let note = inspect::fallback_note(e, true, false, &session.settings.api.username);
+        let note = inspect::fallback_note(e, true, false, &session.settings().api.username);
         output.note(&format!("note: {note}"));
         notes.push(note);
     }

@@ -205,7 +205,7 @@ impl<'a> Inspector<'a> {
                     "the vhost {:?} does not exist on RabbitMQ at {} (the management API at {} \
                      does not know it)",
                     session.vhost(),
-                    session.settings.amqp.display(),
+                    session.settings().amqp.display(),
                     session.api_target().display()
                 ),
             )

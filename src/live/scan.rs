@@ -152,11 +152,13 @@ pub async fn missing_dead_queue(session: &Session, queue: &QueueSettings) -> Err
 /// (its name from the AMQP connection, else from the management API), so that a rerun through
 /// any of its nodes finds the journal; the AMQP URL's `host:port` when neither tells it.
 pub async fn journal_scope(session: &Session, dead: &str) -> Scope {
+    // The address the connection opened on, among several.
+    let _ = session.connection().await;
     let address = format!(
         "{}:{}",
-        session.settings.amqp.host, session.settings.amqp.port
+        session.settings().amqp.host,
+        session.settings().amqp.port
     );
-    let _ = session.connection().await;
     let mut cluster = session.server_properties().cluster_name;
     if cluster.is_none() {
         cluster = session

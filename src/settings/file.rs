@@ -40,6 +40,33 @@ pub struct RawTls {
     pub key: Option<PathBuf>,
 }
 
+/// The `[connection]` table: the AMQP and management API addresses, each a string (commas
+/// separating several URLs) or a list of them. The flags and their variables come first.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawConnection {
+    #[serde(default, deserialize_with = "one_or_many")]
+    pub url: Option<Vec<String>>,
+    #[serde(default, deserialize_with = "one_or_many")]
+    pub api_url: Option<Vec<String>>,
+}
+
+/// A string, or a list of strings.
+fn one_or_many<'de, D: serde::Deserializer<'de>>(
+    de: D,
+) -> std::result::Result<Option<Vec<String>>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMany {
+        One(String),
+        Many(Vec<String>),
+    }
+    Ok(Some(match OneOrMany::deserialize(de)? {
+        OneOrMany::One(s) => vec![s],
+        OneOrMany::Many(v) => v,
+    }))
+}
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawFile {
@@ -49,6 +76,8 @@ struct RawFile {
     queues: toml::Table,
     #[serde(default)]
     tls: RawTls,
+    #[serde(default)]
+    connection: RawConnection,
 }
 
 /// A parsed topology file: defaults and the queues in file order.
@@ -59,6 +88,8 @@ pub struct TopologyFile {
     pub queues: Vec<(String, RawQueueSettings)>,
     /// The `[tls]` table, its paths as written.
     pub tls: RawTls,
+    /// The `[connection]` table, its addresses as written.
+    pub connection: RawConnection,
 }
 
 impl TopologyFile {
@@ -98,11 +129,19 @@ impl TopologyFile {
             .with_hint(
                 "known tables: [defaults] and [queues.\"<name>\"], with the keys message_ttl, \
                  max_priority, queue_type, delivery_limit, dead_suffix, deferred_suffix, \
-                 retry_granularity, deferred_granularity; and [tls], with the keys ca_cert, \
-                 cert, key (see docs/topology-file.md)",
+                 retry_granularity, deferred_granularity; [tls], with the keys ca_cert, \
+                 cert, key; and [connection], with the keys url, api_url (see \
+                 docs/topology-file.md)",
             )
         };
         let raw: RawFile = toml::from_str(text).map_err(|e| file_error(e.to_string()))?;
+        // The passwords of the addresses are masked from here on, wherever they would show.
+        let listed = [&raw.connection.url, &raw.connection.api_url];
+        for text in listed.into_iter().flatten().flatten() {
+            for address in crate::endpoint::split_list(text) {
+                crate::redact::register_userinfo_of(&address);
+            }
+        }
         let mut queues = Vec::new();
         for (name, value) in raw.queues {
             if let Some(dotted) = dotted_name(&name, &value) {
@@ -129,6 +168,7 @@ impl TopologyFile {
             defaults: raw.defaults,
             queues,
             tls: raw.tls,
+            connection: raw.connection,
         })
     }
 

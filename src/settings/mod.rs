@@ -14,17 +14,16 @@ use crate::dead::filter::{AttemptRange, Filter, GroupKey, HeaderCondition, Where
 use crate::dead::peek::PeekOptions;
 use crate::duration::parse_duration;
 use crate::endpoint::ConnectionSettings;
-use crate::endpoint::{AmqpTarget, ApiTarget, DEFAULT_AMQP_URL};
 use crate::error::{Error, Result};
 use crate::output::{Format, Output};
 use crate::queue::{QueueSettings, Unlisted, validate_target_queue};
-use crate::tls::TlsSettings;
 use crate::topology::RabbitMqOptions;
 
 /// The file read when neither `--config` nor `QUEUEY_CONFIG` names one.
 pub const DEFAULT_CONFIG_FILE: &str = "queuey.toml";
 
 pub mod check;
+pub mod connection;
 pub mod edit;
 pub mod file;
 pub mod prune;
@@ -32,6 +31,7 @@ pub mod resolve;
 pub mod tls;
 
 pub use check::CheckSettings;
+pub use connection::connection_settings;
 pub use edit::EditSettings;
 pub use file::TopologyFile;
 pub use prune::PruneSettings;
@@ -252,10 +252,16 @@ impl Invocation {
             from_env: global.tls_from_env,
         };
         // The topology file's [tls] table counts too.
+        // The addresses: the flags (or their variables) over the topology file's [connection].
         let connection = |file: Option<&TopologyFile>| {
+            let pick = |given: &[String], in_file: Option<&Vec<String>>| match in_file {
+                Some(listed) if given.is_empty() => listed.clone(),
+                _ => given.to_vec(),
+            };
+            let raw = file.map(|f| &f.connection);
             connection_settings(
-                global.url.as_deref(),
-                global.api_url.as_deref(),
+                &pick(&global.url, raw.and_then(|c| c.url.as_ref())),
+                &pick(&global.api_url, raw.and_then(|c| c.api_url.as_ref())),
                 &global.connect_timeout,
                 tls::resolve_tls(&tls_flags, file)?,
             )
@@ -624,33 +630,6 @@ pub fn peek_options(a: &PeekArgs) -> Result<PeekOptions> {
         spend_delivery_budget: a.spend_delivery_budget,
         assume_classic: a.assume_classic,
         ..PeekOptions::new()
-    })
-}
-
-/// Resolves the AMQP URL, the management API URL and the connect timeout, with the TLS files.
-pub fn connection_settings(
-    url: Option<&str>,
-    api_url: Option<&str>,
-    timeout: &str,
-    tls: TlsSettings,
-) -> Result<ConnectionSettings> {
-    let amqp = AmqpTarget::parse(url.unwrap_or(DEFAULT_AMQP_URL))?;
-    let api = match api_url {
-        Some(u) => ApiTarget::parse(u, &amqp)?,
-        None => ApiTarget::derive(&amqp)?,
-    };
-    let timeout =
-        parse_duration(timeout).map_err(|e| Error::settings(format!("--connect-timeout: {e}")))?;
-    if timeout.is_zero() {
-        return Err(Error::settings(
-            "--connect-timeout 0 would never connect: give at least 1ms (the default is 10s)",
-        ));
-    }
-    Ok(ConnectionSettings {
-        amqp,
-        api,
-        timeout,
-        tls,
     })
 }
 

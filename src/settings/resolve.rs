@@ -356,7 +356,8 @@ mod tests {
         for bad in [
             "[defaults]\nmessage_tll = \"1s\"\n",
             "[queues.a]\nfoo = 1\n",
-            "[connection]\nurl = \"x\"\n",
+            "[connection]\nuri = \"x\"\n",
+            "[connection]\nurl = 5\n",
             "[queues.a]\nmax_priority = \"high\"\n",
         ] {
             let err = TopologyFile::parse(bad, Path::new("queuey.toml")).unwrap_err();

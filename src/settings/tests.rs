@@ -149,6 +149,71 @@ fn declare_refuses_an_unlisted_queue_unless_told_or_dry() {
     );
 }
 
+fn addresses_of(args: &[&str]) -> Result<ConnectionSettings> {
+    match invocation(args)?.work {
+        Work::Ping { connection } => Ok(connection),
+        other => panic!("not ping: {other:?}"),
+    }
+}
+
+#[test]
+fn several_addresses_from_repeated_flags_and_commas_in_order() {
+    let c = addresses_of(&[
+        "ping",
+        "--url",
+        "amqp://u:p@n1/v,amqp://u:p@n2/v",
+        "--url",
+        "amqp://u:p@n3/v",
+    ])
+    .unwrap();
+    let hosts: Vec<&str> = c.addresses.iter().map(|a| a.host.as_str()).collect();
+    assert_eq!(hosts, ["n1", "n2", "n3"]);
+    assert_eq!(c.amqp.host, "n1");
+    assert!(c.api_addresses.is_empty() && c.api.derived);
+    let c = addresses_of(&[
+        "ping",
+        "--url",
+        "amqp://u:p@n1/v",
+        "--api-url",
+        "http://m1:15672,http://m2:15672",
+    ])
+    .unwrap();
+    assert_eq!(c.api_addresses.len(), 2);
+    assert_eq!(c.api.display(), "http://m1:15672");
+}
+
+#[test]
+fn the_addresses_of_a_list_are_one_user_in_one_vhost() {
+    for (list, what) in [
+        ("amqp://u:p@n1/v,amqp://u:p@n2/w", "two vhosts"),
+        ("amqp://u:p@n1/v,amqp://bob:p@n2/v", "two users"),
+    ] {
+        let err = addresses_of(&["ping", "--url", list]).unwrap_err();
+        assert_eq!(err.kind, crate::error::Kind::Settings);
+        assert!(err.message.contains(what), "{err}");
+    }
+}
+
+#[test]
+fn the_topology_file_lists_addresses_as_a_list_or_a_comma_string_under_the_flags() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("queuey.toml");
+    let config = path.to_str().unwrap();
+    for text in [
+        "[connection]\nurl = [\"amqp://u:p@n1/v\", \"amqp://u:p@n2/v\"]\napi_url = \"http://m1:15672,http://m2:15672\"\n",
+        "[connection]\nurl = \"amqp://u:p@n1/v, amqp://u:p@n2/v\"\napi_url = [\"http://m1:15672\", \"http://m2:15672\"]\n",
+    ] {
+        std::fs::write(&path, text).unwrap();
+        let c = addresses_of(&["ping", "--config", config]).unwrap();
+        let hosts: Vec<&str> = c.addresses.iter().map(|a| a.host.as_str()).collect();
+        assert_eq!(hosts, ["n1", "n2"], "{text}");
+        assert_eq!(c.api_addresses.len(), 2, "{text}");
+        let c = addresses_of(&["ping", "--config", config, "--url", "amqp://u:p@n9/v"]).unwrap();
+        assert_eq!(c.addresses.len(), 1, "the flag comes first");
+        assert_eq!(c.addresses[0].host, "n9");
+    }
+}
+
 /// With no flag and no topology file a queue is the library's default one: the core's tests
 /// build it so (`plan::tests::library_default`), without the CLI.
 #[test]

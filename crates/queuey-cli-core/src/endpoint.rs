@@ -27,15 +27,109 @@ pub const DEFAULT_AMQP_URL: &str = "amqp://guest:guest@localhost:5672/%2f";
 /// The management plugin's default port, used when the API URL is derived from the AMQP URL.
 pub const DEFAULT_API_PORT: u16 = 15672;
 
-/// How to reach the broker.
+/// How to reach the broker: one address or several (the nodes of one cluster), tried in order.
 #[derive(Clone, Debug)]
 pub struct ConnectionSettings {
+    /// The AMQP address in use: the first of [`Self::addresses`] until a connection picks the
+    /// first that answers ([`Self::at`]).
     pub amqp: AmqpTarget,
+    /// The management API to use with it: the first given, or the one derived from `amqp`.
     pub api: ApiTarget,
+    /// Every AMQP address, in the order they are tried (never empty; `amqp` is one of them).
+    pub addresses: Vec<AmqpTarget>,
+    /// Every management API address given (`--api-url`, `QUEUEY_API_URL`, `api_url`), in order;
+    /// empty when they are derived, one per AMQP address.
+    pub api_addresses: Vec<ApiTarget>,
     pub timeout: Duration,
     /// A private CA and a client identity for `amqps://` and `https://` (empty: the system's
-    /// roots, no client certificate).
+    /// roots, no client certificate). The same for every address.
     pub tls: TlsSettings,
+}
+
+impl ConnectionSettings {
+    /// The settings of one address: the AMQP address `index` in use, and its management API
+    /// (the first given, or the one derived from it).
+    pub fn at(&self, index: usize) -> Result<ConnectionSettings> {
+        let amqp = self
+            .addresses
+            .get(index)
+            .cloned()
+            .ok_or_else(|| Error::internal(format!("no AMQP address {index}")))?;
+        let api = match self.api_addresses.first() {
+            Some(given) => given.clone(),
+            None => ApiTarget::derive(&amqp)?,
+        };
+        Ok(ConnectionSettings {
+            amqp,
+            api,
+            ..self.clone()
+        })
+    }
+
+    /// Whether several AMQP addresses were given (queuey then says which one it used).
+    pub fn several(&self) -> bool {
+        self.addresses.len() > 1
+    }
+
+    /// Where `amqp` stands in the list, 1-based, as it is said ("address 2 of 3").
+    pub fn position(&self) -> String {
+        let n = self
+            .addresses
+            .iter()
+            .position(|a| a == &self.amqp)
+            .map_or(0, |i| i + 1);
+        format!("address {n} of {}", self.addresses.len())
+    }
+
+    /// The management API addresses to try with the AMQP address in use, in order: those given;
+    /// else the one derived from the address in use (the same node), then those derived from
+    /// the other addresses, each once.
+    pub fn api_candidates(&self) -> Vec<ApiTarget> {
+        if !self.api_addresses.is_empty() {
+            return self.api_addresses.clone();
+        }
+        let mut out = vec![self.api.clone()];
+        for amqp in &self.addresses {
+            if let Ok(api) = ApiTarget::derive(amqp)
+                && !out.iter().any(|o| o.base == api.base)
+            {
+                out.push(api);
+            }
+        }
+        out
+    }
+}
+
+/// The addresses of one value of `--url`, `--api-url`, `QUEUEY_URL`... : a comma separates two
+/// URLs when what follows it (past spaces and more commas) starts a new one (`scheme://`) or
+/// ends the text. A comma anywhere else belongs to the URL (a password may hold one), and empty
+/// pieces (a trailing comma) are dropped.
+pub fn split_list(text: &str) -> Vec<String> {
+    let starts_url = |rest: &str| {
+        let rest = rest.trim_start_matches(|c: char| c == ',' || c.is_whitespace());
+        rest.is_empty()
+            || rest.find("://").is_some_and(|end| {
+                let scheme = &rest[..end];
+                scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+                    && scheme
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+            })
+    };
+    let mut out = Vec::new();
+    let mut from = 0;
+    for (at, _) in text.match_indices(',') {
+        if starts_url(&text[at + 1..]) {
+            out.push(&text[from..at]);
+            from = at + 1;
+        }
+    }
+    out.push(&text[from..]);
+    out.into_iter()
+        .map(str::trim)
+        .filter(|piece| !piece.is_empty())
+        .map(str::to_owned)
+        .collect()
 }
 
 /// A parsed AMQP URL.
@@ -137,6 +231,12 @@ impl AmqpTarget {
         };
         if host.is_empty() {
             return Err(bad("it has no host"));
+        }
+        if host.contains(',') {
+            return Err(bad(&format!(
+                "the host {host:?} holds a comma: in a list of addresses each one is a whole \
+                 URL (amqp://user:password@node1,amqp://user:password@node2)"
+            )));
         }
         let port = url.port().unwrap_or(if tls { 5671 } else { 5672 });
         let username = match url.username() {
@@ -250,6 +350,12 @@ impl ApiTarget {
         }
         if url.host_str().is_none_or(str::is_empty) {
             return Err(bad("it has no host"));
+        }
+        if url.host_str().is_some_and(|h| h.contains(',')) {
+            return Err(bad(
+                "its host holds a comma: in a list of addresses each one is a whole URL \
+                 (http://node1:15672,http://node2:15672)",
+            ));
         }
         let username = match url.username() {
             "" => amqp.username.clone(),
@@ -394,6 +500,75 @@ mod tests {
         assert_eq!(e.base.as_str(), "http://localhost:15672/");
         assert_eq!(e.username, "bob");
         assert!(ApiTarget::parse("amqp://localhost", &amqp).is_err());
+    }
+
+    #[test]
+    fn a_list_is_split_where_a_new_url_starts() {
+        assert_eq!(split_list("amqp://a"), ["amqp://a"]);
+        assert_eq!(
+            split_list(" amqp://u:p@a:1/%2f, amqps://u:p@b,,amqp://c ,"),
+            ["amqp://u:p@a:1/%2f", "amqps://u:p@b", "amqp://c"]
+        );
+        // A comma in a password, even two, stays in its URL.
+        assert_eq!(
+            split_list("amqp://u:p,w@a,amqp://u:p,,w@b"),
+            ["amqp://u:p,w@a", "amqp://u:p,,w@b"]
+        );
+        assert_eq!(
+            split_list("http://a:15672,https://b/rabbit"),
+            ["http://a:15672", "https://b/rabbit"]
+        );
+        assert!(split_list(" , ").is_empty());
+        // Hosts without their URL stay one address, refused by name.
+        assert_eq!(split_list("amqp://h1,h2"), ["amqp://h1,h2"]);
+        let err = AmqpTarget::parse("amqp://h1,h2").unwrap_err();
+        assert!(err.message.contains("each one is a whole URL"), "{err}");
+        let amqp = AmqpTarget::parse("amqp://h").unwrap();
+        assert!(ApiTarget::parse("http://h1,h2:15672", &amqp).is_err());
+    }
+
+    #[test]
+    fn the_api_of_each_address_is_derived_the_one_in_use_first() {
+        let addresses: Vec<AmqpTarget> =
+            ["amqp://n1:5672/%2f", "amqps://n2/%2f", "amqp://n1:5673/%2f"]
+                .iter()
+                .map(|u| AmqpTarget::parse(u).unwrap())
+                .collect();
+        let all = ConnectionSettings {
+            amqp: addresses[0].clone(),
+            api: ApiTarget::derive(&addresses[0]).unwrap(),
+            addresses: addresses.clone(),
+            api_addresses: Vec::new(),
+            timeout: Duration::from_secs(1),
+            tls: TlsSettings::default(),
+        };
+        assert!(all.several());
+        let second = all.at(1).unwrap();
+        assert_eq!(second.amqp, addresses[1]);
+        assert_eq!(second.position(), "address 2 of 3");
+        let shown: Vec<String> = second
+            .api_candidates()
+            .iter()
+            .map(ApiTarget::display)
+            .collect();
+        // n1 on two ports derives one API address (port 15672), tried once.
+        assert_eq!(shown, ["https://n2:15672", "http://n1:15672"]);
+        assert!(all.at(3).is_err());
+        let given = ConnectionSettings {
+            api_addresses: vec![
+                ApiTarget::parse("http://m2:15672", &addresses[0]).unwrap(),
+                ApiTarget::parse("http://m1:15672", &addresses[0]).unwrap(),
+            ],
+            ..all.clone()
+        };
+        let pinned = given.at(2).unwrap();
+        assert_eq!(pinned.api.display(), "http://m2:15672");
+        let shown: Vec<String> = pinned
+            .api_candidates()
+            .iter()
+            .map(ApiTarget::display)
+            .collect();
+        assert_eq!(shown, ["http://m2:15672", "http://m1:15672"]);
     }
 
     #[test]

@@ -135,8 +135,13 @@ pub fn register_userinfo_of(raw: &str) {
             register_secret(&word[start..end], &word[user_start..start - 1]);
             // And what follows the span's last colon: a parser that reads the span otherwise
             // (`amqp://h:/:pw@` is host `h` and vhost `:pw@`) may show that part alone.
+            // (Its user is what stands before that colon: in a list of URLs,
+            // `amqp://guest:guest@a,amqp://guest:guest@b`, the span's tail is the second
+            // URL's password, and `guest` as `guest` protects nothing.)
             if let Some(colon) = word[start..end].rfind(':') {
-                register_secret(&word[start + colon + 1..end], "");
+                let before = &word[start..start + colon];
+                let user = before.rsplit(['/', ':', '@']).next().unwrap_or_default();
+                register_secret(&word[start + colon + 1..end], user);
             }
         }
     }
@@ -193,6 +198,12 @@ mod tests {
         assert_eq!(redact("echoed Unp4rsed alone"), "echoed *** alone");
         register_userinfo_of("dave:dave@h");
         assert_eq!(redact("user dave"), "user dave");
+    }
+
+    #[test]
+    fn a_list_of_urls_registers_each_password_and_no_user() {
+        register_userinfo_of("amqp://gus:gus@a:1/%2f,amqp://gus:Li5tPw2@b:2/%2f");
+        assert_eq!(redact("user gus, pw Li5tPw2"), "user gus, pw ***");
     }
 
     #[test]

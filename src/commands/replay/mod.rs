@@ -53,7 +53,7 @@ pub async fn run(
     s: &ReplaySettings,
     output: Output,
 ) -> Result<ExitCode> {
-    let session = Session::new(connection.clone(), "dead replay")?;
+    let session = crate::commands::session(connection, "dead replay", output)?;
     // Before anything, the dry run too: a user who may not publish cannot replay.
     match session.check_write_permission("dead replay").await {
         Ok(None) => {}
@@ -154,6 +154,7 @@ pub async fn run(
         return Err(e);
     }
     crate::output::notes::note_held_elsewhere(output, &report.source, report.held_elsewhere);
+    report.connected_to = session.connected_to();
     print_report(&report, s.from_file.is_some(), output)?;
     Ok(report.exit_code())
 }

@@ -110,6 +110,9 @@ pub struct ReplayReport {
     pub held_elsewhere: Option<crate::dead::peek::HeldElsewhere>,
     /// The replay journal used (see `--journal`; a replay from a file keeps one too).
     pub journal: Option<String>,
+    /// The AMQP address the run connected to (the first of `--url`'s that answered), its
+    /// password masked; `null` if it never connected.
+    pub connected_to: Option<String>,
     /// Most copies published and not yet acked at once (never more than `--window`).
     pub peak_in_flight: u64,
     pub interrupted: bool,
