@@ -13,7 +13,7 @@ use crate::clock::now_secs;
 use crate::dead::decode;
 use crate::dead::export::{export_record, read_record};
 use crate::dead::journal::{
-    Boot, Scope, Unfinished, boot_line, digest, read_line, run_line, settled_line,
+    Boot, Line, Scope, Unfinished, boot_line, digest, read_line, run_line, settled_line,
 };
 use crate::dead::peek::PeekOptions;
 use crate::endpoint::ConnectionSettings;
@@ -410,21 +410,16 @@ impl Archive {
             }
             let mut then = Boot::default();
             for line in marker_text.lines().skip(1) {
-                let Ok(j) = serde_json::from_str::<serde_json::Value>(line) else {
-                    continue;
-                };
-                if let Some(d) = j.get("settled").and_then(|d| d.as_str()) {
-                    held.settle(d);
-                } else if let Some(n) = j.get("read").and_then(|n| n.as_u64()) {
-                    held.read = held.read.max(n);
-                } else if let Some(b) = Boot::from_line(&j) {
-                    then = b;
+                match Line::parse(line) {
+                    Ok(Line::Settled { digest }) => held.settle(&digest),
+                    Ok(Line::Read(n)) => held.read = held.read.max(n),
+                    Ok(Line::Boot(b)) => then = b,
+                    _ => {}
                 }
             }
             // A node that restarted may have lost the acks it had processed.
-            if boot.restarted_since(&then, 10_000) {
-                held.revive();
-            }
+            held.boots.push(then);
+            held.revive_after_restart(boot);
             let whole = {
                 let bytes = std::fs::read(path).map_err(|e| io("read", &e))?;
                 bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1)

@@ -28,10 +28,8 @@ pub(super) async fn begin(
         None => journal_file::default_path(&scope)?,
     };
     let mut carried = journal_file::read(&path, &scope)?.unwrap_or_default();
-    if carried.restarted_since(&boot, 10_000) {
-        // The acks an earlier run saw processed may have been lost with the node.
-        carried.revive();
-    }
+    // The acks an earlier run saw processed may have been lost with the node.
+    carried.revive_after_restart(&boot);
     if carried.left() > 0 {
         output.note(&format!(
             "the journal {} of an unfinished replay records {}: {carried_are}",
