@@ -662,6 +662,13 @@ pub struct DeadReplayArgs {
     #[arg(long, value_name = "DURATION")]
     pub blocked_timeout: Option<String>,
 
+    /// Publish the copies over N channels, whole batches in turn (1 to 16): for a broker whose
+    /// channel processes are the limit (idle cores), at the cost of order: copies bound for one
+    /// queue no longer arrive in q.dead's order (each lands at most the copies in flight away
+    /// from its place). 1 keeps the order
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub channels: u8,
+
     #[command(flatten)]
     pub filters: FilterArgs,
 

@@ -696,6 +696,36 @@ impl Broker {
         );
     }
 
+    /// `name`'s entry in the API's plain listing of the vhost's queues (`GET /api/queues/{vhost}`),
+    /// which carries fewer fields than the queue's own object on some versions.
+    pub fn api_listed_queue(&self, name: &str) -> Option<serde_json::Value> {
+        let enc = |s: &str| {
+            percent_encoding::utf8_percent_encode(s, percent_encoding::NON_ALPHANUMERIC).to_string()
+        };
+        let listed = self.api_get(&format!("queues/{}", enc(&self.vhost)))?;
+        listed
+            .as_array()?
+            .iter()
+            .find(|q| q["name"] == name)
+            .cloned()
+    }
+
+    /// The HTTP status of `GET /api/{path}` of this broker as `user`: how the API answers that
+    /// user, whatever it is.
+    pub fn api_status_as(&self, user: &str, password: &str, path: &str) -> u16 {
+        let url = format!("{}/api/{path}", self.api_base);
+        self.rt.block_on(async {
+            reqwest::Client::new()
+                .get(&url)
+                .basic_auth(user, Some(password))
+                .send()
+                .await
+                .unwrap_or_else(|e| panic!("GET {url}: {e}"))
+                .status()
+                .as_u16()
+        })
+    }
+
     /// Creates a user with `password` and `tags` (deleted on drop), with no permissions.
     pub fn create_user(&self, name: &str, password: &str, tags: &str) {
         self.users.borrow_mut().push(name.to_owned());
