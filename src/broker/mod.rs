@@ -1,5 +1,6 @@
 //! The only place that talks to RabbitMQ: AMQP through lapin, and the management HTTP API.
 
+pub mod acker;
 pub mod addresses;
 pub mod amqp;
 pub mod api;
@@ -11,5 +12,4 @@ pub mod permissions;
 pub mod publish;
 pub mod server_properties;
 pub mod session;
-pub mod settle;
 pub mod tls;

@@ -363,7 +363,7 @@ impl Session {
             if connected.as_deref() == Some(name)
                 && let Some(uptime) = node.get("uptime").and_then(serde_json::Value::as_u64)
             {
-                boot.started_ms = crate::output::time::now_millis()
+                boot.started_ms = crate::clock::now_millis()
                     .and_then(|now| u64::try_from(now).ok())
                     .and_then(|now| now.checked_sub(uptime));
             }
@@ -505,7 +505,7 @@ impl Session {
     }
 
     /// The error for a dead-letter queue that is a stream (exit 7): what a stream is not, and
-    /// the way to a queue queuey can read. `live::dead::explain_missing` adds the `queuey
+    /// the way to a queue queuey can read. `live::scan::explain_missing` adds the `queuey
     /// declare` command of the logical queue.
     pub fn stream_dead_queue(&self, queue: &str) -> Error {
         let delete = crate::shell::rabbitmqctl(self.vhost(), &["delete_queue", queue])

@@ -232,3 +232,19 @@ fn the_topology_file_lists_addresses_as_a_list_or_a_comma_string_under_the_flags
         assert_eq!(c.addresses[0].host, "n9");
     }
 }
+
+/// With no flag and no topology file a queue is the library's default one: the core's tests
+/// build it so (`plan::tests::library_default`), without the CLI.
+#[test]
+fn no_flag_and_no_file_is_the_librarys_default_queue() {
+    let q = resolve_queue("orders", &crate::cli::QueueSettingsArgs::default(), None).unwrap();
+    assert_eq!(
+        q,
+        crate::queue::QueueSettings {
+            name: "orders".to_owned(),
+            config: crate::topology::QueueConfig::default(),
+            options: crate::topology::RabbitMqOptions::default(),
+            unlisted: None,
+        }
+    );
+}

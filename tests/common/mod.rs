@@ -367,7 +367,7 @@ impl Broker {
         let n = self.count(queue);
         let ch = self.channel();
         self.rt.block_on(async {
-            use futures_lite::StreamExt;
+            use futures_util::StreamExt;
             ch.basic_qos(u16::MAX, lapin::options::BasicQosOptions::default())
                 .await
                 .expect("basic.qos");

@@ -70,13 +70,13 @@ pub(super) async fn from_queue(
     let dead = s.queue.dead_queue();
     report.source = dead.clone();
     let stamp = ReplayStamp {
-        run: super::run_id(),
-        time: crate::output::time::now_secs(),
+        run: crate::clock::unique_id(),
+        time: crate::clock::now_secs(),
         from: dead.clone(),
     };
-    let scope = crate::live::dead::journal_scope(session, &dead).await;
+    let scope = crate::live::scan::journal_scope(session, &dead).await;
     let boot = session.boot().await;
-    let (mut carried, journal) = super::journal::begin(
+    let (mut carried, journal) = super::carry::begin(
         session,
         s,
         scope,
