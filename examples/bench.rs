@@ -4,6 +4,7 @@
 //!     cargo run --release --example bench -- ls      # dead ls --group-by only
 //!     cargo run --release --example bench -- replay  # replay vs the broker's shovel only
 //!     cargo run --release --example bench -- million # ls and replay of a million dead letters
+//!     cargo run --release --example bench -- channels # one queue's intake by channels/connections
 //!     cargo run --release --example bench -- fleet   # declare/verify/status --all over 300 and 1000 queues
 //!     cargo run --release --example bench -- fill Q.dead Q 1000 512   # test data only
 //!
@@ -16,11 +17,18 @@
 //!    their ratios, and the rate of the timed fills as the ceiling. The shovel plugin is
 //!    enabled if it is not.
 //!
-//! Uses QUEUEY_BENCH_URL / QUEUEY_BENCH_API_URL (default: the local broker as guest) and the
-//! release binary `target/release/queuey` (built first if missing). On a private three-node
-//! cluster with quorum queues (QUEUEY_BENCH_QUEUE_TYPE=quorum, QUEUEY_BENCH_SHOVEL_READY=1):
-//! `cargo build --release --example bench --bin queuey`, then `cargo test --test live_cluster
-//! bench -- --ignored --nocapture`.
+//! Uses QUEUEY_BENCH_URL / QUEUEY_BENCH_API_URL (default: the local broker as guest),
+//! QUEUEY_BENCH_PLUGINS (the broker's `rabbitmq-plugins`, default the machine's) and the
+//! release binary `target/release/queuey` (built first if missing). Against the 4.3 node:
+//!
+//!     QUEUEY_BENCH_URL=amqp://guest:guest@127.0.0.1:5674/%2f \
+//!     QUEUEY_BENCH_API_URL=http://127.0.0.1:15674 \
+//!     QUEUEY_BENCH_PLUGINS="scripts/rabbitmq4.sh plugins" \
+//!     cargo run --release --example bench -- replay
+//!
+//! On a private three-node cluster with quorum queues led by node 1
+//! (QUEUEY_BENCH_QUEUE_TYPE=quorum): `cargo build --release --example bench --bin queuey`,
+//! then `cargo test --test live_cluster bench -- --ignored --nocapture`.
 
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -84,12 +92,23 @@ async fn declare(ch: &Channel, name: &str) {
 /// 3, the library's headers and reasons, no x-death), one in four as the broker dead-letters a
 /// message (x-death).
 async fn fill(ch: &Channel, queue: &str, original: &str, n: usize, size: usize) {
+    fill_range(ch, queue, original, 0..n, size).await;
+}
+
+/// [`fill`] of the messages numbered `range`, so that several channels can share a fill.
+async fn fill_range(
+    ch: &Channel,
+    queue: &str,
+    original: &str,
+    range: std::ops::Range<usize>,
+    size: usize,
+) {
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
         .as_millis() as u64;
     let mut pending = Vec::with_capacity(2000);
-    for i in 0..n {
+    for i in range {
         let mut headers = FieldTable::default();
         let job_id = format!("67e55044-10b1-426f-9247-{i:012x}");
         let (body, props) = if i % 4 == 3 {
@@ -324,7 +343,10 @@ async fn bench_million(conn: &Connection) {
 enum Mover {
     ShovelDirect,
     ShovelNetwork,
+    /// `dead replay`: one channel, the copies in q.dead's order.
     Queuey,
+    /// `dead replay --channels 2`.
+    QueueyTwoChannels,
 }
 
 impl Mover {
@@ -334,7 +356,10 @@ impl Mover {
                 "shovel, direct connection (the management UI's \"move messages\")"
             }
             Mover::ShovelNetwork => "shovel, network connection",
-            Mover::Queuey => "queuey dead replay (confirms + mandatory, ack after confirm)",
+            Mover::Queuey => {
+                "queuey dead replay (one channel; confirms + mandatory, ack after confirm)"
+            }
+            Mover::QueueyTwoChannels => "queuey dead replay --channels 2",
         }
     }
 }
@@ -359,8 +384,19 @@ async fn move_once(conn: &Connection, ch: &Channel, mover: Mover, n: usize) -> M
     let fill_secs = filling.elapsed().as_secs_f64();
     // Let the broker settle after the fill (queue index writes) before timing anything.
     tokio::time::sleep(Duration::from_secs(3)).await;
-    let result = if mover == Mover::Queuey {
-        let (wall, rss, out) = timed(&["dead", "replay", q, "-q", "-o", "json"]);
+    let result = if matches!(mover, Mover::Queuey | Mover::QueueyTwoChannels) {
+        let channels = if mover == Mover::Queuey { "1" } else { "2" };
+        let args = [
+            "dead",
+            "replay",
+            q,
+            "-q",
+            "-o",
+            "json",
+            "--channels",
+            channels,
+        ];
+        let (wall, rss, out) = timed(&args);
         let doc: serde_json::Value = serde_json::from_str(&out).expect("JSON");
         assert_eq!(
             doc["moved"].as_u64(),
@@ -434,21 +470,29 @@ async fn bench_replay(conn: &Connection) {
     ch.confirm_select(ConfirmSelectOptions::default())
         .await
         .expect("confirms");
-    // QUEUEY_BENCH_SHOVEL_READY: the caller enabled the plugin on every node (a private
-    // cluster, whose CLI is not the machine's).
-    let enabled = if std::env::var_os("QUEUEY_BENCH_SHOVEL_READY").is_some() {
-        Command::new("true").output()
-    } else {
-        Command::new("rabbitmq-plugins")
-            .args(["enable", "rabbitmq_shovel"])
-            .output()
-    };
-    if enabled.is_err() || http("GET", "/api/overview", None) != 200 {
-        eprintln!("cannot enable rabbitmq_shovel here; skipping the comparison");
+    // The broker's own CLI: the machine's `rabbitmq-plugins` reaches only the machine's node
+    // (for the 4.3 node: QUEUEY_BENCH_PLUGINS="scripts/rabbitmq4.sh plugins").
+    let plugins =
+        std::env::var("QUEUEY_BENCH_PLUGINS").unwrap_or_else(|_| "rabbitmq-plugins".into());
+    let mut words = plugins.split_whitespace();
+    let enabled = Command::new(words.next().unwrap_or("rabbitmq-plugins"))
+        .args(words)
+        .args(["enable", "rabbitmq_shovel"])
+        .output();
+    let enabled = enabled.is_ok_and(|o| o.status.success());
+    if !enabled || http("GET", "/api/overview", None) != 200 {
+        eprintln!(
+            "cannot enable rabbitmq_shovel with `{plugins}` (QUEUEY_BENCH_PLUGINS); skipping the comparison"
+        );
         return;
     }
     std::thread::sleep(Duration::from_secs(2));
-    let movers = [Mover::ShovelDirect, Mover::ShovelNetwork, Mover::Queuey];
+    let movers = [
+        Mover::ShovelDirect,
+        Mover::ShovelNetwork,
+        Mover::Queuey,
+        Mover::QueueyTwoChannels,
+    ];
     let mut rates: Vec<Vec<f64>> = vec![Vec::new(); movers.len()];
     let mut publish_rates = Vec::new();
     let mut rss = Vec::new();
@@ -469,34 +513,116 @@ async fn bench_replay(conn: &Connection) {
             rss.extend(moved.rss);
         }
     }
-    let queuey = median(rates[2].clone());
-    println!("| mover | messages/s, median | each round | queuey / mover |");
+    // Each round's ratio to the direct shovel of the same round as well: the broker's speed
+    // drifts between rounds more than between the movers of one round.
+    let direct = &rates[0];
+    println!(
+        "| mover | messages/s, median | each round | / direct shovel, median of the rounds' ratios |"
+    );
     println!("|---|---:|---:|---:|");
     for (i, mover) in movers.iter().enumerate() {
         let each: Vec<String> = rates[i].iter().map(|r| format!("{r:.0}")).collect();
         let m = median(rates[i].clone());
-        let ratio = if *mover == Mover::Queuey {
-            String::new()
-        } else {
-            format!("{:.2}x", queuey / m)
-        };
+        let ratios: Vec<f64> = rates[i].iter().zip(direct).map(|(r, d)| r / d).collect();
         println!(
-            "| {} | {m:.0} | {} | {ratio} |",
+            "| {} | {m:.0} | {} | {:.2}x |",
             mover.label(),
-            each.join(", ")
+            each.join(", "),
+            median(ratios)
         );
     }
     let ceiling = median(publish_rates.clone());
     println!(
-        "| publishing the same messages, nothing else (the fills; a network client's ceiling) | {ceiling:.0} | {} fills | {:.2}x |",
+        "| publishing the same messages on one channel, nothing else (the fills) | {ceiling:.0} | {} fills | {:.2}x |",
         publish_rates.len(),
-        queuey / ceiling
+        ceiling / median(direct.clone())
     );
     let peak = rss.iter().copied().max().unwrap_or(0);
     println!(
         "\nqueuey's peak RSS over the rounds: {:.1} MB",
         peak as f64 / 1024.0
     );
+}
+
+/// How fast one queue takes the same persistent messages from a network client publishing over
+/// one channel, several channels of one connection, or several connections: the ceiling of a
+/// mover that publishes over the network, in each layout (interleaved rounds, medians).
+async fn bench_channels() {
+    let n = 100_000usize;
+    let rounds: usize = std::env::var("QUEUEY_BENCH_ROUNDS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(3)
+        .max(1);
+    // (connections, channels on each)
+    let layouts = [(1usize, 1usize), (1, 2), (1, 4), (2, 1), (4, 1)];
+    println!(
+        "\n### one queue taking {n} persistent 512-byte messages from a confirmed publisher, by layout ({rounds} rounds)\n"
+    );
+    let mut rates: Vec<Vec<f64>> = vec![Vec::new(); layouts.len()];
+    for round in 0..rounds {
+        for k in 0..layouts.len() {
+            let i = (round + k) % layouts.len();
+            let (conns, per) = layouts[i];
+            let mut connections = Vec::new();
+            for _ in 0..conns {
+                connections.push(
+                    Connection::connect(&url(), ConnectionProperties::default())
+                        .await
+                        .expect("connection"),
+                );
+            }
+            let mut channels = Vec::new();
+            for c in &connections {
+                for _ in 0..per {
+                    let ch = c.create_channel().await.expect("channel");
+                    ch.confirm_select(ConfirmSelectOptions::default())
+                        .await
+                        .expect("confirms");
+                    channels.push(ch);
+                }
+            }
+            let target = "bench-channels-target";
+            declare(&channels[0], target).await;
+            tokio::time::sleep(Duration::from_secs(2)).await;
+            let parts = channels.len();
+            let start = Instant::now();
+            let fills = channels.iter().enumerate().map(|(j, ch)| {
+                fill_range(
+                    ch,
+                    target,
+                    "bench-channels",
+                    j * n / parts..(j + 1) * n / parts,
+                    512,
+                )
+            });
+            futures_util::future::join_all(fills).await;
+            let rate = n as f64 / start.elapsed().as_secs_f64();
+            eprintln!(
+                "round {}: {conns} connection(s) x {per} channel(s): {rate:.0}/s",
+                round + 1
+            );
+            rates[i].push(rate);
+            assert_eq!(count(&connections[0], target).await as usize, n);
+            let _ = channels[0]
+                .queue_delete(target.into(), QueueDeleteOptions::default())
+                .await;
+            for c in connections {
+                let _ = c.close(200, "done".into()).await;
+            }
+            tokio::time::sleep(Duration::from_secs(2)).await;
+        }
+    }
+    println!("| connections x channels | messages/s, median | each round |");
+    println!("|---|---:|---:|");
+    for (i, (conns, per)) in layouts.iter().enumerate() {
+        let each: Vec<String> = rates[i].iter().map(|r| format!("{r:.0}")).collect();
+        println!(
+            "| {conns} x {per} | {:.0} | {} |",
+            median(rates[i].clone()),
+            each.join(", ")
+        );
+    }
 }
 
 /// `verify --all`, `status --all` and `declare --all` over a topology file of `n` logical queues
@@ -594,6 +720,9 @@ fn main() {
         }
         if what == "all" || what == "replay" {
             bench_replay(&conn).await;
+        }
+        if what == "channels" {
+            bench_channels().await;
         }
         if what == "all" || what == "fleet" {
             bench_fleet();

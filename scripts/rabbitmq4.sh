@@ -6,6 +6,7 @@
 #   scripts/rabbitmq4.sh start           start the node (AMQP 5674, API 15674), wait for its API
 #   scripts/rabbitmq4.sh stop            stop it
 #   scripts/rabbitmq4.sh ctl ARGS...     its own rabbitmqctl (the machine's cannot reach it)
+#   scripts/rabbitmq4.sh plugins ARGS... its own rabbitmq-plugins (the benchmarks enable the shovel)
 #   scripts/rabbitmq4.sh version         the node's RabbitMQ version
 #
 # QUEUEY_RABBITMQ4_ROOT moves the root (default /var/cache/queuey/rabbitmq-sid). Needs root.
@@ -73,6 +74,7 @@ case "${1:-}" in
   start) start ;;
   stop) in_root rabbitmqctl -n "$NAME@localhost" stop >/dev/null ;;
   ctl) shift; mount_proc; in_root rabbitmqctl -n "$NAME@localhost" "$@" ;;
+  plugins) shift; mount_proc; in_root rabbitmq-plugins -n "$NAME@localhost" "$@" ;;
   version) version ;;
-  *) sed -n '2,11p' "$0" >&2; exit 2 ;;
+  *) sed -n '2,12p' "$0" >&2; exit 2 ;;
 esac

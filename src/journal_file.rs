@@ -74,10 +74,7 @@ fn file_name(scope: &Scope) -> String {
         h.update((part.len() as u64).to_be_bytes());
         h.update(part.as_bytes());
     }
-    let hash: String = h.finalize()[..6]
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let hash = crate::dead::value::hex(&h.finalize()[..6]);
     format!(
         "replay-{}-{}-{hash}.journal",
         slug(&scope.vhost),

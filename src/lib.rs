@@ -3,28 +3,23 @@
 //! property tests and fuzz targets can reach the pure parts.
 //!
 //! Layout: `cli` (clap only) -> `settings` (plain validated values) -> `commands` (the work),
-//! which reach RabbitMQ only through `broker` and print only through `output`. `topology`,
-//! `plan` and `duration` are pure and never import the AMQP client (only `broker` does).
+//! which reach RabbitMQ only through `broker` and print only through `output`. The pure core
+//! (`topology`, `queue`, `plan`, `dead`, `endpoint`, `duration`, ...) is the crate
+//! `queuey-cli-core`, re-exported here under the same names.
+
+pub use queuey_cli_core::{
+    dead, duration, endpoint, error, plan, queue, redact, shell, suggest, tls, topology,
+};
 
 pub mod broker;
 pub mod cli;
+pub mod clock;
 pub mod commands;
-pub mod dead;
-pub mod duration;
-pub mod endpoint;
-pub mod error;
 pub mod journal_file;
 pub mod live;
 pub mod output;
-pub mod plan;
-pub mod queue;
-pub mod redact;
 pub mod settings;
-pub mod shell;
 pub mod signals;
-pub mod suggest;
-pub mod tls;
-pub mod topology;
 
 use error::{Error, ExitCode};
 

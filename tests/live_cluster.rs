@@ -379,13 +379,14 @@ fn bench_replay_against_the_shovel_on_the_cluster() {
     for node in &cluster.nodes {
         node.plugins(&["enable", "rabbitmq_shovel"]);
     }
+    // Enabled on every node above: the bench's own `rabbitmq-plugins` would reach another.
     let status = Command::new(bench)
         .arg("replay")
         .current_dir(root)
         .env("QUEUEY_BENCH_URL", cluster.node(1).url())
         .env("QUEUEY_BENCH_API_URL", cluster.node(1).api_url())
         .env("QUEUEY_BENCH_QUEUE_TYPE", "quorum")
-        .env("QUEUEY_BENCH_SHOVEL_READY", "1")
+        .env("QUEUEY_BENCH_PLUGINS", "true")
         .status()
         .expect("the bench runs");
     assert!(status.success(), "the bench: {status}");

@@ -560,6 +560,24 @@ fn a_list_skips_the_addresses_that_do_not_answer_and_names_the_one_used() {
             "{how}: {err}"
         );
     }
+    // The summaries of the commands that change q.dead say which address they used.
+    for command in [
+        &["dead", "replay", &q, "--dry-run"][..],
+        &["dead", "purge", &q, "--dry-run"][..],
+    ] {
+        let (mut cmd, _dir) = queuey();
+        let out = cmd
+            .args(command)
+            .args(["-o", "json", "--url", &list])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{command:?}: {}", stderr(&out));
+        assert_eq!(
+            json(&out)["connected_to"],
+            shown(&good).as_str(),
+            "{command:?}"
+        );
+    }
 }
 
 /// A list whose every address fails is exit 4, each address named with what it did; a login
@@ -652,5 +670,85 @@ fn the_api_addresses_are_tried_in_order_and_another_cluster_is_refused() {
         )) && err.contains(&format!("is cluster {cluster:?}"))
             && err.contains("the API is cluster \"elsewhere@nowhere\""),
         "{err}"
+    );
+}
+
+/// The real management API behind a proxy that reads the first `drops` requests and closes
+/// their connections without an answer (as a node's HTTP listener does when it restarts, or a
+/// server closing a kept-alive connection as it is reused), then passes everything through.
+/// Returns the proxy's URL; it lives as long as the test process.
+fn api_that_drops_the_first(drops: usize) -> String {
+    use std::io::Read;
+    let upstream = common::test_api_url();
+    let upstream = upstream
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_owned();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        let mut dropped = 0;
+        for conn in listener.incoming() {
+            let Ok(mut conn) = conn else { continue };
+            if dropped < drops {
+                dropped += 1;
+                let mut request = [0u8; 1024];
+                let _ = conn.read(&mut request);
+                drop(conn);
+                continue;
+            }
+            let Ok(server) = std::net::TcpStream::connect(&upstream) else {
+                continue;
+            };
+            let (mut c2, mut s2) = (conn.try_clone().unwrap(), server.try_clone().unwrap());
+            let (mut c, mut s) = (conn, server);
+            std::thread::spawn(move || {
+                let _ = std::io::copy(&mut c, &mut s);
+                let _ = s.shutdown(std::net::Shutdown::Write);
+            });
+            std::thread::spawn(move || {
+                let _ = std::io::copy(&mut s2, &mut c2);
+                let _ = c2.shutdown(std::net::Shutdown::Write);
+            });
+        }
+    });
+    format!("http://guest:guest@127.0.0.1:{port}")
+}
+
+/// A request to the management API whose connection closes before the answer (nothing
+/// refused, nothing timed out) is sent again, twice at most: a GET changes nothing. Seen on
+/// 4.3.6 right after a private node's kill -9 and restart, where a rerun failed with exit 6
+/// "connection closed before message completed". Two such closes in a row are retried (and
+/// `status` reads the API, not its AMQP fallback); three are an error naming what happened
+/// (exit 6).
+#[test]
+fn an_api_request_whose_connection_closes_unanswered_is_sent_again() {
+    let broker = Broker::connect();
+    let q = broker.queue_name("api-retry");
+    broker.declare(&format!("{q}.dead"), lapin::types::FieldTable::default());
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args(["status", &q, "-o", "json", "--api-url"])
+        .arg(api_that_drops_the_first(2))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        !stderr(&out).contains("not available"),
+        "the API answered, no AMQP fallback: {}",
+        stderr(&out)
+    );
+    // `holds ls` needs the API (status would fall back to AMQP).
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args(["holds", "ls", &q, "--api-url"])
+        .arg(api_that_drops_the_first(3))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(6), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("connection closed before message completed"),
+        "{}",
+        stderr(&out)
     );
 }

@@ -954,6 +954,107 @@ fn show_and_export_keep_the_broker_bookkeeping_apart() {
     assert!(record["properties"]["headers"].get(counted).is_none());
 }
 
+/// Where a quorum queue puts a message returned by `basic.nack` (requeue) is the broker's rule,
+/// and it differs by version (docs/broker-versions.md): before 4.3 at the back, in the order
+/// returned; from 4.3 at the front, ahead of every message never delivered. So a look of a
+/// quorum queue cannot return what it has read and read on (on 4.3 it would be delivered again
+/// at once): it holds everything it read until its end. Ten messages, three taken and nacked
+/// one by one, then all read.
+#[test]
+fn a_quorum_queue_puts_nacked_messages_where_the_version_says() {
+    let broker = Broker::connect();
+    let version = broker.rabbitmq_version();
+    let q = broker.queue_name("nack-place");
+    broker.track_queue(&q);
+    broker.declare(&q, table(vec![("x-queue-type", long_str("quorum"))]));
+    let ids: Vec<String> = (0..10).map(|i| format!("np-{i}")).collect();
+    broker.publish_ids(&q, &ids);
+    broker.wait_for_count(&q, 10);
+    let ch = broker.channel();
+    broker.rt.block_on(async {
+        let mut tags = Vec::new();
+        for _ in 0..3 {
+            let m = ch
+                .basic_get(
+                    q.as_str().into(),
+                    lapin::options::BasicGetOptions { no_ack: false },
+                )
+                .await
+                .expect("basic.get")
+                .expect("a message");
+            tags.push(m.delivery.delivery_tag);
+        }
+        for tag in tags {
+            ch.basic_nack(
+                tag,
+                lapin::options::BasicNackOptions {
+                    multiple: false,
+                    requeue: true,
+                },
+            )
+            .await
+            .expect("nack");
+        }
+        let _ = ch.close(200, "ok".into()).await;
+    });
+    broker.wait_for_count(&q, 10);
+    let want: Vec<String> = if version >= (4, 3) {
+        ids.clone()
+    } else {
+        ids[3..].iter().chain(&ids[..3]).cloned().collect()
+    };
+    assert_eq!(snapshot_ids(&broker, &q), want, "{version:?}");
+}
+
+/// A quorum queue without a delivery limit of its own and without a dead-letter exchange: the
+/// broker's default limit differs by version (docs/broker-versions.md), and queuey's look counts
+/// on it (`broker::peek`): none before 4.0, so a message returned 25 times is still there; 20
+/// from 4.0, so the message is dropped once 20 counted returns are spent. Each return here is a
+/// `basic.reject` with requeue, which every version counts.
+#[test]
+fn a_quorum_queues_default_delivery_limit_is_the_versions() {
+    let broker = Broker::connect();
+    let version = broker.rabbitmq_version();
+    let q = broker.queue_name("default-limit");
+    broker.track_queue(&q);
+    broker.declare(&q, table(vec![("x-queue-type", long_str("quorum"))]));
+    broker.publish_ids(&q, &["dl-0".to_owned()]);
+    broker.wait_for_count(&q, 1);
+    let ch = broker.channel();
+    let deliveries = broker.rt.block_on(async {
+        let mut deliveries = 0;
+        for _ in 0..25 {
+            let got = ch
+                .basic_get(
+                    q.as_str().into(),
+                    lapin::options::BasicGetOptions { no_ack: false },
+                )
+                .await
+                .expect("basic.get");
+            let Some(m) = got else { break };
+            deliveries += 1;
+            ch.basic_reject(
+                m.delivery.delivery_tag,
+                lapin::options::BasicRejectOptions { requeue: true },
+            )
+            .await
+            .expect("reject");
+        }
+        let _ = ch.close(200, "ok".into()).await;
+        deliveries
+    });
+    if version >= (4, 0) {
+        assert_eq!(
+            deliveries, 21,
+            "{version:?}: 20 returns allowed, then dropped"
+        );
+        assert_eq!(broker.message_count(&q), Some(0), "{version:?}");
+    } else {
+        assert_eq!(deliveries, 25, "{version:?}: no limit");
+        assert_eq!(broker.message_count(&q), Some(1), "{version:?}");
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // A look never loses a message, whatever stops it.
 //

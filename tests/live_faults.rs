@@ -377,7 +377,8 @@ fn kill_queuey_three_times(label: &str, dead_type: &str) {
             &node,
             dir.path(),
             &f,
-            &["--window", &WINDOW.to_string()],
+            // Over two channels: a kill finds copies in flight on both.
+            &["--window", &WINDOW.to_string(), "--channels", "2"],
             run,
         );
         wait_mid_run(&broker, &mut child, &f, at, dir.path(), run);

@@ -127,7 +127,7 @@ fn replay_moves_thousands_to_their_original_queues() {
 
     let (mut cmd, _dir) = queuey();
     let out = cmd
-        .args(["dead", "replay", &q, "-o", "json"])
+        .args(["dead", "replay", &q, "-o", "json", "--channels", "2"])
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
@@ -135,10 +135,14 @@ fn replay_moves_thousands_to_their_original_queues() {
     assert_eq!(report["moved"], 3000);
     assert_eq!(report["failed"], 0);
     assert_eq!(broker.message_count(&dead), Some(0));
+    // Over two channels, batches of 500 in turn: each target holds exactly its messages, in an
+    // order the two channels interleave (one channel, the default, keeps q.dead's order:
+    // one_channel_keeps_q_deads_order_in_each_target).
     for (i, t) in targets.iter().enumerate() {
-        let got = ids_in(&broker, t);
+        let mut got = ids_in(&broker, t);
+        got.sort();
         let want: Vec<String> = ids.iter().skip(i).step_by(3).cloned().collect();
-        assert_eq!(got, want, "target {t} holds its messages in order");
+        assert_eq!(got, want, "target {t} holds its messages, each once");
     }
     // What a replayed copy carries.
     let (body, props) = broker.snapshot(&targets[0]).remove(0);
@@ -269,8 +273,9 @@ fn a_replayed_copy_is_the_dead_letter_with_only_the_documented_changes() {
         panic!("no run id: {r:?}");
     };
     assert!(!run.as_bytes().is_empty());
+    // The run's only copy is its copy 1.
     assert!(
-        matches!(r.get("copy"), Some(AMQPValue::LongLongInt(n)) if *n >= 0),
+        matches!(r.get("copy"), Some(AMQPValue::LongLongInt(1))),
         "{r:?}"
     );
     let Some(AMQPValue::Timestamp(time)) = r.get("time") else {
@@ -304,6 +309,74 @@ fn a_replayed_copy_is_the_dead_letter_with_only_the_documented_changes() {
         ),
     ]));
     assert_eq!(copy, expected);
+}
+
+/// One channel (the default, `--channels 1`): the copies reach each target in q.dead's order,
+/// across many confirmed batches (a window of 40 makes batches of 10).
+#[test]
+fn one_channel_keeps_q_deads_order_in_each_target() {
+    let broker = Broker::connect();
+    let (q, dead, targets) = setup(&broker, "ordered", 3);
+    let originals: Vec<&str> = targets.iter().map(String::as_str).collect();
+    let ids = fill(&broker, &dead, &originals, &["timeout"], 300);
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args(["dead", "replay", &q, "-o", "json", "--channels", "1"])
+        .args(["--window", "40"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(json(&out)["moved"], 300);
+    for (i, t) in targets.iter().enumerate() {
+        let want: Vec<String> = ids.iter().skip(i).step_by(3).cloned().collect();
+        assert_eq!(
+            ids_in(&broker, t),
+            want,
+            "target {t} holds its messages in order"
+        );
+    }
+    assert_eq!(broker.message_count(&dead), Some(0));
+}
+
+/// Copies spread over several channels (a window of 60 over 3 channels: batches of 5 on each,
+/// in turn), half of them to a queue that does not exist: each channel's returns are told
+/// apart by the id each copy carries (lapin hands a return to whichever confirmation it
+/// resolves next), and the copies are decided in q.dead's order whichever channel confirmed
+/// first: exactly the unroutable ones stay in q.dead, in their order; every routed one is in
+/// the target once; nothing is lost.
+#[test]
+fn returns_over_several_channels_are_attributed_and_decided_in_order() {
+    let broker = Broker::connect();
+    let (q, dead, targets) = setup(&broker, "lanes", 1);
+    let missing = common::unique("lanes-never-declared");
+    let ids = fill(
+        &broker,
+        &dead,
+        &[targets[0].as_str(), missing.as_str()],
+        &["x"],
+        400,
+    );
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args(["dead", "replay", &q, "-o", "json", "--channels", "3"])
+        .args(["--window", "60"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3), "partial: {}", stderr(&out));
+    let report = json(&out);
+    assert_eq!(report["moved"], 200, "{report}");
+    assert_eq!(report["failed"], 200, "{report}");
+    assert!(report["peak_in_flight"].as_u64().unwrap() <= 60, "{report}");
+    let routed: Vec<String> = ids.iter().step_by(2).cloned().collect();
+    let unroutable: Vec<String> = ids.iter().skip(1).step_by(2).cloned().collect();
+    assert_eq!(
+        ids_in(&broker, &dead),
+        unroutable,
+        "unroutable ones stay, in order"
+    );
+    let mut got = ids_in(&broker, &targets[0]);
+    got.sort();
+    assert_eq!(got, routed, "every routed copy once");
 }
 
 /// The outcome-to-ack mapping live: a target at its length limit with `reject-publish` makes
@@ -469,7 +542,7 @@ fn copies_that_die_again_during_the_run_are_not_replayed_again() {
             let b = Broker::connect();
             let ch = b.channel();
             b.rt.block_on(async {
-                use futures_lite::StreamExt;
+                use futures_util::StreamExt;
                 let mut c = ch
                     .basic_consume(
                         q.as_str().into(),
@@ -698,6 +771,8 @@ fn sigkill_mid_replay_then_rerun(
         // 30 s at this rate (the test kills it after 2): the kill lands mid-run even on a
         // busy machine.
         .args(["dead", "replay", q, "--rate", "200", "-q", "-o", "json"])
+        // Over two channels: a kill finds copies in flight on both.
+        .args(["--channels", "2"])
         .stdout(std::fs::File::create(dir.path().join("stdout.txt")).unwrap())
         .stderr(std::fs::File::create(&log).unwrap())
         .spawn()
@@ -2164,7 +2239,8 @@ fn sigkill_mid_replay_of_a_quorum_dead_queue_on_its_last_delivery_loses_nothing(
         .unwrap();
     eventually(
         "the replay to move some messages",
-        Duration::from_secs(30),
+        // Under a load of 10 on two CPUs the first 300 copies have taken over 30 s.
+        Duration::from_secs(120),
         || (broker.count(&target) > 300).then_some(()),
     );
     kill_mid_run(&mut child, "the replay");

@@ -11,7 +11,7 @@ use lapin::types::parsing::{parse_field_array, parse_field_table};
 use libfuzzer_sys::fuzz_target;
 use queuey_cli::broker::convert::{table_from_amqp, value_from_amqp};
 use queuey_cli::dead::export::export_record;
-use queuey_cli::output::dead::{render_body, render_show};
+use queuey_cli::output::dead_letters::{render_body, render_show};
 use queuey_cli::dead::decode::{Message, X_DEATH, body_preview, decode};
 use queuey_cli::dead::value::{Properties, Table, Value, table_from_typed_json, table_to_typed_json};
 use queuey_cli::topology::RabbitMqOptions;

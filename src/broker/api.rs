@@ -316,12 +316,36 @@ impl ApiClient {
         if !query.is_empty() {
             url.query_pairs_mut().extend_pairs(query);
         }
-        Ok(self
-            .http
-            .get(url)
-            .basic_auth(&self.target.username, Some(self.target.password()))
-            .send()
-            .await)
+        // A GET changes nothing, so one whose connection closed before the answer came (the
+        // server closed a kept-alive connection as it was reused, or a node's HTTP listener
+        // restarting right after the node started: seen on 4.3.6 after a kill -9 and restart)
+        // is sent again, twice at most, before it is an error. A refused connection, a timeout
+        // or a TLS failure is an answer of its own and is not retried.
+        let mut retries = 0;
+        loop {
+            let sent = self
+                .http
+                .get(url.clone())
+                .basic_auth(&self.target.username, Some(self.target.password()))
+                .send()
+                .await;
+            match sent {
+                Err(e) if retries < 2 && Self::closed_before_answer(&e) => {
+                    retries += 1;
+                    tokio::time::sleep(Duration::from_millis(250 * retries)).await;
+                }
+                other => return Ok(other),
+            }
+        }
+    }
+
+    /// A request whose connection was lost after it was made and before its answer: neither
+    /// refused, nor timed out, nor a TLS failure.
+    fn closed_before_answer(err: &reqwest::Error) -> bool {
+        err.is_request()
+            && !err.is_connect()
+            && !err.is_timeout()
+            && super::tls::rustls_error(err).is_none()
     }
 
     fn transport_error(&self, err: &reqwest::Error) -> Error {

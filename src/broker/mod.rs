@@ -1,5 +1,6 @@
 //! The only place that talks to RabbitMQ: AMQP through lapin, and the management HTTP API.
 
+pub mod acker;
 pub mod addresses;
 pub mod amqp;
 pub mod api;
@@ -12,6 +13,5 @@ pub mod permissions;
 pub mod publish;
 pub mod server_properties;
 pub mod session;
-pub mod settle;
 pub mod tls;
 pub mod watch;

@@ -43,18 +43,18 @@
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
-use futures_lite::StreamExt;
+use futures_util::{Stream, StreamExt};
 use lapin::options::{
     BasicAckOptions, BasicCancelOptions, BasicConsumeOptions, BasicNackOptions, BasicQosOptions,
 };
 use lapin::types::FieldTable;
 use lapin::{Channel, Consumer};
 
+use super::acker::{Acker, Rescuer};
 use super::convert::message_from_delivery;
 pub use super::held::held_by_others;
 use super::held::held_elsewhere;
 use super::session::{BrokerVersion, Session};
-use super::settle::{Acker, Rescuer};
 use crate::dead::decode::Message;
 pub use crate::dead::peek::at_risk;
 use crate::dead::peek::{HeldElsewhere, PeekOptions};
@@ -308,7 +308,7 @@ impl<'a> Peek<'a> {
         } else {
             // And whatever else is already here, up to the end of the round.
             while let Some(consumer) = self.consumer.as_mut() {
-                match futures_lite::future::poll_once(consumer.next()).await {
+                match ready_next(consumer).await {
                     Some(Some(Ok(delivery))) => self.take(delivery).await?,
                     Some(Some(Err(e))) => {
                         return Err(self
@@ -334,7 +334,7 @@ impl<'a> Peek<'a> {
                 return Err(Error::internal("peek: no consumer"));
             };
             // Most deliveries are already buffered: take them without arming a timer.
-            let next = match futures_lite::future::poll_once(consumer.next()).await {
+            let next = match ready_next(consumer).await {
                 Some(item) => Some(item),
                 None => {
                     let wait = tokio::time::timeout(Duration::from_millis(1500), consumer.next());
@@ -789,4 +789,14 @@ pub async fn queue_kind(
         ));
     }
     Ok(kind)
+}
+
+/// The stream's next item when it is already here: one poll in this task's context (its waker
+/// registered), `None` when it is not.
+async fn ready_next<S: Stream + Unpin>(stream: &mut S) -> Option<Option<S::Item>> {
+    std::future::poll_fn(|cx| match stream.poll_next_unpin(cx) {
+        std::task::Poll::Ready(item) => std::task::Poll::Ready(Some(item)),
+        std::task::Poll::Pending => std::task::Poll::Ready(None),
+    })
+    .await
 }

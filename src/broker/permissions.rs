@@ -61,10 +61,7 @@ impl Session {
             .await
             .map_err(|e| self.amqp_error(&e, "cannot enable publisher confirms"))?;
         // A name no queue has: binding keys of the default exchange are queue names.
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos());
-        let key = format!("queuey.write-check.{}.{nanos}", std::process::id());
+        let key = format!("queuey.write-check.{}", crate::clock::unique_id());
         // Under a memory or disk alarm the publish or its confirmation may wait: the deadline
         // covers both.
         let confirmed = tokio::time::timeout(timeout, async {

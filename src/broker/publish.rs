@@ -27,8 +27,16 @@
 //! confirmations (an fsync on the broker for persistent messages). A return that carries no
 //! readable id makes every undecided copy `Unknown`: their dead letters stay (a duplicate at
 //! worst, never a loss).
+//!
+//! **Lanes.** A publisher may spread its copies over several confirm-mode channels ("lanes"),
+//! whole batches at a time, in turn: the broker runs each channel in a process of its own, so a
+//! broker with idle cores may take copies from two channels faster than from one (on the 2-CPU
+//! test machine it did not measurably: docs/benchmarks.md). Every rule above holds per lane (returns and confirmations are per channel), and the decisions are
+//! handed back in the order the copies were given, whichever lane decided them first. What the
+//! lanes give up is the copies' order in their queue: two lanes' batches arrive interleaved
+//! (a copy lands at most the copies in flight away from its place). One lane keeps the order.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 
 use lapin::options::{BasicPublishOptions, ConfirmSelectOptions};
 use lapin::types::ShortString;
@@ -125,8 +133,115 @@ struct Pending<T> {
     acked: Option<bool>,
 }
 
-/// A confirm-mode channel publishing in overlapping, confirmed batches of `window`.
+/// Publishes copies in overlapping, confirmed batches of `window`, over one or more lanes, and
+/// hands back each copy's outcome in the order the copies were given.
 pub struct Publisher<'a, T> {
+    lanes: Vec<Lane<'a, (u64, T)>>,
+    /// The lane being filled.
+    next: usize,
+    /// The number the next copy given gets, and the next one to hand back.
+    given: u64,
+    handed: u64,
+    /// Decided copies waiting for an earlier copy's decision (another lane's).
+    decided: BTreeMap<u64, (T, Outcome)>,
+}
+
+impl<'a, T> Publisher<'a, T> {
+    /// A publisher on one channel: the copies reach their queues in the order given.
+    pub async fn open(
+        session: &'a Session,
+        window: usize,
+        id_of: IdOf,
+    ) -> Result<Publisher<'a, T>> {
+        Publisher::open_lanes(session, window, 1, id_of).await
+    }
+
+    /// A publisher on `lanes` channels of the session's connection, each publishing in batches
+    /// of `window`.
+    pub async fn open_lanes(
+        session: &'a Session,
+        window: usize,
+        lanes: usize,
+        id_of: IdOf,
+    ) -> Result<Publisher<'a, T>> {
+        let mut opened = Vec::with_capacity(lanes.max(1));
+        for _ in 0..lanes.max(1) {
+            opened.push(Lane::open(session, window, id_of).await?);
+        }
+        Ok(Publisher {
+            lanes: opened,
+            next: 0,
+            given: 0,
+            handed: 0,
+            decided: BTreeMap::new(),
+        })
+    }
+
+    /// Publishes copies to their queues through the default exchange, mandatory: a lane's
+    /// batch at a time, lanes in turn. Returns the copies decided by now, in order.
+    pub async fn publish_many(&mut self, copies: Vec<Copy<T>>) -> Result<Vec<(T, Outcome)>> {
+        let mut copies = copies.into_iter().peekable();
+        while copies.peek().is_some() {
+            let lane = &mut self.lanes[self.next];
+            let room = lane.room();
+            let mut part = Vec::with_capacity(room);
+            for c in copies.by_ref().take(room) {
+                let n = self.given;
+                self.given += 1;
+                let token = c.token;
+                part.push(Copy {
+                    queue: c.queue,
+                    properties: c.properties,
+                    body: c.body,
+                    token: (n, token),
+                    id: c.id,
+                });
+            }
+            let decided = lane.publish_many(part).await?;
+            if lane.room() == lane.window {
+                // The lane sealed its batch: the next batch goes to the next lane.
+                self.next = (self.next + 1) % self.lanes.len();
+            }
+            self.decided
+                .extend(decided.into_iter().map(|((n, t), o)| (n, (t, o))));
+        }
+        Ok(self.hand_back())
+    }
+
+    /// Waits for every copy in flight and decides them all.
+    pub async fn flush(&mut self) -> Result<Vec<(T, Outcome)>> {
+        for lane in &mut self.lanes {
+            let decided = lane.flush().await?;
+            self.decided
+                .extend(decided.into_iter().map(|((n, t), o)| (n, (t, o))));
+        }
+        // Every lane's batches are sealed and decided: the next copy starts lane 0's batch.
+        self.next = 0;
+        Ok(self.hand_back())
+    }
+
+    /// The decided copies that no undecided copy precedes, in order.
+    fn hand_back(&mut self) -> Vec<(T, Outcome)> {
+        let mut out = Vec::new();
+        while let Some(entry) = self.decided.first_entry() {
+            if *entry.key() != self.handed {
+                break;
+            }
+            out.push(entry.remove());
+            self.handed += 1;
+        }
+        out
+    }
+
+    pub async fn close(self) {
+        for lane in self.lanes {
+            lane.close().await;
+        }
+    }
+}
+
+/// One confirm-mode channel publishing in overlapping, confirmed batches of `window`.
+struct Lane<'a, T> {
     session: &'a Session,
     channel: Channel,
     window: usize,
@@ -143,18 +258,14 @@ pub struct Publisher<'a, T> {
     targets: Vec<String>,
 }
 
-impl<'a, T> Publisher<'a, T> {
-    pub async fn open(
-        session: &'a Session,
-        window: usize,
-        id_of: IdOf,
-    ) -> Result<Publisher<'a, T>> {
+impl<'a, T> Lane<'a, T> {
+    async fn open(session: &'a Session, window: usize, id_of: IdOf) -> Result<Lane<'a, T>> {
         let channel = session.channel().await?;
         channel
             .confirm_select(ConfirmSelectOptions::default())
             .await
             .map_err(|e| session.amqp_error(&e, "cannot enable publisher confirms"))?;
-        Ok(Publisher {
+        Ok(Lane {
             session,
             channel,
             window: window.max(1),
@@ -167,10 +278,15 @@ impl<'a, T> Publisher<'a, T> {
         })
     }
 
+    /// How many more copies the batch being filled takes before it is sealed.
+    fn room(&self) -> usize {
+        self.window - self.filling.len()
+    }
+
     /// Publishes copies to their queues through the default exchange, mandatory, in order, without a round trip to lapin's I/O loop per copy:
     /// each `basic_publish` queues its frames on its first poll, and the first polls happen in
     /// order, so the frames go out in order. Returns the copies decided by now.
-    pub async fn publish_many(&mut self, copies: Vec<Copy<T>>) -> Result<Vec<(T, Outcome)>> {
+    async fn publish_many(&mut self, copies: Vec<Copy<T>>) -> Result<Vec<(T, Outcome)>> {
         let mut decided = Vec::new();
         let mut copies = copies.into_iter().peekable();
         while copies.peek().is_some() {
@@ -236,7 +352,7 @@ impl<'a, T> Publisher<'a, T> {
     }
 
     /// Waits for every copy in flight and decides them all.
-    pub async fn flush(&mut self) -> Result<Vec<(T, Outcome)>> {
+    async fn flush(&mut self) -> Result<Vec<(T, Outcome)>> {
         if !self.filling.is_empty() {
             self.sealed.push_back(std::mem::take(&mut self.filling));
         }
@@ -315,7 +431,7 @@ impl<'a, T> Publisher<'a, T> {
             .collect()
     }
 
-    pub async fn close(self) {
+    async fn close(self) {
         let _ = self.channel.close(200, "done".into()).await;
     }
 }

@@ -157,6 +157,11 @@ impl Session {
         self.pinned.get().unwrap_or(&self.given)
     }
 
+    /// The address the AMQP connection opened on (its password masked), once it has.
+    pub fn connected_to(&self) -> Option<String> {
+        self.pinned.get().map(|at| at.amqp.display())
+    }
+
     /// Every address given, in order.
     pub fn given(&self) -> &ConnectionSettings {
         &self.given
@@ -358,7 +363,7 @@ impl Session {
             if connected.as_deref() == Some(name)
                 && let Some(uptime) = node.get("uptime").and_then(serde_json::Value::as_u64)
             {
-                boot.started_ms = crate::output::time::now_millis()
+                boot.started_ms = crate::clock::now_millis()
                     .and_then(|now| u64::try_from(now).ok())
                     .and_then(|now| now.checked_sub(uptime));
             }
@@ -517,7 +522,7 @@ impl Session {
     }
 
     /// The error for a dead-letter queue that is a stream (exit 7): what a stream is not, and
-    /// the way to a queue queuey can read. `live::dead::explain_missing` adds the `queuey
+    /// the way to a queue queuey can read. `live::scan::explain_missing` adds the `queuey
     /// declare` command of the logical queue.
     pub fn stream_dead_queue(&self, queue: &str) -> Error {
         let delete = crate::shell::rabbitmqctl(self.vhost(), &["delete_queue", queue])

@@ -12,6 +12,7 @@ use std::path::PathBuf;
 use clap::parser::ValueSource;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
+use crate::dead::decode::Cause;
 use crate::error::ExitCode;
 
 /// The end of `queuey --help` (and the man page): the exit codes, from [`ExitCode`], and the
@@ -471,10 +472,8 @@ pub struct DeadQueueArg {
 pub struct FilterArgs {
     /// Why it died, in one word: exhausted, fatal, no-handler, decode, malformed (the queuey
     /// library's reasons), rejected, expired, maxlen, delivery_limit (the broker's), other
-    #[arg(long, value_name = "CAUSE", value_parser = [
-        "exhausted", "fatal", "no-handler", "decode", "malformed", "rejected", "expired", "maxlen",
-        "delivery_limit", "other",
-    ])]
+    #[arg(long, value_name = "CAUSE",
+        value_parser = clap::builder::PossibleValuesParser::new(Cause::ALL.map(Cause::as_str)))]
     pub cause: Vec<String>,
 
     /// Death reason, the whole text (x-death-reason, else the newest x-death reason)
@@ -674,6 +673,13 @@ pub struct DeadReplayArgs {
     /// for this long, instead of waiting for the alarm to clear (e.g. 30s; default: wait)
     #[arg(long, value_name = "DURATION")]
     pub blocked_timeout: Option<String>,
+
+    /// Publish the copies over N channels, whole batches in turn (1 to 16): for a broker whose
+    /// channel processes are the limit (idle cores), at the cost of order: copies bound for one
+    /// queue no longer arrive in q.dead's order (each lands at most the copies in flight away
+    /// from its place). 1 keeps the order
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub channels: u8,
 
     #[command(flatten)]
     pub filters: FilterArgs,
@@ -992,6 +998,52 @@ mod tests {
             None,
             "verify takes no --reason"
         );
+    }
+
+    /// The causes are one list, `Cause::ALL`: `--cause` accepts exactly those, its help and
+    /// the `--cause` row of docs/commands/dead-ls.md name each of them in that order.
+    #[test]
+    fn the_causes_of_the_help_and_the_docs_are_cause_all() {
+        let all: Vec<&str> = Cause::ALL.map(Cause::as_str).to_vec();
+        let command = Cli::command();
+        let ls = command
+            .find_subcommand("dead")
+            .and_then(|d| d.find_subcommand("ls"))
+            .expect("dead ls");
+        let arg = ls
+            .get_arguments()
+            .find(|a| a.get_id() == "cause")
+            .expect("--cause");
+        let accepted: Vec<String> = arg
+            .get_possible_values()
+            .iter()
+            .map(|v| v.get_name().to_owned())
+            .collect();
+        assert_eq!(accepted, all);
+        let in_order = |text: &str| -> Vec<&str> {
+            let mut found: Vec<(usize, &str)> = all
+                .iter()
+                .filter_map(|c| {
+                    text.match_indices(c)
+                        .find(|(i, _)| {
+                            let next = text[i + c.len()..].chars().next();
+                            !next.is_some_and(|n| n.is_alphanumeric() || n == '-' || n == '_')
+                        })
+                        .map(|(i, _)| (i, *c))
+                })
+                .collect();
+            found.sort();
+            found.into_iter().map(|(_, c)| c).collect()
+        };
+        let help = arg.get_help().expect("help").to_string();
+        assert_eq!(in_order(&help), all, "{help}");
+        let docs = include_str!("../../docs/commands/dead-ls.md");
+        let row = docs
+            .lines()
+            .find(|l| l.starts_with("| `--cause C`"))
+            .expect("the --cause row of docs/commands/dead-ls.md");
+        let named: Vec<&str> = row.split('`').skip(3).step_by(2).collect();
+        assert_eq!(named, all, "{row}");
     }
 
     #[test]

@@ -6,44 +6,15 @@
 //! place), or with filters the oldest match's. The rate is the management API's. What cannot be
 //! measured is unknown, never guessed, and crosses nothing (`dead::check`).
 
-use std::time::Duration;
-
-use serde::Serialize;
-
 use crate::broker::session::Session;
-use crate::dead::check::{AgeReading, Measured, Verdict, judge};
-use crate::duration::format_duration;
+use crate::dead::check::{Measured, judge};
 use crate::endpoint::ConnectionSettings;
 use crate::error::{ExitCode, Result};
 use crate::live::check::{arrival_rate, head_age, scan};
-use crate::live::dead::missing_dead_queue;
-use crate::output::prometheus::{self, GaugeFamily, queue_labels};
-use crate::output::{self, Format, Output, sanitize::sanitize};
+use crate::live::scan::missing_dead_queue;
+use crate::output::check::{CheckReport, QueueCheck, print_report};
+use crate::output::{Output, sanitize::sanitize};
 use crate::settings::CheckSettings;
-
-/// One logical queue's check.
-#[derive(Debug, Serialize)]
-pub struct QueueCheck {
-    pub queue: String,
-    pub dead_queue: String,
-    /// Dead letters in q.dead, or those matching the filters.
-    pub count: u64,
-    /// `amqp` (a passive declare: every dead letter, exact) or `scan` (a peek: the matches).
-    pub counted_by: &'static str,
-    /// The oldest dead letter's age, when --max-age asked for it.
-    pub oldest: Option<AgeReading>,
-    pub verdicts: Vec<Verdict>,
-    /// Whether any threshold is crossed.
-    pub crossed: bool,
-}
-
-/// The JSON document of `dead check`.
-#[derive(Debug, Serialize)]
-pub struct CheckReport {
-    pub vhost: String,
-    pub crossed: bool,
-    pub queues: Vec<QueueCheck>,
-}
 
 pub async fn run(
     connection: &ConnectionSettings,
@@ -54,7 +25,7 @@ pub async fn run(
     let result = check_all(&session, s, output).await;
     session.close().await;
     let report = result?;
-    print(&report, output)?;
+    print_report(&report, output)?;
     Ok(if report.crossed {
         ExitCode::Drift
     } else {
@@ -118,90 +89,4 @@ async fn check_all(session: &Session, s: &CheckSettings, output: Output) -> Resu
         crossed: queues.iter().any(|q| q.crossed),
         queues,
     })
-}
-
-/// A value with at most two decimals: `7`, `0.5`, `12.34`.
-fn number(v: f64) -> String {
-    format!("{}", (v * 100.0).round() / 100.0)
-}
-
-fn print(report: &CheckReport, output: Output) -> Result<()> {
-    match output.format {
-        Format::Json => output::print_json(report),
-        Format::Prometheus => prometheus::print(&families(report)),
-        Format::Table => {
-            let mut table = output::table(&["queue", "threshold", "value", "limit", "", "note"]);
-            for q in &report.queues {
-                for v in &q.verdicts {
-                    let unit = |x: f64| match v.threshold {
-                        "max-age" => format_duration(Duration::from_secs_f64(x.max(0.0))),
-                        "max-rate" => format!("{}/s", number(x)),
-                        _ => number(x),
-                    };
-                    table.add_row(vec![
-                        sanitize(&q.dead_queue),
-                        v.threshold.to_owned(),
-                        v.value.map_or("?".to_owned(), unit),
-                        unit(v.limit),
-                        match (v.crossed, v.value) {
-                            (true, _) => "CROSSED".to_owned(),
-                            (false, None) if v.note.as_deref() != Some("no dead letters") => {
-                                "unknown".to_owned()
-                            }
-                            _ => "ok".to_owned(),
-                        },
-                        v.note.clone().unwrap_or_default(),
-                    ]);
-                }
-            }
-            output::print(table)?;
-            let crossed = report.queues.iter().filter(|q| q.crossed).count();
-            output::print(if crossed == 0 {
-                "every threshold holds".to_owned()
-            } else {
-                format!(
-                    "{crossed} of {} crossed a threshold (exit 1)",
-                    output::plural(report.queues.len() as u64, "queue")
-                )
-            })
-        }
-    }
-}
-
-/// The gauges of a check: each queue's dead letters and oldest age, and per threshold its
-/// limit and whether it is crossed.
-fn families(report: &CheckReport) -> Vec<GaugeFamily> {
-    let mut count = GaugeFamily::new(
-        "dead_letters",
-        "Dead letters in q.dead (matching the filters, when given)",
-    );
-    let mut age = GaugeFamily::new(
-        "dead_letter_oldest_age_seconds",
-        "Age of the oldest dead letter in q.dead, since its death, else since its job was enqueued",
-    );
-    let mut rate = GaugeFamily::new(
-        "dead_letter_arrival_rate",
-        "Dead letters arriving in q.dead per second (management API statistics)",
-    );
-    let mut crossed = GaugeFamily::new(
-        "dead_check_crossed",
-        "1 when the dead-letter threshold is crossed, else 0",
-    );
-    let mut limit = GaugeFamily::new("dead_check_limit", "The dead-letter threshold's limit");
-    for q in &report.queues {
-        let labels = queue_labels(&report.vhost, &q.queue);
-        count.add(labels.clone(), Some(q.count as f64));
-        for v in &q.verdicts {
-            let mut with = labels.clone();
-            with.push(("threshold", v.threshold.to_owned()));
-            match v.threshold {
-                "max-age" => age.add(labels.clone(), v.value),
-                "max-rate" => rate.add(labels.clone(), v.value),
-                _ => {}
-            }
-            crossed.add(with.clone(), Some(if v.crossed { 1.0 } else { 0.0 }));
-            limit.add(with, Some(v.limit));
-        }
-    }
-    vec![count, age, rate, crossed, limit]
 }

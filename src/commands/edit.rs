@@ -18,6 +18,7 @@ use serde::Serialize;
 use crate::broker::peek::with_peek;
 use crate::broker::publish::{Copy, Outcome, Publisher};
 use crate::broker::session::Session;
+use crate::clock::now_secs;
 use crate::dead::decode::{self, Message};
 use crate::dead::edit::{apply_sets, check_edited, line_diff, pretty, with_retries_back};
 use crate::dead::envelope;
@@ -26,9 +27,8 @@ use crate::dead::peek::PeekOptions;
 use crate::dead::replay::{ReplayStamp, copy_id, replay_properties, target};
 use crate::endpoint::ConnectionSettings;
 use crate::error::{Error, ExitCode, Kind, Result};
-use crate::live::dead::explain_missing;
+use crate::live::scan::explain_missing;
 use crate::output::sanitize::sanitize;
-use crate::output::time::now_secs;
 use crate::output::{self, Format, Output};
 use crate::settings::{EditSettings, Which};
 
@@ -232,7 +232,7 @@ async fn edit_held(
     pause("archived");
     // (2) The edited copy, confirmed and routed.
     let stamp = ReplayStamp {
-        run: format!("edit-{}-{}", now_secs(), std::process::id()),
+        run: format!("edit-{}", crate::clock::unique_id()),
         time: now_secs(),
         from: dead.to_owned(),
     };
@@ -339,7 +339,7 @@ fn archive_path(s: &EditSettings, dead: &str) -> Result<PathBuf> {
             }
         })
         .collect();
-    let millis = crate::output::time::now_millis().unwrap_or(0);
+    let millis = crate::clock::now_millis().unwrap_or(0);
     Ok(dir.join(format!("{safe}-{millis}-{}.jsonl", std::process::id())))
 }
 

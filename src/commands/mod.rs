@@ -3,20 +3,22 @@
 
 pub mod args;
 pub mod check;
-pub mod dead;
-pub mod declare;
+mod compare;
+mod declare;
 pub mod edit;
 pub mod holds;
+pub mod look;
 pub mod ping;
 pub mod prune;
 pub mod purge;
 pub mod replay;
 pub mod status;
 mod status_metrics;
+mod verify;
 
 use crate::error::{ExitCode, Result};
 use crate::output::Output;
-use crate::output::topology::Mode;
+use crate::output::topology_report::Mode;
 use crate::settings::Work;
 
 /// Runs one invocation's work.
@@ -34,10 +36,10 @@ pub async fn run(work: Work, output: Output) -> Result<ExitCode> {
             } else {
                 Mode::Declare
             };
-            declare::run(&queues, &connection, mode, output).await
+            compare::run(&queues, &connection, mode, output).await
         }
         Work::Verify { queues, connection } => {
-            declare::run(&queues, &connection, Mode::Verify, output).await
+            compare::run(&queues, &connection, Mode::Verify, output).await
         }
         Work::HoldsLs { queue, connection } => holds::run(&queue, &connection, output).await,
         Work::Status {
@@ -56,13 +58,13 @@ pub async fn run(work: Work, output: Output) -> Result<ExitCode> {
             limit,
             group_by,
             peek,
-        } => dead::ls(&connection, &queue, &filter, limit, &group_by, peek, output).await,
+        } => look::ls(&connection, &queue, &filter, limit, &group_by, peek, output).await,
         Work::DeadShow {
             connection,
             queue,
             which,
             peek,
-        } => dead::show(&connection, &queue, &which, peek, output).await,
+        } => look::show(&connection, &queue, &which, peek, output).await,
         Work::DeadExport {
             connection,
             queue,
@@ -71,7 +73,7 @@ pub async fn run(work: Work, output: Output) -> Result<ExitCode> {
             output_file,
             peek,
         } => {
-            dead::export(
+            look::export(
                 &connection,
                 &queue,
                 &filter,

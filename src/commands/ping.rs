@@ -2,51 +2,16 @@
 
 use std::time::Instant;
 
-use serde::Serialize;
-
 use crate::broker::api::{ApiClient, Overview};
 use crate::broker::server_properties::{self, ServerProperties};
 use crate::broker::session::{OneBroker, one_broker, other_broker};
 use crate::broker::{addresses, amqp};
 use crate::endpoint::{ApiTarget, ConnectionSettings, DEFAULT_API_PORT};
 use crate::error::{Error, ExitCode, Result};
-use crate::output::{self, Format, Output, sanitize::sanitize};
-
-#[derive(Debug, Serialize)]
-pub struct PingReport {
-    pub amqp: AmqpReport,
-    pub api: ApiReport,
-    /// Whether both ends are one broker, by cluster name: `same`, `different` (exit 6), or
-    /// `unknown` (one end did not tell).
-    pub one_broker: &'static str,
-    /// Every AMQP address, in order, with what it did.
-    pub addresses: Vec<AddressOutcome>,
-    /// Every management API address tried, in order, with what it did.
-    pub api_addresses: Vec<AddressOutcome>,
-}
-
-#[derive(Debug, Serialize)]
-pub struct AmqpReport {
-    pub url: String,
-    pub user: String,
-    pub vhost: String,
-    /// From the broker's `connection.start`.
-    pub cluster_name: Option<String>,
-    pub rabbitmq_version: Option<String>,
-    pub connect_ms: u64,
-}
-
-#[derive(Debug, Serialize)]
-pub struct ApiReport {
-    pub url: String,
-    /// Whether the address was derived from the AMQP URL (no --api-url or QUEUEY_API_URL).
-    pub derived: bool,
-    pub rabbitmq_version: Option<String>,
-    pub erlang_version: Option<String>,
-    pub node: Option<String>,
-    pub cluster_name: Option<String>,
-    pub request_ms: u64,
-}
+use crate::output::ping::{
+    AddressOutcome, AmqpReport, ApiReport, PingReport, print_outcomes, print_table,
+};
+use crate::output::{self, Format, Output};
 
 fn elapsed_ms(start: Instant) -> u64 {
     u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX)
@@ -64,30 +29,15 @@ pub fn api_origin(connection: &ConnectionSettings) -> String {
     }
 }
 
-/// What one address did when `ping` tried it.
-#[derive(Debug, Serialize)]
-pub struct AddressOutcome {
-    pub url: String,
-    /// `used` (the first that answered: what every command connects to), `ok` (answers, after
-    /// the one used), `no-answer` (a command skips it), `refused` (a command stops there), or
-    /// `not-tried` (after a refusal).
-    pub outcome: &'static str,
-    pub cluster_name: Option<String>,
-    pub rabbitmq_version: Option<String>,
-    pub ms: u64,
-    pub error: Option<String>,
-}
-
-impl AddressOutcome {
-    fn failed(url: String, start: Instant, error: &Error, no_answer: bool) -> AddressOutcome {
-        AddressOutcome {
-            url,
-            outcome: if no_answer { "no-answer" } else { "refused" },
-            cluster_name: None,
-            rabbitmq_version: None,
-            ms: elapsed_ms(start),
-            error: Some(error.message.clone()),
-        }
+/// An address that failed, and how.
+fn failed_outcome(url: String, start: Instant, error: &Error, no_answer: bool) -> AddressOutcome {
+    AddressOutcome {
+        url,
+        outcome: if no_answer { "no-answer" } else { "refused" },
+        cluster_name: None,
+        rabbitmq_version: None,
+        ms: elapsed_ms(start),
+        error: Some(error.message.clone()),
     }
 }
 
@@ -129,7 +79,7 @@ async fn try_amqp(
                 }
             }
             Err(failed) => {
-                outcomes.push(AddressOutcome::failed(
+                outcomes.push(failed_outcome(
                     at.amqp.display(),
                     start,
                     &failed.error,
@@ -180,7 +130,7 @@ async fn try_api(
                 }
             }
             Err(failed) => {
-                outcomes.push(AddressOutcome::failed(
+                outcomes.push(failed_outcome(
                     target.display(),
                     start,
                     &failed.error,
@@ -318,127 +268,15 @@ pub async fn run(connection: &ConnectionSettings, output: Output) -> Result<Exit
         // Two brokers: the error is the one JSON document (it names both ends).
         Format::Json if mismatch.is_some() => {}
         Format::Json => output::print_json(&report)?,
-        Format::Table | Format::Prometheus => print_table(&report, judged, &used, several)?,
+        Format::Table | Format::Prometheus => {
+            let connected = several.then(|| {
+                addresses::connected_note(&used).replacen("connected to", "commands connect to", 1)
+            });
+            print_table(&report, &api_origin(&used), connected.as_deref())?;
+        }
     }
     match mismatch {
         Some(e) => Err(e),
         None => Ok(ExitCode::Ok),
     }
-}
-
-/// Every address tried, with what it did (when a command would stop before the full table).
-fn print_outcomes(output: Output, amqp: &[AddressOutcome], api: &[AddressOutcome]) -> Result<()> {
-    if output.format == Format::Json {
-        return Ok(());
-    }
-    let mut table = output::table(&["", "endpoint", "status"]);
-    for (label, outcome) in amqp
-        .iter()
-        .map(|o| ("amqp", o))
-        .chain(api.iter().map(|o| ("management", o)))
-    {
-        table.add_row(vec![
-            label.to_owned(),
-            outcome.url.clone(),
-            status_of(outcome),
-        ]);
-    }
-    output::print(table)
-}
-
-/// An address's outcome in the table.
-fn status_of(o: &AddressOutcome) -> String {
-    let unknown = || "?".to_owned();
-    match o.outcome {
-        "used" | "ok" => format!(
-            "{}: RabbitMQ {}, cluster {}, answered in {} ms",
-            if o.outcome == "used" {
-                "ok, used"
-            } else {
-                "ok, not used (an earlier address answered)"
-            },
-            sanitize(&o.rabbitmq_version.clone().unwrap_or_else(unknown)),
-            sanitize(&o.cluster_name.clone().unwrap_or_else(unknown)),
-            o.ms
-        ),
-        "no-answer" => format!(
-            "no answer, skipped: {}",
-            sanitize(&o.error.clone().unwrap_or_default())
-        ),
-        _ => format!(
-            "refused: {}",
-            sanitize(&o.error.clone().unwrap_or_default())
-        ),
-    }
-}
-
-fn print_table(
-    report: &PingReport,
-    judged: OneBroker,
-    used: &ConnectionSettings,
-    several: bool,
-) -> Result<()> {
-    let unknown = || "?".to_owned();
-    let mut table = output::table(&["", "endpoint", "status"]);
-    for outcome in &report.addresses {
-        let status = if outcome.outcome == "used" {
-            format!(
-                "ok: user {}, vhost {}, RabbitMQ {}, cluster {}, connected in {} ms{}",
-                sanitize(&report.amqp.user),
-                sanitize(&report.amqp.vhost),
-                sanitize(&report.amqp.rabbitmq_version.clone().unwrap_or_else(unknown)),
-                sanitize(&report.amqp.cluster_name.clone().unwrap_or_else(unknown)),
-                report.amqp.connect_ms,
-                if several { "; used" } else { "" }
-            )
-        } else {
-            status_of(outcome)
-        };
-        table.add_row(vec!["amqp".to_owned(), outcome.url.clone(), status]);
-    }
-    for outcome in &report.api_addresses {
-        let status = if outcome.outcome == "used" {
-            format!(
-                "ok: RabbitMQ {}, Erlang {}, node {}, cluster {}, answered in {} ms{}",
-                sanitize(&report.api.rabbitmq_version.clone().unwrap_or_else(unknown)),
-                sanitize(&report.api.erlang_version.clone().unwrap_or_else(unknown)),
-                sanitize(&report.api.node.clone().unwrap_or_else(unknown)),
-                sanitize(&report.api.cluster_name.clone().unwrap_or_else(unknown)),
-                report.api.request_ms,
-                if report.api_addresses.len() > 1 {
-                    "; used"
-                } else {
-                    ""
-                }
-            )
-        } else {
-            status_of(outcome)
-        };
-        table.add_row(vec!["management".to_owned(), outcome.url.clone(), status]);
-    }
-    output::print(table)?;
-    let verdict = match judged {
-        OneBroker::Same => format!(
-            "one broker: both ends are cluster {}",
-            sanitize(&report.api.cluster_name.clone().unwrap_or_else(unknown))
-        ),
-        OneBroker::Different => "TWO BROKERS: the AMQP URL and the management API are \
-             different clusters"
-            .to_owned(),
-        OneBroker::Unknown => "one broker: not checked (one end did not tell its \
-             cluster name)"
-            .to_owned(),
-    };
-    output::print(format!(
-        "{verdict}; the management API address was {}",
-        api_origin(used)
-    ))?;
-    if several {
-        output::print(addresses::connected_note(used).replacen(
-            "connected to",
-            "commands connect to",
-            1,
-        ))?;
-    }
-    Ok(())
 }

@@ -4,44 +4,17 @@
 
 use std::io::{self, IsTerminal};
 
-use serde::Serialize;
-
 use crate::broker::delete::DeleteReply;
 use crate::broker::session::Session;
 use crate::duration::format_millis;
 use crate::endpoint::ConnectionSettings;
 use crate::error::{Error, ExitCode, Kind, Result};
-use crate::live::topology::{hold_queues, vhost_default as vhost_default_type};
-use crate::output::{self, Format, Output, plural, sanitize::sanitize};
+use crate::live::inspect::{hold_queues, vhost_default as vhost_default_type};
+use crate::output::prune::{PruneReport, PrunedHold, print_report};
+use crate::output::{Output, plural, sanitize::sanitize};
 use crate::plan::prune::{Decision, HoldFacts, decide};
 use crate::plan::{self};
 use crate::settings::PruneSettings;
-
-/// One hold queue and what became of it.
-#[derive(Debug, Serialize)]
-pub struct PrunedHold {
-    pub queue: String,
-    pub hold_queue: String,
-    pub ttl_ms: u32,
-    pub delay: String,
-    /// `deleted`, `would delete` (--dry-run), `kept` (a candidate the broker refused to delete:
-    /// it got a message or a consumer meanwhile), or `left` (not a candidate).
-    pub outcome: &'static str,
-    pub why: Option<String>,
-}
-
-/// The JSON document of `holds prune`.
-#[derive(Debug, Serialize)]
-pub struct PruneReport {
-    pub vhost: String,
-    pub dry_run: bool,
-    pub deleted: u64,
-    /// Candidates the broker refused to delete (a message or a consumer came meanwhile).
-    pub kept: u64,
-    pub hold_queues: Vec<PrunedHold>,
-    /// The confirmation prompt was answered no: nothing was deleted (exit 9).
-    pub declined: bool,
-}
 
 pub async fn run(
     connection: &ConnectionSettings,
@@ -52,7 +25,7 @@ pub async fn run(
     let result = prune(&session, s, output).await;
     session.close().await;
     let report = result?;
-    print(&report, output)?;
+    print_report(&report, output)?;
     Ok(if report.declined {
         ExitCode::Declined
     } else {
@@ -205,48 +178,4 @@ async fn prune(session: &Session, s: &PruneSettings, output: Output) -> Result<P
         ));
     }
     Ok(report)
-}
-
-fn print(report: &PruneReport, output: Output) -> Result<()> {
-    if output.format == Format::Json {
-        return output::print_json(report);
-    }
-    let mut table = output::table(&["hold queue", "delay", "", "why"]);
-    for r in &report.hold_queues {
-        table.add_row(vec![
-            sanitize(&r.hold_queue),
-            r.delay.clone(),
-            r.outcome.to_owned(),
-            r.why.as_deref().map(sanitize).unwrap_or_default(),
-        ]);
-    }
-    if !report.hold_queues.is_empty() {
-        output::print(table)?;
-    }
-    let would = report
-        .hold_queues
-        .iter()
-        .filter(|r| r.outcome == "would delete")
-        .count() as u64;
-    output::print(match (report.dry_run, report.declined) {
-        (true, _) => format!(
-            "dry run: would delete {} of {}; nothing deleted",
-            plural(would, "hold queue"),
-            report.hold_queues.len()
-        ),
-        (_, true) => "declined: nothing deleted".to_owned(),
-        _ => format!(
-            "deleted {} of {}{}",
-            plural(report.deleted, "hold queue"),
-            report.hold_queues.len(),
-            if report.kept > 0 {
-                format!(
-                    "; kept {} that got a message or a consumer meanwhile",
-                    report.kept
-                )
-            } else {
-                String::new()
-            }
-        ),
-    })
 }

@@ -6,23 +6,23 @@ use std::path::Path;
 
 use serde::Serialize;
 
+use crate::broker::acker::{Acker, connection_lost};
 use crate::broker::peek::{Delivered, Peek, with_peek};
 use crate::broker::session::Session;
-use crate::broker::settle::{Acker, connection_lost};
+use crate::clock::now_secs;
 use crate::dead::decode;
 use crate::dead::export::{export_record, read_record};
 use crate::dead::journal::{
-    Boot, Scope, Unfinished, boot_line, digest, read_line, run_line, settled_line,
+    Boot, Line, Scope, Unfinished, boot_line, digest, read_line, run_line, settled_line,
 };
 use crate::dead::peek::PeekOptions;
 use crate::endpoint::ConnectionSettings;
 use crate::error::{Error, ExitCode, Kind, Result};
-use crate::live::dead::{missing_dead_queue, next_matching, refuse_stream, with_declare_command};
+use crate::live::scan::{missing_dead_queue, next_matching, refuse_stream, with_declare_command};
 use crate::output::file::create_new_file;
 use crate::output::notes::note_rescued;
 use crate::output::progress::Progress;
 use crate::output::sanitize::sanitize;
-use crate::output::time::now_secs;
 use crate::output::{self, Format, Output, plural};
 use crate::settings::PurgeSettings;
 use crate::signals::{StopFlag, stop_flag};
@@ -50,6 +50,9 @@ pub struct PurgeReport {
     pub interrupted: bool,
     /// Dead letters others held when the purge began: not read, so not removed (exit 3).
     pub held_elsewhere: Option<crate::dead::peek::HeldElsewhere>,
+    /// The AMQP address the purge connected to (the first of `--url`'s that answered), its
+    /// password masked.
+    pub connected_to: Option<String>,
 }
 
 pub async fn run(
@@ -93,6 +96,7 @@ pub async fn run(
         if s.dry_run {
             report.matched = count;
             session.close().await;
+            report.connected_to = session.connected_to();
             return print_report(&report, output);
         }
         if count == 0 {
@@ -177,6 +181,7 @@ pub async fn run(
         }
     }
     session.close().await;
+    report.connected_to = session.connected_to();
     print_report(&report, output)
 }
 
@@ -229,7 +234,7 @@ async fn remove_matching(
 ) -> Result<()> {
     let dead = s.queue.dead_queue();
     let now = now_secs();
-    let scope = crate::live::dead::journal_scope(session, &dead).await;
+    let scope = crate::live::scan::journal_scope(session, &dead).await;
     let (mut archive, mut held) = match &s.archive {
         Some(path) => {
             let (a, held) = Archive::open(path, &scope, &session.boot().await)?;
@@ -407,21 +412,16 @@ impl Archive {
             }
             let mut then = Boot::default();
             for line in marker_text.lines().skip(1) {
-                let Ok(j) = serde_json::from_str::<serde_json::Value>(line) else {
-                    continue;
-                };
-                if let Some(d) = j.get("settled").and_then(|d| d.as_str()) {
-                    held.settle(d);
-                } else if let Some(n) = j.get("read").and_then(|n| n.as_u64()) {
-                    held.read = held.read.max(n);
-                } else if let Some(b) = Boot::from_line(&j) {
-                    then = b;
+                match Line::parse(line) {
+                    Ok(Line::Settled { digest }) => held.settle(&digest),
+                    Ok(Line::Read(n)) => held.read = held.read.max(n),
+                    Ok(Line::Boot(b)) => then = b,
+                    _ => {}
                 }
             }
             // A node that restarted may have lost the acks it had processed.
-            if boot.restarted_since(&then, 10_000) {
-                held.revive();
-            }
+            held.boots.push(then);
+            held.revive_after_restart(boot);
             let whole = {
                 let bytes = std::fs::read(path).map_err(|e| io("read", &e))?;
                 bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1)

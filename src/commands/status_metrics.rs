@@ -13,7 +13,7 @@ use crate::output::prometheus::{self, GaugeFamily, queue_labels};
 use crate::output::sanitize::sanitize;
 use crate::queue::QueueSettings;
 
-use super::status::StatusReport;
+use crate::output::status::StatusReport;
 
 fn count(v: Option<u64>) -> Option<f64> {
     v.map(|v| v as f64)
@@ -55,7 +55,7 @@ pub async fn print(
     );
     for (l, q) in report.logical_queues.iter().zip(queues) {
         let labels = queue_labels(vhost, &l.name);
-        let ready = |s: &super::status::QueueStatus| {
+        let ready = |s: &crate::output::status::QueueStatus| {
             if s.exists {
                 s.counts.messages_ready.or(s.counts.messages)
             } else {

@@ -12,14 +12,15 @@ use std::collections::BTreeMap;
 
 use crate::broker::peek::with_peek;
 use crate::broker::session::Session;
+use crate::clock::now_secs;
 use crate::dead::check::AgeReading;
 use crate::dead::decode::{self, AgeFrom};
 use crate::dead::filter::Filter;
 use crate::dead::peek::PeekOptions;
 use crate::error::{Error, Result};
-use crate::live::dead::{explain_missing, next_matching};
+use crate::live::scan::{explain_missing, next_matching};
+use crate::output::Output;
 use crate::output::progress::Progress;
-use crate::output::{Output, time::now_secs};
 use crate::queue::QueueSettings;
 
 /// Why a quorum `q.dead` is not peeked for its age.

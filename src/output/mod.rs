@@ -4,15 +4,21 @@
 //! clean document on stdout. A closed stdout (`queuey ... | head`) is not an error: `main`
 //! ends quietly.
 
-pub mod dead;
+pub mod dead_letters;
 pub mod file;
 pub mod notes;
 pub mod progress;
 pub mod prometheus;
 pub mod replay;
-pub mod sanitize;
+pub use queuey_cli_core::sanitize;
+pub mod args;
+pub mod check;
+pub mod holds;
+pub mod ping;
+pub mod prune;
+pub mod status;
 pub mod time;
-pub mod topology;
+pub mod topology_report;
 
 use std::io::{self, IsTerminal, Write};
 

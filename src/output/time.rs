@@ -107,21 +107,6 @@ pub fn utc_time(secs: u64) -> String {
     )
 }
 
-/// Now, in seconds since the epoch (0 before 1970).
-pub fn now_secs() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs())
-}
-
-/// Now, in milliseconds since the epoch (`None` before 1970).
-pub fn now_millis() -> Option<i64> {
-    let d = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .ok()?;
-    i64::try_from(d.as_millis()).ok()
-}
-
 fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
     let y = if m <= 2 { y - 1 } else { y };
     let era = y.div_euclid(400);

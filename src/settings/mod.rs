@@ -183,6 +183,8 @@ pub struct ReplaySettings {
     pub blocked_timeout: Option<std::time::Duration>,
     /// `--after`: the copies wait this long in a hold queue before they reach their target.
     pub after: Option<After>,
+    /// `--channels`: the copies are published over this many channels (1 keeps their order).
+    pub channels: usize,
     pub peek: PeekOptions,
 }
 
@@ -205,6 +207,17 @@ pub struct PurgeSettings {
     pub dry_run: bool,
     pub archive: Option<PathBuf>,
     pub peek: PeekOptions,
+}
+
+/// `--channels N`: 1 to 16.
+fn replay_channels(n: u8) -> Result<usize> {
+    if (1..=16).contains(&n) {
+        Ok(usize::from(n))
+    } else {
+        Err(Error::settings(format!(
+            "invalid --channels {n}: allowed 1 to 16 (1 keeps the copies in q.dead's order)"
+        )))
+    }
 }
 
 /// `--rate 500` or `--rate 500/s`: messages per second, above zero.
@@ -407,6 +420,7 @@ impl Invocation {
                                     })
                                     .transpose()?,
                                 peek: peek_options(&a.peek)?,
+                                channels: replay_channels(a.channels)?,
                                 after: a
                                     .after
                                     .as_deref()

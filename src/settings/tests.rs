@@ -73,6 +73,25 @@ fn replay_refuses_its_own_dead_letter_queue_as_target() {
 }
 
 #[test]
+fn replay_channels_default_to_1_and_stay_within_1_to_16() {
+    let channels = |extra: &[&str]| {
+        let mut args = vec!["dead", "replay", "orders"];
+        args.extend(extra);
+        let Work::DeadReplay { replay, .. } = work(&args) else {
+            panic!("dead replay")
+        };
+        replay.channels
+    };
+    assert_eq!(channels(&[]), 1);
+    assert_eq!(channels(&["--channels", "2"]), 2);
+    assert_eq!(channels(&["--channels", "16"]), 16);
+    for bad in ["0", "17"] {
+        let e = invocation(&["dead", "replay", "orders", "--channels", bad]).unwrap_err();
+        assert!(e.message.contains(&format!("--channels {bad}")), "{e}");
+    }
+}
+
+#[test]
 fn peek_flags_are_carried_and_a_window_of_0_is_refused() {
     let Work::DeadShow { peek, which, .. } = work(&[
         "dead",
@@ -212,4 +231,20 @@ fn the_topology_file_lists_addresses_as_a_list_or_a_comma_string_under_the_flags
         assert_eq!(c.addresses.len(), 1, "the flag comes first");
         assert_eq!(c.addresses[0].host, "n9");
     }
+}
+
+/// With no flag and no topology file a queue is the library's default one: the core's tests
+/// build it so (`plan::tests::library_default`), without the CLI.
+#[test]
+fn no_flag_and_no_file_is_the_librarys_default_queue() {
+    let q = resolve_queue("orders", &crate::cli::QueueSettingsArgs::default(), None).unwrap();
+    assert_eq!(
+        q,
+        crate::queue::QueueSettings {
+            name: "orders".to_owned(),
+            config: crate::topology::QueueConfig::default(),
+            options: crate::topology::RabbitMqOptions::default(),
+            unlisted: None,
+        }
+    );
 }

@@ -142,6 +142,12 @@ fn unusable(file: &TlsFile, what: &str, why: &str, ways: &str) -> Error {
 mod tests {
     use super::*;
 
+    /// A certificate made for the test (rcgen): its PEM and DER.
+    fn certificate(name: &str) -> (String, Vec<u8>) {
+        let made = rcgen::generate_simple_self_signed(vec![name.to_owned()]).unwrap();
+        (made.cert.pem(), made.cert.der().to_vec())
+    }
+
     const KEY: &str = "-----BEGIN PRIVATE KEY-----\nAQID\n-----END PRIVATE KEY-----\n";
 
     fn dir_with(files: &[(&str, &str)]) -> tempfile::TempDir {
@@ -163,7 +169,7 @@ mod tests {
 
     #[test]
     fn each_file_is_named_with_its_origin() {
-        let (cert, der) = crate::tls::tests::certificate("a");
+        let (cert, der) = certificate("a");
         let dir = dir_with(&[("ca.pem", &cert), ("c.pem", &cert), ("k.pem", KEY)]);
         let flags = TlsFlags {
             ca_cert: Some(dir.path().join("ca.pem")),
@@ -186,7 +192,7 @@ mod tests {
 
     #[test]
     fn the_file_s_paths_are_relative_to_it_and_flags_win() {
-        let (cert, _) = crate::tls::tests::certificate("a");
+        let (cert, _) = certificate("a");
         let dir = dir_with(&[("ca.pem", &cert), ("c.pem", &cert), ("k.pem", KEY)]);
         let file = topology(
             dir.path(),
@@ -235,7 +241,7 @@ mod tests {
 
     #[test]
     fn bad_files_are_refused_naming_the_setting_and_its_origin() {
-        let (cert, _) = crate::tls::tests::certificate("a");
+        let (cert, _) = certificate("a");
         let dir = dir_with(&[("c.pem", &cert), ("k.pem", KEY)]);
         let missing = TlsFlags {
             ca_cert: Some(dir.path().join("nope.pem")),

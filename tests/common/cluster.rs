@@ -288,7 +288,7 @@ impl Cluster {
     /// Each job id in `queue` and how many times, taking every message out through node `n` (a
     /// consumer without acks; the end of a scenario).
     pub fn drain(&self, n: usize, queue: &str, expect: usize) -> BTreeMap<String, usize> {
-        use futures_lite::StreamExt;
+        use futures_util::StreamExt;
         let broker = Broker::connect_node(self.node(n));
         let ch = broker.channel();
         broker.rt.block_on(async {

@@ -369,7 +369,7 @@ impl Broker {
         let n = self.count(queue);
         let ch = self.channel();
         self.rt.block_on(async {
-            use futures_lite::StreamExt;
+            use futures_util::StreamExt;
             ch.basic_qos(u16::MAX, lapin::options::BasicQosOptions::default())
                 .await
                 .expect("basic.qos");
@@ -696,6 +696,36 @@ impl Broker {
             Some(serde_json::Value::from(queue_type)),
             "the vhost {name} has the default queue type {queue_type}"
         );
+    }
+
+    /// `name`'s entry in the API's plain listing of the vhost's queues (`GET /api/queues/{vhost}`),
+    /// which carries fewer fields than the queue's own object on some versions.
+    pub fn api_listed_queue(&self, name: &str) -> Option<serde_json::Value> {
+        let enc = |s: &str| {
+            percent_encoding::utf8_percent_encode(s, percent_encoding::NON_ALPHANUMERIC).to_string()
+        };
+        let listed = self.api_get(&format!("queues/{}", enc(&self.vhost)))?;
+        listed
+            .as_array()?
+            .iter()
+            .find(|q| q["name"] == name)
+            .cloned()
+    }
+
+    /// The HTTP status of `GET /api/{path}` of this broker as `user`: how the API answers that
+    /// user, whatever it is.
+    pub fn api_status_as(&self, user: &str, password: &str, path: &str) -> u16 {
+        let url = format!("{}/api/{path}", self.api_base);
+        self.rt.block_on(async {
+            reqwest::Client::new()
+                .get(&url)
+                .basic_auth(user, Some(password))
+                .send()
+                .await
+                .unwrap_or_else(|e| panic!("GET {url}: {e}"))
+                .status()
+                .as_u16()
+        })
     }
 
     /// Creates a user with `password` and `tags` (deleted on drop), with no permissions.

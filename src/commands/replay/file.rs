@@ -19,6 +19,7 @@ use super::step::{Step, Stepper};
 use super::{Pace, Tally, check_targets, paced_window, publish_chunk};
 use crate::broker::publish::{Copy, Outcome, Publisher, fits_amqp};
 use crate::broker::session::Session;
+use crate::clock::now_secs;
 use crate::dead::decode::Message;
 use crate::dead::export::read_record;
 use crate::dead::journal::digest;
@@ -28,7 +29,6 @@ use crate::dead::room::Rooms;
 use crate::error::{Error, Kind, Result};
 use crate::output::Output;
 use crate::output::progress::Progress;
-use crate::output::time::now_secs;
 use crate::settings::ReplaySettings;
 use crate::signals::StopFlag;
 
@@ -76,14 +76,14 @@ pub(super) async fn from_file(
         total += 1;
     }
     let stamp = ReplayStamp {
-        run: super::run_id(),
+        run: crate::clock::unique_id(),
         time: now_secs(),
         from: path.display().to_string(),
     };
     let canonical = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned());
     let scope =
-        crate::live::dead::journal_scope(session, &format!("file:{}", canonical.display())).await;
-    let (mut carried, journal) = super::journal::begin(
+        crate::live::scan::journal_scope(session, &format!("file:{}", canonical.display())).await;
+    let (mut carried, journal) = super::carry::begin(
         session,
         s,
         scope,

@@ -13,6 +13,7 @@
 //! `dead::report`, printed by `output::replay`.
 
 mod after;
+mod carry;
 mod doubt;
 mod file;
 mod journal;
@@ -26,17 +27,17 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use futures_lite::StreamExt;
+use futures_util::StreamExt;
 use tokio::sync::Semaphore;
 
+use crate::broker::acker::{Flow, flow_events, lost_error};
 use crate::broker::session::Session;
-use crate::broker::settle::{Flow, flow_events, lost_error};
 use crate::dead::report::ReplayReport;
 use crate::dead::room::Rooms;
 use crate::duration::format_duration;
 use crate::endpoint::ConnectionSettings;
 use crate::error::{Error, ExitCode, Kind, Result};
-use crate::live::dead::explain_missing;
+use crate::live::scan::explain_missing;
 use crate::output::Output;
 use crate::output::notes::note_rescued;
 use crate::output::progress::Progress;
@@ -126,7 +127,7 @@ pub async fn run(
     report.after = s.after.as_ref().map(|a| crate::dead::report::AfterReport {
         delay: a.written.clone(),
         ttl_ms: a.ttl_ms,
-        returns_by: crate::output::time::now_millis().map_or_else(String::new, |now| {
+        returns_by: crate::clock::now_millis().map_or_else(String::new, |now| {
             crate::output::time::format_utc(now.saturating_add(i64::from(a.ttl_ms)))
         }),
     });
@@ -168,6 +169,7 @@ pub async fn run(
         return Err(e);
     }
     crate::output::notes::note_held_elsewhere(output, &report.source, report.held_elsewhere);
+    report.connected_to = session.connected_to();
     print_report(&report, s.from_file.is_some(), output)?;
     Ok(report.exit_code())
 }
@@ -379,12 +381,4 @@ impl Pace {
         }
         self.sent += 1;
     }
-}
-
-/// A run id unique enough to tell this run's copies from every other run's.
-fn run_id() -> String {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
-    format!("{nanos:x}-{}", std::process::id())
 }

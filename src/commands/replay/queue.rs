@@ -70,13 +70,13 @@ pub(super) async fn from_queue(
     let dead = s.queue.dead_queue();
     report.source = dead.clone();
     let stamp = ReplayStamp {
-        run: super::run_id(),
-        time: crate::output::time::now_secs(),
+        run: crate::clock::unique_id(),
+        time: crate::clock::now_secs(),
         from: dead.clone(),
     };
-    let scope = crate::live::dead::journal_scope(session, &dead).await;
+    let scope = crate::live::scan::journal_scope(session, &dead).await;
     let boot = session.boot().await;
-    let (mut carried, journal) = super::journal::begin(
+    let (mut carried, journal) = super::carry::begin(
         session,
         s,
         scope,
@@ -503,8 +503,12 @@ impl Publish<'_, '_> {
             journal.sync()?;
         }
         if self.publisher.is_none() {
-            let window = paced_window(self.shared.s.rate, self.shared.window);
-            self.publisher = Some(Publisher::open(self.session, window, copy_id).await?);
+            // `--channels`: each channel's batches are a share of the one batch size, so the
+            // copies in flight stay within the window whatever the channels.
+            let lanes = self.shared.s.channels;
+            let window = (paced_window(self.shared.s.rate, self.shared.window) / lanes).max(1);
+            self.publisher =
+                Some(Publisher::open_lanes(self.session, window, lanes, copy_id).await?);
         }
         let Some(publisher) = self.publisher.as_mut() else {
             return Err(Error::internal("replay: no publisher"));

@@ -4,8 +4,8 @@
 use std::time::{Duration, Instant};
 
 use super::{Shared, Tally};
+use crate::broker::acker::Acker;
 use crate::broker::publish::Outcome;
-use crate::broker::settle::Acker;
 use crate::error::Result;
 use crate::output::progress::Progress;
 

@@ -11,7 +11,7 @@
 //! announces the `connection.blocked` capability; [`flow_events`] turns the broker's
 //! `connection.blocked` / `connection.unblocked` into [`Flow`] values.
 
-use futures_lite::{Stream, StreamExt};
+use futures_util::{Stream, StreamExt};
 use lapin::options::{
     BasicAckOptions, BasicPublishOptions, ConfirmSelectOptions, QueueDeclareOptions,
 };
@@ -149,7 +149,7 @@ impl<'a> Rescuer<'a> {
             "cannot republish a message on its last delivery to {:?}",
             self.queue
         );
-        let now = crate::output::time::now_secs();
+        let now = crate::clock::now_secs();
         let mut pending = Vec::with_capacity(batch.len());
         let mut copies = Vec::with_capacity(batch.len());
         for (_, message) in batch.iter() {
@@ -269,13 +269,15 @@ pub fn lost_error(session: &Session, why: &str) -> crate::error::Error {
 /// The session's connection's blocked/unblocked events, from now on (connects if needed).
 pub async fn flow_events(session: &Session) -> Result<impl Stream<Item = Flow> + Send + 'static> {
     let conn = session.connection().await?;
-    Ok(conn.events_listener().filter_map(|e| match e {
-        lapin::Event::ConnectionBlocked(reason) => Some(Flow::Blocked(reason)),
-        lapin::Event::ConnectionUnblocked => Some(Flow::Unblocked),
-        // A channel-level error (a refused declare, a queue the user may not read) closes one
-        // channel, not the connection: the call that made it reports it.
-        lapin::Event::Error(e) if super::session::soft_error_code(&e).is_some() => None,
-        lapin::Event::Error(e) => Some(Flow::Lost(e.to_string())),
-        _ => None,
+    Ok(conn.events_listener().filter_map(|e| {
+        std::future::ready(match e {
+            lapin::Event::ConnectionBlocked(reason) => Some(Flow::Blocked(reason)),
+            lapin::Event::ConnectionUnblocked => Some(Flow::Unblocked),
+            // A channel-level error (a refused declare, a queue the user may not read) closes
+            // one channel, not the connection: the call that made it reports it.
+            lapin::Event::Error(e) if super::session::soft_error_code(&e).is_some() => None,
+            lapin::Event::Error(e) => Some(Flow::Lost(e.to_string())),
+            _ => None,
+        })
     }))
 }

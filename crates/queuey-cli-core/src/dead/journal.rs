@@ -44,7 +44,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value as Json, json};
 use sha2::{Digest as _, Sha256};
 
@@ -174,15 +174,8 @@ fn hash(props: &TypedProperties<'_>, body: &[u8]) -> String {
     h.update((props.len() as u64).to_be_bytes());
     h.update(&props);
     h.update(body);
-    let mut hex = String::with_capacity(64);
-    for b in h.finalize() {
-        hex.push(char::from(HEX_DIGITS[usize::from(b >> 4)]));
-        hex.push(char::from(HEX_DIGITS[usize::from(b & 0xf)]));
-    }
-    hex
+    super::value::hex(&h.finalize())
 }
-
-const HEX_DIGITS: &[u8; 16] = b"0123456789abcdef";
 
 /// The line that opens a run's part of the journal (with its newline).
 pub fn run_line(scope: &Scope, run: &str, started: u64) -> String {
@@ -301,23 +294,6 @@ impl Boot {
             _ => false,
         }
     }
-
-    /// Reads a boot line; `None` when `j` is not one.
-    pub fn from_line(j: &Json) -> Option<Boot> {
-        let started_ms = j.get("broker_started_ms").map(Json::as_u64);
-        let pids = j.get("node_pids").and_then(Json::as_object);
-        if started_ms.is_none() && pids.is_none() {
-            return None;
-        }
-        Some(Boot {
-            started_ms: started_ms.flatten(),
-            pids: pids
-                .into_iter()
-                .flatten()
-                .filter_map(|(node, pid)| Some((node.clone(), pid.as_str()?.to_owned())))
-                .collect(),
-        })
-    }
 }
 
 /// The line saying which start of the broker the run saw (see [`Boot`]); nothing when it knows
@@ -372,6 +348,125 @@ pub struct Doubt {
     pub to: String,
 }
 
+/// One line of a journal, or of a purge archive's marker, by the key that says what it is (the
+/// one reading of the lines [`run_line`], [`boot_line`], [`doubt_line`], [`copied_line`],
+/// [`undone_line`], [`settled_line`] and [`read_line`] write). A key whose value has another
+/// type does not make the line that kind.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Line {
+    /// A confirmed copy of the dead letter `digest` in `to` (its number, when the run knew it).
+    Copied {
+        digest: String,
+        to: String,
+        run: String,
+        copy: Option<u64>,
+    },
+    /// A copy about to be published, in doubt until it is confirmed or undone.
+    Doubt {
+        digest: String,
+        to: String,
+        run: String,
+        copy: Option<u64>,
+    },
+    /// A copy of the run that certainly is not in its target.
+    Undone { run: String, copy: u64 },
+    /// A record whose ack the broker processed.
+    Settled { digest: String },
+    /// The most dead letters the run had read.
+    Read(u64),
+    /// Which start of the broker the run saw.
+    Boot(Boot),
+    /// The start of a run: what it is about, and its id.
+    Run { scope: Scope, run: String },
+}
+
+/// The fields a journal line may carry, each as JSON (its type is checked where it is read).
+#[derive(Deserialize)]
+struct Fields {
+    copied: Option<Json>,
+    doubt: Option<Json>,
+    undone: Option<Json>,
+    settled: Option<Json>,
+    read: Option<Json>,
+    format: Option<Json>,
+    run: Option<Json>,
+    to: Option<Json>,
+    copy: Option<Json>,
+    broker: Option<Json>,
+    vhost: Option<Json>,
+    queue: Option<Json>,
+    broker_started_ms: Option<Json>,
+    node_pids: Option<Json>,
+}
+
+impl Line {
+    /// Reads one line; the error says why it is not a journal line.
+    pub fn parse(text: &str) -> Result<Line, String> {
+        let f: Fields =
+            serde_json::from_str(text).map_err(|e| format!("is not a journal line ({e})"))?;
+        let text_of = |v: &Option<Json>| v.as_ref().and_then(Json::as_str).map(str::to_owned);
+        let number = |v: &Option<Json>| v.as_ref().and_then(Json::as_u64);
+        let run = || text_of(&f.run).unwrap_or_default();
+        let to = || text_of(&f.to).unwrap_or_default();
+        if let Some(digest) = text_of(&f.copied) {
+            return Ok(Line::Copied {
+                digest,
+                to: to(),
+                run: run(),
+                copy: number(&f.copy),
+            });
+        }
+        if let Some(digest) = text_of(&f.doubt) {
+            return Ok(Line::Doubt {
+                digest,
+                to: to(),
+                run: run(),
+                copy: number(&f.copy),
+            });
+        }
+        if let Some(copy) = number(&f.undone) {
+            return Ok(Line::Undone { run: run(), copy });
+        }
+        if let Some(digest) = text_of(&f.settled) {
+            return Ok(Line::Settled { digest });
+        }
+        if let Some(n) = number(&f.read) {
+            return Ok(Line::Read(n));
+        }
+        if f.broker_started_ms.is_some() || f.node_pids.as_ref().is_some_and(Json::is_object) {
+            return Ok(Line::Boot(Boot {
+                started_ms: number(&f.broker_started_ms),
+                pids: f
+                    .node_pids
+                    .as_ref()
+                    .and_then(Json::as_object)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|(node, pid)| Some((node.clone(), pid.as_str()?.to_owned())))
+                    .collect(),
+            }));
+        }
+        if matches!(
+            f.format.as_ref().and_then(Json::as_str),
+            Some(JOURNAL_FORMAT | JOURNAL_FORMAT_2 | JOURNAL_FORMAT_1)
+        ) {
+            return Ok(Line::Run {
+                scope: Scope {
+                    broker: text_of(&f.broker).unwrap_or_default(),
+                    vhost: text_of(&f.vhost).unwrap_or_default(),
+                    queue: text_of(&f.queue).unwrap_or_default(),
+                    legacy_brokers: Vec::new(),
+                },
+                run: run(),
+            });
+        }
+        Err(format!("is not a journal line (format {JOURNAL_FORMAT})"))
+    }
+}
+
+/// The slack within which two start times of the connected node are one start (see [`Boot`]).
+pub const RESTART_SLACK_MS: u64 = 10_000;
+
 /// What an unfinished journal holds: the runs it saw, and its records by digest.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Unfinished {
@@ -402,75 +497,64 @@ impl Unfinished {
             if line.trim().is_empty() {
                 continue;
             }
-            let j: Json = serde_json::from_str(line)
-                .map_err(|e| format!("line {n} is not a journal line ({e})"))?;
-            let s = |k: &str| j.get(k).and_then(Json::as_str);
-            let run = || s("run").unwrap_or_default().to_owned();
-            let copy = j.get("copy").and_then(Json::as_u64);
-            let record = s("copied").or(s("doubt"));
-            if record.is_some() && out.runs.is_empty() {
+            let line = Line::parse(line).map_err(|e| format!("line {n} {e}"))?;
+            let is_record = matches!(line, Line::Copied { .. } | Line::Doubt { .. });
+            if is_record && out.runs.is_empty() {
                 return Err(format!("line {n}: a record before any run line"));
             }
-            if let Some(d) = s("copied") {
-                if let Some(c) = copy {
-                    out.doubts.remove(&(run(), c));
+            match line {
+                Line::Copied {
+                    digest,
+                    to,
+                    run,
+                    copy,
+                } => {
+                    if let Some(c) = copy {
+                        out.doubts.remove(&(run.clone(), c));
+                    }
+                    out.add(&digest, Copied { to, run });
                 }
-                out.add(
-                    d,
-                    Copied {
-                        to: s("to").unwrap_or_default().to_owned(),
-                        run: run(),
-                    },
-                );
-            } else if let Some(d) = s("doubt") {
-                let Some(c) = copy else {
-                    return Err(format!("line {n}: a copy in doubt without its number"));
-                };
-                let doubt = Doubt {
-                    digest: d.to_owned(),
-                    to: s("to").unwrap_or_default().to_owned(),
-                };
-                out.doubts.insert((run(), c), doubt);
-            } else if let Some(c) = j.get("undone").and_then(Json::as_u64) {
-                out.doubts.remove(&(run(), c));
-            } else if let Some(d) = s("settled") {
-                if let Some(c) = out.take(d) {
-                    out.settled.push((d.to_owned(), c));
+                Line::Doubt {
+                    digest,
+                    to,
+                    run,
+                    copy,
+                } => {
+                    let Some(c) = copy else {
+                        return Err(format!("line {n}: a copy in doubt without its number"));
+                    };
+                    out.doubts.insert((run, c), Doubt { digest, to });
                 }
-            } else if let Some(n) = j.get("read").and_then(Json::as_u64) {
-                out.read = out.read.max(n);
-            } else if let Some(boot) = Boot::from_line(&j) {
-                if let Some(last) = out.boots.last_mut() {
-                    *last = boot;
+                Line::Undone { run, copy } => {
+                    out.doubts.remove(&(run, copy));
                 }
-            } else if matches!(
-                s("format"),
-                Some(JOURNAL_FORMAT | JOURNAL_FORMAT_2 | JOURNAL_FORMAT_1)
-            ) {
-                let theirs = Scope {
-                    broker: s("broker").unwrap_or_default().to_owned(),
-                    vhost: s("vhost").unwrap_or_default().to_owned(),
-                    queue: s("queue").unwrap_or_default().to_owned(),
-                    legacy_brokers: Vec::new(),
-                };
-                if !scope.owns(&theirs) {
-                    return Err(format!(
-                        "line {n}: it belongs to queue {:?} of vhost {:?} on {}, not queue {:?} \
-                         of vhost {:?} on {}",
-                        theirs.queue,
-                        theirs.vhost,
-                        theirs.broker,
-                        scope.queue,
-                        scope.vhost,
-                        scope.broker
-                    ));
+                Line::Settled { digest } => {
+                    if let Some(c) = out.take(&digest) {
+                        out.settled.push((digest, c));
+                    }
                 }
-                out.runs.push(s("run").unwrap_or_default().to_owned());
-                out.boots.push(Boot::default());
-            } else {
-                return Err(format!(
-                    "line {n} is not a journal line (format {JOURNAL_FORMAT})"
-                ));
+                Line::Read(n) => out.read = out.read.max(n),
+                Line::Boot(boot) => {
+                    if let Some(last) = out.boots.last_mut() {
+                        *last = boot;
+                    }
+                }
+                Line::Run { scope: theirs, run } => {
+                    if !scope.owns(&theirs) {
+                        return Err(format!(
+                            "line {n}: it belongs to queue {:?} of vhost {:?} on {}, not queue \
+                             {:?} of vhost {:?} on {}",
+                            theirs.queue,
+                            theirs.vhost,
+                            theirs.broker,
+                            scope.queue,
+                            scope.vhost,
+                            scope.broker
+                        ));
+                    }
+                    out.runs.push(run);
+                    out.boots.push(Boot::default());
+                }
             }
         }
         Ok(out)
@@ -513,6 +597,18 @@ impl Unfinished {
         self.boots
             .iter()
             .any(|then| now.restarted_since(then, slack_ms))
+    }
+
+    /// The one restart rule, for a replay's journal and a purge's archive alike: when a node
+    /// started again since a run that cancelled records (`now` against each run's [`Boot`],
+    /// within [`RESTART_SLACK_MS`]), the acks it had processed may be lost with it, so the
+    /// cancelled records count again. Returns whether they did.
+    pub fn revive_after_restart(&mut self, now: &Boot) -> bool {
+        let restarted = self.restarted_since(now, RESTART_SLACK_MS);
+        if restarted {
+            self.revive();
+        }
+        restarted
     }
 
     /// The record answering for a dead letter read from `q.dead` now, of digest `digest`, if an

@@ -110,6 +110,9 @@ pub struct ReplayReport {
     pub held_elsewhere: Option<crate::dead::peek::HeldElsewhere>,
     /// The replay journal used (see `--journal`; a replay from a file keeps one too).
     pub journal: Option<String>,
+    /// The AMQP address the run connected to (the first of `--url`'s that answered), its
+    /// password masked; `null` if it never connected.
+    pub connected_to: Option<String>,
     /// Most copies published and not yet acked at once (never more than `--window`).
     pub peak_in_flight: u64,
     pub interrupted: bool,
@@ -306,11 +309,20 @@ impl ReplayReport {
 mod tests {
     use super::*;
 
+    /// Scripts read `dry_run` from the JSON: a report of either kind says which it is, and a
+    /// run that found nothing to do exits 0.
     #[test]
-    fn a_report_says_whether_it_is_a_dry_run() {
-        assert!(ReplayReport::new(true).dry_run);
-        assert!(!ReplayReport::new(false).dry_run);
-        assert_eq!(ReplayReport::new(true).exit_code(), ExitCode::Ok);
+    fn a_report_says_in_its_json_whether_it_is_a_dry_run() {
+        for dry_run in [true, false] {
+            let report = ReplayReport::new(dry_run);
+            let json = serde_json::to_value(&report).expect("a report is JSON");
+            assert_eq!(json["dry_run"], serde_json::Value::Bool(dry_run));
+            assert_eq!(
+                (json["matched"].as_u64(), json["moved"].as_u64()),
+                (Some(0), Some(0))
+            );
+            assert_eq!(report.exit_code(), ExitCode::Ok);
+        }
     }
 
     #[test]

@@ -79,39 +79,41 @@ pub enum Source {
 
 /// Why a message died, in one word: derived from its reason (the library's own texts, or the
 /// broker's `x-death` reasons).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Cause {
     /// `max attempts (N) exhausted after attempt M: ...`: a retryable failure on the last attempt.
-    #[serde(rename = "exhausted")]
     Exhausted,
     /// `fatal error: ...`: the handler said it can never succeed.
-    #[serde(rename = "fatal")]
     Fatal,
     /// `no handler for job type `T``: no worker handles this job type.
-    #[serde(rename = "no-handler")]
     NoHandler,
     /// `decode error: ...`: the payload did not fit the handler's job type.
-    #[serde(rename = "decode")]
     Decode,
     /// `malformed envelope`: the body was not a queuey envelope at all.
-    #[serde(rename = "malformed")]
     Malformed,
     /// The broker's reasons: rejected (reject/nack without requeue), expired (TTL), maxlen
     /// (length limit), delivery_limit (quorum queue).
-    #[serde(rename = "rejected")]
     Rejected,
-    #[serde(rename = "expired")]
     Expired,
-    #[serde(rename = "maxlen")]
     Maxlen,
-    #[serde(rename = "delivery_limit")]
     DeliveryLimit,
     /// Any other reason, or none.
-    #[serde(rename = "other")]
     Other,
 }
 
+/// A cause is its word ([`Cause::as_str`]) in JSON.
+impl Serialize for Cause {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
 impl Cause {
+    /// Every cause, in the order the help, the docs and `--group-by cause` name them: the one
+    /// list of them.
     pub const ALL: [Cause; 10] = [
         Cause::Exhausted,
         Cause::Fatal,

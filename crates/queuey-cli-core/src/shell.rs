@@ -19,7 +19,7 @@
 //! one of them (the caller says why, rather than print a command that would act on another
 //! name).
 
-use crate::output::sanitize::is_visible;
+use crate::sanitize::is_visible;
 
 /// `word` as one shell word: unchanged when it holds only characters no shell treats specially,
 /// in single quotes when it is printable, else as `"$(printf '...')"` with octal escapes (a

@@ -268,12 +268,19 @@ pub fn bytes_text(b: &[u8]) -> String {
     out
 }
 
-/// The first `max` bytes in hex, `…` when cut.
-pub fn hex_preview(b: &[u8], max: usize) -> String {
-    let mut out = String::new();
-    for byte in b.iter().take(max) {
+/// The bytes in lowercase hex, two digits each: the one hex writer (previews, digests, file
+/// names).
+pub fn hex(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for byte in bytes {
         let _ = write!(out, "{byte:02x}");
     }
+    out
+}
+
+/// The first `max` bytes in hex, `…` when cut.
+pub fn hex_preview(b: &[u8], max: usize) -> String {
+    let mut out = hex(&b[..b.len().min(max)]);
     if b.len() > max {
         out.push('…');
     }

@@ -12,18 +12,18 @@ use crate::dead::filter::{Filter, GroupKey, Grouping};
 use crate::dead::peek::PeekOptions;
 use crate::endpoint::ConnectionSettings;
 use crate::error::{Error, ExitCode, Kind, Result};
-use crate::output::dead::{LsReport, LsRow, print_groups, print_ls, render_show};
+use crate::output::dead_letters::{LsReport, LsRow, print_groups, print_ls, render_show};
 use crate::output::progress::Progress;
 use crate::output::sanitize::sanitize;
 use crate::output::{self, Format, Output, plural, stdout_error};
 use crate::queue::QueueSettings;
 use crate::settings::Which;
 
+use crate::clock::now_secs;
 use crate::dead::export::export_record;
-use crate::live::dead::{explain_missing, next_matching};
+use crate::live::scan::{explain_missing, next_matching};
 use crate::output::file::create_new_file;
 use crate::output::notes::{note_crash_cost, note_held_elsewhere, note_interrupted, note_rescued};
-use crate::output::time::now_secs;
 use crate::shell::dead_ls_command;
 use crate::signals::{StopFlag, stop_flag};
 

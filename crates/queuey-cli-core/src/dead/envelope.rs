@@ -21,6 +21,7 @@
 use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 
 /// The envelope as the library defines it (queuey-core 1.1.0, `src/envelope.rs`), for decoding
 /// only. Field types and serde attributes must stay the library's: they decide which bodies
@@ -92,183 +93,47 @@ pub fn with_first_attempt(body: &[u8]) -> Option<Vec<u8>> {
 
 /// The byte range of the value of the top-level key `key` of the JSON object in `body`, when
 /// there is exactly one such key. Keys are compared after unescaping (`"\u0061ttempt"` is
-/// `attempt`, as serde reads it). Never panics; malformed input gives `None`.
+/// `attempt`, as serde reads it). serde_json reads the object, each value kept as the raw text
+/// it borrows from `body`, whose place in `body` is the span. Never panics; a body serde_json
+/// does not read as one JSON object gives `None`.
 pub fn top_level_value(body: &[u8], key: &str) -> Option<Range<usize>> {
-    let mut s = Scanner { b: body, i: 0 };
-    s.ws();
-    s.eat(b'{')?;
-    let mut found = None;
-    s.ws();
-    if s.peek()? == b'}' {
+    let Members(members) = serde_json::from_slice(body).ok()?;
+    let mut found = members.into_iter().filter(|(name, _)| name == key);
+    let (_, raw) = found.next()?;
+    if found.next().is_some() {
         return None;
     }
-    loop {
-        s.ws();
-        let name = s.string()?;
-        s.ws();
-        s.eat(b':')?;
-        s.ws();
-        let start = s.i;
-        s.value()?;
-        if name == key {
-            if found.is_some() {
-                return None;
-            }
-            found = Some(start..s.i);
-        }
-        s.ws();
-        match s.next()? {
-            b',' => continue,
-            b'}' => return found,
-            _ => return None,
-        }
-    }
+    let text = raw.get();
+    let start = (text.as_ptr() as usize).checked_sub(body.as_ptr() as usize)?;
+    let span = start..start.checked_add(text.len())?;
+    (body.get(span.clone())? == text.as_bytes()).then_some(span)
 }
 
-/// A forward-only reader over JSON text, just enough to find a top-level key's value.
-struct Scanner<'a> {
-    b: &'a [u8],
-    i: usize,
-}
+/// A JSON object's members in order, each value the raw text it borrows from the input.
+struct Members<'a>(Vec<(String, &'a RawValue)>);
 
-impl Scanner<'_> {
-    fn peek(&self) -> Option<u8> {
-        self.b.get(self.i).copied()
-    }
+impl<'de> Deserialize<'de> for Members<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = Members<'de>;
 
-    fn next(&mut self) -> Option<u8> {
-        let c = self.peek()?;
-        self.i += 1;
-        Some(c)
-    }
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
 
-    fn eat(&mut self, c: u8) -> Option<()> {
-        (self.next()? == c).then_some(())
-    }
-
-    fn ws(&mut self) {
-        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
-            self.i += 1;
-        }
-    }
-
-    /// A string token, unescaped (a lone surrogate becomes U+FFFD; serde refuses such a body
-    /// before it gets here).
-    fn string(&mut self) -> Option<String> {
-        self.eat(b'"')?;
-        let mut out: Vec<u8> = Vec::new();
-        loop {
-            match self.next()? {
-                b'"' => return String::from_utf8(out).ok(),
-                b'\\' => match self.next()? {
-                    b'"' => out.push(b'"'),
-                    b'\\' => out.push(b'\\'),
-                    b'/' => out.push(b'/'),
-                    b'b' => out.push(0x08),
-                    b'f' => out.push(0x0c),
-                    b'n' => out.push(b'\n'),
-                    b'r' => out.push(b'\r'),
-                    b't' => out.push(b'\t'),
-                    b'u' => {
-                        let unit = self.hex4()?;
-                        let c = if (0xD800..0xDC00).contains(&unit) {
-                            let save = self.i;
-                            let low = (self.next() == Some(b'\\') && self.next() == Some(b'u'))
-                                .then(|| self.hex4())
-                                .flatten()
-                                .filter(|l| (0xDC00..0xE000).contains(l));
-                            match low {
-                                Some(low) => char::from_u32(
-                                    0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00),
-                                ),
-                                None => {
-                                    self.i = save;
-                                    None
-                                }
-                            }
-                        } else {
-                            char::from_u32(unit)
-                        };
-                        let mut buf = [0u8; 4];
-                        out.extend_from_slice(
-                            c.unwrap_or('\u{FFFD}').encode_utf8(&mut buf).as_bytes(),
-                        );
-                    }
-                    _ => return None,
-                },
-                c => out.push(c),
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Self::Value, A::Error> {
+                let mut members = Vec::new();
+                while let Some(member) = map.next_entry::<String, &'de RawValue>()? {
+                    members.push(member);
+                }
+                Ok(Members(members))
             }
         }
-    }
-
-    fn hex4(&mut self) -> Option<u32> {
-        let digits = self.b.get(self.i..self.i + 4)?;
-        let text = std::str::from_utf8(digits).ok()?;
-        let n = u32::from_str_radix(text, 16).ok()?;
-        self.i += 4;
-        Some(n)
-    }
-
-    /// Skips one value of any kind. Nesting is tracked with a counter, not recursion, so a
-    /// deeply nested body cannot exhaust the stack.
-    fn value(&mut self) -> Option<()> {
-        let mut depth = 0usize;
-        loop {
-            self.ws();
-            match self.peek()? {
-                b'"' => {
-                    self.skip_string()?;
-                }
-                b'{' | b'[' => {
-                    self.i += 1;
-                    depth += 1;
-                    continue;
-                }
-                b'}' | b']' => {
-                    // Only reached right after an opening bracket (an empty container).
-                    depth = depth.checked_sub(1)?;
-                    self.i += 1;
-                }
-                _ => {
-                    let start = self.i;
-                    while let Some(c) = self.peek() {
-                        if matches!(c, b',' | b'}' | b']' | b':' | b' ' | b'\t' | b'\n' | b'\r') {
-                            break;
-                        }
-                        self.i += 1;
-                    }
-                    if self.i == start {
-                        return None;
-                    }
-                }
-            }
-            // After a complete value inside containers: a separator, or closing brackets.
-            loop {
-                if depth == 0 {
-                    return Some(());
-                }
-                self.ws();
-                match self.next()? {
-                    b',' => break,
-                    b':' => break,
-                    b'}' | b']' => depth -= 1,
-                    _ => return None,
-                }
-            }
-        }
-    }
-
-    fn skip_string(&mut self) -> Option<()> {
-        self.eat(b'"')?;
-        loop {
-            match self.next()? {
-                b'"' => return Some(()),
-                b'\\' => {
-                    self.next()?;
-                }
-                _ => {}
-            }
-        }
+        d.deserialize_map(Visit)
     }
 }
 

@@ -99,7 +99,7 @@ fn suggested_policy_name(queue: &str) -> String {
     let visible: String = queue
         .chars()
         .map(|c| {
-            if crate::output::sanitize::is_visible(c) && !matches!(c, '$' | '`' | '\\') {
+            if crate::sanitize::is_visible(c) && !matches!(c, '$' | '`' | '\\') {
                 c
             } else {
                 '_'

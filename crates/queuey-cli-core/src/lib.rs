@@ -1,0 +1,28 @@
+//! The pure core of queuey: what it computes and decides, with no broker client, no HTTP
+//! client, no command-line parser and no async runtime (its manifest has none of them: a leak
+//! is a compile error). The `queuey-cli` crate on top talks to RabbitMQ, parses the command
+//! line, runs the commands and renders their reports; it re-exports these modules under the
+//! same names (`queuey_cli::dead`, `queuey_cli::plan`, ...).
+//!
+//! - [`topology`], [`queue`]: the broker queues of a logical queue, as the library names and
+//!   declares them;
+//! - [`plan`]: live arguments against computed ones, the diff and the remedies;
+//! - [`dead`]: dead-letter decoding, the envelope, filters, the export format, the replay's
+//!   copy and its journal's format;
+//! - [`endpoint`], [`tls`]: where the broker is and how to reach it (parsed, not connected);
+//! - [`duration`], [`redact`], [`shell`], [`sanitize`], [`suggest`], [`error`]: durations,
+//!   passwords masked, shell quoting, outside text escaped, "did you mean", errors and exit
+//!   codes.
+
+pub mod dead;
+pub mod duration;
+pub mod endpoint;
+pub mod error;
+pub mod plan;
+pub mod queue;
+pub mod redact;
+pub mod sanitize;
+pub mod shell;
+pub mod suggest;
+pub mod tls;
+pub mod topology;
