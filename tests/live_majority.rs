@@ -226,6 +226,15 @@ fn wait_copies(cluster: &Cluster, n: usize, f: &Fixture, child: &mut std::proces
 /// exactly as often as it was dead, `q.dead` empty.
 fn rerun_finishes(cluster: &Cluster, n: usize, dir: &Path, f: &Fixture, what: &str) {
     let dead = format!("{}.dead", f.q);
+    // The API says the members are back seconds after the nodes are (it lags, and flaps).
+    for queue in [&f.q, &dead] {
+        eventually("the members online again", Duration::from_secs(60), || {
+            let online = cluster
+                .queue(queue)
+                .map(|q| q["online"].as_array().map_or(0, Vec::len));
+            (online == Some(3)).then_some(())
+        });
+    }
     let mut last = None;
     eventually("q.dead to settle", Duration::from_secs(120), || {
         let (ready, consumers) = cluster.counts(n, &dead);
