@@ -29,9 +29,9 @@
 //! worst, never a loss).
 //!
 //! **Lanes.** A publisher may spread its copies over several confirm-mode channels ("lanes"),
-//! whole batches at a time, in turn: the broker runs each channel in a process of its own, so
-//! one queue takes copies from two channels faster than from one (docs/benchmarks.md). Every
-//! rule above holds per lane (returns and confirmations are per channel), and the decisions are
+//! whole batches at a time, in turn: the broker runs each channel in a process of its own, so a
+//! broker with idle cores may take copies from two channels faster than from one (on the 2-CPU
+//! test machine it did not measurably: docs/benchmarks.md). Every rule above holds per lane (returns and confirmations are per channel), and the decisions are
 //! handed back in the order the copies were given, whichever lane decided them first. What the
 //! lanes give up is the copies' order in their queue: two lanes' batches arrive interleaved
 //! (a copy lands at most the copies in flight away from its place). One lane keeps the order.
