@@ -4,8 +4,6 @@ use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::Path;
 
-use serde::Serialize;
-
 use crate::broker::acker::{Acker, connection_lost};
 use crate::broker::peek::{Delivered, Peek, with_peek};
 use crate::broker::session::Session;
@@ -22,38 +20,11 @@ use crate::live::scan::{missing_dead_queue, next_matching, refuse_stream, with_d
 use crate::output::file::create_new_file;
 use crate::output::notes::note_rescued;
 use crate::output::progress::Progress;
+use crate::output::purge::{PurgeReport, print_report};
 use crate::output::sanitize::sanitize;
 use crate::output::{self, Format, Output, plural};
 use crate::settings::PurgeSettings;
 use crate::signals::{StopFlag, stop_flag};
-
-/// The summary of a purge.
-#[derive(Clone, Debug, Default, Serialize)]
-pub struct PurgeReport {
-    pub queue: String,
-    pub dry_run: bool,
-    /// Without filters or an archive the whole queue is counted and purged at once
-    /// (`queue.purge`), reading nothing.
-    pub whole_queue: bool,
-    /// Messages read; `null` for a whole-queue purge, which reads none.
-    pub scanned: Option<u64>,
-    /// Messages that match (a whole-queue purge: the queue's depth).
-    pub matched: u64,
-    pub removed: u64,
-    pub archive: Option<String>,
-    /// The confirmation prompt was answered no: nothing was removed (exit 9).
-    pub aborted: bool,
-    /// With --archive: dead letters found already archived by an unfinished earlier purge
-    /// into the same archive: removed without being written twice.
-    pub already_archived: u64,
-    /// Stopped by a signal (Ctrl-C, SIGTERM, SIGHUP): the rest stays (exit 130).
-    pub interrupted: bool,
-    /// Dead letters others held when the purge began: not read, so not removed (exit 3).
-    pub held_elsewhere: Option<crate::dead::peek::HeldElsewhere>,
-    /// The AMQP address the purge connected to (the first of `--url`'s that answered), its
-    /// password masked.
-    pub connected_to: Option<String>,
-}
 
 pub async fn run(
     connection: &ConnectionSettings,
@@ -97,7 +68,7 @@ pub async fn run(
             report.matched = count;
             session.close().await;
             report.connected_to = session.connected_to();
-            return print_report(&report, output);
+            return finish(&report, output);
         }
         if count == 0 {
             output.note(&format!(
@@ -182,7 +153,7 @@ pub async fn run(
     }
     session.close().await;
     report.connected_to = session.connected_to();
-    print_report(&report, output)
+    finish(&report, output)
 }
 
 pub(super) fn confirm(question: &str) -> Result<bool> {
@@ -517,54 +488,15 @@ impl Archive {
     }
 }
 
-fn print_report(r: &PurgeReport, output: Output) -> Result<ExitCode> {
-    let code = if r.interrupted {
+/// Prints the report (and what others held), and returns the run's exit code.
+fn finish(r: &PurgeReport, output: Output) -> Result<ExitCode> {
+    crate::output::notes::note_held_elsewhere(output, &r.queue, r.held_elsewhere);
+    print_report(r, output)?;
+    Ok(if r.interrupted {
         ExitCode::Interrupted
     } else if r.held_elsewhere.is_some() {
         ExitCode::Partial
     } else {
         ExitCode::Ok
-    };
-    crate::output::notes::note_held_elsewhere(output, &r.queue, r.held_elsewhere);
-    if output.format == Format::Json {
-        output::print_json(r)?;
-        return Ok(code);
-    }
-    let text = if r.dry_run {
-        format!(
-            "dry run: {} of {} would be removed{}; nothing removed",
-            plural(r.matched, "dead letter"),
-            sanitize(&r.queue),
-            match r.scanned {
-                Some(n) => format!(" ({n} scanned)"),
-                None => " (the whole queue)".to_owned(),
-            }
-        )
-    } else {
-        format!(
-            "removed {} from {}{}{}",
-            plural(r.removed, "dead letter"),
-            sanitize(&r.queue),
-            match r.scanned {
-                Some(n) => format!(" ({n} scanned, the rest stay in order)"),
-                None => String::new(),
-            },
-            r.archive
-                .as_ref()
-                .map_or(String::new(), |a| format!("; archived to {a}"))
-        ) + &if r.already_archived > 0 {
-            format!(
-                " ({} of them already in the archive from an unfinished purge)",
-                r.already_archived
-            )
-        } else {
-            String::new()
-        } + if r.interrupted {
-            "; interrupted: the rest stays in the dead-letter queue"
-        } else {
-            ""
-        }
-    };
-    output::print(text)?;
-    Ok(code)
+    })
 }

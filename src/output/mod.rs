@@ -16,6 +16,7 @@ pub mod check;
 pub mod holds;
 pub mod ping;
 pub mod prune;
+pub mod purge;
 pub mod status;
 pub mod time;
 pub mod topology_report;

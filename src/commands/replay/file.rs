@@ -42,6 +42,18 @@ struct Token {
     copy: u64,
 }
 
+impl super::journal::Journaled for Token {
+    fn digest(&self) -> &str {
+        &self.digest
+    }
+    fn target(&self) -> &str {
+        &self.target
+    }
+    fn copy(&self) -> u64 {
+        self.copy
+    }
+}
+
 /// The run over a file, what it shares between its lines.
 struct FileRun<'a> {
     session: &'a Session,
@@ -212,10 +224,7 @@ impl<'a> FileRun<'a> {
         if batch.is_empty() {
             return Ok(Vec::new());
         }
-        for c in &batch {
-            self.journal.doubt(&c.token.digest, &c.token.target, c.id)?;
-        }
-        self.journal.sync()?;
+        self.journal.before_publish(&batch, None)?;
         if self.publisher.is_none() {
             let window = paced_window(self.s.rate, usize::from(self.s.peek.window));
             self.publisher = Some(Publisher::open(self.session, window, copy_id).await?);
@@ -233,11 +242,7 @@ impl<'a> FileRun<'a> {
         report: &mut ReplayReport,
         progress: &Progress,
     ) -> Result<()> {
-        for (t, outcome) in &decided {
-            self.journal
-                .decided(&t.digest, &t.target, t.copy, outcome)?;
-        }
-        self.journal.sync()?;
+        self.journal.after_publish(&decided)?;
         for (t, outcome) in decided {
             self.rooms.borrow_mut().decided(&t.target);
             if outcome == Outcome::Delivered {

@@ -5,11 +5,18 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::broker::publish::Outcome;
+use crate::broker::publish::{Copy, Outcome};
 use crate::clock::now_secs;
 use crate::dead::journal::{Boot, Scope, Unfinished};
 use crate::error::Result;
 use crate::journal_file::JournalFile;
+
+/// What the journal needs of a copy's token: its dead letter's digest, its target, its number.
+pub(super) trait Journaled {
+    fn digest(&self) -> &str;
+    fn target(&self) -> &str;
+    fn copy(&self) -> u64;
+}
 
 /// The journal of this run, opened on its first record.
 pub(super) struct JournalSlot {
@@ -22,6 +29,33 @@ pub(super) struct JournalSlot {
 }
 
 impl JournalSlot {
+    /// The loss-safety rule's first half, the same for a queue and a file: before a batch is
+    /// published, each copy recorded in doubt (and, from a queue, how many dead letters were
+    /// read so far: `read`), then the journal flushed to disk. Whatever fails from then on, a
+    /// rerun knows which copies may be in their targets, and looks for them there.
+    pub(super) fn before_publish<T: Journaled>(
+        &mut self,
+        copies: &[Copy<T>],
+        read: Option<u64>,
+    ) -> Result<()> {
+        for c in copies {
+            self.doubt(c.token.digest(), c.token.target(), c.id)?;
+        }
+        if let Some(n) = read {
+            self.read_so_far(n)?;
+        }
+        self.sync()
+    }
+
+    /// Its second half: each decided copy recorded, then the journal flushed to disk, before
+    /// any dead letter (or line) it answers for is acked (or counted done).
+    pub(super) fn after_publish<T: Journaled>(&mut self, decided: &[(T, Outcome)]) -> Result<()> {
+        for (t, outcome) in decided {
+            self.decided(t.digest(), t.target(), t.copy(), outcome)?;
+        }
+        self.sync()
+    }
+
     /// The journal at `path` of the run `run`; the file is made on the first record.
     pub(super) fn new(path: PathBuf, scope: Scope, run: String, boot: Boot) -> JournalSlot {
         JournalSlot {

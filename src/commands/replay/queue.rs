@@ -58,6 +58,18 @@ struct Token {
     reset: bool,
 }
 
+impl super::journal::Journaled for Token {
+    fn digest(&self) -> &str {
+        &self.digest
+    }
+    fn target(&self) -> &str {
+        &self.target
+    }
+    fn copy(&self) -> u64 {
+        self.copy
+    }
+}
+
 pub(super) async fn from_queue(
     session: &Session,
     s: &ReplaySettings,
@@ -493,15 +505,12 @@ impl Publish<'_, '_> {
         if copies.is_empty() {
             return Ok(());
         }
-        {
-            let mut journal = self.shared.journal.borrow_mut();
-            for c in &copies {
-                journal.doubt(&c.token.digest, &c.token.target, c.id)?;
-            }
-            // The dead letters of these copies were read: a rerun may match them.
-            journal.read_so_far(Tally::get(&self.shared.tally.read))?;
-            journal.sync()?;
-        }
+        // The dead letters of these copies were read: a rerun may match them.
+        let read = Tally::get(&self.shared.tally.read);
+        self.shared
+            .journal
+            .borrow_mut()
+            .before_publish(&copies, Some(read))?;
         if self.publisher.is_none() {
             // `--channels`: each channel's batches are a share of the one batch size, so the
             // copies in flight stay within the window whatever the channels.
@@ -538,13 +547,7 @@ impl Publish<'_, '_> {
     /// this run lasts (a run that ends cleanly leaves its dead letter in q.dead, to be copied
     /// again: a duplicate at worst).
     async fn hand_over(&mut self, decided: Vec<(Token, Outcome)>) -> Result<()> {
-        {
-            let mut journal = self.shared.journal.borrow_mut();
-            for (token, outcome) in &decided {
-                journal.decided(&token.digest, &token.target, token.copy, outcome)?;
-            }
-            journal.sync()?;
-        }
+        self.shared.journal.borrow_mut().after_publish(&decided)?;
         for (token, outcome) in decided {
             self.shared.rooms.borrow_mut().decided(&token.target);
             if outcome == Outcome::Refused
