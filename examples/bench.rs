@@ -25,6 +25,10 @@
 //!     QUEUEY_BENCH_API_URL=http://127.0.0.1:15674 \
 //!     QUEUEY_BENCH_PLUGINS="scripts/rabbitmq4.sh plugins" \
 //!     cargo run --release --example bench -- replay
+//!
+//! On a private three-node cluster with quorum queues led by node 1
+//! (QUEUEY_BENCH_QUEUE_TYPE=quorum): `cargo build --release --example bench --bin queuey`,
+//! then `cargo test --test live_cluster bench -- --ignored --nocapture`.
 
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -53,6 +57,16 @@ fn api() -> String {
     std::env::var("QUEUEY_BENCH_API_URL").unwrap_or_else(|_| "http://127.0.0.1:15672".into())
 }
 
+/// `QUEUEY_BENCH_QUEUE_TYPE=quorum` declares the bench's queues as quorum queues (a cluster's
+/// kind: led by the node the bench connects to); by default they are classic.
+fn queue_arguments() -> FieldTable {
+    let mut args = FieldTable::default();
+    if let Ok(t) = std::env::var("QUEUEY_BENCH_QUEUE_TYPE") {
+        args.insert("x-queue-type".into(), s(&t));
+    }
+    args
+}
+
 fn s(v: &str) -> AMQPValue {
     AMQPValue::LongString(LongString::from(v))
 }
@@ -67,7 +81,7 @@ async fn declare(ch: &Channel, name: &str) {
             durable: true,
             ..QueueDeclareOptions::default()
         },
-        FieldTable::default(),
+        queue_arguments(),
     )
     .await
     .expect("declare");

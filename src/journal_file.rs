@@ -46,7 +46,7 @@ fn path_in(dir: &Path, scope: &Scope) -> Result<PathBuf> {
     // A journal written before journals were the cluster's is named after the AMQP address
     // it went through: found there, it moves to the cluster's name (its run lines are this
     // scope's, see `Scope::owns`).
-    if let Some(legacy) = scope.legacy() {
+    for legacy in scope.legacy() {
         let old = dir.join(file_name(&legacy));
         if !path.exists() && old.exists() {
             std::fs::rename(&old, &path).map_err(|e| io_err(&old, "move", &e))?;
@@ -258,7 +258,7 @@ mod tests {
             broker: "127.0.0.1:5672".into(),
             vhost: "/".into(),
             queue: "orders.dead".into(),
-            legacy_broker: None,
+            legacy_brokers: Vec::new(),
         }
     }
 
@@ -271,7 +271,7 @@ mod tests {
         };
         let new = Scope {
             broker: "cluster:rabbit@mq-1".into(),
-            legacy_broker: Some("127.0.0.1:5672".into()),
+            legacy_brokers: vec!["127.0.0.1:5672".into()],
             ..scope()
         };
         let old_path = path_in(dir.path(), &old).unwrap();
@@ -286,14 +286,14 @@ mod tests {
         );
         // Through another address of the cluster: nothing to move, the same journal.
         let other = Scope {
-            legacy_broker: Some("mq-2:5672".into()),
+            legacy_brokers: vec!["mq-2:5672".into()],
             ..new.clone()
         };
         assert_eq!(path_in(dir.path(), &other).unwrap(), path);
         // Another cluster's journal is not this one's.
         let elsewhere = Scope {
             broker: "cluster:rabbit@other".into(),
-            legacy_broker: Some("mq-9:5672".into()),
+            legacy_brokers: vec!["mq-9:5672".into()],
             ..new
         };
         assert!(read(&path, &elsewhere).is_err());

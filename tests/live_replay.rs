@@ -1614,7 +1614,7 @@ fn journal_of_a_failed_run(
         ),
         vhost: "/".into(),
         queue: dead.to_owned(),
-        legacy_broker: None,
+        legacy_brokers: Vec::new(),
     };
     let mut text = format!(
         "{}{}",

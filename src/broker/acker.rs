@@ -68,6 +68,16 @@ impl<'a> Acker<'a> {
     /// Returns once the broker has processed every ack sent before (a passive declare of the
     /// queue on the same channel: the broker handles a channel's frames in order).
     pub async fn barrier(&self) -> Result<()> {
+        let what = format!(
+            "waiting for the broker to take the acks on {:?}",
+            self.queue
+        );
+        self.session
+            .owed(&what, &[self.queue.as_str()], self.barrier_now())
+            .await
+    }
+
+    async fn barrier_now(&self) -> Result<()> {
         self.channel
             .queue_declare(
                 self.queue.as_str().into(),

@@ -52,10 +52,12 @@ use lapin::{Channel, Consumer};
 
 use super::acker::{Acker, Rescuer};
 use super::convert::message_from_delivery;
-use super::session::{BrokerVersion, QueueCounts, Session};
-use crate::dead::decode::{Message, X_DELIVERY_COUNT};
+pub use super::held::held_by_others;
+use super::held::held_elsewhere;
+use super::session::{BrokerVersion, Session};
+use crate::dead::decode::Message;
+pub use crate::dead::peek::at_risk;
 use crate::dead::peek::{HeldElsewhere, PeekOptions};
-use crate::dead::value::Value;
 use crate::error::{Error, Kind, Result};
 use crate::signals::StopFlag;
 
@@ -378,16 +380,18 @@ impl<'a> Peek<'a> {
                         return Err(live.no_majority_error(self.session.vhost(), online, members));
                     }
                     // Has the queue run dry? Ready messages exclude the ones we hold.
-                    let ready = self
-                        .session
-                        .passive_declare(&self.queue)
-                        .await?
+                    // Its count asks the queue's leader, which may be the node that stalls.
+                    let what = format!("counting the messages of {:?}", self.queue);
+                    let count = self.session.passive_declare(&self.queue);
+                    let ready = (self.session.owed(&what, &[&self.queue], count).await?)
                         .map_or(0, |c| c.messages_ready);
                     if ready == 0 {
                         self.end_round().await?;
                         self.target = self.fetched;
                         return Ok(Waited::Over);
                     }
+                    let what = format!("waiting for deliveries from {:?}", self.queue);
+                    self.session.timeout_check(&what, started)?;
                     if started.elapsed() > stall_limit {
                         return Err(Error::new(
                             Kind::BrokerRefused,
@@ -485,16 +489,25 @@ impl<'a> Peek<'a> {
             .basic_qos(prefetch, BasicQosOptions { global: false })
             .await
             .map_err(|e| self.session.amqp_error(&e, &context))?;
-        let consumer = self
-            .channel
-            .basic_consume(
-                self.queue.as_str().into(),
-                "".into(),
-                BasicConsumeOptions::default(),
-                FieldTable::default(),
+        // A quorum queue without a majority takes no consumer: the consume waits.
+        let (session, channel, queue) = (self.session, &self.channel, self.queue.as_str());
+        let consumer = session
+            .owed(
+                &format!("consuming from queue {queue:?}"),
+                &[queue],
+                async {
+                    channel
+                        .basic_consume(
+                            queue.into(),
+                            "".into(),
+                            BasicConsumeOptions::default(),
+                            FieldTable::default(),
+                        )
+                        .await
+                        .map_err(|e| session.amqp_error(&e, &context))
+                },
             )
-            .await
-            .map_err(|e| self.session.amqp_error(&e, &context))?;
+            .await?;
         self.round_left = u64::from(prefetch);
         self.consumer = Some(consumer);
         Ok(())
@@ -511,10 +524,15 @@ impl<'a> Peek<'a> {
         if let Some(mut consumer) = self.consumer.take() {
             let tag = consumer.tag();
             let context = format!("cannot peek queue {:?}", self.queue);
-            self.channel
-                .basic_cancel(tag, BasicCancelOptions::default())
-                .await
-                .map_err(|e| self.session.amqp_error(&e, &context))?;
+            let (session, channel) = (self.session, &self.channel);
+            session
+                .owed(&context, &[self.queue.as_str()], async {
+                    channel
+                        .basic_cancel(tag, BasicCancelOptions::default())
+                        .await
+                        .map_err(|e| session.amqp_error(&e, &context))
+                })
+                .await?;
             loop {
                 match tokio::time::timeout(Duration::from_secs(10), consumer.next()).await {
                     Ok(Some(Ok(delivery))) => self.hold(delivery),
@@ -631,48 +649,6 @@ impl<'a> Peek<'a> {
     }
 }
 
-/// What others hold of `queue` now, for work that reads nothing (a whole-queue purge): see
-/// [`held_elsewhere`]. `None` without the management API.
-pub async fn held_by_others(session: &Session, queue: &str) -> Option<HeldElsewhere> {
-    let live = session.live_queue(queue).await.ok().flatten()?;
-    let exact = session.passive_declare(queue).await.ok().flatten()?;
-    held_elsewhere(live.messages_unacknowledged, exact)
-}
-
-/// What others hold of `queue` (see [`HeldElsewhere`]): the management API's count of
-/// unacknowledged messages, when the queue has consumers (an exact count: a passive declare).
-///
-/// The API's statistics are seconds old: right after a look or a replay they still count the
-/// deliveries its end returned or acked. With no consumer there they are such a stale picture
-/// (deliveries are held by consumers; a lost connection's consumers stay registered until the
-/// broker notices, and are counted), or deliveries of `basic.get` that a tool holds, which no
-/// count tells apart from a stale one: queuey does not report those, rather than make every
-/// command after a replay wait for fresh statistics.
-fn held_elsewhere(unacked: Option<u64>, exact: QueueCounts) -> Option<HeldElsewhere> {
-    let unacked = unacked?;
-    (unacked > 0 && exact.consumers > 0).then_some(HeldElsewhere {
-        messages: unacked,
-        consumers: exact.consumers,
-    })
-}
-
-/// Whether one more counted return would end `message` on a quorum queue with `limit`: a
-/// delivery carrying `x-delivery-count` h has been returned h times (counted); returning it
-/// once more makes h+1, and the broker ends a message whose count passes the limit (seen on
-/// 3.10 and 4.3: with a limit of 1 the first counted return keeps it, the second drops it).
-pub fn at_risk(message: &Message, limit: Option<u64>) -> bool {
-    let Some(limit) = limit else {
-        return false;
-    };
-    let returned = message
-        .properties
-        .header(X_DELIVERY_COUNT)
-        .and_then(Value::as_integer)
-        .and_then(|n| u64::try_from(n).ok())
-        .unwrap_or(0);
-    returned.saturating_add(1) > limit
-}
-
 /// Runs `f` over a peek, and returns every held message to the queue whatever happened.
 pub async fn with_peek<'s, T>(
     session: &'s Session,
@@ -682,7 +658,16 @@ pub async fn with_peek<'s, T>(
 ) -> Result<T> {
     let mut peek = Peek::open(session, queue, options).await?;
     let result = f(&mut peek).await;
-    let finished = peek.finish().await;
+    // A queue that stalls would stall the returns too: what is not returned in a few seconds
+    // the broker returns when the connection closes (it was never acked).
+    let finished = match &result {
+        Err(e) if matches!(e.kind, Kind::Stalled | Kind::NoMajority) => {
+            tokio::time::timeout(Duration::from_secs(3), peek.finish())
+                .await
+                .unwrap_or(Ok(()))
+        }
+        _ => peek.finish().await,
+    };
     let value = result?;
     finished?;
     Ok(value)

@@ -253,6 +253,9 @@ struct Lane<'a, T> {
     returned: HashMap<u64, (u16, String)>,
     /// A return named no copy we know: no undecided copy may count as delivered.
     tainted: bool,
+    /// The queues copies went to: a confirmation that waits is owed by them (their majority
+    /// is watched, see `broker::watch`).
+    targets: Vec<String>,
 }
 
 impl<'a, T> Lane<'a, T> {
@@ -271,6 +274,7 @@ impl<'a, T> Lane<'a, T> {
             filling: Vec::new(),
             returned: HashMap::new(),
             tainted: false,
+            targets: Vec::new(),
         })
     }
 
@@ -305,6 +309,9 @@ impl<'a, T> Lane<'a, T> {
                     Error::internal(format!("queue name over 255 bytes: {:?}", c.queue))
                 })?;
                 heads.push((queue, c.properties));
+                if !self.targets.contains(&c.queue) {
+                    self.targets.push(c.queue.clone());
+                }
                 bodies.push(c.body);
                 rest.push((c.queue, c.token, c.id));
             }
@@ -370,9 +377,19 @@ impl<'a, T> Lane<'a, T> {
             let Some(confirm) = pending.confirm.take() else {
                 continue;
             };
-            let confirmation = confirm
-                .await
-                .map_err(|e| self.session.amqp_error(&e, "lost a publisher confirmation"))?;
+            let session = self.session;
+            let targets: Vec<&str> = self.targets.iter().map(String::as_str).collect();
+            let confirmation = session
+                .owed(
+                    "waiting for the broker to confirm copies",
+                    &targets,
+                    async {
+                        confirm
+                            .await
+                            .map_err(|e| session.amqp_error(&e, "lost a publisher confirmation"))
+                    },
+                )
+                .await?;
             let (acked, message) = match confirmation {
                 Confirmation::Ack(m) => (true, m),
                 Confirmation::Nack(m) => (false, m),

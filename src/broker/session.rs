@@ -371,6 +371,21 @@ impl Session {
         boot
     }
 
+    /// The names of the cluster's nodes, running or not, from the management API (`GET
+    /// /api/nodes`, which needs the monitoring tag): `None` when the API cannot tell.
+    pub async fn cluster_nodes(&self) -> Option<Vec<String>> {
+        #[derive(serde::Deserialize)]
+        struct Named {
+            name: String,
+        }
+        let api = self.api().await.ok()?;
+        let nodes: Vec<Named> = api
+            .get_json(&["nodes"], &[("columns", "name")])
+            .await
+            .ok()?;
+        Some(nodes.into_iter().map(|n| n.name).collect())
+    }
+
     /// A queue's live state from the management API; `None` when it does not exist.
     pub async fn live_queue(&self, name: &str) -> Result<Option<LiveQueue>> {
         self.api().await?.queue(self.vhost(), name).await
@@ -394,9 +409,11 @@ impl Session {
     /// delivered and not yet acked are not ready, and stay.
     pub async fn purge(&self, queue: &str) -> Result<u64> {
         let channel = self.channel().await?;
-        let removed = channel
-            .queue_purge(queue.into(), lapin::options::QueuePurgeOptions::default())
-            .await
+        let what = format!("purging queue {queue:?}");
+        let purge = channel.queue_purge(queue.into(), lapin::options::QueuePurgeOptions::default());
+        let removed = self
+            .owed(&what, &[queue], async { Ok(purge.await) })
+            .await?
             .map_err(|e| {
                 // A stream refuses queue.purge with a connection-level 540 (seen on 3.10 and
                 // 4.3): not a lost connection.

@@ -114,6 +114,18 @@ pub struct GlobalArgs {
     )]
     pub connect_timeout: String,
 
+    /// Stop cleanly when the broker owes an answer this long: a consume to start, a delivery
+    /// from a queue that has messages ready, a publish confirmation, an ack taken, a purge
+    /// (exit 7, with the counts; a rerun finishes). Default: wait (a quorum queue that lost
+    /// its majority is said within seconds either way)
+    #[arg(
+        long,
+        global = true,
+        value_name = "DURATION",
+        help_heading = "Connection"
+    )]
+    pub timeout: Option<String>,
+
     /// PEM file of the CA that signed the broker's certificate (amqps://, https://), trusted
     /// besides the system's roots
     #[arg(

@@ -44,11 +44,12 @@ pub async fn run(
     if !whole_queue {
         report.scanned = Some(0);
     }
+    // Before anything reaches the queue: a quorum q.dead without a majority would not answer.
+    refuse_stream(&session, &s.queue).await?;
     let ready = match session.passive_declare(&dead).await? {
         Some(counts) => counts.messages_ready,
         None => return Err(missing_dead_queue(&session, &s.queue).await),
     };
-    refuse_stream(&session, &s.queue).await?;
 
     let needs_prompt = !s.yes && !s.dry_run;
     if needs_prompt && !io::stdin().is_terminal() {
@@ -118,6 +119,7 @@ pub async fn run(
         let result = tokio::select! {
             r = remove_matching(&session, s, &mut report, &mut archived, &stop, output) => r,
             e = connection_lost(&session) => Err(e),
+            e = session.majority_watch(std::slice::from_ref(&dead)) => Err(e),
         };
         report.interrupted = stop.is_set();
         if let Err(e) = result {

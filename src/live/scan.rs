@@ -5,7 +5,7 @@ use crate::broker::peek::{Delivered, Peek};
 use crate::broker::session::Session;
 use crate::dead::decode::{self, DeadLetter};
 use crate::dead::filter::Filter;
-use crate::dead::journal::Scope;
+use crate::dead::journal::{Scope, cluster_identity};
 use crate::error::{Error, Kind, Result};
 use crate::output::progress::Progress;
 use crate::queue::QueueSettings;
@@ -38,15 +38,21 @@ pub fn with_declare_command(err: Error, queue: &QueueSettings) -> Error {
     err.with_hint(format!("{hint} with `{declare}`"))
 }
 
-/// Refuses a q.dead that is a stream (exit 7, with the way out) before a command that does not
-/// peek first (`dead purge` of the whole queue). Without the management API nothing is known
-/// here: the peek and `Session::purge` say it from the broker's own refusal.
+/// Refuses a q.dead that is a stream (exit 7, with the way out), or a quorum one without a
+/// majority of its members online (exit 7: a purge would wait for it, then fail as if the
+/// broker were gone), before a command that does not peek first (`dead purge` of the whole
+/// queue). Without the management API nothing is known here: the peek and `Session::purge`
+/// say it from the broker's own refusal.
 pub async fn refuse_stream(session: &Session, queue: &QueueSettings) -> Result<()> {
     let dead = queue.dead_queue();
     match session.live_queue(&dead).await {
         Ok(Some(live)) if live.queue_type.as_deref() == Some("stream") => Err(
             with_declare_command(session.stream_dead_queue(&dead), queue),
         ),
+        Ok(Some(live)) if live.majority_lost().is_some() => {
+            let (online, members) = live.majority_lost().unwrap_or_default();
+            Err(live.no_majority_error(session.vhost(), online, members))
+        }
         Ok(_) => Ok(()),
         Err(e) if e.kind.is_api() => Ok(()),
         Err(e) => Err(e),
@@ -149,8 +155,9 @@ pub async fn missing_dead_queue(session: &Session, queue: &QueueSettings) -> Err
 }
 
 /// What a journal or an archive of `dead` on this session's broker belongs to: the cluster
-/// (its name from the AMQP connection, else from the management API), so that a rerun through
-/// any of its nodes finds the journal; the AMQP URL's `host:port` when neither tells it.
+/// (its name from the AMQP connection, else from the management API; a cluster never named
+/// is its first node, see [`cluster_identity`]), so that a rerun through any of its nodes
+/// finds the journal; the AMQP URL's `host:port` when neither tells it.
 pub async fn journal_scope(session: &Session, dead: &str) -> Scope {
     // The address the connection opened on, among several.
     let _ = session.connection().await;
@@ -159,22 +166,27 @@ pub async fn journal_scope(session: &Session, dead: &str) -> Scope {
         session.settings().amqp.host,
         session.settings().amqp.port
     );
-    let mut cluster = session.server_properties().cluster_name;
-    if cluster.is_none() {
-        cluster = session
-            .overview()
-            .await
-            .ok()
-            .and_then(|o| o.cluster_name.clone());
-    }
-    let (broker, legacy_broker) = match cluster {
-        Some(name) => (format!("cluster:{name}"), Some(address)),
-        None => (address, None),
+    let overview = session.overview().await.ok().cloned();
+    let cluster = session
+        .server_properties()
+        .cluster_name
+        .or_else(|| overview.as_ref().and_then(|o| o.cluster_name.clone()));
+    let (broker, legacy_brokers) = match cluster {
+        Some(name) => {
+            let node = overview.as_ref().and_then(|o| o.node.clone());
+            let nodes = match node {
+                Some(_) => session.cluster_nodes().await.unwrap_or_default(),
+                None => Vec::new(),
+            };
+            let (broker, own) = cluster_identity(&name, node.as_deref(), &nodes);
+            (broker, own.into_iter().chain([address]).collect())
+        }
+        None => (address, Vec::new()),
     };
     Scope {
         broker,
         vhost: session.vhost().to_owned(),
         queue: dead.to_owned(),
-        legacy_broker,
+        legacy_brokers,
     }
 }

@@ -62,6 +62,7 @@ pub fn connection_settings(
         addresses,
         api_addresses,
         timeout,
+        stall_timeout: None,
         tls,
     })
 }

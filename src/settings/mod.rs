@@ -265,6 +265,7 @@ impl Invocation {
             from_env: global.tls_from_env,
         };
         // The topology file's [tls] table counts too.
+        let stall_timeout = stall_timeout(global.timeout.as_deref())?;
         // The addresses: the flags (or their variables) over the topology file's [connection].
         let connection = |file: Option<&TopologyFile>| {
             let pick = |given: &[String], in_file: Option<&Vec<String>>| match in_file {
@@ -278,6 +279,7 @@ impl Invocation {
                 &global.connect_timeout,
                 tls::resolve_tls(&tls_flags, file)?,
             )
+            .map(|c| ConnectionSettings { stall_timeout, ..c })
         };
         let work = match cli.command {
             cli::Command::Args(a) => {
@@ -645,6 +647,18 @@ pub fn peek_options(a: &PeekArgs) -> Result<PeekOptions> {
         assume_classic: a.assume_classic,
         ..PeekOptions::new()
     })
+}
+
+/// `--timeout D`: how long an answer the broker owes may take (none: wait).
+fn stall_timeout(text: Option<&str>) -> Result<Option<std::time::Duration>> {
+    let Some(text) = text else { return Ok(None) };
+    let d = parse_duration(text).map_err(|e| Error::settings(format!("--timeout: {e}")))?;
+    if d.is_zero() {
+        return Err(Error::settings(
+            "--timeout 0 would stop at the first wait: give at least 1ms, or leave it out to wait",
+        ));
+    }
+    Ok(Some(d))
 }
 
 #[cfg(test)]

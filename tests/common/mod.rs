@@ -11,13 +11,15 @@
 //!   for every dead-letter cause), one per test on a queue of its own.
 //!
 //! - [`rabbitmq`] knows the test broker's version and runs its own `rabbitmqctl`;
-//!   [`node`] starts private nodes of that version for the fault tests.
+//!   [`node`] starts private nodes of that version for the fault tests, [`cluster`] three of
+//!   them as one cluster.
 //!
 //! The broker is taken from `QUEUEY_TEST_URL` (default `amqp://guest:guest@127.0.0.1:5672/%2f`)
 //! and `QUEUEY_TEST_API_URL` (default `http://127.0.0.1:15672`).
 #![allow(dead_code)]
 
 pub mod app;
+pub mod cluster;
 pub mod node;
 pub mod rabbitmq;
 pub mod tls;

@@ -3,7 +3,7 @@
 //! Fault tests kill brokers, stop their applications and raise their alarms: they must never do
 //! that to the test broker that every other test uses. A [`Node`] is a node of its own: its name
 //! (`qtest1@localhost`), its ports (AMQP 5682, API 15682, distribution 25682 for slot 1;
-//! 5683/15683/25683 for slot 2) and its data, log and pid file in a directory of its own, owned
+//! 5683/15683/25683 for slot 2; 5684/15684/25684 for slot 3) and its data, log and pid file in a directory of its own, owned
 //! by the `rabbitmq` user (the packaged scripts run the node as that user when started as root).
 //!
 //! - Its RabbitMQ is the test broker's major version ([`super::rabbitmq::install`]): the
@@ -42,6 +42,9 @@ pub struct NodeTls {
     pub require_client_certificate: bool,
 }
 
+/// Slots of private nodes: 1 and 2 for single nodes, all three for a [`super::cluster::Cluster`].
+pub const SLOTS: u16 = 3;
+
 /// The lock that serialises private nodes across test processes.
 pub const LOCK_FILE: &str = "/tmp/queuey-private-nodes.lock";
 
@@ -57,7 +60,7 @@ pub struct Node {
     pub api_port: u16,
     pub dist_port: u16,
     /// The TLS listeners' ports, open when the node was started with [`Node::start_with_tls`]:
-    /// AMQPS 5686 and HTTPS 15686 for slot 1, 5687 and 15687 for slot 2.
+    /// AMQPS 5686 and HTTPS 15686 for slot 1, 5687 and 15687 for slot 2, 5688 and 15688 for 3.
     pub amqps_port: u16,
     pub https_port: u16,
     /// Its directory, as this machine sees it (inside the root for a root's node).
@@ -100,9 +103,11 @@ impl Node {
         NodeLock { _file: file }
     }
 
-    /// The node of `slot` (1 or 2) from `install`, not started.
+    /// The node of `slot` (1, 2 or 3) from `install`, not started. Slot 3's ports (5684,
+    /// 15684, 25684; TLS 5688, 15688) are clear of every other slot's and of the brokers'
+    /// (5672/15672/25672, 5674/15674/25674, the CLI's 35672-35682).
     fn of_slot(slot: u16, install: Install) -> Node {
-        assert!((1..=2).contains(&slot), "slots are 1 and 2");
+        assert!((1..=SLOTS).contains(&slot), "slots are 1 to {SLOTS}");
         Node {
             name: format!("qtest{slot}@localhost"),
             dir: install.nodes_dir().join(format!("qtest{slot}")),
@@ -320,6 +325,27 @@ impl Node {
         cmd
     }
 
+    /// `rabbitmq-plugins -n NODE args...` with the node's own plugins file: its output, or a
+    /// panic naming the failure.
+    pub fn plugins(&self, args: &[&str]) -> String {
+        let out = self
+            .env(self.install.command("rabbitmq-plugins"))
+            .args(["-n", &self.name])
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .expect("rabbitmq-plugins runs");
+        assert!(
+            out.status.success(),
+            "rabbitmq-plugins -n {} {} failed: {}{}",
+            self.name,
+            args.join(" "),
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
     /// `rabbitmqctl -n NODE args...`: its output, or a panic naming the failure.
     pub fn ctl(&self, args: &[&str]) -> String {
         let out = self.ctl_output(args);
@@ -377,9 +403,39 @@ impl Node {
         }
     }
 
+    /// Sends `signal` (`-STOP`, `-CONT`) to the node's VM.
+    pub fn signal(&self, signal: &str) {
+        let pid = self.pid().expect("the private node's pid file");
+        let status = Command::new("kill")
+            .args([signal, &pid.to_string()])
+            .status()
+            .expect("kill");
+        assert!(status.success(), "kill {signal} {pid} failed");
+    }
+
+    /// Whether the node's VM runs (its pid file names a live process).
+    pub fn is_running(&self) -> bool {
+        self.pid().is_some_and(alive)
+    }
+
+    /// kill -9 of the node's VM if it runs (the end of a test that throws its data away).
+    pub fn kill_vm_if_running(&self) {
+        if let Some(pid) = self.pid().filter(|&p| alive(p)) {
+            let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+            let start = Instant::now();
+            while alive(pid) && start.elapsed() < Duration::from_secs(10) {
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        }
+    }
+
     /// Stops the node (`rabbitmqctl stop`), then kills what is left of it.
     pub fn stop(&self) {
         let pid = self.pid();
+        if pid.is_some_and(|p| !alive(p)) && !port_open(self.amqp_port) {
+            // Killed already (a cluster's end): the CLI would only take seconds to say so.
+            return;
+        }
         let _ = self.ctl_output(&["stop"]);
         if let Some(pid) = pid {
             let start = Instant::now();

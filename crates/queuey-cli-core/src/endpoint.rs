@@ -41,6 +41,9 @@ pub struct ConnectionSettings {
     /// empty when they are derived, one per AMQP address.
     pub api_addresses: Vec<ApiTarget>,
     pub timeout: Duration,
+    /// `--timeout`: how long an answer the broker owes may take before the run stops cleanly
+    /// (`None`: wait).
+    pub stall_timeout: Option<Duration>,
     /// A private CA and a client identity for `amqps://` and `https://` (empty: the system's
     /// roots, no client certificate). The same for every address.
     pub tls: TlsSettings,
@@ -540,6 +543,7 @@ mod tests {
             addresses: addresses.clone(),
             api_addresses: Vec::new(),
             timeout: Duration::from_secs(1),
+            stall_timeout: None,
             tls: TlsSettings::default(),
         };
         assert!(all.several());

@@ -100,8 +100,9 @@ impl ExitCode {
             }
             ExitCode::BrokerRefused => {
                 "the broker refused an operation (missing queue, inequivalent arguments, ...), \
-                 q.dead is a kind of queue queuey cannot read (a stream), or the broker blocked \
-                 publishing longer than --blocked-timeout"
+                 q.dead is a kind of queue queuey cannot read (a stream), a quorum queue has \
+                 lost the majority of its members, the broker blocked publishing longer than \
+                 --blocked-timeout, or it owed an answer longer than --timeout"
             }
             ExitCode::Io => "a local file could not be read or written",
             ExitCode::Declined => {
@@ -201,6 +202,9 @@ pub enum Kind {
     /// A quorum queue without a majority of its members online: it can neither take nor give
     /// messages (the broker answered: not unreachable).
     NoMajority,
+    /// The broker owed an answer (a consume, a delivery, a confirmation, an ack taken) and
+    /// gave none within `--timeout`: the run stopped cleanly.
+    Stalled,
     /// The broker refused an operation.
     BrokerRefused,
     /// A local file could not be read or written.
@@ -237,6 +241,7 @@ impl Kind {
             Kind::MessageNotFound => "message-not-found",
             Kind::UnsupportedQueue => "unsupported-queue",
             Kind::NoMajority => "no-majority",
+            Kind::Stalled => "stalled",
             Kind::BrokerRefused => "broker-refused",
             Kind::Io => "io",
             Kind::BrokenPipe => "broken-pipe",
@@ -254,7 +259,8 @@ impl Kind {
             Kind::QueueNotFound
             | Kind::BrokerRefused
             | Kind::UnsupportedQueue
-            | Kind::NoMajority => ExitCode::BrokerRefused,
+            | Kind::NoMajority
+            | Kind::Stalled => ExitCode::BrokerRefused,
             Kind::MessageNotFound => ExitCode::NotFound,
             Kind::Io => ExitCode::Io,
             Kind::BrokenPipe => ExitCode::Ok,

@@ -93,11 +93,26 @@ pub async fn run(
     } else {
         Some(watch_flow(&session, s.blocked_timeout, &progress, output))
     };
+    // q.dead, q and the --to queue: a quorum one that loses its majority mid-run is said
+    // within seconds (`broker::watch`).
+    let watched: Vec<String> = [
+        Some(s.queue.dead_queue()),
+        Some(s.queue.name.clone()),
+        s.to.clone(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    let majority = session.majority_watch(&watched);
     let result = match blocked {
-        None => work.await,
+        None => tokio::select! {
+            r = work => r,
+            e = majority => Err(e),
+        },
         Some(watch) => tokio::select! {
             r = work => r,
             e = watch => Err(e),
+            e = majority => Err(e),
         },
     };
     progress.finish();

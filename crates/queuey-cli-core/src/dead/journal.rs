@@ -62,10 +62,12 @@ const JOURNAL_FORMAT_1: &str = "queuey-replay-journal/1";
 
 /// What a journal is about: a dead-letter queue of one vhost on one broker.
 ///
-/// The broker is the cluster (`cluster:` and its name, which every node of a cluster shares
-/// and a node alone has too), so that a rerun through any node of the cluster finds the
-/// journal of a run made through another. Without a cluster name it is the AMQP URL's
-/// `host:port`, as it was for every journal before.
+/// The broker is the cluster, so that a rerun through any node of the cluster finds the
+/// journal of a run made through another: `cluster:` and its name when the cluster was named
+/// (`rabbitmqctl set_cluster_name`: every node then gives that name), `cluster:` and its first
+/// node when it was not (RabbitMQ's default cluster name is then each node's own name, which
+/// differs from node to node: seen on 3.10.8 and 4.3.6; see [`cluster_identity`]). Without
+/// either it is the AMQP URL's `host:port`, as it was for every journal before.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Scope {
     /// `cluster:NAME`, or `host:port` of the AMQP URL.
@@ -73,9 +75,11 @@ pub struct Scope {
     pub vhost: String,
     /// The dead-letter queue.
     pub queue: String,
-    /// The `host:port` of the AMQP URL when `broker` is the cluster: a journal written before
-    /// journals were the cluster's, through this address, is this scope's too.
-    pub legacy_broker: Option<String>,
+    /// Other names this broker's journals had: the `host:port` of the AMQP URL (journals
+    /// before they were the cluster's) and the connected node's own default cluster name
+    /// (journals between that change and this one). A journal of one of them is this
+    /// scope's too.
+    pub legacy_brokers: Vec<String>,
 }
 
 impl Scope {
@@ -83,19 +87,49 @@ impl Scope {
     pub fn owns(&self, theirs: &Scope) -> bool {
         theirs.vhost == self.vhost
             && theirs.queue == self.queue
-            && (theirs.broker == self.broker
-                || self.legacy_broker.as_deref() == Some(theirs.broker.as_str()))
+            && (theirs.broker == self.broker || self.legacy_brokers.contains(&theirs.broker))
     }
 
-    /// The scope as journals before this change named it, when it differs.
-    pub fn legacy(&self) -> Option<Scope> {
-        let broker = self.legacy_broker.clone()?;
-        (broker != self.broker).then(|| Scope {
-            broker,
-            vhost: self.vhost.clone(),
-            queue: self.queue.clone(),
-            legacy_broker: None,
-        })
+    /// The scope under each name journals had before (see [`Scope::legacy_brokers`]).
+    pub fn legacy(&self) -> Vec<Scope> {
+        self.legacy_brokers
+            .iter()
+            .filter(|b| **b != self.broker)
+            .map(|broker| Scope {
+                broker: broker.clone(),
+                vhost: self.vhost.clone(),
+                queue: self.queue.clone(),
+                legacy_brokers: Vec::new(),
+            })
+            .collect()
+    }
+}
+
+/// The name of the cluster that every node shares, from its `cluster_name`, the node queuey
+/// is connected to (`node`, from the management API) and the cluster's nodes (`nodes`, from
+/// the management API; empty when unknown): `(the shared name, the node's own name when it
+/// differs)`.
+///
+/// A cluster never named has as its name the default of the node that answers, the node's
+/// own name with the host's full name (`rabbit@mq-1.example.com` on node `rabbit@mq-1`): each
+/// node gives another. Then the cluster is its first node in order, which every node lists
+/// alike. When the nodes are unknown (a user without the API's monitoring tag), the node's
+/// own name is all there is: a rerun through another node will not find the journal.
+pub fn cluster_identity(
+    cluster_name: &str,
+    node: Option<&str>,
+    nodes: &[String],
+) -> (String, Option<String>) {
+    let short = |n: &str| n.split('@').next().unwrap_or(n).to_owned();
+    let own_default = node.is_some_and(|n| {
+        n.contains('@') && cluster_name.contains('@') && short(n) == short(cluster_name)
+    });
+    match nodes.iter().min() {
+        Some(first) if own_default => (
+            format!("cluster:{first}"),
+            Some(format!("cluster:{cluster_name}")),
+        ),
+        _ => (format!("cluster:{cluster_name}"), None),
     }
 }
 
@@ -421,7 +455,7 @@ impl Line {
                     broker: text_of(&f.broker).unwrap_or_default(),
                     vhost: text_of(&f.vhost).unwrap_or_default(),
                     queue: text_of(&f.queue).unwrap_or_default(),
-                    legacy_broker: None,
+                    legacy_brokers: Vec::new(),
                 },
                 run: run(),
             });
@@ -689,7 +723,7 @@ mod tests {
             broker: "127.0.0.1:5672".into(),
             vhost: "/".into(),
             queue: "orders.dead".into(),
-            legacy_broker: None,
+            legacy_brokers: Vec::new(),
         }
     }
 
@@ -1072,5 +1106,40 @@ mod tests {
         let again = Unfinished::parse(&carried, &scope()).unwrap();
         assert_eq!(again.left(), 1);
         assert_eq!(again.clone().take("bb").map(|c| c.run), Some("r2".into()));
+    }
+
+    #[test]
+    fn a_cluster_never_named_is_its_first_node_for_every_node() {
+        let nodes: Vec<String> = ["qtest2@localhost", "qtest1@localhost", "qtest3@localhost"]
+            .iter()
+            .map(|n| n.to_string())
+            .collect();
+        // Each node's default cluster name is its own, with the host's full name.
+        for (name, node) in [
+            ("qtest1@vm", "qtest1@localhost"),
+            ("qtest3@vm.example", "qtest3@localhost"),
+        ] {
+            assert_eq!(
+                cluster_identity(name, Some(node), &nodes),
+                (
+                    "cluster:qtest1@localhost".to_owned(),
+                    Some(format!("cluster:{name}"))
+                )
+            );
+        }
+        // A name of its own is the cluster's, whatever the node.
+        assert_eq!(
+            cluster_identity("prod-eu", Some("qtest2@localhost"), &nodes),
+            ("cluster:prod-eu".to_owned(), None)
+        );
+        // The nodes unknown (no monitoring tag): the node's own name is all there is.
+        assert_eq!(
+            cluster_identity("qtest2@vm", Some("qtest2@localhost"), &[]),
+            ("cluster:qtest2@vm".to_owned(), None)
+        );
+        assert_eq!(
+            cluster_identity("qtest2@vm", None, &nodes),
+            ("cluster:qtest2@vm".to_owned(), None)
+        );
     }
 }

@@ -1,5 +1,8 @@
 //! PURE: what a peek of a dead-letter queue may do (`broker::peek` does it).
 
+use crate::dead::decode::{Message, X_DELIVERY_COUNT};
+use crate::dead::value::Value;
+
 /// How a peek may treat the queue.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PeekOptions {
@@ -39,4 +42,21 @@ pub struct HeldElsewhere {
     pub messages: u64,
     /// The queue's consumers then (exact: a passive declare).
     pub consumers: u32,
+}
+
+/// Whether one more counted return would end `message` on a quorum queue with `limit`: a
+/// delivery carrying `x-delivery-count` h has been returned h times (counted); returning it
+/// once more makes h+1, and the broker ends a message whose count passes the limit (seen on
+/// 3.10 and 4.3: with a limit of 1 the first counted return keeps it, the second drops it).
+pub fn at_risk(message: &Message, limit: Option<u64>) -> bool {
+    let Some(limit) = limit else {
+        return false;
+    };
+    let returned = message
+        .properties
+        .header(X_DELIVERY_COUNT)
+        .and_then(Value::as_integer)
+        .and_then(|n| u64::try_from(n).ok())
+        .unwrap_or(0);
+    returned.saturating_add(1) > limit
 }

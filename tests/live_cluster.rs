@@ -1,0 +1,393 @@
+//! `dead replay` and `dead purge --archive` when a node of a three-node cluster dies under
+//! them, on a private cluster the tests start (`common::cluster`, of the test broker's
+//! version): quorum `q` and `q.dead`, each led by a chosen node, tens of thousands of dead
+//! letters, and kill -9 mid-run of the node queuey is connected to, of the leader of `q.dead`
+//! (queuey connected elsewhere), and of the leader of `q` (likewise).
+//!
+//! queuey's rule (docs/cluster.md): a run whose connection dies stops with honest counts
+//! (exit 4), and the same command run again through any node of the cluster finishes the
+//! work: the journal belongs to the cluster, not to a node. A run whose connection survives
+//! a leader's death goes on (the queue elects another leader within seconds). Each scenario
+//! checks identities as multisets: after at most one rerun through another node, each job id
+//! is in `q` exactly as many times as it was dead, and `q.dead` is empty.
+//!
+//! What each version does with the deliveries a killed node's consumers held (the rule the
+//! tests state): on 4.3 they return to `q.dead` at once; on 3.10 they have been seen to stay
+//! unacked for minutes, and a rerun then must say so (`held_elsewhere`, exit 3), never
+//! succeed.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::{Child, Command, ExitStatus};
+use std::time::{Duration, Instant};
+
+use common::cluster::Cluster;
+use common::node::Node;
+use common::{eventually, json, queuey_process};
+
+/// Dead letters per scenario: enough that a kill at full speed lands mid-run.
+const N: usize = 20_000;
+/// The replay's --window.
+const WINDOW: usize = 400;
+/// Copies (or archived lines) made before the kill.
+const KILL_AT: usize = 4_000;
+
+struct Fixture {
+    q: String,
+    dead: String,
+    /// Each job id and how many times it is in q.dead.
+    expected: BTreeMap<String, usize>,
+    total: usize,
+}
+
+/// Quorum `q` led by node `q_leader` and `q.dead` led by node `dead_leader`, with [`N`] dead
+/// letters bound for `q` (and ten identical twins).
+fn fixture(cluster: &Cluster, label: &str, q_leader: usize, dead_leader: usize) -> Fixture {
+    let q = common::unique(label);
+    let dead = format!("{q}.dead");
+    cluster.declare_quorum(q_leader, &q);
+    cluster.declare_quorum(dead_leader, &dead);
+    let expected = cluster.fill_dead(dead_leader, &q, &dead, N, 10);
+    let total = expected.values().sum();
+    Fixture {
+        q,
+        dead,
+        expected,
+        total,
+    }
+}
+
+/// A queuey command aimed at node `n` of the cluster, in `dir` (its state directory holds the
+/// journal, shared by every run of a scenario whichever node it goes through).
+fn queuey_on(cluster: &Cluster, n: usize, dir: &Path) -> Command {
+    let node = cluster.node(n);
+    let mut cmd = queuey_process(dir);
+    cmd.env("QUEUEY_URL", node.url())
+        .env("QUEUEY_API_URL", node.api_url());
+    cmd
+}
+
+/// After the last run: `q.dead` empty, each id in `q` exactly as often as it was dead.
+fn assert_exactly_once(cluster: &Cluster, n: usize, f: &Fixture, what: &str) {
+    let (in_dead, _) = cluster.counts(n, &f.dead);
+    assert_eq!(in_dead, 0, "{what}: q.dead is empty");
+    let found = cluster.drain(n, &f.q, f.total);
+    let mut lost = Vec::new();
+    let mut dup = 0;
+    for (id, &want) in &f.expected {
+        let have = found.get(id).copied().unwrap_or(0);
+        if have < want {
+            lost.push(format!("{id}: {have} in q, expected {want}"));
+        }
+        dup += have.saturating_sub(want);
+    }
+    assert!(
+        lost.is_empty(),
+        "{what}: {} ids lost, e.g. {:?}",
+        lost.len(),
+        &lost[..lost.len().min(5)]
+    );
+    assert!(
+        found.keys().all(|id| f.expected.contains_key(id)),
+        "{what}: a message nobody sent"
+    );
+    assert_eq!(dup, 0, "{what}: ids twice in q");
+}
+
+/// Waits until `child` ends, at most `deadline`.
+fn wait_child(child: &mut Child, deadline: Duration, what: &str) -> ExitStatus {
+    eventually(what, deadline, || child.try_wait().expect("try_wait"))
+}
+
+/// Waits until `count()` reaches `at` while `child` runs; panics if the child ended first.
+fn wait_until(child: &mut Child, at: usize, err: &Path, mut count: impl FnMut() -> usize) {
+    eventually(
+        &format!("{at} done before the kill"),
+        Duration::from_secs(90),
+        || {
+            if count() >= at {
+                return Some(());
+            }
+            if let Ok(Some(status)) = child.try_wait() {
+                panic!(
+                    "queuey ended ({status}) before {at} were done: {}",
+                    std::fs::read_to_string(err).unwrap_or_default()
+                );
+            }
+            std::thread::sleep(Duration::from_millis(100));
+            None
+        },
+    );
+    assert!(child.try_wait().expect("try_wait").is_none(), "mid-run");
+}
+
+/// Waits until `q.dead` has no consumer and its ready count no longer moves, read through
+/// node `n` (the broker returns a lost consumer's deliveries asynchronously), at most
+/// `deadline`; returns whether it settled.
+fn settle(cluster: &Cluster, n: usize, queue: &str, deadline: Duration) -> bool {
+    let start = Instant::now();
+    let mut last = None;
+    while start.elapsed() < deadline {
+        let (ready, consumers) = cluster.counts(n, queue);
+        if consumers == 0 && last == Some(ready) {
+            return true;
+        }
+        last = Some(ready);
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    false
+}
+
+/// One scenario of a node lost mid-replay: `q` led by `q_leader`, `q.dead` by `dead_leader`,
+/// queuey connected to `connected`, node `killed` killed after [`KILL_AT`] copies; then the
+/// rerun through `rerun_via` while the killed node is still down, and the node back.
+fn replay_losing_a_node(
+    cluster: &Cluster,
+    label: &str,
+    (q_leader, dead_leader): (usize, usize),
+    connected: usize,
+    killed: usize,
+    rerun_via: usize,
+) {
+    assert_ne!(rerun_via, killed);
+    let f = fixture(cluster, label, q_leader, dead_leader);
+    let dir = tempfile::tempdir().expect("tempdir");
+    let err_path = dir.path().join("stderr-1");
+    let mut child = queuey_on(cluster, connected, dir.path())
+        .args(["dead", "replay", &f.q, "--window", &WINDOW.to_string()])
+        .stdout(std::fs::File::create(dir.path().join("stdout-1")).expect("stdout"))
+        .stderr(std::fs::File::create(&err_path).expect("stderr"))
+        .spawn()
+        .expect("queuey starts");
+    let watch = rerun_via;
+    wait_until(&mut child, KILL_AT, &err_path, || {
+        cluster.counts(watch, &f.q).0 as usize
+    });
+    let killed_at = Instant::now();
+    cluster.kill(killed);
+    let status = wait_child(&mut child, Duration::from_secs(180), "queuey to end");
+    let took = killed_at.elapsed();
+    let err = std::fs::read_to_string(&err_path).unwrap_or_default();
+    eprintln!(
+        "{label}: node {killed} killed; queuey (via node {connected}) ended {:.1}s later with \
+         {status}: {}",
+        took.as_secs_f64(),
+        err.trim()
+    );
+    match status.code() {
+        // The run went on through the leader's death and finished: already exactly once?
+        Some(0) => {}
+        // Its connection died with the node: it stopped with the counts it knows.
+        Some(4) => assert!(err.contains("copied and confirmed"), "{err}"),
+        other => panic!("{label}: queuey exited {other:?}: {err}"),
+    }
+    let settled = settle(cluster, rerun_via, &f.dead, Duration::from_secs(10));
+    let (ready, consumers) = cluster.counts(rerun_via, &f.dead);
+    let in_q = cluster.counts(rerun_via, &f.q).0;
+    eprintln!(
+        "{label}: before the rerun (node {killed} down): q.dead {ready} ready, {consumers} \
+         consumers (settled: {settled}); q {in_q}"
+    );
+    // The rerun through another node, with the killed node still down: it finishes, or it
+    // names the dead letters the dead node's consumer still holds (exit 3), never success
+    // with some left behind.
+    let first = rerun(cluster, rerun_via, dir.path(), &f, label);
+    let down_for = killed_at.elapsed();
+    cluster.bring_back(killed);
+    let back = Instant::now();
+    let settled = settle(cluster, rerun_via, &f.dead, Duration::from_secs(120));
+    eprintln!(
+        "{label}: node {killed} back after {:.0}s down; q.dead settled {:.1}s later: {settled}",
+        down_for.as_secs_f64(),
+        back.elapsed().as_secs_f64()
+    );
+    if first == Some(3) {
+        // What was held came back with the node: one rerun, through any node, finishes.
+        let again = rerun(cluster, rerun_via, dir.path(), &f, label);
+        assert_eq!(
+            again,
+            Some(0),
+            "{label}: the rerun after the node came back"
+        );
+    }
+    assert_exactly_once(cluster, rerun_via, &f, label);
+}
+
+/// `dead replay` of `f` through node `n`, in `dir`: its exit code, after checking that a run
+/// that leaves dead letters held by another consumer says so (exit 3, `held_elsewhere`) and a
+/// successful one left none.
+fn rerun(cluster: &Cluster, n: usize, dir: &Path, f: &Fixture, label: &str) -> Option<i32> {
+    let out = queuey_on(cluster, n, dir)
+        .args(["dead", "replay", &f.q, "-o", "json"])
+        .output()
+        .expect("queuey runs");
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    let summary = json(&out);
+    eprintln!(
+        "{label}: rerun via node {n}: exit {:?}; moved {}, already copied {}, held elsewhere {}",
+        out.status.code(),
+        summary["moved"],
+        summary["already_copied"],
+        summary["held_elsewhere"]
+    );
+    match out.status.code() {
+        Some(0) => assert!(summary["held_elsewhere"].is_null(), "{summary}"),
+        Some(3) => {
+            assert!(
+                summary["held_elsewhere"]["messages"].as_u64() > Some(0),
+                "{label}: exit 3 names the dead letters held elsewhere: {summary}"
+            );
+            assert!(err.contains("held unacknowledged by"), "{err}");
+        }
+        other => panic!("{label}: the rerun exited {other:?}: {err}"),
+    }
+    out.status.code()
+}
+
+#[test]
+fn a_node_lost_mid_replay_then_a_rerun_through_another_node_copies_each_exactly_once() {
+    let _lock = Node::lock();
+    let started = Instant::now();
+    let cluster = Cluster::start();
+    // The node queuey is connected to, which leads q and q.dead.
+    replay_losing_a_node(&cluster, "lose-connected", (1, 1), 1, 1, 2);
+    // The leader of q.dead; queuey connected to node 2.
+    replay_losing_a_node(&cluster, "lose-dead-leader", (3, 1), 2, 1, 3);
+    // The leader of q; queuey connected to node 2.
+    replay_losing_a_node(&cluster, "lose-q-leader", (1, 3), 2, 1, 3);
+    eprintln!(
+        "a node lost mid-replay, three scenarios: {:.0}s",
+        started.elapsed().as_secs_f64()
+    );
+}
+
+/// One scenario of a node lost mid-purge: `dead purge --archive` (filtered, so that every
+/// dead letter is read and archived) of a `q.dead` led by `dead_leader`, queuey connected to
+/// `connected`, node `killed` killed after [`KILL_AT`] archived; the rerun (the same command,
+/// the same archive) through `rerun_via` once the node is back. Every dead letter is then in
+/// the archive exactly once, and `q.dead` is empty.
+fn purge_losing_a_node(
+    cluster: &Cluster,
+    label: &str,
+    dead_leader: usize,
+    connected: usize,
+    killed: usize,
+    rerun_via: usize,
+) {
+    let f = fixture(cluster, label, dead_leader, dead_leader);
+    let dir = tempfile::tempdir().expect("tempdir");
+    let archive = dir.path().join("archive.jsonl");
+    let lines = |p: &Path| {
+        std::fs::read_to_string(p)
+            .unwrap_or_default()
+            .lines()
+            .count()
+    };
+    let purge = |n: usize| {
+        let mut cmd = queuey_on(cluster, n, dir.path());
+        cmd.args(["dead", "purge", &f.q, "--yes", "--original-queue", &f.q])
+            .args(["--archive", archive.to_str().expect("utf-8 path")]);
+        cmd
+    };
+    let err_path = dir.path().join("stderr-1");
+    let mut child = purge(connected)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::fs::File::create(&err_path).expect("stderr"))
+        .spawn()
+        .expect("queuey starts");
+    wait_until(&mut child, KILL_AT, &err_path, || lines(&archive));
+    let killed_at = Instant::now();
+    cluster.kill(killed);
+    let status = wait_child(&mut child, Duration::from_secs(180), "queuey to end");
+    let err = std::fs::read_to_string(&err_path).unwrap_or_default();
+    eprintln!(
+        "{label}: node {killed} killed; purge (via node {connected}) ended {:.1}s later with \
+         {status}, {} archived: {}",
+        killed_at.elapsed().as_secs_f64(),
+        lines(&archive),
+        err.trim()
+    );
+    match status.code() {
+        Some(0) => {}
+        Some(4) => assert!(err.contains("archived "), "{err}"),
+        other => panic!("{label}: queuey exited {other:?}: {err}"),
+    }
+    cluster.bring_back(killed);
+    let settled = settle(cluster, rerun_via, &f.dead, Duration::from_secs(120));
+    assert!(settled, "{label}: q.dead settles once the node is back");
+    if status.code() != Some(0) {
+        let out = purge(rerun_via)
+            .args(["-o", "json"])
+            .output()
+            .expect("queuey runs");
+        let summary = json(&out);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{label}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        eprintln!(
+            "{label}: rerun via node {rerun_via}: removed {}, already archived {}",
+            summary["removed"], summary["already_archived"]
+        );
+    }
+    assert_eq!(cluster.counts(rerun_via, &f.dead).0, 0, "q.dead is empty");
+    let mut found: BTreeMap<String, usize> = BTreeMap::new();
+    for line in std::fs::read_to_string(&archive).expect("archive").lines() {
+        let j: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+        let id = j["properties"]["message_id"].as_str().unwrap_or_default();
+        *found.entry(id.to_owned()).or_insert(0) += 1;
+    }
+    assert_eq!(
+        found, f.expected,
+        "{label}: each dead letter archived exactly once"
+    );
+}
+
+#[test]
+fn a_node_lost_mid_purge_then_a_rerun_through_another_node_archives_each_exactly_once() {
+    let _lock = Node::lock();
+    let started = Instant::now();
+    let cluster = Cluster::start();
+    purge_losing_a_node(&cluster, "purge-lose-connected", 1, 1, 1, 2);
+    purge_losing_a_node(&cluster, "purge-lose-dead-leader", 1, 2, 1, 3);
+    eprintln!(
+        "a node lost mid-purge, two scenarios: {:.0}s",
+        started.elapsed().as_secs_f64()
+    );
+}
+
+/// Not a test (ignored): `dead replay` of 100 000 persistent messages against the management
+/// UI's "move messages" (a shovel) on a private three-node cluster with quorum queues led by
+/// node 1, interleaved rounds (`examples/bench.rs replay`, `QUEUEY_BENCH_ROUNDS`). Build the
+/// release binaries first: `cargo build --release --example bench --bin queuey`; figures in
+/// docs/benchmarks.md.
+#[test]
+#[ignore]
+fn bench_replay_against_the_shovel_on_the_cluster() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let bench = root.join("target/release/examples/bench");
+    assert!(
+        bench.exists() && root.join("target/release/queuey").exists(),
+        "build them first: cargo build --release --example bench --bin queuey"
+    );
+    let _lock = Node::lock();
+    let cluster = Cluster::start();
+    for node in &cluster.nodes {
+        node.plugins(&["enable", "rabbitmq_shovel"]);
+    }
+    // Enabled on every node above: the bench's own `rabbitmq-plugins` would reach another.
+    let status = Command::new(bench)
+        .arg("replay")
+        .current_dir(root)
+        .env("QUEUEY_BENCH_URL", cluster.node(1).url())
+        .env("QUEUEY_BENCH_API_URL", cluster.node(1).api_url())
+        .env("QUEUEY_BENCH_QUEUE_TYPE", "quorum")
+        .env("QUEUEY_BENCH_PLUGINS", "true")
+        .status()
+        .expect("the bench runs");
+    assert!(status.success(), "the bench: {status}");
+}
