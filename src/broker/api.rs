@@ -54,55 +54,81 @@ pub struct Overview {
 #[derive(Clone, Debug, Default, Deserialize)]
 pub struct LiveQueue {
     pub name: String,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub vhost: Option<String>,
     /// Integers come as JSON numbers, strings as strings.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient_map")]
     pub arguments: serde_json::Map<String, serde_json::Value>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub durable: Option<bool>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub auto_delete: Option<bool>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub exclusive: Option<bool>,
     /// `classic`, `quorum`, `stream` (absent on very old brokers: classic).
-    #[serde(default, rename = "type")]
+    #[serde(default, rename = "type", deserialize_with = "lenient")]
     pub queue_type: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub messages: Option<u64>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub messages_ready: Option<u64>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub messages_unacknowledged: Option<u64>,
     /// Bytes of the ready messages' bodies (what `max-length-bytes` limits).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub message_bytes_ready: Option<u64>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub consumers: Option<u64>,
     /// e.g. `2026-11-29T13:59:29.881+00:00` on 3.10 (older brokers: `2026-11-29 13:59:29`);
     /// classic queues only.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub idle_since: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub policy: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub operator_policy: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub effective_policy_definition: Option<serde_json::Value>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub state: Option<String>,
     /// `publish_details.rate`: messages published into the queue per second (absent until one
     /// is; RabbitMQ does not count the messages it dead-letters into a queue itself).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub message_stats: Option<serde_json::Value>,
     /// `rate`: how fast the queue's depth changes, per second.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub messages_details: Option<serde_json::Value>,
     /// A quorum queue's member nodes, and those of them online (3.10 and 4.x).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub members: Option<Vec<String>>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub online: Option<Vec<String>>,
+}
+
+/// A field of the API's queue object read as `T`, or `None` when the broker gives something
+/// else there (RabbitMQ renders an empty Erlang list as `[]` where an object is expected, and a
+/// quorum queue whose node just came back has been seen, on 3.10.8, with fields queuey could
+/// not read): one odd field is an unknown value, never a queue that cannot be read at all.
+fn lenient<'de, D, T>(deserializer: D) -> std::result::Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: DeserializeOwned,
+{
+    let value = serde_json::Value::deserialize(deserializer)?;
+    Ok(serde_json::from_value(value).ok())
+}
+
+/// The queue's arguments: an object, or none when the broker gives anything else (`[]`).
+fn lenient_map<'de, D>(
+    deserializer: D,
+) -> std::result::Result<serde_json::Map<String, serde_json::Value>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    match serde_json::Value::deserialize(deserializer)? {
+        serde_json::Value::Object(map) => Ok(map),
+        _ => Ok(serde_json::Map::new()),
+    }
 }
 
 impl LiveQueue {
@@ -267,15 +293,27 @@ impl ApiClient {
             let body = response.text().await.unwrap_or_default();
             return Err(self.status_error(status, &body, segments));
         }
-        response.json::<T>().await.map_err(|e| {
+        let unreadable = |detail: String| {
             Error::new(
                 Kind::Api,
                 format!(
-                    "the management API at {} answered {} with JSON queuey cannot read: {e}",
+                    "the management API at {} answered {} with JSON queuey cannot read: {detail}",
                     self.target.display(),
                     url.path()
                 ),
             )
+        };
+        let body = response
+            .bytes()
+            .await
+            .map_err(|e| unreadable(format!("the body was cut short: {e}")))?;
+        serde_json::from_slice::<T>(&body).map_err(|e| {
+            // What serde found, and where, with the start of the body as the broker sent it.
+            let start: String = String::from_utf8_lossy(&body).chars().take(300).collect();
+            unreadable(format!(
+                "{e}; the body begins {}",
+                queuey_cli_core::sanitize::sanitize(&start)
+            ))
         })
     }
 
@@ -703,6 +741,27 @@ impl ApiClient {
 
 #[cfg(test)]
 mod tests {
+
+    /// One odd field is an unknown value, never a queue that cannot be read: an empty Erlang
+    /// list for the arguments, an object where a string goes, a string where a number goes.
+    #[test]
+    fn odd_fields_of_a_queue_object_are_unknown_not_an_error() {
+        let q: LiveQueue = serde_json::from_str(
+            r#"{"name":"q.dead","arguments":[],"type":"quorum","state":{"minority":true},
+                "messages":"","messages_ready":5,"members":"rabbit@a","online":[1,2],
+                "consumers":null,"durable":true}"#,
+        )
+        .expect("an odd queue object is read");
+        assert_eq!(q.name, "q.dead");
+        assert!(q.arguments.is_empty());
+        assert_eq!(q.queue_type.as_deref(), Some("quorum"));
+        assert_eq!(
+            (q.state, q.messages, q.messages_ready),
+            (None, None, Some(5))
+        );
+        assert_eq!((q.members, q.online, q.consumers), (None, None, None));
+        assert_eq!(q.durable, Some(true));
+    }
     use super::*;
 
     fn quorum(members: &[&str], online: &[&str]) -> LiveQueue {
