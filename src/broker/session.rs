@@ -290,7 +290,23 @@ impl Session {
                 let (client, overview) =
                     super::addresses::api_first(self.settings(), &|text| self.note(text)).await?;
                 let amqp = self.server_properties();
-                match one_broker(&amqp, &overview) {
+                let mut judged = one_broker(&amqp, &overview);
+                if judged == OneBroker::Different {
+                    // A cluster never named gives each node's own name as the cluster's (3.10.8
+                    // and 4.3.6): two nodes of one cluster differ by name, and are one broker
+                    // when both names are nodes of the API's cluster.
+                    let nodes: Vec<String> = client
+                        .get_json::<Vec<serde_json::Value>>(&["nodes"], &[("columns", "name")])
+                        .await
+                        .map(|list| {
+                            list.iter()
+                                .filter_map(|n| n.get("name")?.as_str().map(str::to_owned))
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    judged = one_unnamed_cluster(&amqp, &overview, &nodes);
+                }
+                match judged {
                     OneBroker::Different => {
                         let used = ConnectionSettings {
                             api: client.target().clone(),
@@ -636,6 +652,20 @@ pub fn one_broker(amqp: &ServerProperties, api: &Overview) -> OneBroker {
     }
 }
 
+/// Two names that differ are still one broker when the cluster was never named (each node then
+/// gives its own name as the cluster's) and both are nodes of the API's cluster (`nodes`, from
+/// `/api/nodes`; empty when it could not be read: then they stay different).
+pub fn one_unnamed_cluster(amqp: &ServerProperties, api: &Overview, nodes: &[String]) -> OneBroker {
+    match (amqp.cluster_name.as_deref(), api.cluster_name.as_deref()) {
+        (Some(a), Some(b)) if a == b => OneBroker::Same,
+        (Some(a), Some(b)) if nodes.iter().any(|n| n == a) && nodes.iter().any(|n| n == b) => {
+            OneBroker::Same
+        }
+        (Some(_), Some(_)) => OneBroker::Different,
+        _ => OneBroker::Unknown,
+    }
+}
+
 /// The error for an API that answers for another broker than the AMQP URL's (exit 6):
 /// both named, and where the API URL came from.
 pub fn other_broker(
@@ -700,6 +730,29 @@ pub fn protocol_error_text(err: &lapin::Error) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+
+    /// A cluster never named: each node gives its own name. AMQP on one node and the API on
+    /// another are one broker when both are nodes of the API's cluster, and two brokers when the
+    /// node list does not hold both (or could not be read).
+    #[test]
+    fn the_nodes_of_an_unnamed_cluster_are_one_broker() {
+        let amqp = ServerProperties {
+            cluster_name: Some("n1@host".to_owned()),
+            ..ServerProperties::default()
+        };
+        let api = Overview {
+            cluster_name: Some("n2@host".to_owned()),
+            ..Overview::default()
+        };
+        let nodes = ["n1@host", "n2@host", "n3@host"].map(str::to_owned);
+        assert_eq!(one_broker(&amqp, &api), OneBroker::Different);
+        assert_eq!(one_unnamed_cluster(&amqp, &api, &nodes), OneBroker::Same);
+        assert_eq!(
+            one_unnamed_cluster(&amqp, &api, &nodes[1..]),
+            OneBroker::Different
+        );
+        assert_eq!(one_unnamed_cluster(&amqp, &api, &[]), OneBroker::Different);
+    }
     use super::*;
 
     #[test]
