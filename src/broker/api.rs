@@ -105,6 +105,13 @@ pub struct LiveQueue {
     pub online: Option<Vec<String>>,
 }
 
+/// A body of the API as `T`, through a JSON value first: RabbitMQ 3.10.8 has been seen to give
+/// a quorum queue's object with the key `online` twice (right after a member's node came back),
+/// which a struct refuses and a map takes (the last one wins).
+fn read_json<T: DeserializeOwned>(body: &[u8]) -> serde_json::Result<T> {
+    serde_json::from_slice::<serde_json::Value>(body).and_then(serde_json::from_value::<T>)
+}
+
 /// A field of the API's queue object read as `T`, or `None` when the broker gives something
 /// else there (RabbitMQ renders an empty Erlang list as `[]` where an object is expected, and a
 /// quorum queue whose node just came back has been seen, on 3.10.8, with fields queuey could
@@ -307,7 +314,7 @@ impl ApiClient {
             .bytes()
             .await
             .map_err(|e| unreadable(format!("the body was cut short: {e}")))?;
-        serde_json::from_slice::<T>(&body).map_err(|e| {
+        read_json::<T>(&body).map_err(|e| {
             // What serde found, and where, with the start of the body as the broker sent it.
             let start: String = String::from_utf8_lossy(&body).chars().take(300).collect();
             unreadable(format!(
@@ -741,6 +748,16 @@ impl ApiClient {
 
 #[cfg(test)]
 mod tests {
+
+    /// 3.10.8 gave a quorum queue's object with `online` twice: read, the last one kept.
+    #[test]
+    fn a_key_given_twice_is_read_the_last_one_kept() {
+        let q: LiveQueue = read_json(
+            br#"{"name":"q.dead","members":["a","b","c"],"online":["a"],"online":["a","b"]}"#,
+        )
+        .expect("read");
+        assert_eq!(q.online, Some(vec!["a".to_owned(), "b".to_owned()]));
+    }
 
     /// One odd field is an unknown value, never a queue that cannot be read: an empty Erlang
     /// list for the arguments, an object where a string goes, a string where a number goes.

@@ -209,11 +209,15 @@ pub(super) async fn from_queue(
         super::check_targets(session, s, report).await;
     } else {
         // Clean end: the records of this run answer for dead letters that are gone. Records
-        // of earlier runs that this run did not meet stay, unless it read the whole queue.
+        // of earlier runs that this run did not meet stay, unless it read the whole queue: a
+        // queue others held dead letters of (a dead node's consumers) was not read whole, and
+        // the copies an earlier run made of those are in its records (on a 4.3 cluster, a
+        // rerun that dropped them copied 128 jobs twice once the node came back).
+        let held = report.held_elsewhere.is_some_and(|h| h.messages > 0);
         shared
             .journal
             .into_inner()
-            .finish((!reached_end).then_some(&carried))?;
+            .finish((!reached_end || held).then_some(&carried))?;
     }
     Ok(())
 }
