@@ -171,7 +171,19 @@ fn a_quorum_dead_queue_without_a_majority_is_named_at_once_and_a_stall_ends_at_t
         (5.0..20.0).contains(&took),
         "stopped at the timeout, not after {took:.1}s"
     );
-    rerun_finishes(&cluster, 2, dir.path(), &f, "leader frozen mid-replay");
+    // The rule per version: on 4.3 the rerun finds every copy in doubt that q took, so each id
+    // is in q exactly once. On 3.10 the thawed leader of q can take copies in doubt after the
+    // rerun looked for them (seen: 50 of 150 arrived late, each then in q twice): never one
+    // lost, and never more twice than the rerun said it copied again ("N not (copied again)").
+    let late_allowed = cluster.node(1).version().starts_with("3.");
+    rerun_finishes_with(
+        &cluster,
+        2,
+        dir.path(),
+        &f,
+        "leader frozen mid-replay",
+        late_allowed,
+    );
     eprintln!(
         "no majority and --timeout, all: {:.0}s",
         started.elapsed().as_secs_f64()
@@ -225,6 +237,20 @@ fn wait_copies(cluster: &Cluster, n: usize, f: &Fixture, child: &mut std::proces
 /// Once `q.dead` settles, the same replay through node `n` exits 0, and every id is in `q`
 /// exactly as often as it was dead, `q.dead` empty.
 fn rerun_finishes(cluster: &Cluster, n: usize, dir: &Path, f: &Fixture, what: &str) {
+    rerun_finishes_with(cluster, n, dir, f, what, false);
+}
+
+/// [`rerun_finishes`], where `late_allowed` lets an id be in `q` once more than it was dead
+/// when the rerun said it copied it again, not found among the copies in doubt (3.10, a leader
+/// of `q` frozen then thawed): at most as many such ids as the rerun said, none lost.
+fn rerun_finishes_with(
+    cluster: &Cluster,
+    n: usize,
+    dir: &Path,
+    f: &Fixture,
+    what: &str,
+    late_allowed: bool,
+) {
     let dead = format!("{}.dead", f.q);
     // The API says the members are back seconds after the nodes are (it lags, and flaps).
     for queue in [&f.q, &dead] {
@@ -251,5 +277,35 @@ fn rerun_finishes(cluster: &Cluster, n: usize, dir: &Path, f: &Fixture, what: &s
     assert_eq!(code, Some(0), "{err}");
     assert_eq!(cluster.counts(n, &dead).0, 0, "q.dead is empty");
     let found = cluster.drain(n, &f.q, f.total);
-    assert_eq!(found, f.expected, "{what}: each id in q exactly once");
+    if !late_allowed {
+        assert_eq!(found, f.expected, "{what}: each id in q exactly once");
+        return;
+    }
+    // "N not (copied again)": the copies in doubt the rerun did not find and copied again.
+    let copied_again: usize = err
+        .split(" not (copied again)")
+        .next()
+        .and_then(|before| before.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    let lost: Vec<&String> = f
+        .expected
+        .iter()
+        .filter(|(id, times)| found.get(*id).copied().unwrap_or(0) < **times)
+        .map(|(id, _)| id)
+        .collect();
+    assert!(lost.is_empty(), "{what}: lost {lost:?}");
+    let twice = found
+        .iter()
+        .filter(|(id, times)| **times > f.expected.get(*id).copied().unwrap_or(0))
+        .count();
+    assert!(
+        twice <= copied_again,
+        "{what}: {twice} ids more than once in q, the rerun copied {copied_again} again"
+    );
+    assert!(
+        found.len() == f.expected.len(),
+        "{what}: ids in q that were never dead"
+    );
+    eprintln!("{what}: {twice} ids in q twice (the rerun copied {copied_again} again)");
 }
