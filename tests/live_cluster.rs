@@ -74,26 +74,7 @@ fn assert_exactly_once(cluster: &Cluster, n: usize, f: &Fixture, what: &str) {
     let (in_dead, _) = cluster.counts(n, &f.dead);
     assert_eq!(in_dead, 0, "{what}: q.dead is empty");
     let found = cluster.drain(n, &f.q, f.total);
-    let mut lost = Vec::new();
-    let mut dup = 0;
-    for (id, &want) in &f.expected {
-        let have = found.get(id).copied().unwrap_or(0);
-        if have < want {
-            lost.push(format!("{id}: {have} in q, expected {want}"));
-        }
-        dup += have.saturating_sub(want);
-    }
-    assert!(
-        lost.is_empty(),
-        "{what}: {} ids lost, e.g. {:?}",
-        lost.len(),
-        &lost[..lost.len().min(5)]
-    );
-    assert!(
-        found.keys().all(|id| f.expected.contains_key(id)),
-        "{what}: a message nobody sent"
-    );
-    assert_eq!(dup, 0, "{what}: ids twice in q");
+    common::assert_ids_exactly(&found, &f.expected, "q", what);
 }
 
 /// Waits until `child` ends, at most `deadline`.

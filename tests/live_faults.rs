@@ -171,26 +171,7 @@ fn lost_and_duplicated(broker: &Broker, f: &Fixture) -> (usize, usize) {
 fn assert_exactly_once_after_rerun(broker: &Broker, f: &Fixture) {
     assert_eq!(broker.message_count(&f.dead), Some(0), "q.dead is empty");
     let found = drain(broker, &f.target);
-    let mut lost = Vec::new();
-    let mut dup = 0;
-    for (id, &want) in &f.expected {
-        let have = found.get(id).copied().unwrap_or(0);
-        if have < want {
-            lost.push(format!("{id}: {have} in the target, expected {want}"));
-        }
-        dup += have.saturating_sub(want);
-    }
-    assert!(
-        lost.is_empty(),
-        "{} ids lost after the rerun, e.g. {:?}",
-        lost.len(),
-        &lost[..lost.len().min(5)]
-    );
-    assert!(
-        found.keys().all(|id| f.expected.contains_key(id)),
-        "a message nobody sent"
-    );
-    assert_eq!(dup, 0, "duplicates after the rerun");
+    common::assert_ids_exactly(&found, &f.expected, "the target", "after the rerun");
 }
 
 /// A queuey command aimed at the private node, in `dir` (whose state directory holds the

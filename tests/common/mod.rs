@@ -980,3 +980,33 @@ pub fn stderr(output: &std::process::Output) -> String {
 pub fn stdout(output: &std::process::Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
+
+/// Each id of `expected` found in `place` exactly as often as it was sent (twins both): none
+/// lost, none twice, none that nobody sent. `what` names the case in the failure.
+pub fn assert_ids_exactly(
+    found: &std::collections::BTreeMap<String, usize>,
+    expected: &std::collections::BTreeMap<String, usize>,
+    place: &str,
+    what: &str,
+) {
+    let mut lost = Vec::new();
+    let mut dup = 0;
+    for (id, &want) in expected {
+        let have = found.get(id).copied().unwrap_or(0);
+        if have < want {
+            lost.push(format!("{id}: {have} in {place}, expected {want}"));
+        }
+        dup += have.saturating_sub(want);
+    }
+    assert!(
+        lost.is_empty(),
+        "{what}: {} ids lost, e.g. {:?}",
+        lost.len(),
+        &lost[..lost.len().min(5)]
+    );
+    assert!(
+        found.keys().all(|id| expected.contains_key(id)),
+        "{what}: a message nobody sent"
+    );
+    assert_eq!(dup, 0, "{what}: ids twice in {place}");
+}
