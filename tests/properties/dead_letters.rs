@@ -1,6 +1,6 @@
 //! Dead letters on arbitrary headers and bodies: the decoder never panics and follows the
-//! reading order, the typed JSON forms round-trip, the journal's digest is the one defined, the
-//! export format reads back what it wrote.
+//! reading order, the typed JSON forms (the export format's) round-trip, the journal's digest is
+//! the one defined, `dead show`'s rendering never panics.
 
 use proptest::prelude::*;
 use queuey_cli::dead::decode::{self, Message, Source, X_DEATH};
