@@ -28,7 +28,7 @@
 //!
 //! On a private three-node cluster with quorum queues led by node 1
 //! (QUEUEY_BENCH_QUEUE_TYPE=quorum): `cargo build --release --example bench --bin queuey`,
-//! then `cargo test --test live_cluster bench -- --ignored --nocapture`.
+//! then `cargo test --test nodes cluster::bench -- --ignored --nocapture`.
 
 use std::process::Command;
 use std::time::{Duration, Instant};

@@ -11,7 +11,7 @@
 //! process-wide table of [`OnceLock`]s. [`App::new`] binds the slot once to a leaked unique
 //! name; binding a slot twice in one process panics, so two tests that picked the same slot fail
 //! loudly instead of sharing a queue. Each test picks its own slot number (see the list in
-//! `tests/live_app.rs`). This keeps the tests parallel, with no global lock and no name that
+//! `tests/live/main.rs`). This keeps the tests parallel, with no global lock and no name that
 //! changes under a running worker; the price is a slot number per test, checked at run time.
 //!
 //! # The application
@@ -59,7 +59,7 @@ use serde::{Deserialize, Serialize};
 use super::Broker;
 
 /// How many slots (parallel applications) one test binary may use.
-pub const SLOTS: usize = 16;
+pub const SLOTS: usize = 24;
 
 static NAMES: [OnceLock<&'static str>; SLOTS] = [const { OnceLock::new() }; SLOTS];
 

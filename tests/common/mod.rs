@@ -26,6 +26,7 @@ pub mod tls;
 
 use std::cell::RefCell;
 use std::path::Path;
+use std::process::Output;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -1009,4 +1010,50 @@ pub fn assert_ids_exactly(
         "{what}: a message nobody sent"
     );
     assert_eq!(dup, 0, "{what}: ids twice in {place}");
+}
+
+pub fn run(args: &[&str]) -> Output {
+    let (mut cmd, _dir) = queuey();
+    cmd.args(args).output().expect("queuey runs")
+}
+
+pub fn code(out: &Output) -> i32 {
+    out.status.code().expect("exited")
+}
+
+/// A dead letter as a queuey application writes it, with a `tenant` header.
+fn tenant_dead_letter(id: &str, original: &str, tenant: &str) -> BasicProperties {
+    BasicProperties::default()
+        .with_message_id(id.into())
+        .with_delivery_mode(2)
+        .with_content_type("application/json".into())
+        .with_headers(table(vec![
+            ("x-original-queue", long_str(original)),
+            ("x-death-reason", long_str("fatal error: boom")),
+            ("x-attempts", AMQPValue::LongUInt(1)),
+            ("tenant", long_str(tenant)),
+        ]))
+}
+
+/// A logical queue `q` whose `q.dead` holds `n` dead letters (ids `m-0`...), whose original
+/// queue is `original` (else `q`), tenants acme, globex, initech in turn. Only `q.dead` exists.
+pub fn dead_letters(
+    broker: &Broker,
+    label: &str,
+    n: usize,
+    original: Option<&str>,
+) -> (String, String) {
+    let q = broker.queue_name(label);
+    let dead = format!("{q}.dead");
+    broker.declare(&dead, FieldTable::default());
+    let original = original.unwrap_or(&q).to_owned();
+    for i in 0..n {
+        let tenant = ["acme", "globex", "initech"][i % 3];
+        broker.publish_props(
+            &dead,
+            format!("{{\"n\":{i}}}").as_bytes(),
+            tenant_dead_letter(&format!("m-{i}"), &original, tenant),
+        );
+    }
+    (q, dead)
 }

@@ -391,9 +391,11 @@ impl ApiTarget {
         &self.password
     }
 
-    /// The base URL as it may be shown (it never holds credentials).
+    /// The base URL as it may be shown. It holds no credentials of its own, but a typo can put
+    /// a password in its path (`http://h:1/%2f:SECRET@` parses as host `h`, path `/%2f:SECRET@`):
+    /// that is masked as everywhere else ([`redact::redact`]).
     pub fn display(&self) -> String {
-        self.base.as_str().trim_end_matches('/').to_owned()
+        redact::redact(self.base.as_str().trim_end_matches('/'))
     }
 }
 

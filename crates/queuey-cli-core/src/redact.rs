@@ -154,7 +154,7 @@ mod tests {
     #[test]
     fn a_password_read_as_a_vhost_is_masked_alone_too() {
         // `amqp://amqp:/:Zq0aaAaa@` parses as host `amqp` and vhost `:Zq0aaAaa@`, which the
-        // URL's display encodes as `%3AZq0aaAaa%40` (found by tests/secrets.rs).
+        // URL's display encodes as `%3AZq0aaAaa%40` (found by tests/offline/secrets.rs).
         register_userinfo_of("amqp://amqp:/:Zq0aaAaa@");
         assert_eq!(redact("vhost %3AZq0aaAaa%40"), "vhost %3A***%40");
     }

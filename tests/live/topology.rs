@@ -5,20 +5,16 @@
 //! (messages and consumers, ~5 s for classic queues, ~10 s for quorum ones) are polled for
 //! with a deadline, or not relied on.
 
-mod common;
-
-use std::process::Output;
+use std::fs;
+use std::process::{Output, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{Broker, eventually, json, long_str, queuey, stderr, stdout, table, unique, url_for};
+use crate::common::{
+    Broker, code, dead_letters, eventually, json, long_str, queuey_in, run, stderr, stdout, table,
+    unique, url_for,
+};
 use lapin::types::{AMQPValue, FieldTable};
 use serde_json::{Value, json as j};
-
-/// Runs queuey with `args` in a fresh directory.
-fn run(args: &[&str]) -> Output {
-    let (mut cmd, _dir) = queuey();
-    cmd.args(args).output().expect("queuey runs")
-}
 
 /// A logical queue name for this test; `q` and `q.dead` are deleted when `broker` drops.
 fn logical(broker: &Broker, label: &str) -> String {
@@ -88,10 +84,6 @@ fn diffs(queue: &Value) -> Vec<(String, String, Value, Value)> {
 
 fn diff(field: &str, kind: &str, live: Value, computed: Value) -> (String, String, Value, Value) {
     (field.to_owned(), kind.to_owned(), live, computed)
-}
-
-fn code(out: &Output) -> i32 {
-    out.status.code().expect("exited")
 }
 
 #[test]
@@ -1026,7 +1018,7 @@ fn verify_all_from_a_topology_file_is_a_ci_gate() {
     )
     .unwrap();
     let run_in = |args: &[&str]| {
-        common::queuey_in(dir.path())
+        crate::common::queuey_in(dir.path())
             .args(args)
             .output()
             .expect("queuey runs")
@@ -1135,7 +1127,7 @@ fn a_topology_read_in_one_listing_says_what_reading_each_queue_says() {
         .collect();
     std::fs::write(dir.path().join("queuey.toml"), file).unwrap();
     let run_in = |args: &[&str]| {
-        common::queuey_in(dir.path())
+        crate::common::queuey_in(dir.path())
             .args(args)
             .output()
             .expect("queuey runs")
@@ -1258,7 +1250,7 @@ fn declare_all_over_a_fleet_creates_every_queue_in_order() {
         .collect();
     std::fs::write(dir.path().join("queuey.toml"), file).unwrap();
     let run_in = |args: &[&str]| {
-        common::queuey_in(dir.path())
+        crate::common::queuey_in(dir.path())
             .args(args)
             .output()
             .expect("queuey runs")
@@ -1295,4 +1287,699 @@ fn declare_all_over_a_fleet_creates_every_queue_in_order() {
     }
     let out = run_in(&["verify", "--all"]);
     assert_eq!(code(&out), 0, "{}", stdout(&out));
+}
+
+/// Extracts the first `queuey ...` command quoted in backticks from `text`.
+fn suggested_command(text: &str) -> String {
+    let start = text
+        .find("`queuey ")
+        .unwrap_or_else(|| panic!("no queuey command suggested in: {text}"));
+    let rest = &text[start + 1..];
+    rest[..rest.find('`').expect("closing backtick")].to_owned()
+}
+
+/// Runs a command line as a user pastes it into a shell on the broker's machine, aimed at the
+/// test broker: the queuey binary on the PATH, and a `rabbitmqctl` that is the test broker's
+/// own CLI talking to its node (the root's for a 4.x broker: the machine's cannot reach it).
+fn paste(command_line: &str) -> Output {
+    let bin_dir = assert_cmd::cargo::cargo_bin("queuey")
+        .parent()
+        .unwrap()
+        .to_owned();
+    let path = format!(
+        "{}:{}:{}",
+        bin_dir.display(),
+        crate::common::rabbitmq::cli_dir().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let dir = tempfile::tempdir().unwrap();
+    std::process::Command::new("sh")
+        .args(["-c", command_line])
+        .env_clear()
+        .env("PATH", path)
+        .env("QUEUEY_URL", crate::common::test_url())
+        .env("QUEUEY_API_URL", crate::common::test_api_url())
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+/// Item 5: a missing queue's answer suggests the names that exist and the command that fixes
+/// it, and each suggested command works when pasted.
+#[test]
+fn a_missing_queue_suggests_what_exists_and_how_to_fix_it() {
+    let broker = Broker::connect();
+    let (q, dead) = dead_letters(&broker, "orders", 2, None);
+
+    // `dead ls q.dead`: the dead-letter queue named instead of its logical queue.
+    let out = run(&["dead", "ls", &dead]);
+    assert_eq!(code(&out), 7);
+    let err = stderr(&out);
+    assert!(!err.contains("queuey status"), "{err}");
+    let fix = suggested_command(&err);
+    assert_eq!(fix, format!("queuey dead ls {q}"), "{err}");
+    let pasted = paste(&fix);
+    assert!(pasted.status.success(), "{}", stderr(&pasted));
+    assert!(stdout(&pasted).contains("m-1"), "{}", stdout(&pasted));
+
+    // A typo: the near name is suggested.
+    let typo = q.replace("orders", "ordres");
+    let out = run(&["dead", "ls", &typo]);
+    assert_eq!(code(&out), 7);
+    let err = stderr(&out);
+    assert_eq!(
+        suggested_command(&err),
+        format!("queuey dead ls {q}"),
+        "{err}"
+    );
+
+    // A work queue without its dead-letter queue: `queuey declare q` creates it.
+    let lonely = broker.queue_name("lonely");
+    broker.track_queue(&format!("{lonely}.dead"));
+    broker.declare(
+        &lonely,
+        table(vec![("x-max-priority", AMQPValue::ShortShortUInt(10))]),
+    );
+    let out = run(&["dead", "ls", &lonely]);
+    assert_eq!(code(&out), 7);
+    let err = stderr(&out);
+    let fix = suggested_command(&err);
+    assert_eq!(fix, format!("queuey declare {lonely}"), "{err}");
+    let pasted = paste(&fix);
+    assert!(pasted.status.success(), "{}", stderr(&pasted));
+    assert!(broker.api_queue(&format!("{lonely}.dead")).is_some());
+    let out = run(&["dead", "ls", &lonely]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+
+    // Nothing near: no made-up suggestion, and a way to list what exists.
+    let out = run(&["dead", "ls", &unique("zzzz-nothing-like-it")]);
+    assert_eq!(code(&out), 7);
+    let err = stderr(&out);
+    assert!(!err.contains("queuey status`"), "{err}");
+    assert!(err.contains("rabbitmqctl list_queues"), "{err}");
+
+    // `dead show` past the end names the command that lists what is there.
+    let out = run(&["dead", "show", &q, "9"]);
+    assert_eq!(code(&out), 10, "no such message: not found");
+    let err = stderr(&out);
+    assert_eq!(
+        suggested_command(&err),
+        format!("queuey dead ls {q}"),
+        "{err}"
+    );
+}
+
+/// Item 11: `status` of a missing queue reads as a sentence and names the fix.
+#[test]
+fn status_of_missing_queues_names_the_fix() {
+    let _broker = Broker::connect();
+    let q = unique("never-declared");
+    let out = run(&["status", &q]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(!text.contains(") ("), "{text}");
+    assert!(!text.contains("does not exist) "), "{text}");
+    assert!(text.contains(&format!("queuey declare {q}")), "{text}");
+}
+
+/// Item 6: with a topology file in use, a name it does not list is said to be unlisted; declare
+/// refuses to create it without --allow-unlisted; verify and dry runs say "not in queuey.toml".
+#[test]
+fn a_name_missing_from_the_topology_file_is_not_created_by_default() {
+    let broker = Broker::connect();
+    let listed = broker.queue_name("tour.orders");
+    broker.track_queue(&format!("{listed}.dead"));
+    let typo = listed.replace("orders", "ordres");
+    broker.track_queue(&typo);
+    broker.track_queue(&format!("{typo}.dead"));
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(
+        dir.path().join("queuey.toml"),
+        format!("[queues.\"{listed}\"]\nmessage_ttl = \"1h\"\n"),
+    )
+    .unwrap();
+    let in_dir = |args: &[&str]| queuey_in(dir.path()).args(args).output().unwrap();
+
+    let out = in_dir(&["declare", &typo]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("not in queuey.toml"), "{err}");
+    assert!(err.contains(&listed), "suggests the listed name: {err}");
+    assert!(err.contains("--allow-unlisted"), "{err}");
+    assert!(broker.api_queue(&typo).is_none(), "nothing was created");
+
+    let out = in_dir(&["declare", &typo, "--dry-run", "-o", "json"]);
+    assert_eq!(code(&out), 2, "declare would refuse: {}", stderr(&out));
+    let doc = json(&out);
+    assert_eq!(doc["logical_queues"][0]["listed"], false);
+    assert!(
+        doc["notes"].to_string().contains("not in queuey.toml"),
+        "{doc:#}"
+    );
+    assert!(stderr(&out).contains("not in queuey.toml"));
+
+    let out = in_dir(&["verify", &typo]);
+    assert_eq!(code(&out), 1);
+    assert!(
+        format!("{}{}", stdout(&out), stderr(&out)).contains("not in queuey.toml"),
+        "{}",
+        stdout(&out)
+    );
+
+    let out = in_dir(&["declare", &listed]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(!stderr(&out).contains("not in"), "{}", stderr(&out));
+
+    let out = in_dir(&["declare", &typo, "--allow-unlisted"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(broker.api_queue(&typo).is_some());
+}
+
+/// `^name$` with the name's regex metacharacters escaped: a policy for exactly one queue.
+fn exact(name: &str) -> String {
+    let mut p = String::from("^");
+    for c in name.chars() {
+        if ".^$*+?()[]{}|\\".contains(c) {
+            p.push('\\');
+        }
+        p.push(c);
+    }
+    p.push('$');
+    p
+}
+
+/// The remedy commands of one logical queue in a `verify -o json` report.
+fn remedy_commands(doc: &Value, logical: &str) -> Vec<String> {
+    doc["logical_queues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["name"] == logical)
+        .map(|l| {
+            l["remedies"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter_map(|r| r["command"].as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The differences of `q.dead` in a verify report, by field.
+fn dead_differences(doc: &Value, logical: &str) -> Vec<Value> {
+    let dead = format!("{logical}.dead");
+    doc["logical_queues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["name"] == logical)
+        .and_then(|l| {
+            l["queues"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|q| q["name"] == dead.as_str())
+        })
+        .map(|q| q["differences"].as_array().unwrap().clone())
+        .unwrap_or_default()
+}
+
+/// Item 12 (and item 2 for its remedies): a policy, an operator policy or an argument that
+/// makes q.dead lose its dead letters is drift, named with what it does; the remedies printed
+/// for it (clear the policy, delete the queue to declare it again) work when pasted.
+#[test]
+fn a_dead_letter_queue_that_destroys_its_letters_is_drift() {
+    let broker = Broker::connect();
+    struct Case {
+        q: String,
+        /// (definition, operator policy?)
+        policy: Option<(Value, bool)>,
+        /// Arguments another client declared q.dead with.
+        arguments: Vec<(&'static str, AMQPValue)>,
+        quorum: bool,
+        field: &'static str,
+        kind: &'static str,
+        says: &'static str,
+    }
+    let case = |label: &str,
+                policy: Option<(Value, bool)>,
+                arguments: Vec<(&'static str, AMQPValue)>,
+                quorum: bool,
+                field: &'static str,
+                kind: &'static str,
+                says: &'static str| {
+        let q = broker.queue_name(label);
+        broker.track_queue(&format!("{q}.dead"));
+        Case {
+            q,
+            policy,
+            arguments,
+            quorum,
+            field,
+            kind,
+            says,
+        }
+    };
+    let policy = |v: Value| Some((v, false));
+    let operator = |v: Value| Some((v, true));
+    let mut cases = vec![
+        case(
+            "p-ttl-loop",
+            None,
+            vec![],
+            false,
+            "message-ttl",
+            "policy",
+            "sent back to",
+        ),
+        case(
+            "p-expires",
+            policy(serde_json::json!({"expires": 3_600_000})),
+            vec![],
+            false,
+            "expires",
+            "policy",
+            "itself is deleted",
+        ),
+        case(
+            "p-maxlen",
+            policy(serde_json::json!({"max-length": 1000})),
+            vec![],
+            false,
+            "max-length",
+            "policy",
+            "the oldest dead letters",
+        ),
+        case(
+            "p-maxbytes",
+            policy(serde_json::json!({"max-length-bytes": 1_000_000})),
+            vec![],
+            false,
+            "max-length-bytes",
+            "policy",
+            "the oldest dead letters",
+        ),
+        case(
+            "p-dlx",
+            policy(serde_json::json!({"dead-letter-exchange": "amq.fanout"})),
+            vec![],
+            false,
+            "dead-letter-exchange",
+            "policy",
+            "exchange \"amq.fanout\"",
+        ),
+        case(
+            "p-limit",
+            policy(serde_json::json!({"delivery-limit": 5})),
+            vec![],
+            true,
+            "delivery-limit",
+            "policy",
+            "return of a delivery",
+        ),
+        case(
+            "o-ttl",
+            operator(serde_json::json!({"message-ttl": 60_000})),
+            vec![],
+            false,
+            "message-ttl",
+            "policy",
+            "dropped",
+        ),
+        case(
+            "o-expires",
+            operator(serde_json::json!({"expires": 3_600_000})),
+            vec![],
+            false,
+            "expires",
+            "policy",
+            "itself is deleted",
+        ),
+        case(
+            "o-maxlen",
+            operator(serde_json::json!({"max-length": 1000})),
+            vec![],
+            false,
+            "max-length",
+            "policy",
+            "the oldest dead letters",
+        ),
+        case(
+            "o-maxbytes",
+            operator(serde_json::json!({"max-length-bytes": 1_000_000})),
+            vec![],
+            false,
+            "max-length-bytes",
+            "policy",
+            "the oldest dead letters",
+        ),
+        case(
+            "o-limit",
+            operator(serde_json::json!({"delivery-limit": 5})),
+            vec![],
+            true,
+            "delivery-limit",
+            "policy",
+            "return of a delivery",
+        ),
+        case(
+            "a-ttl",
+            None,
+            vec![("x-message-ttl", AMQPValue::LongLongInt(60_000))],
+            false,
+            "x-message-ttl",
+            "extra",
+            "expires 1m",
+        ),
+        case(
+            "a-expires",
+            None,
+            vec![("x-expires", AMQPValue::LongLongInt(3_600_000))],
+            false,
+            "x-expires",
+            "extra",
+            "itself is deleted",
+        ),
+        case(
+            "a-maxlen",
+            None,
+            vec![("x-max-length", AMQPValue::LongLongInt(1000))],
+            false,
+            "x-max-length",
+            "extra",
+            "the oldest dead letters",
+        ),
+        case(
+            "a-maxbytes",
+            None,
+            vec![("x-max-length-bytes", AMQPValue::LongLongInt(1_000_000))],
+            false,
+            "x-max-length-bytes",
+            "extra",
+            "the oldest dead letters",
+        ),
+        case(
+            "a-dlx",
+            None,
+            vec![("x-dead-letter-exchange", long_str(""))],
+            false,
+            "x-dead-letter-exchange",
+            "extra",
+            "sent back to",
+        ),
+        case(
+            "a-limit",
+            None,
+            vec![("x-delivery-limit", AMQPValue::LongLongInt(5))],
+            true,
+            "x-delivery-limit",
+            "extra",
+            "return of a delivery",
+        ),
+    ];
+    // The issue's case: a minute's TTL that sends every dead letter back to q.
+    let first = cases[0].q.clone();
+    cases[0].policy = policy(serde_json::json!({
+        "message-ttl": 60_000,
+        "dead-letter-exchange": "",
+        "dead-letter-routing-key": first,
+    }));
+    // The routing key back to q goes with the dead-letter exchange argument.
+    let a_dlx = cases
+        .iter()
+        .position(|c| c.field == "x-dead-letter-exchange")
+        .unwrap();
+    let back_to = cases[a_dlx].q.clone();
+    cases[a_dlx]
+        .arguments
+        .push(("x-dead-letter-routing-key", long_str(&back_to)));
+
+    let mut policies = Vec::new();
+    for (i, c) in cases.iter().enumerate() {
+        let dead = format!("{}.dead", c.q);
+        broker.declare(
+            &c.q,
+            table(vec![("x-max-priority", AMQPValue::ShortShortUInt(10))]),
+        );
+        let mut args = c.arguments.clone();
+        if c.quorum {
+            args.push(("x-queue-type", long_str("quorum")));
+        }
+        broker.declare(&dead, table(args));
+        if let Some((definition, operator)) = &c.policy {
+            let name = format!("{}-{i}", unique("policy"));
+            broker.set_policy(&name, &exact(&dead), definition.clone(), *operator);
+            policies.push((name, *operator));
+        }
+    }
+    let names: Vec<&str> = cases.iter().map(|c| c.q.as_str()).collect();
+    let verify_all = |format_json: bool| {
+        let mut args = vec!["verify"];
+        args.extend(&names);
+        if format_json {
+            args.extend(["-o", "json"]);
+        }
+        run(&args)
+    };
+    // Policies reach the API's queue objects with the next stats emission (about 5 s).
+    let (out, doc) = crate::common::eventually(
+        "every policy shown on its queue",
+        Duration::from_secs(30),
+        || {
+            let out = verify_all(true);
+            let doc = json(&out);
+            cases
+                .iter()
+                .all(|c| {
+                    dead_differences(&doc, &c.q)
+                        .iter()
+                        .any(|d| d["field"] == c.field)
+                })
+                .then_some((out, doc))
+        },
+    );
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    for c in &cases {
+        let diffs = dead_differences(&doc, &c.q);
+        let d = diffs
+            .iter()
+            .find(|d| d["field"] == c.field)
+            .unwrap_or_else(|| panic!("{}: {diffs:?}", c.q));
+        assert_eq!(d["kind"], c.kind, "{}: {d}", c.field);
+        let effect = d["effect"].as_str().unwrap_or_default();
+        assert!(effect.contains(c.says), "{}: {effect}", c.field);
+        if let Some((_, operator)) = &c.policy {
+            assert_eq!(d["policies"][0]["operator"], *operator, "{d}");
+            assert!(
+                d["policies"][0]["name"]
+                    .as_str()
+                    .unwrap()
+                    .contains("policy")
+            );
+        }
+    }
+    let issue = dead_differences(&doc, &cases[0].q);
+    let ttl = issue.iter().find(|d| d["field"] == "message-ttl").unwrap();
+    assert!(ttl["effect"].as_str().unwrap().contains("loop"), "{ttl}");
+    assert!(
+        issue.iter().any(|d| d["field"] == "dead-letter-exchange"),
+        "{issue:?}"
+    );
+
+    // The table names what each does, and the remedies print their commands on lines of
+    // their own.
+    let out = verify_all(false);
+    let text = stdout(&out);
+    assert!(text.contains("sent back to"), "{text}");
+    assert!(!text.contains("policy (info)"), "{text}");
+    let err = stderr(&out);
+    let mut pasted = 0;
+    for c in &cases {
+        let commands = remedy_commands(&doc, &c.q);
+        assert!(!commands.is_empty(), "{}: no remedy command", c.q);
+        for command in commands {
+            assert!(
+                err.lines().any(|l| l.trim() == command),
+                "{command} on a line of its own in:\n{err}"
+            );
+            assert!(
+                command.starts_with("rabbitmqctl clear_policy ")
+                    || command.starts_with("rabbitmqctl clear_operator_policy ")
+                    || command.starts_with("rabbitmqctl delete_queue "),
+                "{command}"
+            );
+            let out = paste(&command);
+            assert!(out.status.success(), "{command}: {}", stderr(&out));
+            pasted += 1;
+        }
+    }
+    assert!(pasted >= cases.len());
+    // They took effect: no policy is left, and the deleted queues come back as computed
+    // (once the API stops showing the cleared policies: stats lag).
+    for (name, operator) in &policies {
+        assert!(!broker.policy_exists(name, *operator), "{name} is gone");
+    }
+    let mut declare = vec!["declare"];
+    declare.extend(&names);
+    let last = std::cell::RefCell::new(String::new());
+    let recreated = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        crate::common::eventually("declare to recreate them", Duration::from_secs(30), || {
+            let out = run(&declare);
+            *last.borrow_mut() = format!("{}{}", stdout(&out), stderr(&out));
+            (code(&out) == 0).then_some(())
+        })
+    }));
+    assert!(recreated.is_ok(), "declare: {}", last.borrow());
+    crate::common::eventually("every q.dead in sync", Duration::from_secs(30), || {
+        (code(&verify_all(true)) == 0).then_some(())
+    });
+}
+
+/// The first remedy command of the first drifted logical queue in a declare/verify report.
+fn commands_of(doc: &Value) -> Vec<String> {
+    doc["logical_queues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|l| l["remedies"].as_array().cloned().unwrap_or_default())
+        .filter_map(|r| r["command"].as_str().map(str::to_owned))
+        .collect()
+}
+
+/// Item 2: every remedy printed for a shell works when pasted as it is (here through `sh -c`),
+/// whatever the queue and vhost are called, and takes effect.
+#[test]
+fn every_remedy_printed_for_a_shell_works_when_pasted() {
+    let broker = Broker::connect();
+    let vhost = unique("remedies/in a vhost");
+    broker.create_vhost(&vhost);
+    let url = url_for(&vhost, "guest", "guest");
+    let in_vhost = Broker::connect_to(&url);
+
+    // A policy gives the live queue the lower TTL asked for: `set_policy`, with a name that
+    // holds a quote, a space, a `$` and dots, in a vhost whose name has a slash and a space.
+    let q = in_vhost.queue_name("it's a $q.eu");
+    in_vhost.track_queue(&format!("{q}.dead"));
+    in_vhost.declare(
+        &q,
+        table(vec![
+            ("x-message-ttl", AMQPValue::LongLongInt(5000)),
+            ("x-max-priority", AMQPValue::ShortShortUInt(10)),
+        ]),
+    );
+    let args = [
+        "declare",
+        q.as_str(),
+        "--message-ttl",
+        "4s",
+        "--url",
+        url.as_str(),
+    ];
+    // What the operator sees and copies: the command as printed.
+    let out = run(&args);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let err = stderr(&out);
+    let line = err
+        .lines()
+        .find(|l| l.contains("rabbitmqctl set_policy"))
+        .unwrap_or_else(|| panic!("a set_policy remedy in:\n{err}"));
+    let command = line[line.find("rabbitmqctl").unwrap()..].trim().to_owned();
+    // (The policy goes with the vhost when the test ends; one set in "/" by a command that
+    // forgot the vhost would be deleted with the harness's policies.)
+    broker.track_policy(&format!("queuey-{q}"), false);
+    let pasted = paste(&command);
+    assert!(pasted.status.success(), "{command}: {}", stderr(&pasted));
+    let live =
+        crate::common::eventually("the policy on the queue", Duration::from_secs(30), || {
+            // queuey names it after the queue, `$` replaced (see the Debian wrapper).
+            in_vhost
+                .api_queue(&q)
+                .filter(|l| l["policy"] == format!("queuey-{}", q.replace('$', "_")).as_str())
+        });
+    assert_eq!(
+        live["effective_policy_definition"]["message-ttl"], 4000,
+        "{live}"
+    );
+    // The JSON report carries the same command, on its own.
+    let out = run(&[&args[..], &["-o", "json"]].concat());
+    assert_eq!(commands_of(&json(&out)).first(), Some(&command));
+
+    // Recreating a drifted queue: `delete_queue --if-empty`, then `queuey declare` again.
+    let drifted = in_vhost.queue_name("drifted");
+    in_vhost.track_queue(&format!("{drifted}.dead"));
+    in_vhost.declare(
+        &drifted,
+        table(vec![("x-max-priority", AMQPValue::ShortShortUInt(3))]),
+    );
+    let out = run(&["declare", &drifted, "--url", &url, "-o", "json"]);
+    assert_eq!(code(&out), 1);
+    let commands = commands_of(&json(&out));
+    let delete: Vec<&String> = commands
+        .iter()
+        .filter(|c| c.starts_with("rabbitmqctl delete_queue"))
+        .collect();
+    assert_eq!(delete.len(), 1, "{commands:?}");
+    let pasted = paste(delete[0]);
+    assert!(pasted.status.success(), "{}", stderr(&pasted));
+    assert!(
+        in_vhost.api_queue(&drifted).is_none(),
+        "{} took effect",
+        delete[0]
+    );
+    let out = run(&["declare", &drifted, "--url", &url]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    // A name that the Debian rabbitmqctl wrapper (run as root) would read again gets no command
+    // that could act on another queue, and the text says why.
+    let dollar = in_vhost.queue_name("price$eur");
+    in_vhost.track_queue(&format!("{dollar}.dead"));
+    in_vhost.declare(
+        &dollar,
+        table(vec![("x-max-priority", AMQPValue::ShortShortUInt(3))]),
+    );
+    let out = run(&["declare", &dollar, "--url", &url, "-o", "json"]);
+    assert_eq!(code(&out), 1);
+    let doc = json(&out);
+    assert!(
+        !commands_of(&doc).iter().any(|c| c.contains("delete_queue")),
+        "{doc:#}"
+    );
+    assert!(
+        doc["logical_queues"][0]["remedies"]
+            .to_string()
+            .contains("sudo -u rabbitmq"),
+        "{doc:#}"
+    );
+
+    // A queue exclusive to another connection: `list_queues` finds its owner.
+    let locked = in_vhost.queue_name("locked");
+    let holder = in_vhost.channel();
+    in_vhost
+        .rt
+        .block_on(holder.queue_declare(
+            locked.as_str().into(),
+            lapin::options::QueueDeclareOptions {
+                exclusive: true,
+                ..lapin::options::QueueDeclareOptions::default()
+            },
+            FieldTable::default(),
+        ))
+        .expect("an exclusive queue");
+    let out = run(&["verify", &locked, "--url", &url, "-o", "json"]);
+    assert_eq!(code(&out), 1);
+    let commands = commands_of(&json(&out));
+    assert_eq!(commands.len(), 1, "{commands:?}");
+    let pasted = paste(&commands[0]);
+    assert!(pasted.status.success(), "{}", stderr(&pasted));
+    let listing = stdout(&pasted);
+    let row = listing
+        .lines()
+        .find(|l| l.starts_with(&locked))
+        .unwrap_or_else(|| panic!("{} lists {locked}: {listing}", commands[0]));
+    assert!(
+        row.contains("true") && row.contains('<'),
+        "owner shown: {row}"
+    );
+    drop(in_vhost);
 }

@@ -1,21 +1,19 @@
 //! `dead replay` and `dead purge` against the real broker: nothing is ever lost, whatever
 //! happens to queuey or its connection.
 
-mod common;
-
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::Write;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use common::{
-    Broker, eventually, json, kill_mid_run, long_str, queuey, queuey_in, queuey_process, stderr,
-    stdout, table,
+use crate::common::{
+    Broker, code, dead_letters, eventually, json, kill_mid_run, long_str, queuey, queuey_in,
+    queuey_process, run, stderr, stdout, table, unique,
 };
 use lapin::BasicProperties;
 use lapin::types::{AMQPValue, FieldTable};
+use serde_json::Value;
 
-fn dead_letter(id: &str, original: &str, reason: &str) -> BasicProperties {
+pub(crate) fn dead_letter(id: &str, original: &str, reason: &str) -> BasicProperties {
     BasicProperties::default()
         .with_message_id(id.into())
         .with_delivery_mode(2)
@@ -31,7 +29,7 @@ fn dead_letter(id: &str, original: &str, reason: &str) -> BasicProperties {
 }
 
 /// Publishes `n` dead letters into `dead`, round-robin over `originals`; returns the ids.
-fn fill(
+pub(crate) fn fill(
     broker: &Broker,
     dead: &str,
     originals: &[&str],
@@ -51,7 +49,7 @@ fn fill(
 }
 
 /// Publishes `messages` into `queue`, confirmed in batches; returns their message ids.
-fn publish_all(
+pub(crate) fn publish_all(
     broker: &Broker,
     queue: &str,
     messages: impl IntoIterator<Item = (BasicProperties, Vec<u8>)>,
@@ -90,7 +88,7 @@ fn publish_all(
     ids
 }
 
-fn ids_in(broker: &Broker, queue: &str) -> Vec<String> {
+pub(crate) fn ids_in(broker: &Broker, queue: &str) -> Vec<String> {
     broker
         .snapshot(queue)
         .iter()
@@ -103,7 +101,7 @@ fn ids_in(broker: &Broker, queue: &str) -> Vec<String> {
         .collect()
 }
 
-fn setup(broker: &Broker, label: &str, targets: usize) -> (String, String, Vec<String>) {
+pub(crate) fn setup(broker: &Broker, label: &str, targets: usize) -> (String, String, Vec<String>) {
     let q = broker.queue_name(label);
     let dead = format!("{q}.dead");
     broker.track_queue(&dead);
@@ -188,7 +186,7 @@ fn a_replayed_copy_is_the_dead_letter_with_only_the_documented_changes() {
     let broker = Broker::connect();
     let (q, dead, targets) = setup(&broker, "whole", 1);
     let target = targets[0].as_str();
-    let user: lapin::uri::AMQPUri = common::test_url().parse().unwrap();
+    let user: lapin::uri::AMQPUri = crate::common::test_url().parse().unwrap();
     let user = user.authority.userinfo.username;
     let death = table(vec![
         ("queue", long_str(target)),
@@ -348,7 +346,7 @@ fn one_channel_keeps_q_deads_order_in_each_target() {
 fn returns_over_several_channels_are_attributed_and_decided_in_order() {
     let broker = Broker::connect();
     let (q, dead, targets) = setup(&broker, "lanes", 1);
-    let missing = common::unique("lanes-never-declared");
+    let missing = crate::common::unique("lanes-never-declared");
     let ids = fill(
         &broker,
         &dead,
@@ -427,7 +425,7 @@ fn copies_the_broker_refuses_leave_their_dead_letters_in_place() {
 fn a_missing_target_leaves_its_messages_in_the_dead_queue() {
     let broker = Broker::connect();
     let (q, dead, targets) = setup(&broker, "missing", 1);
-    let missing = common::unique("never-declared");
+    let missing = crate::common::unique("never-declared");
     let ids = fill(
         &broker,
         &dead,
@@ -594,7 +592,7 @@ fn copies_that_die_again_during_the_run_are_not_replayed_again() {
 }
 
 /// The message ids in `queues`, counted: a multiset, so that a duplicate inside one queue shows.
-fn id_counts(broker: &Broker, queues: &[&str]) -> BTreeMap<String, usize> {
+pub(crate) fn id_counts(broker: &Broker, queues: &[&str]) -> BTreeMap<String, usize> {
     let mut counts = BTreeMap::new();
     for q in queues {
         for id in ids_in(broker, q) {
@@ -810,7 +808,7 @@ fn sigkill_mid_replay_then_rerun(
     // Through another address of the same broker: the journal is the broker's (its cluster
     // name), not the address's, so the rerun finds it.
     let out = queuey_in(dir.path())
-        .env("QUEUEY_URL", other_address(&common::test_url()))
+        .env("QUEUEY_URL", other_address(&crate::common::test_url()))
         .args(["dead", "replay", q, "-o", "json"])
         .output()
         .unwrap();
@@ -953,103 +951,6 @@ fn copies_in_flight_stay_within_the_window() {
     let peak = j["peak_in_flight"].as_u64().unwrap();
     assert!(peak > 0 && peak <= 500, "peak in flight {peak}, window 500");
     assert_eq!(broker.message_count(&dead), Some(0));
-}
-
-#[test]
-fn purge_needs_a_terminal_or_yes() {
-    let broker = Broker::connect();
-    let (q, dead, _) = setup(&broker, "purge-refuse", 0);
-    fill(&broker, &dead, &["x"], &["r"], 10);
-    let (mut cmd, _dir) = queuey();
-    let out = cmd.args(["dead", "purge", &q]).output().unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("--yes"), "{}", stderr(&out));
-    assert_eq!(broker.message_count(&dead), Some(10));
-
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
-        .args(["dead", "purge", &q, "--dry-run", "-o", "json"])
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    assert_eq!(json(&out)["matched"], 10);
-    assert_eq!(broker.message_count(&dead), Some(10));
-
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
-        .args(["dead", "purge", &q, "--yes", "-o", "json"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
-    assert_eq!(json(&out)["removed"], 10);
-    assert_eq!(broker.message_count(&dead), Some(0));
-}
-
-#[test]
-fn purge_asks_on_a_terminal() {
-    use std::io::Read;
-    let broker = Broker::connect();
-    let (q, dead, _) = setup(&broker, "purge-prompt", 0);
-    let ids = fill(&broker, &dead, &["x"], &["timeout", "crash"], 20);
-    let dir = tempfile::tempdir().unwrap();
-    let bin = assert_cmd::cargo::cargo_bin("queuey");
-    // Answers once the question is on the screen (never after a fixed sleep); returns the
-    // screen and the exit code.
-    let run = |answer: &str| -> (String, Option<i32>) {
-        // `script` gives queuey a pseudo-terminal; -e passes its exit code on.
-        let command = format!("{} dead purge {} --reason timeout", bin.display(), q);
-        let mut child = std::process::Command::new("script")
-            .args(["-qec", &command, "/dev/null"])
-            .env("QUEUEY_URL", common::test_url())
-            .env("QUEUEY_API_URL", common::test_api_url())
-            .current_dir(dir.path())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("script(1) from util-linux");
-        let mut stdout = child.stdout.take().unwrap();
-        let (tx, rx) = std::sync::mpsc::channel::<Vec<u8>>();
-        let reader = std::thread::spawn(move || {
-            let mut buf = [0u8; 4096];
-            while let Ok(n) = stdout.read(&mut buf) {
-                if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
-                    break;
-                }
-            }
-        });
-        let mut screen = Vec::new();
-        let deadline = Instant::now() + Duration::from_secs(30);
-        while !String::from_utf8_lossy(&screen).contains("[y/N]") {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match rx.recv_timeout(left) {
-                Ok(chunk) => screen.extend(chunk),
-                Err(_) => panic!(
-                    "no question within 30 s: {}",
-                    String::from_utf8_lossy(&screen)
-                ),
-            }
-        }
-        let mut stdin = child.stdin.take().unwrap();
-        stdin.write_all(answer.as_bytes()).unwrap();
-        let status = child.wait().unwrap();
-        drop(stdin);
-        reader.join().unwrap();
-        screen.extend(rx.try_iter().flatten());
-        (String::from_utf8_lossy(&screen).into_owned(), status.code())
-    };
-    let (text, code) = run("n\n");
-    assert!(
-        text.contains("Remove 10 messages matching the filters"),
-        "{text}"
-    );
-    assert_eq!(code, Some(9), "declined: {text}");
-    assert_eq!(ids_in(&broker, &dead), ids, "nothing removed, order kept");
-    let (text, code) = run("y\n");
-    assert!(text.contains("removed 10"), "{text}");
-    assert_eq!(code, Some(0), "{text}");
-    let crash: Vec<String> = ids.iter().skip(1).step_by(2).cloned().collect();
-    assert_eq!(ids_in(&broker, &dead), crash, "exactly the timeouts went");
 }
 
 #[test]
@@ -1352,220 +1253,6 @@ fn replay_from_an_export_resets_the_attempt_as_from_the_queue() {
     }
 }
 
-/// A purge with --archive slow enough (`--window 5`) to be stopped mid-run, over `N` dead
-/// letters.
-struct SlowPurge {
-    q: String,
-    dead: String,
-    ids: Vec<String>,
-    dir: tempfile::TempDir,
-    archive: std::path::PathBuf,
-}
-
-impl SlowPurge {
-    const N: usize = 8_000;
-
-    fn fill(broker: &Broker, label: &str) -> SlowPurge {
-        let (q, dead, _) = setup(broker, label, 0);
-        let ids = fill(broker, &dead, &["orders"], &["x"], Self::N);
-        assert_eq!(broker.count(&dead), Self::N as u32);
-        let dir = tempfile::tempdir().unwrap();
-        let archive = dir.path().join("archive.jsonl");
-        SlowPurge {
-            q,
-            dead,
-            ids,
-            dir,
-            archive,
-        }
-    }
-
-    /// Waits until `child`, the purge, has removed a few hundred dead letters, failing if it
-    /// ended first.
-    fn wait_mid_run(&self, broker: &Broker, child: &mut std::process::Child) {
-        eventually(
-            "the purge to remove some messages",
-            Duration::from_secs(60),
-            || {
-                if let Some(status) = child.try_wait().unwrap() {
-                    panic!("the purge ended before it could be stopped ({status})");
-                }
-                (broker.count(&self.dead) < (Self::N - 300) as u32).then_some(())
-            },
-        );
-    }
-
-    /// `dead purge q --yes --window 5 --archive F`, to add to and spawn.
-    fn command(&self) -> std::process::Command {
-        let mut cmd = queuey_process(self.dir.path());
-        cmd.args([
-            "dead",
-            "purge",
-            &self.q,
-            "--yes",
-            "--window",
-            "5",
-            "--archive",
-        ])
-        .arg(&self.archive);
-        cmd
-    }
-}
-
-/// The README's promise for `purge --archive`: a dead letter is acked only once its record is
-/// written and fsynced. Killed with SIGKILL mid-purge (one fsync per 5 messages, so it is
-/// caught in the middle), every message gone from q.dead is in the archive; the archive may
-/// also hold messages not yet acked (they are then in both), and only its last line may be cut.
-#[test]
-fn sigkill_mid_purge_leaves_every_removed_message_in_the_archive() {
-    let broker = Broker::connect();
-    let p = SlowPurge::fill(&broker, "purgekill");
-    let (n, dead, ids, archive) = (SlowPurge::N, &p.dead, &p.ids, &p.archive);
-    let mut child = p
-        .command()
-        .arg("-q")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    p.wait_mid_run(&broker, &mut child);
-    kill_mid_run(&mut child, "the purge");
-    let text = std::fs::read_to_string(archive).unwrap();
-    let lines: Vec<&str> = text.lines().collect();
-    let mut archived: BTreeMap<String, usize> = BTreeMap::new();
-    for (i, line) in lines.iter().enumerate() {
-        match serde_json::from_str::<serde_json::Value>(line) {
-            Ok(record) => {
-                let id = record["properties"]["message_id"]
-                    .as_str()
-                    .unwrap_or_else(|| panic!("line {}: no message id: {line}", i + 1))
-                    .to_owned();
-                *archived.entry(id).or_default() += 1;
-            }
-            Err(e) if i + 1 == lines.len() && !text.ends_with('\n') => {
-                eprintln!("the last archive line was cut by the kill: {e}");
-            }
-            Err(e) => panic!("archive line {} is not a record ({e}): {line}", i + 1),
-        }
-    }
-    // The broker returns what the killed connection held: wait until q.dead stops growing.
-    let archived_count = archived.len();
-    eventually(
-        "q.dead to take back what the killed purge held",
-        Duration::from_secs(30),
-        || {
-            let before = broker.count(dead);
-            std::thread::sleep(Duration::from_millis(500));
-            let after = broker.count(dead);
-            (before == after && after as usize + archived_count >= n).then_some(())
-        },
-    );
-    let in_dead = id_counts(&broker, &[dead]);
-    let expected: BTreeSet<&String> = ids.iter().collect();
-    for (where_, counts) in [("q.dead", &in_dead), ("the archive", &archived)] {
-        for (id, n) in counts {
-            assert!(
-                expected.contains(id),
-                "{id:?} in {where_} was never published"
-            );
-            assert_eq!(*n, 1, "{id} is {n} times in {where_}");
-        }
-    }
-    let removed: Vec<&String> = ids.iter().filter(|id| !in_dead.contains_key(*id)).collect();
-    assert!(
-        !removed.is_empty() && removed.len() < n,
-        "{} removed",
-        removed.len()
-    );
-    for id in &removed {
-        assert!(
-            archived.contains_key(*id),
-            "{id} was removed from q.dead but is not in the archive"
-        );
-    }
-    eprintln!(
-        "killed mid-purge: {} removed, all archived; {} archived but not yet acked",
-        removed.len(),
-        archived_count - removed.len()
-    );
-}
-
-/// A purge with --archive killed mid-run (kill -9): the rerun with the same --archive
-/// recognises its own unfinished archive, appends to it, and writes nothing twice: every
-/// removed dead letter is in the archive exactly once.
-#[test]
-fn a_killed_archive_purge_is_finished_by_its_rerun_without_writing_twice() {
-    let broker = Broker::connect();
-    let (q, dead, _) = setup(&broker, "archive-kill", 0);
-    let ids = fill(&broker, &dead, &["orders"], &["timeout"], 6000);
-    let dir = tempfile::tempdir().unwrap();
-    let archive = dir.path().join("purged.jsonl");
-    let lines = |p: &std::path::Path| {
-        std::fs::read_to_string(p)
-            .unwrap_or_default()
-            .lines()
-            .count()
-    };
-    let mut child = queuey_process(dir.path())
-        .args(["dead", "purge", &q, "--yes", "--window", "20"])
-        .args(["--archive", archive.to_str().unwrap()])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    eventually("the archive to fill", Duration::from_secs(60), || {
-        (lines(&archive) >= 400).then_some(())
-    });
-    assert!(child.try_wait().unwrap().is_none(), "killed mid-run");
-    child.kill().unwrap();
-    child.wait().unwrap();
-    let after_kill = lines(&archive);
-    assert!(after_kill < 6000, "{after_kill} archived before the kill");
-    // The rerun without the same archive name would refuse; with it, it appends.
-    eventually("the held messages back", Duration::from_secs(30), || {
-        (broker.message_count(&dead).unwrap_or(0) as usize + after_kill >= 6000).then_some(())
-    });
-    let out = queuey_in(dir.path())
-        .args(["dead", "purge", &q, "--yes", "-o", "json"])
-        .args(["--archive", archive.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains("unfinished purge"),
-        "{}",
-        stderr(&out)
-    );
-    assert_eq!(broker.message_count(&dead), Some(0));
-    let text = std::fs::read_to_string(&archive).unwrap();
-    let mut archived: Vec<String> = text
-        .lines()
-        .map(|l| {
-            serde_json::from_str::<serde_json::Value>(l).unwrap()["properties"]["message_id"]
-                .as_str()
-                .unwrap()
-                .to_owned()
-        })
-        .collect();
-    archived.sort();
-    let mut want = ids.clone();
-    want.sort();
-    assert_eq!(
-        archived, want,
-        "each removed dead letter archived exactly once"
-    );
-    let mut marker = archive.as_os_str().to_owned();
-    marker.push(".unfinished");
-    assert!(!std::path::Path::new(&marker).exists(), "the marker goes");
-    // A finished archive is never appended to.
-    let out = queuey_in(dir.path())
-        .args(["dead", "purge", &q, "--yes", "--reason", "x"])
-        .args(["--archive", archive.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert_ne!(out.status.code(), Some(0));
-}
-
 /// The run id of [`journal_of_a_failed_run`].
 const FAILED_RUN: &str = "failed-run";
 
@@ -1605,7 +1292,7 @@ fn journal_of_a_failed_run(
     broker.wait_for_count(dead, targets.len() as u32);
     // Written as journals were before they were the cluster's: named after the AMQP address,
     // which the rerun (whose journals are the cluster's) still owns.
-    let url = url::Url::parse(&common::test_url()).unwrap();
+    let url = url::Url::parse(&crate::common::test_url()).unwrap();
     let scope = Scope {
         broker: format!(
             "{}:{}",
@@ -1719,61 +1406,6 @@ fn a_rerun_looks_for_the_copies_in_doubt_in_their_targets() {
     assert!(!journal.exists(), "a clean run deletes its journal");
 }
 
-/// SIGTERM to a purge with --archive stops it as Ctrl-C does: what is in flight is archived
-/// and acked, the summary says how many were removed (exit 130), and nothing is in both
-/// places: each dead letter is in q.dead or in the archive, exactly once.
-#[test]
-fn sigterm_stops_an_archiving_purge_cleanly() {
-    let broker = Broker::connect();
-    let p = SlowPurge::fill(&broker, "purgeterm");
-    let (n, dead, ids, archive) = (SlowPurge::N, &p.dead, &p.ids, &p.archive);
-    let mut child = p
-        .command()
-        .args(["-o", "json"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    p.wait_mid_run(&broker, &mut child);
-    let status = std::process::Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
-    let summary = json(&out);
-    assert_eq!(summary["interrupted"], true, "{summary}");
-    let removed = summary["removed"].as_u64().unwrap();
-    assert!(
-        removed > 0 && removed < n as u64,
-        "stopped mid-run: {summary}"
-    );
-    let text = std::fs::read_to_string(archive).unwrap();
-    assert!(text.ends_with('\n'), "no line cut short by a clean stop");
-    let mut archived: BTreeMap<String, usize> = BTreeMap::new();
-    for line in text.lines() {
-        let record: serde_json::Value = serde_json::from_str(line).unwrap();
-        let id = record["properties"]["message_id"]
-            .as_str()
-            .unwrap()
-            .to_owned();
-        *archived.entry(id).or_default() += 1;
-    }
-    assert_eq!(
-        archived.len() as u64,
-        removed,
-        "the summary counts the archive"
-    );
-    // A clean stop settles what it held: q.dead takes nothing back.
-    let in_dead = id_counts(&broker, &[dead]);
-    for id in ids {
-        let n = in_dead.get(id).copied().unwrap_or(0) + archived.get(id).copied().unwrap_or(0);
-        assert_eq!(n, 1, "{id} is in q.dead or the archive, exactly once");
-    }
-    assert_eq!(in_dead.len() + archived.len(), n);
-}
-
 /// A replay from a file killed mid-run (kill -9): the file is only read, so its rerun must not
 /// copy again the lines the killed run copied. The rerun skips the lines the journal records as
 /// copied, looks in the target for the copies in doubt, and goes on: each line's message ends
@@ -1854,13 +1486,13 @@ fn a_rerun_that_may_not_read_the_target_says_so_and_copies_again() {
         b"the copy that got there",
         marked_copy(&ids[0], 1),
     );
-    let user = common::unique("doubt-reader");
+    let user = crate::common::unique("doubt-reader");
     let password = "doubt-Test-pw1";
     broker.create_user(&user, password, "monitoring");
     let only_dead = format!("^{}$", regex_escape(&dead));
     broker.set_permissions(&user, "/", "", ".*", &only_dead);
     let out = queuey_in(dir.path())
-        .env("QUEUEY_URL", common::url_for("/", &user, password))
+        .env("QUEUEY_URL", crate::common::url_for("/", &user, password))
         .args(["dead", "replay", &q, "--journal"])
         .arg(&journal)
         .args(["-o", "json"])
@@ -2279,4 +1911,237 @@ fn sigkill_mid_replay_of_a_quorum_dead_queue_on_its_last_delivery_loses_nothing(
         "each replayed id in the target exactly once"
     );
     assert_eq!(kept, crash, "each kept id in q.dead exactly once");
+}
+
+/// Item 4: a dry run to a queue that does not exist says how many would fail and exits 3, as
+/// the real run does; `moved` means moved (0 in a dry run) everywhere in its JSON.
+#[test]
+fn a_dry_run_to_a_missing_target_fails_as_the_real_run_would() {
+    let broker = Broker::connect();
+    let (q, dead) = dead_letters(&broker, "dry", 5, None);
+    let typo = unique("typo");
+    let out = run(&[
+        "dead",
+        "replay",
+        &q,
+        "--to",
+        &typo,
+        "--dry-run",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(code(&out), 3, "{}", stderr(&out));
+    let doc = json(&out);
+    assert_eq!(doc["dry_run"], true);
+    assert_eq!(
+        (doc["moved"].as_u64(), doc["failed"].as_u64()),
+        (Some(0), Some(0))
+    );
+    assert_eq!(
+        (doc["would_move"].as_u64(), doc["would_fail"].as_u64()),
+        (Some(0), Some(5)),
+        "{doc:#}"
+    );
+    let t = &doc["targets"][0];
+    assert_eq!(t["queue"], typo.as_str());
+    assert_eq!(
+        (t["moved"].as_u64(), t["failed"].as_u64()),
+        (Some(0), Some(0))
+    );
+    assert_eq!(
+        (t["would_move"].as_u64(), t["would_fail"].as_u64()),
+        (Some(0), Some(5))
+    );
+    assert_eq!(t["exists"], false);
+
+    let out = run(&["dead", "replay", &q, "--to", &typo, "--dry-run"]);
+    assert_eq!(code(&out), 3);
+    let text = stdout(&out);
+    assert!(text.contains("5 would fail"), "{text}");
+    assert!(!text.contains("5 of 5 scanned dead letters of"), "{text}");
+
+    // The real run agrees.
+    let out = run(&["dead", "replay", &q, "--to", &typo]);
+    assert_eq!(code(&out), 3);
+    assert_eq!(broker.message_count(&dead), Some(5));
+
+    // A target that exists: 0, and `would_move` counts them.
+    broker.declare(&q, FieldTable::default());
+    let out = run(&["dead", "replay", &q, "--dry-run", "-o", "json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let doc = json(&out);
+    assert_eq!(
+        (doc["moved"].as_u64(), doc["would_move"].as_u64()),
+        (Some(0), Some(5))
+    );
+    assert_eq!(doc["targets"][0]["would_move"], 5);
+    assert_eq!(doc["targets"][0]["moved"], 0);
+    assert_eq!(broker.message_count(&dead), Some(5));
+}
+
+/// One frame of a progress bar as the terminal showed it: elapsed seconds, position, length,
+/// and the rate as printed.
+#[derive(Debug)]
+struct Frame {
+    elapsed_secs: u64,
+    pos: u64,
+    len: u64,
+    rate: String,
+}
+
+/// The frames of the bar labelled `label` in what a terminal showed (escape sequences removed).
+fn frames(screen: &str, label: &str) -> Vec<Frame> {
+    let mut plain = String::new();
+    let mut chars = screen.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\x1b' {
+            if chars.peek() == Some(&'[') {
+                chars.next();
+                for d in chars.by_ref() {
+                    if d.is_ascii_alphabetic() {
+                        break;
+                    }
+                }
+            }
+            plain.push('\n');
+            continue;
+        }
+        plain.push(if c == '\r' { '\n' } else { c });
+    }
+    let mut out = Vec::new();
+    for line in plain.lines() {
+        let Some(rest) = line.trim_start().strip_prefix(&format!("{label} [")) else {
+            continue;
+        };
+        let Some((elapsed, rest)) = rest.split_once(']') else {
+            continue;
+        };
+        let secs: Vec<u64> = elapsed.split(':').filter_map(|p| p.parse().ok()).collect();
+        if secs.len() != 3 {
+            continue;
+        }
+        let words: Vec<&str> = rest.split_whitespace().collect();
+        let Some(i) = words.iter().position(|w| {
+            w.split_once('/')
+                .is_some_and(|(a, b)| a.parse::<u64>().is_ok() && b.parse::<u64>().is_ok())
+        }) else {
+            continue;
+        };
+        let (pos, len) = words[i].split_once('/').unwrap();
+        let Some(rate) = words.get(i + 1) else {
+            continue;
+        };
+        out.push(Frame {
+            elapsed_secs: secs[0] * 3600 + secs[1] * 60 + secs[2],
+            pos: pos.parse().unwrap(),
+            len: len.parse().unwrap(),
+            rate: (*rate).to_owned(),
+        });
+    }
+    out
+}
+
+/// Item 9: the replay bar counts dead letters settled (moved, or kept), not read; its total is
+/// the depth of q.dead when the run began; its rate has at most one decimal.
+#[test]
+fn the_replay_progress_bar_counts_what_is_settled() {
+    let broker = Broker::connect();
+    let (q, dead) = dead_letters(&broker, "progress", 60, None);
+    broker.declare(&q, FieldTable::default());
+    let bin = assert_cmd::cargo::cargo_bin("queuey");
+    let dir = tempfile::tempdir().unwrap();
+    // A terminal of a real size on stderr, where the bar is drawn.
+    let command = format!(
+        "stty cols 150 rows 40; {} dead replay {q} --rate 20",
+        bin.display()
+    );
+    let out = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("TERM", "xterm")
+        .env("QUEUEY_URL", crate::common::test_url())
+        .env("QUEUEY_API_URL", crate::common::test_api_url())
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .output()
+        .expect("script(1) from util-linux");
+    let screen = stdout(&out);
+    assert_eq!(code(&out), 0, "{screen}");
+    assert_eq!(broker.message_count(&dead), Some(0), "{screen}");
+    let frames = frames(&screen, "replaying");
+    assert!(frames.len() >= 3, "the bar was drawn: {frames:?}\n{screen}");
+    for f in &frames {
+        assert_eq!(f.len, 60, "the total is q.dead's depth at the start: {f:?}");
+        // At 20/s, no more than 20 per second of elapsed time can have been moved.
+        assert!(
+            f.pos <= 20 * (f.elapsed_secs + 1) + 2,
+            "counts settled messages, not read ones: {f:?} in {frames:?}"
+        );
+        let (number, unit) = f.rate.split_at(f.rate.len() - 2);
+        assert_eq!(unit, "/s", "{f:?}");
+        let decimals = number.split_once('.').map_or(0, |(_, d)| d.len());
+        assert!(decimals <= 1, "at most one decimal: {f:?}");
+    }
+    assert!(
+        frames.iter().any(|f| f.pos > 0 && f.pos < 60),
+        "the bar moves with the replay: {frames:?}"
+    );
+}
+
+/// A replay stopped by `--limit` before the end of q.dead says how far it read: never "1 of 1
+/// dead letter ... match" when the queue held 2, as if the whole queue had been looked at.
+#[test]
+fn a_replay_stopped_by_its_limit_says_how_far_it_read() {
+    let broker = Broker::connect();
+    let (q, dead) = dead_letters(&broker, "limited", 2, None);
+    broker.declare(&q, FieldTable::default());
+    let args = ["dead", "replay", &q, "--cause", "fatal", "--limit", "1"];
+    let out = run(&[&args[..], &["--dry-run"]].concat());
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains(&format!(
+            "dry run: 1 dead letter in {dead} matches (--limit 1 reached after reading 1 of 2): \
+             1 would be replayed"
+        )),
+        "{}",
+        stdout(&out)
+    );
+    let out = run(&[&args[..], &["--dry-run", "-o", "json"]].concat());
+    let doc = json(&out);
+    assert_eq!(
+        (
+            &doc["depth_at_start"],
+            &doc["scanned"],
+            &doc["matched"],
+            &doc["limit"],
+            &doc["limit_reached"]
+        ),
+        (
+            &Value::from(2),
+            &Value::from(1),
+            &Value::from(1),
+            &Value::from(1),
+            &Value::from(true)
+        ),
+        "{doc}"
+    );
+    // The whole queue read: no limit said.
+    let out = run(&["dead", "replay", &q, "--cause", "fatal", "--dry-run"]);
+    assert!(
+        stdout(&out).contains(&format!("dry run: 2 of 2 dead letters in {dead} match")),
+        "{}",
+        stdout(&out)
+    );
+    let out = run(&args);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains(&format!(
+            "replayed 1 of 1 matching dead letter of {dead} (--limit 1 reached after reading 1 \
+             of 2)"
+        )),
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!((broker.count(&q), broker.count(&dead)), (1, 1));
 }

@@ -14,7 +14,7 @@ use crate::common::{Broker, json, kill_mid_run, queuey, queuey_in, queuey_proces
 #[test]
 fn a_job_repaired_with_set_is_handled_by_the_real_worker() {
     let broker = Broker::connect();
-    let app = App::<5>::new(&broker, "edit");
+    let app = App::<17>::new(&broker, "edit");
     let ids = app.make_dead_letters();
     let q = app.q;
     // The decode-error job: its payload is not the shape `app.Strict` takes ({"n": u64}).

@@ -1,10 +1,9 @@
-//! Tests that need no broker: `args`, settings and the topology file, help, completions.
-
-mod common;
+//! Settings before any connection: `args`, flags, environment and the topology file (a dotted
+//! queue name, a queue it does not list), every bad value refused by name, URLs and TLS files.
 
 use std::fs;
 
-use common::{json, queuey, stderr, stdout};
+use crate::common::{json, queuey, stderr, stdout};
 
 #[test]
 fn args_prints_the_seed_topology_as_json() {
@@ -237,7 +236,7 @@ max_priority = 0
 "#,
     )
     .unwrap();
-    let out = common::queuey_in(dir.path())
+    let out = crate::common::queuey_in(dir.path())
         .args(["args", "--all", "--delay", "1s", "-o", "json"])
         .output()
         .unwrap();
@@ -252,7 +251,7 @@ max_priority = 0
     assert_eq!(lqs[1]["queues"][0]["arguments"]["x-delivery-limit"], 20);
 
     // Flags win over the file.
-    let out = common::queuey_in(dir.path())
+    let out = crate::common::queuey_in(dir.path())
         .args(["args", "orders", "--max-priority", "9", "-o", "json"])
         .output()
         .unwrap();
@@ -280,14 +279,14 @@ fn topology_file_unknown_keys_and_missing_files_are_errors() {
         "{err}"
     );
 
-    let out = common::queuey_in(dir.path())
+    let out = crate::common::queuey_in(dir.path())
         .args(["args", "orders", "--config", "nope.toml"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("nope.toml"));
 
-    let out = common::queuey_in(dir.path())
+    let out = crate::common::queuey_in(dir.path())
         .env("QUEUEY_CONFIG", "also-nope.toml")
         .args(["args", "orders"])
         .output()
@@ -305,54 +304,6 @@ fn all_without_a_file_is_a_usage_error() {
 }
 
 #[test]
-fn help_documents_exit_codes_and_never_shows_env_secrets() {
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
-        .env("QUEUEY_URL", "amqp://u:topsecret99@h/%2f")
-        .arg("--help")
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let text = stdout(&out);
-    assert!(
-        text.contains("Exit codes") && text.contains("130"),
-        "{text}"
-    );
-    assert!(!text.contains("topsecret99"));
-}
-
-/// Every help screen names the environment variables but never shows their values: an API URL
-/// (or AMQP URL, or topology file path) holding a password stays out of `--help`, `-h` and
-/// `help SUBCOMMAND` alike.
-#[test]
-fn no_help_screen_shows_an_environment_value() {
-    for args in [
-        vec!["--help"],
-        vec!["-h"],
-        vec!["ping", "--help"],
-        vec!["dead", "replay", "--help"],
-        vec!["dead", "purge", "-h"],
-        vec!["help", "status"],
-        vec!["holds", "ls", "--help"],
-    ] {
-        let (mut cmd, _dir) = queuey();
-        let out = cmd
-            .env("QUEUEY_URL", "amqp://u:amqpsecret77@h/%2f")
-            .env("QUEUEY_API_URL", "http://admin:apisecret88@h:15672/")
-            .env("QUEUEY_CONFIG", "/etc/cfgsecret66.toml")
-            .args(&args)
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(0), "{args:?}");
-        let all = format!("{}{}", stdout(&out), stderr(&out));
-        assert!(all.contains("[env: QUEUEY_API_URL]"), "{args:?}: {all}");
-        for secret in ["amqpsecret77", "apisecret88", "cfgsecret66", "admin:"] {
-            assert!(!all.contains(secret), "{args:?} shows {secret}: {all}");
-        }
-    }
-}
-
-#[test]
 fn bad_urls_are_usage_errors_without_the_password() {
     for url in [
         "http://u:topsecret99@h/",
@@ -365,59 +316,6 @@ fn bad_urls_are_usage_errors_without_the_password() {
         let all = format!("{}{}", stdout(&out), stderr(&out));
         assert!(!all.contains("topsecret99"), "{all}");
         assert!(all.contains("invalid AMQP URL"), "{all}");
-    }
-}
-
-#[test]
-fn completions_and_man_pages_are_up_to_date() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = common::queuey_in(dir.path())
-        .args(["generate-assets", "."])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
-    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut checked = 0;
-    for sub in ["completions", "man"] {
-        let fresh_dir = dir.path().join(sub);
-        let mut fresh: Vec<_> = fs::read_dir(&fresh_dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name())
-            .collect();
-        fresh.sort();
-        let mut committed: Vec<_> = fs::read_dir(repo.join(sub))
-            .unwrap_or_else(|_| panic!("{sub}/ is missing: run `cargo run -- generate-assets .`"))
-            .map(|e| e.unwrap().file_name())
-            .collect();
-        committed.sort();
-        assert_eq!(
-            fresh, committed,
-            "{sub}/ has stale or missing files: run `cargo run -- generate-assets .`"
-        );
-        for name in fresh {
-            let a = fs::read(fresh_dir.join(&name)).unwrap();
-            let b = fs::read(repo.join(sub).join(&name)).unwrap();
-            assert!(
-                a == b,
-                "{sub}/{} is stale: run `cargo run -- generate-assets .`",
-                name.to_string_lossy()
-            );
-            checked += 1;
-        }
-    }
-    assert!(
-        checked >= 5 + 4,
-        "expected 5 completion scripts and the man pages"
-    );
-}
-
-#[test]
-fn completions_print_for_each_shell() {
-    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
-        let (mut cmd, _dir) = queuey();
-        let out = cmd.args(["completions", shell]).output().unwrap();
-        assert!(out.status.success());
-        assert!(stdout(&out).contains("queuey"));
     }
 }
 
@@ -461,143 +359,6 @@ fn the_defaults_are_the_librarys_and_a_suffix_changes_names_as_the_librarys_opti
         "{}",
         stderr(&out)
     );
-}
-
-/// Every relative link in the README and docs/ points at a file that exists (and a `#fragment`
-/// at a heading of that file), so the front door never leads nowhere.
-#[test]
-fn documentation_links_resolve() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut pages = vec![root.join("README.md")];
-    let mut dirs = vec![root.join("docs")];
-    while let Some(dir) = dirs.pop() {
-        for entry in fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else if path.extension().is_some_and(|e| e == "md") {
-                pages.push(path);
-            }
-        }
-    }
-    let slug = |heading: &str| -> String {
-        heading
-            .trim()
-            .to_lowercase()
-            .chars()
-            .filter_map(|c| match c {
-                'a'..='z' | '0'..='9' | '-' | '_' => Some(c),
-                ' ' => Some('-'),
-                _ => None,
-            })
-            .collect()
-    };
-    let mut checked = 0;
-    for page in &pages {
-        let text = fs::read_to_string(page).unwrap();
-        let mut rest = text.as_str();
-        while let Some(i) = rest.find("](") {
-            rest = &rest[i + 2..];
-            let Some(end) = rest.find(')') else { break };
-            let target = &rest[..end];
-            if target.contains("://") || target.starts_with('#') || target.contains(' ') {
-                continue;
-            }
-            let (file, fragment) = target.split_once('#').unwrap_or((target, ""));
-            let path = page.parent().unwrap().join(file);
-            assert!(
-                path.exists(),
-                "{}: link to {target} leads nowhere",
-                page.display()
-            );
-            if !fragment.is_empty() {
-                let linked = fs::read_to_string(&path).unwrap();
-                assert!(
-                    linked
-                        .lines()
-                        .filter(|l| l.starts_with('#'))
-                        .any(|l| slug(l.trim_start_matches('#')) == fragment),
-                    "{}: no heading #{fragment} in {file}",
-                    page.display()
-                );
-            }
-            checked += 1;
-        }
-    }
-    assert!(checked > 20, "only {checked} links checked");
-}
-
-#[test]
-fn the_exit_code_table_is_written_once() {
-    // docs/exit-codes.md and `queuey --help` show ExitCode::meaning, code by code.
-    let docs = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/exit-codes.md"))
-        .expect("docs/exit-codes.md");
-    let rows: Vec<&str> = docs
-        .lines()
-        .filter(|l| l.starts_with("| ") && !l.starts_with("| code"))
-        .collect();
-    let expected: Vec<String> = queuey_cli::error::ExitCode::ALL
-        .iter()
-        .map(|c| format!("| {} | {} |", c.code(), c.meaning()))
-        .collect();
-    assert_eq!(
-        rows, expected,
-        "docs/exit-codes.md differs from ExitCode::meaning"
-    );
-    let (mut cmd, _dir) = queuey();
-    let out = cmd.arg("--help").output().unwrap();
-    let help = String::from_utf8_lossy(&out.stdout)
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
-    for code in queuey_cli::error::ExitCode::ALL {
-        let line = format!("{} {}", code.code(), code.meaning());
-        assert!(help.contains(&line), "--help lacks {line:?}");
-    }
-}
-
-/// Every `$ queuey args ...` example of docs/commands/args.md prints what the page shows
-/// (standard output then standard error) and exits with the code its `$ echo $?` shows (0 when
-/// it shows none): the page is the binary's own output, not a memory of it.
-#[test]
-fn the_args_page_shows_what_args_prints_and_exits_with() {
-    let page = fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/docs/commands/args.md"
-    ))
-    .expect("docs/commands/args.md");
-    let mut examples: Vec<(String, Vec<String>, i32)> = Vec::new();
-    let mut in_block = false;
-    let mut code_next = false;
-    for line in page.lines() {
-        if line.starts_with("```") {
-            in_block = !in_block;
-            continue;
-        }
-        if !in_block {
-            continue;
-        }
-        if let Some(command) = line.strip_prefix("$ queuey ") {
-            examples.push((command.to_owned(), Vec::new(), 0));
-        } else if line == "$ echo $?" {
-            code_next = true;
-        } else if let Some(last) = examples.last_mut() {
-            if std::mem::take(&mut code_next) {
-                last.2 = line.parse().expect("an exit code after `$ echo $?`");
-            } else {
-                last.1.push(line.to_owned());
-            }
-        }
-    }
-    assert!(examples.len() >= 4, "{examples:?}");
-    for (command, shown, code) in examples {
-        let (mut cmd, _dir) = queuey();
-        let out = cmd.args(command.split(' ')).output().unwrap();
-        assert_eq!(out.status.code(), Some(code), "queuey {command}");
-        let printed = format!("{}{}", stdout(&out), stderr(&out));
-        let printed: Vec<&str> = printed.lines().collect();
-        assert_eq!(printed, shown, "queuey {command}");
-    }
 }
 
 /// The TLS files are read and checked before anything connects (the URL here has no broker),
@@ -688,4 +449,43 @@ fn tls_files_are_checked_before_connecting_and_named_by_their_origin() {
         "{err}"
     );
     assert!(!stdout(&out).contains(&key) && !err.contains("PRIVATE KEY-----"));
+}
+
+/// Item 11: `[queues.tour.orders]` is a queue "tour" with a table "orders" in TOML; the error
+/// says to quote the name.
+#[test]
+fn an_unquoted_dotted_queue_name_in_the_file_is_explained() {
+    let (mut cmd, dir) = queuey();
+    fs::write(
+        dir.path().join("queuey.toml"),
+        "[queues.tour.orders]\nmessage_ttl = \"1h\"\n",
+    )
+    .unwrap();
+    let out = cmd.args(["args", "tour.orders"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.contains("[queues.\"tour.orders\"]"), "{err}");
+    assert!(err.contains("quote"), "{err}");
+}
+
+/// Item 6 without a broker: `args` names a queue missing from the topology file.
+#[test]
+fn a_queue_missing_from_the_topology_file_is_named() {
+    let (mut cmd, dir) = queuey();
+    fs::write(
+        dir.path().join("queuey.toml"),
+        "[defaults]\nmessage_ttl = \"1h\"\n[queues.\"tour.orders\"]\n",
+    )
+    .unwrap();
+    let out = cmd.args(["args", "tour.ordres"]).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("not in queuey.toml"), "{err}");
+    assert!(err.contains("tour.orders"), "suggests the near name: {err}");
+    // A listed name says nothing.
+    let out = crate::common::queuey_in(dir.path())
+        .args(["args", "tour.orders"])
+        .output()
+        .unwrap();
+    assert!(!stderr(&out).contains("not in"), "{}", stderr(&out));
 }

@@ -9,15 +9,13 @@
 //! happened mid-run (queuey still running, some copies made, some dead letters left), and
 //! prints the figures that docs/failures.md reports.
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
-use common::node::Node;
-use common::{Broker, eventually, json, long_str, queuey_process, table};
+use crate::common::node::Node;
+use crate::common::{Broker, eventually, json, long_str, queuey_process, table};
 use lapin::BasicProperties;
 use lapin::options::{ConfirmSelectOptions, QueueDeclareOptions};
 use lapin::types::{AMQPValue, FieldTable};
@@ -81,7 +79,7 @@ fn fixture(broker: &Broker, label: &str, n: usize) -> Fixture {
 /// [`fixture`] with a `q.dead` of `dead_type` (a quorum one: no delivery limit of its own, the
 /// version's default applies: none on 3.x, 20 from 4.0).
 fn fixture_of(broker: &Broker, label: &str, n: usize, dead_type: &str) -> Fixture {
-    let q = common::unique(label);
+    let q = crate::common::unique(label);
     let dead = format!("{q}.dead");
     let target = format!("{q}.target");
     declare(broker, &dead, dead_type);
@@ -171,7 +169,7 @@ fn lost_and_duplicated(broker: &Broker, f: &Fixture) -> (usize, usize) {
 fn assert_exactly_once_after_rerun(broker: &Broker, f: &Fixture) {
     assert_eq!(broker.message_count(&f.dead), Some(0), "q.dead is empty");
     let found = drain(broker, &f.target);
-    common::assert_ids_exactly(&found, &f.expected, "the target", "after the rerun");
+    crate::common::assert_ids_exactly(&found, &f.expected, "the target", "after the rerun");
 }
 
 /// A queuey command aimed at the private node, in `dir` (whose state directory holds the

@@ -6,16 +6,14 @@
 //! `status` shows it; a majority lost during a run is said within seconds; and `--timeout`
 //! ends a run that stalls, cleanly, at the time given.
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use common::cluster::Cluster;
-use common::node::Node;
-use common::{eventually, queuey_process};
+use crate::common::cluster::Cluster;
+use crate::common::node::Node;
+use crate::common::{eventually, queuey_process};
 
 /// A queuey command aimed at node `n`, in `dir`.
 fn queuey_on(cluster: &Cluster, n: usize, dir: &Path) -> Command {
@@ -46,7 +44,7 @@ fn a_quorum_dead_queue_without_a_majority_is_named_at_once_and_a_stall_ends_at_t
     let started = Instant::now();
     let cluster = Cluster::start();
     let dir = tempfile::tempdir().expect("tempdir");
-    let q = common::unique("majority");
+    let q = crate::common::unique("majority");
     let dead = format!("{q}.dead");
     cluster.declare_quorum(1, &q);
     cluster.declare_quorum(1, &dead);
@@ -198,7 +196,7 @@ struct Fixture {
 
 /// Quorum `q` and `q.dead` led by node `leader`, with 6 000 dead letters for `q`.
 fn mid_run(cluster: &Cluster, label: &str, leader: usize) -> Fixture {
-    let q = common::unique(label);
+    let q = crate::common::unique(label);
     let dead = format!("{q}.dead");
     cluster.declare_quorum(leader, &q);
     cluster.declare_quorum(leader, &dead);

@@ -1,10 +1,8 @@
 //! Connecting to the real broker: what works, and the one clear error for each way it fails.
 
-mod common;
-
 use std::time::{Duration, Instant};
 
-use common::{Broker, json, queuey, stderr, stdout, unique, url_for};
+use crate::common::{Broker, code, json, queuey, run, stderr, stdout, unique, url_for};
 
 #[test]
 fn ping_reports_amqp_and_the_management_api() {
@@ -148,7 +146,7 @@ fn management_api_wrong_password_is_exit_6_without_the_password() {
     let (mut cmd, _dir) = queuey();
     let api = format!(
         "http://guest:Wr0ng-api-pw@{}",
-        common::test_api_url().trim_start_matches("http://")
+        crate::common::test_api_url().trim_start_matches("http://")
     );
     let out = cmd.args(["ping", "--api-url", &api]).output().unwrap();
     assert_eq!(out.status.code(), Some(6));
@@ -169,7 +167,7 @@ fn shown(url: &str) -> String {
 fn tls_to_a_plain_listener_is_classified_as_a_tls_handshake_failure() {
     let _broker = Broker::connect();
     let (mut cmd, _dir) = queuey();
-    let url = common::test_url().replacen("amqp://", "amqps://", 1);
+    let url = crate::common::test_url().replacen("amqp://", "amqps://", 1);
     let out = cmd.args(["ping", "--url", &url]).output().unwrap();
     assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
     let err = stderr(&out);
@@ -407,7 +405,7 @@ fn ping_says_where_the_api_address_comes_from() {
         ),
         "{all}"
     );
-    let amqp_port = url::Url::parse(&common::test_url())
+    let amqp_port = url::Url::parse(&crate::common::test_url())
         .unwrap()
         .port()
         .unwrap_or(5672);
@@ -446,7 +444,7 @@ fn an_api_url_with_a_wrong_prefix_is_an_api_problem() {
     broker.declare(&dead, lapin::types::FieldTable::default());
     let api = format!(
         "{}/wrongprefix",
-        common::test_api_url().trim_end_matches('/')
+        crate::common::test_api_url().trim_end_matches('/')
     );
     for args in [
         vec!["ping"],
@@ -495,7 +493,7 @@ fn a_list_skips_the_addresses_that_do_not_answer_and_names_the_one_used() {
     let q = broker.queue_name("addresses");
     broker.declare(&format!("{q}.dead"), lapin::types::FieldTable::default());
     let [refused, unresolved] = dead_addresses();
-    let good = common::test_url();
+    let good = crate::common::test_url();
     let list = format!("{refused},{unresolved}, {good}");
 
     let (mut cmd, _dir) = queuey();
@@ -611,7 +609,7 @@ fn every_address_failing_is_exit_4_and_a_refusal_stops_the_list() {
     let (mut cmd, _dir) = queuey();
     let out = cmd
         .args(["dead", "ls", "orders", "--url", &refused, "--url", &wrong])
-        .args(["--url", &common::test_url()])
+        .args(["--url", &crate::common::test_url()])
         .output()
         .unwrap();
     let err = stderr(&out);
@@ -633,7 +631,7 @@ fn the_api_addresses_are_tried_in_order_and_another_cluster_is_refused() {
     let cluster = broker.cluster_name();
     let q = broker.queue_name("api-list");
     broker.declare(&format!("{q}.dead"), lapin::types::FieldTable::default());
-    let api = common::test_api_url();
+    let api = crate::common::test_api_url();
     let (mut cmd, _dir) = queuey();
     let out = cmd
         .args(["holds", "ls", &q, "--api-url"])
@@ -679,7 +677,7 @@ fn the_api_addresses_are_tried_in_order_and_another_cluster_is_refused() {
 /// Returns the proxy's URL; it lives as long as the test process.
 fn api_that_drops_the_first(drops: usize) -> String {
     use std::io::Read;
-    let upstream = common::test_api_url();
+    let upstream = crate::common::test_api_url();
     let upstream = upstream
         .trim_start_matches("http://")
         .trim_end_matches('/')
@@ -751,4 +749,42 @@ fn an_api_request_whose_connection_closes_unanswered_is_sent_again() {
         "{}",
         stderr(&out)
     );
+}
+
+/// Item 1: a URL whose vhost does not exist gets the same answer from every command: the vhost
+/// is named, with the way out, and the exit code is 5.
+#[test]
+fn a_missing_vhost_is_the_same_answer_everywhere() {
+    let _broker = Broker::connect();
+    let vhost = unique("no-such-vhost");
+    let url = url_for(&vhost, "guest", "guest");
+    let commands: Vec<Vec<&str>> = vec![
+        vec!["ping"],
+        vec!["status", "orders"],
+        vec!["verify", "orders"],
+        vec!["declare", "orders"],
+        vec!["holds", "ls", "orders"],
+        vec!["dead", "ls", "orders"],
+        vec!["dead", "show", "orders", "1"],
+        vec!["dead", "export", "orders"],
+        vec!["dead", "replay", "orders"],
+        vec!["dead", "replay", "orders", "--dry-run"],
+        vec!["dead", "purge", "orders", "--yes"],
+        vec!["dead", "purge", "orders", "--dry-run"],
+    ];
+    for mut args in commands {
+        args.extend(["--url", url.as_str()]);
+        let out = run(&args);
+        let err = stderr(&out);
+        assert_eq!(code(&out), 5, "{args:?}: {err}");
+        assert!(
+            err.contains(&format!("the vhost {vhost:?} does not exist")),
+            "{args:?}: {err}"
+        );
+        assert!(
+            err.contains("rabbitmqctl list_vhosts"),
+            "{args:?} gives the way out: {err}"
+        );
+        assert!(!err.contains("queue \"orders"), "{args:?}: {err}");
+    }
 }

@@ -1,12 +1,13 @@
 //! `dead ls`, `dead show` and `dead export` against real dead letters on the real broker.
 //! After every peek the dead-letter queue must hold the same messages in the same order.
 
-mod common;
-
+use std::fs;
 use std::time::Duration;
 
+use crate::common::{
+    Broker, code, dead_letters, json, long_str, queuey, run, stderr, stdout, table,
+};
 use base64::Engine as _;
-use common::{Broker, json, long_str, queuey, stderr, stdout, table};
 use lapin::BasicProperties;
 use lapin::types::{AMQPValue, ByteArray, DecimalValue, FieldArray, FieldTable};
 use serde_json::Value as Json;
@@ -95,7 +96,7 @@ fn ls_reads_real_dead_letters_of_every_kind_and_changes_nothing() {
 
     // 5. waited in a real hold queue, then dead-lettered by an application with the queuey
     //    library's headers, here carrying the broker's x-death along (the library itself
-    //    publishes fresh headers: tests/live_app.rs has those).
+    //    publishes fresh headers: the `app` module has those).
     let hold = format!("{q}.deferred.200");
     broker.track_queue(&hold);
     broker.declare(
@@ -399,7 +400,7 @@ fn export_is_lossless_and_never_overwrites() {
 
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("dead.jsonl");
-    let out = common::queuey_in(dir.path())
+    let out = crate::common::queuey_in(dir.path())
         .args([
             "dead",
             "export",
@@ -436,7 +437,7 @@ fn export_is_lossless_and_never_overwrites() {
 
     // Non-destructive, and never overwrites an archive.
     assert_eq!(broker.message_count(&dead), Some(2));
-    let out = common::queuey_in(dir.path())
+    let out = crate::common::queuey_in(dir.path())
         .args([
             "dead",
             "export",
@@ -1093,7 +1094,7 @@ fn at_risk_quorum_dead_queue(
 
 /// A look (`dead ls`, `export`, `show`) of `q` as a child process, with the version's flag.
 fn spawn_look(broker: &Broker, dir: &std::path::Path, look: &[&str]) -> std::process::Child {
-    let mut cmd = common::queuey_process(dir);
+    let mut cmd = crate::common::queuey_process(dir);
     cmd.args(look);
     if look_needs_budget(broker) {
         cmd.arg("--spend-delivery-budget");
@@ -1251,7 +1252,7 @@ fn kill_9_during_a_look_at_a_quorum_queue_costs_at_most_the_window() {
         if child.try_wait().unwrap().is_some() {
             continue;
         }
-        common::kill_mid_run(&mut child, "dead ls");
+        crate::common::kill_mid_run(&mut child, "dead ls");
         killed += 1;
         // The broker returns the killed connection's deliveries at once, each counted: those
         // not yet replaced that were on their last delivery are dropped, and only those.
@@ -1329,4 +1330,96 @@ fn a_stream_dead_letter_queue_is_named_for_what_it_is() {
     assert!(stderr(&out).contains("is a stream"), "{}", stderr(&out));
     let live = broker.api_queue(&dead).expect("the stream is still there");
     assert_eq!(live["type"], "stream");
+}
+
+/// Item 10: a filter given several times matches any of its values (OR), `--header` as much as
+/// `--reason` or `--message-id`; different filters still combine with AND.
+#[test]
+fn repeated_header_filters_match_any_of_their_values() {
+    let broker = Broker::connect();
+    let (q, _dead) = dead_letters(&broker, "headers", 6, None);
+    let matched = |extra: &[&str]| {
+        let mut args = vec!["dead", "ls", q.as_str(), "--limit", "0", "-o", "json"];
+        args.extend_from_slice(extra);
+        let out = run(&args);
+        assert_eq!(code(&out), 0, "{extra:?}: {}", stderr(&out));
+        json(&out)["matched"].as_u64().unwrap()
+    };
+    assert_eq!(matched(&["--header", "tenant=acme"]), 2);
+    assert_eq!(
+        matched(&["--header", "tenant=acme", "--header", "tenant=globex"]),
+        4,
+        "OR within --header"
+    );
+    assert_eq!(
+        matched(&["--header", "tenant=initech", "--header", "no-such-header"]),
+        2,
+        "presence or value, any of them"
+    );
+    assert_eq!(
+        matched(&[
+            "--header",
+            "tenant=acme",
+            "--header",
+            "tenant=globex",
+            "--message-id",
+            "m-1",
+            "--message-id",
+            "m-2",
+        ]),
+        1,
+        "AND across filters: m-1 is globex, m-2 initech"
+    );
+}
+
+/// Item 11: counts agree with their nouns.
+#[test]
+fn one_dead_letter_is_one_dead_letter() {
+    let broker = Broker::connect();
+    let (q, _dead) = dead_letters(&broker, "singular", 1, None);
+    let out = run(&["dead", "purge", &q, "--dry-run"]);
+    let text = stdout(&out);
+    assert!(text.contains("1 dead letter "), "{text}");
+    assert!(!text.contains("1 dead letters"), "{text}");
+    let out = run(&["dead", "show", &q, "2"]);
+    let err = stderr(&out);
+    assert!(err.contains("(1 message)"), "{err}");
+    let out = run(&["dead", "export", &q, "--output-file", "/dev/null/x"]);
+    assert_ne!(code(&out), 0);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("one.jsonl");
+    let out = run(&[
+        "dead",
+        "export",
+        &q,
+        "--output-file",
+        file.to_str().unwrap(),
+    ]);
+    let err = stderr(&out);
+    assert!(err.contains("exported 1 of 1 "), "{err}");
+    assert!(!err.contains("letters"), "{err}");
+}
+
+/// Item 11: `dead export -o json` ends with a JSON summary when the records go to a file.
+#[test]
+fn export_to_a_file_prints_a_json_summary() {
+    let broker = Broker::connect();
+    let (q, _dead) = dead_letters(&broker, "export-json", 3, None);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("out.jsonl");
+    let out = run(&[
+        "dead",
+        "export",
+        &q,
+        "--output-file",
+        file.to_str().unwrap(),
+        "-o",
+        "json",
+    ]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let doc = json(&out);
+    assert_eq!(doc["exported"], 3);
+    assert_eq!(doc["scanned"], 3);
+    assert_eq!(doc["output_file"], file.to_str().unwrap());
+    assert_eq!(fs::read_to_string(&file).unwrap().lines().count(), 3);
 }

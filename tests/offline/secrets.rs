@@ -6,11 +6,9 @@
 //! any of the commands holds it. URLs that happen to parse reach the test broker (or nothing)
 //! and are refused there: that output must not hold the secret either.
 
-mod common;
-
 use proptest::prelude::*;
 
-use common::queuey;
+use crate::common::queuey;
 
 /// The commands each input is tried with: one needing nothing but the URL, one reading the
 /// API first, one reading dead letters over AMQP.

@@ -18,7 +18,7 @@ fn replay(args: &[&str]) -> std::process::Output {
 #[test]
 fn replay_after_5s_reaches_the_worker_after_the_delay_and_not_before() {
     let broker = Broker::connect();
-    let app = App::<4>::new(&broker, "after");
+    let app = App::<16>::new(&broker, "after");
     let ids = app.make_dead_letters();
     let q = app.q;
     let hold = app.hold(5_000);

@@ -31,7 +31,7 @@ fn set(ids: &[&str]) -> BTreeSet<String> {
 #[test]
 fn where_selects_by_payload_in_ls_replay_and_purge() {
     let broker = Broker::connect();
-    let app = App::<0>::new(&broker, "payload");
+    let app = App::<12>::new(&broker, "payload");
     let ids = app.make_dead_letters();
     let q = app.q;
 

@@ -18,16 +18,14 @@
 //! | 9 | `the_application_worker_reports_every_cause` |
 //! | 10, 11 | `in_a_quorum_default_vhost_only_the_refused_priorities_are_not_in_sync` |
 
-mod common;
-
 use std::collections::{BTreeMap, HashMap};
 use std::time::Duration;
 
-use common::app::{
+use crate::common::app::{
     ALWAYS, App, BACKOFF, DEAD_LETTERS, DEFER_HOLD_MS, DeadSet, Died, FATAL_WHY, Flaky, Handled,
     MALFORMED_BODY, MAX_ATTEMPTS, Mode, Outcome, RETRY_HOLD_MS, flaky_error, wrong_shape,
 };
-use common::{Broker, eventually, json, long_str, queuey, stderr, stdout, table};
+use crate::common::{Broker, eventually, json, long_str, queuey, stderr, stdout, table};
 use lapin::BasicProperties;
 use lapin::types::{AMQPValue, FieldTable};
 use queuey_core::{DeadLetterCause, Envelope};
@@ -302,7 +300,7 @@ fn the_application_worker_reports_every_cause() {
     );
     // The worker logs an outcome as it settles the delivery; the broker counts the ack and the
     // dead letter a moment later (seen failing on a loaded machine when read at once).
-    common::eventually(
+    crate::common::eventually(
         "one dead letter in q.dead and none in q",
         Duration::from_secs(10),
         || (app.count(&app.dead) == Some(1) && app.count(app.q) == Some(0)).then_some(()),
@@ -701,15 +699,15 @@ fn a_replayed_copy_is_the_same_envelope_at_attempt_one() {
 #[test]
 fn in_a_quorum_default_vhost_only_the_refused_priorities_are_not_in_sync() {
     let admin = Broker::connect();
-    let vhost = common::unique("quorum-default");
+    let vhost = crate::common::unique("quorum-default");
     admin.create_vhost_with_default_type(&vhost, "quorum");
-    let test: lapin::uri::AMQPUri = common::test_url().parse().unwrap();
+    let test: lapin::uri::AMQPUri = crate::common::test_url().parse().unwrap();
     let (name, password) = (
         test.authority.userinfo.username.clone(),
         test.authority.userinfo.password.clone(),
     );
     admin.grant(&name, &vhost);
-    let url = common::url_for(&vhost, &name, &password);
+    let url = crate::common::url_for(&vhost, &name, &password);
     let broker = Broker::connect_to(&url);
     let app = App::<10>::new(&broker, "qdefault");
     let run_in = |args: &[&str]| -> std::process::Output {

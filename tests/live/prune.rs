@@ -146,7 +146,7 @@ fn a_publish_racing_the_prune_is_kept_with_its_queue() {
 #[test]
 fn prune_keeps_what_waits_and_what_the_topology_file_lists() {
     let broker = Broker::connect();
-    let app = App::<3>::new(&broker, "prune");
+    let app = App::<15>::new(&broker, "prune");
     app.make_dead_letters();
     let q = app.q;
     // The application's deferral waits in its hold queue; two idle hold queues beside it, one

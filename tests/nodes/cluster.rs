@@ -16,16 +16,14 @@
 //! unacked for minutes, and a rerun then must say so (`held_elsewhere`, exit 3), never
 //! succeed.
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::{Child, Command, ExitStatus};
 use std::time::{Duration, Instant};
 
-use common::cluster::Cluster;
-use common::node::Node;
-use common::{eventually, json, queuey_process};
+use crate::common::cluster::Cluster;
+use crate::common::node::Node;
+use crate::common::{eventually, json, queuey_process};
 
 /// Dead letters per scenario: enough that a kill at full speed lands mid-run.
 const N: usize = 20_000;
@@ -45,7 +43,7 @@ struct Fixture {
 /// Quorum `q` led by node `q_leader` and `q.dead` led by node `dead_leader`, with [`N`] dead
 /// letters bound for `q` (and ten identical twins).
 fn fixture(cluster: &Cluster, label: &str, q_leader: usize, dead_leader: usize) -> Fixture {
-    let q = common::unique(label);
+    let q = crate::common::unique(label);
     let dead = format!("{q}.dead");
     cluster.declare_quorum(q_leader, &q);
     cluster.declare_quorum(dead_leader, &dead);
@@ -74,7 +72,7 @@ fn assert_exactly_once(cluster: &Cluster, n: usize, f: &Fixture, what: &str) {
     let (in_dead, _) = cluster.counts(n, &f.dead);
     assert_eq!(in_dead, 0, "{what}: q.dead is empty");
     let found = cluster.drain(n, &f.q, f.total);
-    common::assert_ids_exactly(&found, &f.expected, "q", what);
+    crate::common::assert_ids_exactly(&found, &f.expected, "q", what);
 }
 
 /// Waits until `child` ends, at most `deadline`.

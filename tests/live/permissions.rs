@@ -3,13 +3,11 @@
 //! What each may do works; what it may not is refused before anything changes, exit 5, naming
 //! the permission, the user and the vhost. Users are made by the harness and deleted on drop.
 
-mod common;
-
 use std::process::Output;
 
 use base64::Engine as _;
 
-use common::{Broker, json, queuey, stderr, stdout, unique, url_for};
+use crate::common::{Broker, json, queuey, stderr, stdout, unique, url_for};
 
 const PASSWORD: &str = "perm-Test-pw1";
 

@@ -7,13 +7,11 @@
 //! of another certificate. The settings' three sources (flags, environment, queuey.toml) each
 //! connect.
 
-mod common;
-
 use std::path::Path;
 
-use common::node::Node;
-use common::tls::Pki;
-use common::{Broker, queuey_in, stderr, stdout};
+use crate::common::node::Node;
+use crate::common::tls::Pki;
+use crate::common::{Broker, queuey_in, stderr, stdout};
 
 /// `queuey ARGS` in `dir` with the extra environment `env`: its exit code, stdout and stderr.
 fn run(dir: &Path, args: &[&str], env: &[(&str, &Path)]) -> (Option<i32>, String, String) {

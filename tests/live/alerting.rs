@@ -55,7 +55,7 @@ fn check(args: &[&str]) -> std::process::Output {
 #[test]
 fn dead_check_exits_1_on_each_crossed_threshold_and_0_otherwise() {
     let broker = Broker::connect();
-    let app = App::<1>::new(&broker, "check");
+    let app = App::<13>::new(&broker, "check");
     app.make_dead_letters();
     let q = app.q;
     let n = DEAD_LETTERS.to_string();
@@ -213,7 +213,7 @@ fn a_quorum_dead_queue_is_peeked_for_its_age_only_with_the_flag() {
 #[test]
 fn prometheus_output_parses_with_labels_escaped() {
     let broker = Broker::connect();
-    let app = App::<2>::new(&broker, "prom");
+    let app = App::<14>::new(&broker, "prom");
     app.make_dead_letters();
     let q = app.q;
     let vhost = broker.vhost.clone();

@@ -1,0 +1,37 @@
+//! The tests against the test broker (`QUEUEY_TEST_URL`, `QUEUEY_TEST_API_URL`), one binary, a
+//! module per subject: `cargo test --test live replay::` runs one.
+//!
+//! Tests run side by side (the harness's threads): each works on queues, vhosts and users of
+//! its own (`Broker::queue_name`, `common::unique`), never on a name another test could use.
+//! The tests that start private nodes are in the `nodes` binary, so that they never run beside
+//! these.
+//!
+//! The tests on a real application (`common::app`) each bind an application slot of their own
+//! (binding one twice panics):
+//!
+//! | slot | test |
+//! |------|------|
+//! | 0-11 | the tests of `app`, one each (listed in `app.rs`) |
+//! | 12 | `payload::where_selects_by_payload_in_ls_replay_and_purge` |
+//! | 13 | `alerting::dead_check_exits_1_on_each_crossed_threshold_and_0_otherwise` |
+//! | 14 | `alerting::prometheus_output_parses_with_labels_escaped` |
+//! | 15 | `prune::prune_keeps_what_waits_and_what_the_topology_file_lists` |
+//! | 16 | `later::replay_after_5s_reaches_the_worker_after_the_delay_and_not_before` |
+//! | 17 | `repair::a_job_repaired_with_set_is_handled_by_the_real_worker` |
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod alerting;
+mod app;
+mod connection;
+mod dead;
+mod later;
+mod output;
+mod payload;
+mod permissions;
+mod prune;
+mod purge;
+mod repair;
+mod replay;
+mod topology;

@@ -1,0 +1,447 @@
+//! `dead purge`: the prompt, `--yes`, dry runs, archives, and a purge killed or stopped mid-run
+//! (every removed message in the archive, exactly once after the rerun).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Write;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use super::replay::{fill, id_counts, ids_in, setup};
+use crate::common::{
+    Broker, code, dead_letters, eventually, json, kill_mid_run, queuey, queuey_in, queuey_process,
+    run, stderr, stdout,
+};
+use serde_json::Value;
+
+#[test]
+fn purge_needs_a_terminal_or_yes() {
+    let broker = Broker::connect();
+    let (q, dead, _) = setup(&broker, "purge-refuse", 0);
+    fill(&broker, &dead, &["x"], &["r"], 10);
+    let (mut cmd, _dir) = queuey();
+    let out = cmd.args(["dead", "purge", &q]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--yes"), "{}", stderr(&out));
+    assert_eq!(broker.message_count(&dead), Some(10));
+
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args(["dead", "purge", &q, "--dry-run", "-o", "json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(json(&out)["matched"], 10);
+    assert_eq!(broker.message_count(&dead), Some(10));
+
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args(["dead", "purge", &q, "--yes", "-o", "json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(json(&out)["removed"], 10);
+    assert_eq!(broker.message_count(&dead), Some(0));
+}
+
+#[test]
+fn purge_asks_on_a_terminal() {
+    use std::io::Read;
+    let broker = Broker::connect();
+    let (q, dead, _) = setup(&broker, "purge-prompt", 0);
+    let ids = fill(&broker, &dead, &["x"], &["timeout", "crash"], 20);
+    let dir = tempfile::tempdir().unwrap();
+    let bin = assert_cmd::cargo::cargo_bin("queuey");
+    // Answers once the question is on the screen (never after a fixed sleep); returns the
+    // screen and the exit code.
+    let run = |answer: &str| -> (String, Option<i32>) {
+        // `script` gives queuey a pseudo-terminal; -e passes its exit code on.
+        let command = format!("{} dead purge {} --reason timeout", bin.display(), q);
+        let mut child = std::process::Command::new("script")
+            .args(["-qec", &command, "/dev/null"])
+            .env("QUEUEY_URL", crate::common::test_url())
+            .env("QUEUEY_API_URL", crate::common::test_api_url())
+            .current_dir(dir.path())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("script(1) from util-linux");
+        let mut stdout = child.stdout.take().unwrap();
+        let (tx, rx) = std::sync::mpsc::channel::<Vec<u8>>();
+        let reader = std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = stdout.read(&mut buf) {
+                if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut screen = Vec::new();
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while !String::from_utf8_lossy(&screen).contains("[y/N]") {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match rx.recv_timeout(left) {
+                Ok(chunk) => screen.extend(chunk),
+                Err(_) => panic!(
+                    "no question within 30 s: {}",
+                    String::from_utf8_lossy(&screen)
+                ),
+            }
+        }
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(answer.as_bytes()).unwrap();
+        let status = child.wait().unwrap();
+        drop(stdin);
+        reader.join().unwrap();
+        screen.extend(rx.try_iter().flatten());
+        (String::from_utf8_lossy(&screen).into_owned(), status.code())
+    };
+    let (text, code) = run("n\n");
+    assert!(
+        text.contains("Remove 10 messages matching the filters"),
+        "{text}"
+    );
+    assert_eq!(code, Some(9), "declined: {text}");
+    assert_eq!(ids_in(&broker, &dead), ids, "nothing removed, order kept");
+    let (text, code) = run("y\n");
+    assert!(text.contains("removed 10"), "{text}");
+    assert_eq!(code, Some(0), "{text}");
+    let crash: Vec<String> = ids.iter().skip(1).step_by(2).cloned().collect();
+    assert_eq!(ids_in(&broker, &dead), crash, "exactly the timeouts went");
+}
+
+/// A purge with --archive slow enough (`--window 5`) to be stopped mid-run, over `N` dead
+/// letters.
+struct SlowPurge {
+    q: String,
+    dead: String,
+    ids: Vec<String>,
+    dir: tempfile::TempDir,
+    archive: std::path::PathBuf,
+}
+
+impl SlowPurge {
+    const N: usize = 8_000;
+
+    fn fill(broker: &Broker, label: &str) -> SlowPurge {
+        let (q, dead, _) = setup(broker, label, 0);
+        let ids = fill(broker, &dead, &["orders"], &["x"], Self::N);
+        assert_eq!(broker.count(&dead), Self::N as u32);
+        let dir = tempfile::tempdir().unwrap();
+        let archive = dir.path().join("archive.jsonl");
+        SlowPurge {
+            q,
+            dead,
+            ids,
+            dir,
+            archive,
+        }
+    }
+
+    /// Waits until `child`, the purge, has removed a few hundred dead letters, failing if it
+    /// ended first.
+    fn wait_mid_run(&self, broker: &Broker, child: &mut std::process::Child) {
+        eventually(
+            "the purge to remove some messages",
+            Duration::from_secs(60),
+            || {
+                if let Some(status) = child.try_wait().unwrap() {
+                    panic!("the purge ended before it could be stopped ({status})");
+                }
+                (broker.count(&self.dead) < (Self::N - 300) as u32).then_some(())
+            },
+        );
+    }
+
+    /// `dead purge q --yes --window 5 --archive F`, to add to and spawn.
+    fn command(&self) -> std::process::Command {
+        let mut cmd = queuey_process(self.dir.path());
+        cmd.args([
+            "dead",
+            "purge",
+            &self.q,
+            "--yes",
+            "--window",
+            "5",
+            "--archive",
+        ])
+        .arg(&self.archive);
+        cmd
+    }
+}
+
+/// The README's promise for `purge --archive`: a dead letter is acked only once its record is
+/// written and fsynced. Killed with SIGKILL mid-purge (one fsync per 5 messages, so it is
+/// caught in the middle), every message gone from q.dead is in the archive; the archive may
+/// also hold messages not yet acked (they are then in both), and only its last line may be cut.
+#[test]
+fn sigkill_mid_purge_leaves_every_removed_message_in_the_archive() {
+    let broker = Broker::connect();
+    let p = SlowPurge::fill(&broker, "purgekill");
+    let (n, dead, ids, archive) = (SlowPurge::N, &p.dead, &p.ids, &p.archive);
+    let mut child = p
+        .command()
+        .arg("-q")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    p.wait_mid_run(&broker, &mut child);
+    kill_mid_run(&mut child, "the purge");
+    let text = std::fs::read_to_string(archive).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let mut archived: BTreeMap<String, usize> = BTreeMap::new();
+    for (i, line) in lines.iter().enumerate() {
+        match serde_json::from_str::<serde_json::Value>(line) {
+            Ok(record) => {
+                let id = record["properties"]["message_id"]
+                    .as_str()
+                    .unwrap_or_else(|| panic!("line {}: no message id: {line}", i + 1))
+                    .to_owned();
+                *archived.entry(id).or_default() += 1;
+            }
+            Err(e) if i + 1 == lines.len() && !text.ends_with('\n') => {
+                eprintln!("the last archive line was cut by the kill: {e}");
+            }
+            Err(e) => panic!("archive line {} is not a record ({e}): {line}", i + 1),
+        }
+    }
+    // The broker returns what the killed connection held: wait until q.dead stops growing.
+    let archived_count = archived.len();
+    eventually(
+        "q.dead to take back what the killed purge held",
+        Duration::from_secs(30),
+        || {
+            let before = broker.count(dead);
+            std::thread::sleep(Duration::from_millis(500));
+            let after = broker.count(dead);
+            (before == after && after as usize + archived_count >= n).then_some(())
+        },
+    );
+    let in_dead = id_counts(&broker, &[dead]);
+    let expected: BTreeSet<&String> = ids.iter().collect();
+    for (where_, counts) in [("q.dead", &in_dead), ("the archive", &archived)] {
+        for (id, n) in counts {
+            assert!(
+                expected.contains(id),
+                "{id:?} in {where_} was never published"
+            );
+            assert_eq!(*n, 1, "{id} is {n} times in {where_}");
+        }
+    }
+    let removed: Vec<&String> = ids.iter().filter(|id| !in_dead.contains_key(*id)).collect();
+    assert!(
+        !removed.is_empty() && removed.len() < n,
+        "{} removed",
+        removed.len()
+    );
+    for id in &removed {
+        assert!(
+            archived.contains_key(*id),
+            "{id} was removed from q.dead but is not in the archive"
+        );
+    }
+    eprintln!(
+        "killed mid-purge: {} removed, all archived; {} archived but not yet acked",
+        removed.len(),
+        archived_count - removed.len()
+    );
+}
+
+/// A purge with --archive killed mid-run (kill -9): the rerun with the same --archive
+/// recognises its own unfinished archive, appends to it, and writes nothing twice: every
+/// removed dead letter is in the archive exactly once.
+#[test]
+fn a_killed_archive_purge_is_finished_by_its_rerun_without_writing_twice() {
+    let broker = Broker::connect();
+    let (q, dead, _) = setup(&broker, "archive-kill", 0);
+    let ids = fill(&broker, &dead, &["orders"], &["timeout"], 6000);
+    let dir = tempfile::tempdir().unwrap();
+    let archive = dir.path().join("purged.jsonl");
+    let lines = |p: &std::path::Path| {
+        std::fs::read_to_string(p)
+            .unwrap_or_default()
+            .lines()
+            .count()
+    };
+    let mut child = queuey_process(dir.path())
+        .args(["dead", "purge", &q, "--yes", "--window", "20"])
+        .args(["--archive", archive.to_str().unwrap()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    eventually("the archive to fill", Duration::from_secs(60), || {
+        (lines(&archive) >= 400).then_some(())
+    });
+    assert!(child.try_wait().unwrap().is_none(), "killed mid-run");
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let after_kill = lines(&archive);
+    assert!(after_kill < 6000, "{after_kill} archived before the kill");
+    // The rerun without the same archive name would refuse; with it, it appends.
+    eventually("the held messages back", Duration::from_secs(30), || {
+        (broker.message_count(&dead).unwrap_or(0) as usize + after_kill >= 6000).then_some(())
+    });
+    let out = queuey_in(dir.path())
+        .args(["dead", "purge", &q, "--yes", "-o", "json"])
+        .args(["--archive", archive.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("unfinished purge"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(broker.message_count(&dead), Some(0));
+    let text = std::fs::read_to_string(&archive).unwrap();
+    let mut archived: Vec<String> = text
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["properties"]["message_id"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    archived.sort();
+    let mut want = ids.clone();
+    want.sort();
+    assert_eq!(
+        archived, want,
+        "each removed dead letter archived exactly once"
+    );
+    let mut marker = archive.as_os_str().to_owned();
+    marker.push(".unfinished");
+    assert!(!std::path::Path::new(&marker).exists(), "the marker goes");
+    // A finished archive is never appended to.
+    let out = queuey_in(dir.path())
+        .args(["dead", "purge", &q, "--yes", "--reason", "x"])
+        .args(["--archive", archive.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_ne!(out.status.code(), Some(0));
+}
+
+/// SIGTERM to a purge with --archive stops it as Ctrl-C does: what is in flight is archived
+/// and acked, the summary says how many were removed (exit 130), and nothing is in both
+/// places: each dead letter is in q.dead or in the archive, exactly once.
+#[test]
+fn sigterm_stops_an_archiving_purge_cleanly() {
+    let broker = Broker::connect();
+    let p = SlowPurge::fill(&broker, "purgeterm");
+    let (n, dead, ids, archive) = (SlowPurge::N, &p.dead, &p.ids, &p.archive);
+    let mut child = p
+        .command()
+        .args(["-o", "json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    p.wait_mid_run(&broker, &mut child);
+    let status = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    let summary = json(&out);
+    assert_eq!(summary["interrupted"], true, "{summary}");
+    let removed = summary["removed"].as_u64().unwrap();
+    assert!(
+        removed > 0 && removed < n as u64,
+        "stopped mid-run: {summary}"
+    );
+    let text = std::fs::read_to_string(archive).unwrap();
+    assert!(text.ends_with('\n'), "no line cut short by a clean stop");
+    let mut archived: BTreeMap<String, usize> = BTreeMap::new();
+    for line in text.lines() {
+        let record: serde_json::Value = serde_json::from_str(line).unwrap();
+        let id = record["properties"]["message_id"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        *archived.entry(id).or_default() += 1;
+    }
+    assert_eq!(
+        archived.len() as u64,
+        removed,
+        "the summary counts the archive"
+    );
+    // A clean stop settles what it held: q.dead takes nothing back.
+    let in_dead = id_counts(&broker, &[dead]);
+    for id in ids {
+        let n = in_dead.get(id).copied().unwrap_or(0) + archived.get(id).copied().unwrap_or(0);
+        assert_eq!(n, 1, "{id} is in q.dead or the archive, exactly once");
+    }
+    assert_eq!(in_dead.len() + archived.len(), n);
+}
+
+/// Item 11: a dry run of a whole-queue purge does not claim to have scanned nothing and matched
+/// everything.
+#[test]
+fn a_whole_queue_purge_dry_run_reports_what_it_counted() {
+    let broker = Broker::connect();
+    let (q, _dead) = dead_letters(&broker, "purge-json", 4, None);
+    let out = run(&["dead", "purge", &q, "--dry-run", "-o", "json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let doc = json(&out);
+    assert_eq!(doc["matched"], 4);
+    assert_eq!(doc["scanned"], Value::Null, "nothing was read: {doc:#}");
+    assert_eq!(doc["whole_queue"], true);
+    let out = run(&[
+        "dead",
+        "purge",
+        &q,
+        "--dry-run",
+        "--reason",
+        "nope",
+        "-o",
+        "json",
+    ]);
+    let doc = json(&out);
+    assert_eq!(
+        (doc["scanned"].as_u64(), doc["matched"].as_u64()),
+        (Some(4), Some(0))
+    );
+    assert_eq!(doc["whole_queue"], false);
+}
+
+/// Item 11: answering no to the purge prompt exits 9 (declined), not 0 as a purge does.
+#[test]
+fn declining_the_purge_prompt_exits_9() {
+    let broker = Broker::connect();
+    let (q, dead) = dead_letters(&broker, "declined", 3, None);
+    let bin = assert_cmd::cargo::cargo_bin("queuey");
+    let dir = tempfile::tempdir().unwrap();
+    let answer = |text: &str| {
+        let command = format!("{} dead purge {q}", bin.display());
+        let mut child = std::process::Command::new("script")
+            .args(["-qec", &command, "/dev/null"])
+            .env("QUEUEY_URL", crate::common::test_url())
+            .env("QUEUEY_API_URL", crate::common::test_api_url())
+            .current_dir(dir.path())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("script(1) from util-linux");
+        std::thread::sleep(Duration::from_millis(1500));
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(text.as_bytes())
+            .unwrap();
+        child.wait_with_output().unwrap()
+    };
+    let out = answer("n\n");
+    assert_eq!(code(&out), 9, "{}", stdout(&out));
+    assert!(stdout(&out).contains("nothing removed"), "{}", stdout(&out));
+    assert_eq!(broker.message_count(&dead), Some(3));
+    let out = answer("y\n");
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    assert_eq!(broker.message_count(&dead), Some(0));
+}
