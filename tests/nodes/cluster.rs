@@ -379,7 +379,7 @@ fn addresses_of_a_cluster_never_named(cluster: &Cluster) {
     }
 
     // AMQP on node 1, the API of node 2: one broker to a command that reads the API.
-    let q = common::unique("unnamed");
+    let q = crate::common::unique("unnamed");
     let dead = format!("{q}.dead");
     cluster.declare_quorum(1, &q);
     cluster.declare_quorum(2, &dead);
@@ -405,7 +405,7 @@ fn addresses_of_a_cluster_never_named(cluster: &Cluster) {
     );
 
     // A node of this cluster and the test broker: two clusters, whatever the names.
-    let two = format!("{},{}", cluster.node(1).url(), common::test_url());
+    let two = format!("{},{}", cluster.node(1).url(), crate::common::test_url());
     let out = queuey_process(dir.path())
         .args([
             "ping",
