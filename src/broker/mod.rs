@@ -4,6 +4,7 @@ pub mod acker;
 pub mod addresses;
 pub mod amqp;
 pub mod api;
+pub mod api_objects;
 pub mod attempt;
 pub mod convert;
 pub mod delete;

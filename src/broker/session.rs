@@ -16,6 +16,7 @@ use tokio::sync::OnceCell;
 use super::amqp;
 use super::api::{ApiClient, LiveQueue, Overview};
 use super::server_properties::{self, ServerProperties};
+use crate::cluster::ApiCluster;
 use crate::dead::journal::Boot;
 use crate::endpoint::ConnectionSettings;
 use crate::error::{Error, Kind, Result};
@@ -295,15 +296,7 @@ impl Session {
                     // A cluster never named gives each node's own name as the cluster's (3.10.8
                     // and 4.3.6): two nodes of one cluster differ by name, and are one broker
                     // when both names are nodes of the API's cluster.
-                    let nodes: Vec<String> = client
-                        .get_json::<Vec<serde_json::Value>>(&["nodes"], &[("columns", "name")])
-                        .await
-                        .map(|list| {
-                            list.iter()
-                                .filter_map(|n| n.get("name")?.as_str().map(str::to_owned))
-                                .collect()
-                        })
-                        .unwrap_or_default();
+                    let nodes = client.node_names().await;
                     judged = one_unnamed_cluster(&amqp, &overview, &nodes);
                 }
                 match judged {
@@ -653,16 +646,18 @@ pub fn one_broker(amqp: &ServerProperties, api: &Overview) -> OneBroker {
 }
 
 /// Two names that differ are still one broker when the cluster was never named (each node then
-/// gives its own name as the cluster's) and both are nodes of the API's cluster (`nodes`, from
-/// `/api/nodes`; empty when it could not be read: then they stay different).
+/// gives its own default name as the cluster's) and the AMQP side's name is the default name of
+/// a node of the API's cluster (`nodes`, from `/api/nodes`; empty when it could not be read:
+/// then they stay different). See [`ApiCluster`].
 pub fn one_unnamed_cluster(amqp: &ServerProperties, api: &Overview, nodes: &[String]) -> OneBroker {
-    match (amqp.cluster_name.as_deref(), api.cluster_name.as_deref()) {
-        (Some(a), Some(b)) if a == b => OneBroker::Same,
-        (Some(a), Some(b)) if nodes.iter().any(|n| n == a) && nodes.iter().any(|n| n == b) => {
-            OneBroker::Same
-        }
-        (Some(_), Some(_)) => OneBroker::Different,
-        _ => OneBroker::Unknown,
+    let cluster = ApiCluster {
+        node: api.node.as_deref(),
+        name: api.cluster_name.as_deref(),
+        nodes,
+    };
+    match amqp.cluster_name.as_deref() {
+        Some(a) if cluster.is_named(a) => OneBroker::Same,
+        _ => one_broker(amqp, api),
     }
 }
 
@@ -736,15 +731,18 @@ mod tests {
     /// node list does not hold both (or could not be read).
     #[test]
     fn the_nodes_of_an_unnamed_cluster_are_one_broker() {
+        // As a private cluster on the test machine gives them (3.10.8 and 4.3.6): nodes named
+        // after localhost, default cluster names after the host.
         let amqp = ServerProperties {
-            cluster_name: Some("n1@host".to_owned()),
+            cluster_name: Some("n1@vm".to_owned()),
             ..ServerProperties::default()
         };
         let api = Overview {
-            cluster_name: Some("n2@host".to_owned()),
+            cluster_name: Some("n2@vm".to_owned()),
+            node: Some("n2@localhost".to_owned()),
             ..Overview::default()
         };
-        let nodes = ["n1@host", "n2@host", "n3@host"].map(str::to_owned);
+        let nodes = ["n1@localhost", "n2@localhost", "n3@localhost"].map(str::to_owned);
         assert_eq!(one_broker(&amqp, &api), OneBroker::Different);
         assert_eq!(one_unnamed_cluster(&amqp, &api, &nodes), OneBroker::Same);
         assert_eq!(

@@ -5,9 +5,10 @@ use std::time::Instant;
 use crate::broker::api::{ApiClient, Overview};
 use crate::broker::attempt::Failed;
 use crate::broker::server_properties::{self, ServerProperties};
-use crate::broker::session::{OneBroker, one_broker, other_broker};
+use crate::broker::session::{OneBroker, one_broker, one_unnamed_cluster, other_broker};
 use crate::broker::{addresses, amqp};
-use crate::endpoint::{ApiTarget, ConnectionSettings, DEFAULT_API_PORT};
+use crate::cluster::ApiCluster;
+use crate::endpoint::{ConnectionSettings, DEFAULT_API_PORT};
 use crate::error::{Error, ExitCode, Result};
 use crate::output::ping::{
     AddressOutcome, AmqpReport, ApiReport, PingReport, print_outcomes, print_table,
@@ -158,7 +159,7 @@ async fn try_amqp(
 /// Tries every management API address for `at` (the AMQP address used), in order.
 async fn try_api(
     at: &ConnectionSettings,
-) -> (Vec<AddressOutcome>, Result<(ApiTarget, Overview, u64)>) {
+) -> (Vec<AddressOutcome>, Result<(ApiClient, Overview, u64)>) {
     let mut tried = Tried::new();
     for target in at.api_candidates() {
         let start = Instant::now();
@@ -178,7 +179,7 @@ async fn try_api(
                     ms,
                     cluster_name,
                     version,
-                    (target, overview, ms),
+                    (client, overview, ms),
                 );
             }
             Err(failed) => tried.failed(target.display(), start, failed, |e| e),
@@ -187,10 +188,16 @@ async fn try_api(
     tried.finish(addresses::none_answered_api)
 }
 
-/// The clusters the answering addresses named, each once, in order.
-fn clusters(outcomes: &[&AddressOutcome]) -> Vec<String> {
+/// The clusters the answering addresses named, each once, in order. A name that is the API's
+/// cluster (`api`: a cluster never named gives each node's own default name as the cluster's)
+/// counts as the API's name.
+fn clusters(outcomes: &[&AddressOutcome], api: &ApiCluster) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for name in outcomes.iter().filter_map(|o| o.cluster_name.clone()) {
+        let name = match api.name {
+            Some(own) if api.is_named(&name) => own.to_owned(),
+            _ => name,
+        };
         if !out.contains(&name) {
             out.push(name);
         }
@@ -249,7 +256,7 @@ pub async fn run(connection: &ConnectionSettings, output: Output) -> Result<Exit
         connect_ms,
     };
     let (api_outcomes, chosen_api) = try_api(&at).await;
-    let (api_target, overview, request_ms) = match chosen_api {
+    let (api_client, overview, request_ms) = match chosen_api {
         Ok(chosen) => chosen,
         Err(e) => {
             if several || api_outcomes.len() > 1 {
@@ -268,12 +275,31 @@ pub async fn run(connection: &ConnectionSettings, output: Output) -> Result<Exit
         }
     };
     let used = ConnectionSettings {
-        api: api_target,
+        api: api_client.target().clone(),
         ..at.clone()
     };
-    let judged = one_broker(&server, &overview);
+    let mut judged = one_broker(&server, &overview);
     let everyone: Vec<&AddressOutcome> = amqp_outcomes.iter().chain(&api_outcomes).collect();
-    let names = clusters(&everyone);
+    let api_cluster = |nodes| ApiCluster {
+        node: overview.node.as_deref(),
+        name: overview.cluster_name.as_deref(),
+        nodes,
+    };
+    let mut names = clusters(&everyone, &api_cluster(&[]));
+    let mut cluster_nodes = Vec::new();
+    if judged == OneBroker::Different || names.len() > 1 {
+        // Names that differ may be the nodes of one cluster that was never named.
+        cluster_nodes = api_client.node_names().await;
+        if judged == OneBroker::Different {
+            judged = one_unnamed_cluster(&server, &overview, &cluster_nodes);
+        }
+        names = clusters(&everyone, &api_cluster(&cluster_nodes));
+        if names.len() <= 1 && judged != OneBroker::Different {
+            cluster_nodes.sort();
+        } else {
+            cluster_nodes.clear();
+        }
+    }
     let mismatch = if judged == OneBroker::Different {
         Some(other_broker(&used, &server, &overview))
     } else if names.len() > 1 {
@@ -300,6 +326,7 @@ pub async fn run(connection: &ConnectionSettings, output: Output) -> Result<Exit
         },
         addresses: amqp_outcomes,
         api_addresses: api_outcomes,
+        cluster_nodes,
     };
     match output.format {
         // Two brokers: the error is the one JSON document (it names both ends).

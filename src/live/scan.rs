@@ -3,6 +3,7 @@
 
 use crate::broker::peek::{Delivered, Peek};
 use crate::broker::session::Session;
+use crate::cluster::ApiCluster;
 use crate::dead::decode::{self, DeadLetter};
 use crate::dead::filter::Filter;
 use crate::dead::journal::{Scope, cluster_identity};
@@ -178,7 +179,12 @@ pub async fn journal_scope(session: &Session, dead: &str) -> Scope {
                 Some(_) => session.cluster_nodes().await.unwrap_or_default(),
                 None => Vec::new(),
             };
-            let (broker, own) = cluster_identity(&name, node.as_deref(), &nodes);
+            let api = ApiCluster {
+                node: node.as_deref(),
+                name: overview.as_ref().and_then(|o| o.cluster_name.as_deref()),
+                nodes: &nodes,
+            };
+            let (broker, own) = cluster_identity(&name, &api);
             (broker, own.into_iter().chain([address]).collect())
         }
         None => (address, Vec::new()),

@@ -17,6 +17,11 @@ pub struct PingReport {
     pub addresses: Vec<AddressOutcome>,
     /// Every management API address tried, in order, with what it did.
     pub api_addresses: Vec<AddressOutcome>,
+    /// The nodes of the API's cluster (`/api/nodes`), read only when the ends gave different
+    /// cluster names: a cluster never named gives each node's own name as the cluster's, and
+    /// names among these nodes are that one cluster.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cluster_nodes: Vec<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -150,6 +155,11 @@ pub fn print_table(report: &PingReport, api_origin: &str, connected: Option<&str
     }
     output::print(table)?;
     let verdict = match report.one_broker {
+        "same" if !report.cluster_nodes.is_empty() => format!(
+            "one broker: a cluster never named (each node gives its own name), every address \
+             that answered is one of its nodes: {}",
+            sanitize(&report.cluster_nodes.join(", "))
+        ),
         "same" => format!(
             "one broker: both ends are cluster {}",
             sanitize(&report.api.cluster_name.clone().unwrap_or_else(unknown))

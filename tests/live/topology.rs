@@ -1055,9 +1055,10 @@ fn verify_does_not_renew_a_hold_queues_lease() {
     let q = logical(&broker, "lease");
     broker.declare(&q, table(vec![priority10()]));
     broker.declare(&format!("{q}.dead"), FieldTable::default());
-    let hold = format!("{q}.deferred.1000");
-    // x-expires = 2000 ms: unused for 2 s, the broker deletes it.
-    broker.declare(&hold, hold_args(&q, 1000));
+    let hold = format!("{q}.deferred.3000");
+    // x-expires = 6000 ms: unused for 6 s, the broker deletes it (6 s, not 2: on a loaded
+    // machine one verify run can take a second or more, and it must run at least twice).
+    broker.declare(&hold, hold_args(&q, 3000));
     let declared = Instant::now();
     let mut runs = 0;
     let mut saw_it = false;

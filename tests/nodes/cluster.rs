@@ -326,11 +326,107 @@ fn purge_losing_a_node(
     );
 }
 
+/// The harness's cluster was never given a name (`rabbitmqctl set_cluster_name`), the default
+/// of most clusters. The rule on 3.10.8 and 4.3.6 alike: each node then gives its own node name
+/// as the cluster's name, in `connection.start` and in `/api/overview`. queuey reads the API's
+/// node list before it calls two names two clusters: the three addresses in one `--url` are one
+/// cluster to `ping` (exit 0, the nodes listed), AMQP on node 1 with the API of node 2 is one
+/// broker to every command (`dead ls` reads, exit 0), and a node of this cluster listed with
+/// the test broker is still two clusters (exit 6, both named).
+fn addresses_of_a_cluster_never_named(cluster: &Cluster) {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let names: Vec<String> = cluster.nodes.iter().map(|n| n.name.clone()).collect();
+    let urls = cluster.urls().join(",");
+    let out = queuey_process(dir.path())
+        .args(["ping", "-o", "json", "--url", &urls])
+        .args(["--api-url", &cluster.node(2).api_url()])
+        .output()
+        .expect("queuey runs");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "ping over the three nodes: {} {}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc = json(&out);
+    // Each node answers with its own name as the cluster's.
+    let given: Vec<&str> = doc["addresses"]
+        .as_array()
+        .expect("addresses")
+        .iter()
+        .map(|a| a["cluster_name"].as_str().unwrap_or("?"))
+        .collect();
+    let own: Vec<String> = names.iter().map(|n| n.replace("@localhost", "@")).collect();
+    for (i, (given, own)) in given.iter().zip(&own).enumerate() {
+        assert!(
+            given.starts_with(own.as_str()),
+            "node {}: a cluster never named gives the node's own name ({own}...), not {given}",
+            i + 1
+        );
+    }
+    assert_eq!(doc["one_broker"], "same", "{doc:#}");
+    let mut listed: Vec<String> = doc["cluster_nodes"]
+        .as_array()
+        .expect("cluster_nodes, the API's node list")
+        .iter()
+        .filter_map(|n| n.as_str().map(str::to_owned))
+        .collect();
+    listed.sort();
+    assert_eq!(listed.len(), 3, "the three nodes: {listed:?}");
+    for (listed, own) in listed.iter().zip(&own) {
+        assert!(listed.starts_with(own.as_str()), "{listed} is {own}...");
+    }
+
+    // AMQP on node 1, the API of node 2: one broker to a command that reads the API.
+    let q = crate::common::unique("unnamed");
+    let dead = format!("{q}.dead");
+    cluster.declare_quorum(1, &q);
+    cluster.declare_quorum(2, &dead);
+    cluster.fill_dead(2, &q, &dead, 5, 0);
+    let out = queuey_process(dir.path())
+        .args([
+            "dead",
+            "ls",
+            &q,
+            "-o",
+            "json",
+            "--url",
+            &cluster.node(1).url(),
+        ])
+        .args(["--api-url", &cluster.node(2).api_url()])
+        .output()
+        .expect("queuey runs");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "dead ls, AMQP on node 1 and the API of node 2: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    // A node of this cluster and the test broker: two clusters, whatever the names.
+    let two = format!("{},{}", cluster.node(1).url(), crate::common::test_url());
+    let out = queuey_process(dir.path())
+        .args([
+            "ping",
+            "--url",
+            &two,
+            "--api-url",
+            &cluster.node(1).api_url(),
+        ])
+        .output()
+        .expect("queuey runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(6), "two clusters: {err}");
+    assert!(err.contains("2 clusters"), "{err}");
+}
+
 #[test]
 fn a_node_lost_mid_purge_then_a_rerun_through_another_node_archives_each_exactly_once() {
     let _lock = Node::lock();
     let started = Instant::now();
     let cluster = Cluster::start();
+    addresses_of_a_cluster_never_named(&cluster);
     purge_losing_a_node(&cluster, "purge-lose-connected", 1, 1, 1, 2);
     purge_losing_a_node(&cluster, "purge-lose-dead-leader", 1, 2, 1, 3);
     eprintln!(

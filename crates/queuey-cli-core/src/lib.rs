@@ -14,6 +14,7 @@
 //!   passwords masked, shell quoting, outside text escaped, "did you mean", errors and exit
 //!   codes.
 
+pub mod cluster;
 pub mod dead;
 pub mod duration;
 pub mod endpoint;

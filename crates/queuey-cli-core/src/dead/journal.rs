@@ -50,6 +50,7 @@ use sha2::{Digest as _, Sha256};
 
 use super::decode::{BROKER_BOOKKEEPING, X_DELIVERY_COUNT};
 use super::value::{Keys, Properties, TypedProperties};
+use crate::cluster::ApiCluster;
 
 /// The `format` of a journal's run lines.
 pub const JOURNAL_FORMAT: &str = "queuey-replay-journal/3";
@@ -105,27 +106,19 @@ impl Scope {
     }
 }
 
-/// The name of the cluster that every node shares, from its `cluster_name`, the node queuey
-/// is connected to (`node`, from the management API) and the cluster's nodes (`nodes`, from
-/// the management API; empty when unknown): `(the shared name, the node's own name when it
-/// differs)`.
+/// The name of the cluster that every node shares, from the `cluster_name` of the node queuey
+/// is connected to and what the management API says of its cluster (`api`; its nodes empty
+/// when unknown): `(the shared name, the node's own name when it differs)`.
 ///
 /// A cluster never named has as its name the default of the node that answers, the node's
 /// own name with the host's full name (`rabbit@mq-1.example.com` on node `rabbit@mq-1`): each
-/// node gives another. Then the cluster is its first node in order, which every node lists
-/// alike. When the nodes are unknown (a user without the API's monitoring tag), the node's
-/// own name is all there is: a rerun through another node will not find the journal.
-pub fn cluster_identity(
-    cluster_name: &str,
-    node: Option<&str>,
-    nodes: &[String],
-) -> (String, Option<String>) {
-    let short = |n: &str| n.split('@').next().unwrap_or(n).to_owned();
-    let own_default = node.is_some_and(|n| {
-        n.contains('@') && cluster_name.contains('@') && short(n) == short(cluster_name)
-    });
-    match nodes.iter().min() {
-        Some(first) if own_default => (
+/// node gives another ([`ApiCluster`]). Then the cluster is its first node in order, which
+/// every node lists alike. When the nodes are unknown (a user without the API's monitoring
+/// tag), the node's own name is all there is: a rerun through another node will not find the
+/// journal.
+pub fn cluster_identity(cluster_name: &str, api: &ApiCluster) -> (String, Option<String>) {
+    match api.nodes.iter().min() {
+        Some(first) if api.unnamed() && api.is_named(cluster_name) => (
             format!("cluster:{first}"),
             Some(format!("cluster:{cluster_name}")),
         ),
@@ -1114,31 +1107,63 @@ mod tests {
             .iter()
             .map(|n| n.to_string())
             .collect();
-        // Each node's default cluster name is its own, with the host's full name.
-        for (name, node) in [
-            ("qtest1@vm", "qtest1@localhost"),
-            ("qtest3@vm.example", "qtest3@localhost"),
+        let api = |node, name| ApiCluster {
+            node: Some(node),
+            name: Some(name),
+            nodes: &nodes,
+        };
+        // Each node's default cluster name is its own, with the host's full name; the API on
+        // that node or on another.
+        for (name, node, api_node, api_name) in [
+            (
+                "qtest1@vm",
+                "qtest1@localhost",
+                "qtest1@localhost",
+                "qtest1@vm",
+            ),
+            (
+                "qtest3@vm.example",
+                "qtest3@localhost",
+                "qtest3@localhost",
+                "qtest3@vm.example",
+            ),
+            (
+                "qtest1@vm",
+                "qtest1@localhost",
+                "qtest2@localhost",
+                "qtest2@vm",
+            ),
         ] {
             assert_eq!(
-                cluster_identity(name, Some(node), &nodes),
+                cluster_identity(name, &api(api_node, api_name)),
                 (
                     "cluster:qtest1@localhost".to_owned(),
                     Some(format!("cluster:{name}"))
-                )
+                ),
+                "{node}"
             );
         }
         // A name of its own is the cluster's, whatever the node.
         assert_eq!(
-            cluster_identity("prod-eu", Some("qtest2@localhost"), &nodes),
+            cluster_identity("prod-eu", &api("qtest2@localhost", "prod-eu")),
             ("cluster:prod-eu".to_owned(), None)
         );
         // The nodes unknown (no monitoring tag): the node's own name is all there is.
+        let unknown = ApiCluster {
+            node: Some("qtest2@localhost"),
+            name: Some("qtest2@vm"),
+            nodes: &[],
+        };
         assert_eq!(
-            cluster_identity("qtest2@vm", Some("qtest2@localhost"), &[]),
+            cluster_identity("qtest2@vm", &unknown),
             ("cluster:qtest2@vm".to_owned(), None)
         );
+        let no_node = ApiCluster {
+            node: None,
+            ..api("", "qtest2@vm")
+        };
         assert_eq!(
-            cluster_identity("qtest2@vm", None, &nodes),
+            cluster_identity("qtest2@vm", &no_node),
             ("cluster:qtest2@vm".to_owned(), None)
         );
     }
