@@ -144,23 +144,16 @@ pub async fn ls(
     };
     session.close().await;
     let code = looked.note(output, &dead, &stop);
-    let Looked {
-        scanned,
-        target,
-        interrupted,
-        held_elsewhere,
-        ..
-    } = looked;
 
     if grouping {
         print_groups(
             &dead,
             &groups,
-            scanned,
-            target,
+            looked.scanned,
+            looked.target,
             matched,
-            interrupted,
-            held_elsewhere,
+            looked.interrupted,
+            looked.held_elsewhere,
             now,
             output,
         )?;
@@ -170,12 +163,12 @@ pub async fn ls(
         &LsReport {
             queue: dead,
             queue_type: kind.queue_type,
-            depth_at_start: target,
-            scanned,
+            depth_at_start: looked.target,
+            scanned: looked.scanned,
             matched,
-            complete: scanned >= target,
-            interrupted,
-            held_elsewhere,
+            complete: looked.scanned >= looked.target,
+            interrupted: looked.interrupted,
+            held_elsewhere: looked.held_elsewhere,
             messages: rows,
         },
         queue,
@@ -325,21 +318,14 @@ pub async fn export(
     }
     session.close().await;
     let code = looked.note(output, &dead, &stop);
-    let Looked {
-        scanned,
-        target,
-        interrupted,
-        held_elsewhere,
-        ..
-    } = looked;
     let report = ExportReport {
         queue: dead,
-        depth_at_start: target,
-        scanned,
+        depth_at_start: looked.target,
+        scanned: looked.scanned,
         exported,
-        complete: scanned >= target,
-        interrupted,
-        held_elsewhere,
+        complete: looked.scanned >= looked.target,
+        interrupted: looked.interrupted,
+        held_elsewhere: looked.held_elsewhere,
         output_file: output_file.map(|p| p.display().to_string()),
     };
     match (output.format, &report.output_file) {
@@ -348,16 +334,17 @@ pub async fn export(
         (Format::Json, Some(_)) => output::print_json(&report)?,
         _ => output.note(&format!(
             "exported {exported} of {} scanned in {}{}{}",
-            plural(scanned, "dead letter"),
+            plural(looked.scanned, "dead letter"),
             sanitize(&report.queue),
             output_file.map_or(String::new(), |p| format!(
                 " to {}",
                 sanitize(&p.display().to_string())
             )),
-            if interrupted {
+            if looked.interrupted {
                 format!(
-                    "; INCOMPLETE: the export stopped after {scanned} of the {target} dead \
-                     letters the queue held"
+                    "; INCOMPLETE: the export stopped after {} of the {} dead letters the \
+                     queue held",
+                    looked.scanned, looked.target
                 )
             } else {
                 String::new()
