@@ -172,7 +172,13 @@ fn replay_losing_a_node(
     // The rerun through another node, with the killed node still down: it finishes, or it
     // names the dead letters the dead node's consumer still holds (exit 3), never success
     // with some left behind.
-    let first = rerun(cluster, rerun_via, dir.path(), &f, label);
+    // As an operator gives a cluster: every node's address, in order, the killed one among
+    // them (skipped: it does not answer), unless the scenario names the node to rerun through.
+    let first = if killed == connected {
+        rerun(cluster, Via::All(rerun_via), dir.path(), &f, label)
+    } else {
+        rerun(cluster, Via::Node(rerun_via), dir.path(), &f, label)
+    };
     let down_for = killed_at.elapsed();
     cluster.bring_back(killed);
     let back = Instant::now();
@@ -184,7 +190,7 @@ fn replay_losing_a_node(
     );
     if first == Some(3) {
         // What was held came back with the node: one rerun, through any node, finishes.
-        let again = rerun(cluster, rerun_via, dir.path(), &f, label);
+        let again = rerun(cluster, Via::Node(rerun_via), dir.path(), &f, label);
         assert_eq!(
             again,
             Some(0),
@@ -194,18 +200,48 @@ fn replay_losing_a_node(
     assert_exactly_once(cluster, rerun_via, &f, label);
 }
 
-/// `dead replay` of `f` through node `n`, in `dir`: its exit code, after checking that a run
+/// Which addresses a rerun is given.
+#[derive(Clone, Copy, Debug)]
+enum Via {
+    /// One node's AMQP and API addresses.
+    Node(usize),
+    /// Every node's, node 1 first (`QUEUEY_URL` and `QUEUEY_API_URL` lists): the run must
+    /// connect to this node, the first that answers.
+    All(usize),
+}
+
+/// `dead replay` of `f` through `via`, in `dir`: its exit code, after checking that a run
 /// that leaves dead letters held by another consumer says so (exit 3, `held_elsewhere`) and a
 /// successful one left none.
-fn rerun(cluster: &Cluster, n: usize, dir: &Path, f: &Fixture, label: &str) -> Option<i32> {
-    let out = queuey_on(cluster, n, dir)
+fn rerun(cluster: &Cluster, via: Via, dir: &Path, f: &Fixture, label: &str) -> Option<i32> {
+    let mut cmd = match via {
+        Via::Node(n) => queuey_on(cluster, n, dir),
+        Via::All(_) => {
+            let apis: Vec<String> = cluster.nodes.iter().map(Node::api_url).collect();
+            let mut cmd = queuey_process(dir);
+            cmd.env("QUEUEY_URL", cluster.urls().join(","))
+                .env("QUEUEY_API_URL", apis.join(","));
+            cmd
+        }
+    };
+    let out = cmd
         .args(["dead", "replay", &f.q, "-o", "json"])
         .output()
         .expect("queuey runs");
     let err = String::from_utf8_lossy(&out.stderr).into_owned();
     let summary = json(&out);
+    if let Via::All(n) = via {
+        let expected = cluster.node(n).url().replace("guest:guest", "guest:***");
+        assert!(
+            summary["connected_to"]
+                .as_str()
+                .is_some_and(|at| at.eq_ignore_ascii_case(&expected)),
+            "{label}: the rerun given every address connects to node {n}, the first that \
+             answers ({expected}): {summary} {err}"
+        );
+    }
     eprintln!(
-        "{label}: rerun via node {n}: exit {:?}; moved {}, already copied {}, held elsewhere {}",
+        "{label}: rerun via {via:?}: exit {:?}; moved {}, already copied {}, held elsewhere {}",
         out.status.code(),
         summary["moved"],
         summary["already_copied"],
