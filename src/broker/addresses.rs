@@ -17,6 +17,7 @@ use lapin::Connection;
 
 use super::amqp;
 use super::api::{ApiClient, Overview};
+use super::attempt::Failed;
 use super::server_properties;
 use crate::endpoint::ConnectionSettings;
 use crate::error::{Error, Kind, Result};
@@ -41,20 +42,35 @@ pub async fn connect_first(
                 }
                 return Ok((connection, at));
             }
-            Err(failed) if failed.no_answer && count > 1 => {
-                if index + 1 < count {
-                    note(&format!(
-                        "{}; trying the next address ({} of {count})",
-                        failed.error.message,
-                        index + 2
-                    ));
-                }
-                skipped.push(failed.error);
-            }
-            Err(failed) => return Err(refused_among_several(failed.error, count)),
+            Err(failed) => skip_or_stop(failed, index, count, "address", &mut skipped, note)?,
         }
     }
     Err(none_answered("AMQP", &skipped, AMQP_HINT))
+}
+
+/// An address of `count` that failed: when nothing answered there and there are others, kept
+/// to be named if none answers, and the next one announced (`next`: what an address is);
+/// otherwise the error to stop on.
+fn skip_or_stop(
+    failed: Failed,
+    index: usize,
+    count: usize,
+    next: &str,
+    skipped: &mut Vec<Error>,
+    note: &(dyn Fn(&str) + Send + Sync),
+) -> Result<()> {
+    if !(failed.no_answer && count > 1) {
+        return Err(refused_among_several(failed.error, count));
+    }
+    if index + 1 < count {
+        note(&format!(
+            "{}; trying the next {next} ({} of {count})",
+            failed.error.message,
+            index + 2
+        ));
+    }
+    skipped.push(failed.error);
+    Ok(())
 }
 
 /// What queuey says of the address it connected to, among several.
@@ -88,17 +104,14 @@ pub async fn api_first(
                 }
                 return Ok((client, overview));
             }
-            Err(failed) if failed.no_answer && count > 1 => {
-                if index + 1 < count {
-                    note(&format!(
-                        "{}; trying the next management API address ({} of {count})",
-                        failed.error.message,
-                        index + 2
-                    ));
-                }
-                skipped.push(failed.error);
-            }
-            Err(failed) => return Err(refused_among_several(failed.error, count)),
+            Err(failed) => skip_or_stop(
+                failed,
+                index,
+                count,
+                "management API address",
+                &mut skipped,
+                note,
+            )?,
         }
     }
     Err(none_answered(

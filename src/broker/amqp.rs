@@ -111,19 +111,10 @@ fn no_answer(target: &AmqpTarget, err: &lapin::Error) -> bool {
     }
     match err.kind() {
         ErrorKind::IOError(io) => {
-            let lower = io.to_string().to_ascii_lowercase();
-            let refused_or_dns = io.kind() == std::io::ErrorKind::ConnectionRefused
-                || lower.contains("lookup")
-                || lower.contains("resolve");
             // A stream closed mid-handshake is a refused login (plain) or a refused
             // certificate (TLS); any other failure of a TLS handshake names a certificate too.
-            let closed = matches!(
-                io.kind(),
-                std::io::ErrorKind::ConnectionReset
-                    | std::io::ErrorKind::UnexpectedEof
-                    | std::io::ErrorKind::BrokenPipe
-            );
-            refused_or_dns || (!closed && !target.tls)
+            let f = IoFailure::of(io);
+            f.refused_or_dns || (!f.closed && !target.tls)
         }
         ErrorKind::ParsingError(_) | ErrorKind::InvalidProtocolVersion(_) => true,
         ErrorKind::ProtocolError(amqp) => matches!(
@@ -131,6 +122,33 @@ fn no_answer(target: &AmqpTarget, err: &lapin::Error) -> bool {
             AMQPErrorKind::Hard(AMQPHardError::CONNECTIONFORCED)
         ),
         _ => false,
+    }
+}
+
+/// What an I/O failure of a connection attempt is.
+struct IoFailure {
+    /// A name that does not resolve.
+    dns: bool,
+    /// A connection refused, or a name that does not resolve.
+    refused_or_dns: bool,
+    /// A stream closed mid-handshake.
+    closed: bool,
+}
+
+impl IoFailure {
+    fn of(io: &std::io::Error) -> IoFailure {
+        let lower = io.to_string().to_ascii_lowercase();
+        let dns = lower.contains("lookup") || lower.contains("resolve");
+        IoFailure {
+            dns,
+            refused_or_dns: io.kind() == std::io::ErrorKind::ConnectionRefused || dns,
+            closed: matches!(
+                io.kind(),
+                std::io::ErrorKind::ConnectionReset
+                    | std::io::ErrorKind::UnexpectedEof
+                    | std::io::ErrorKind::BrokenPipe
+            ),
+        }
     }
 }
 
@@ -159,16 +177,11 @@ pub fn classify_connect(target: &AmqpTarget, tls: &TlsSettings, err: &lapin::Err
         }
         ErrorKind::IOError(io) => {
             let detail = io.to_string();
-            let lower = detail.to_ascii_lowercase();
-            let refused_or_dns = io.kind() == std::io::ErrorKind::ConnectionRefused
-                || lower.contains("lookup")
-                || lower.contains("resolve");
-            let closed = matches!(
-                io.kind(),
-                std::io::ErrorKind::ConnectionReset
-                    | std::io::ErrorKind::UnexpectedEof
-                    | std::io::ErrorKind::BrokenPipe
-            );
+            let IoFailure {
+                dns,
+                refused_or_dns,
+                closed,
+            } = IoFailure::of(io);
             if target.tls && closed {
                 return super::tls::closed_in_handshake(&tls_peer(target), tls, &detail);
             }
@@ -207,7 +220,7 @@ pub fn classify_connect(target: &AmqpTarget, tls: &TlsSettings, err: &lapin::Err
                          client it does not accept); check the credentials in --url / QUEUEY_URL",
                     )
                 }
-                _ if lower.contains("lookup") || lower.contains("resolve") => Error::new(
+                _ if dns => Error::new(
                     Kind::Unreachable,
                     format!(
                         "cannot resolve the host {:?} of {url}: {detail}",

@@ -9,7 +9,7 @@ use serde::Serialize;
 use crate::broker::peek::{Delivered, Peek, with_peek};
 use crate::dead::decode::{self};
 use crate::dead::filter::{Filter, GroupKey, Grouping};
-use crate::dead::peek::PeekOptions;
+use crate::dead::peek::{HeldElsewhere, PeekOptions};
 use crate::endpoint::ConnectionSettings;
 use crate::error::{Error, ExitCode, Kind, Result};
 use crate::output::dead_letters::{LsReport, LsRow, print_groups, print_ls, render_show};
@@ -38,6 +38,45 @@ fn partial_if(partial: bool) -> ExitCode {
 
 /// Before a look reads anything: a stop signal ends it cleanly, and what a crash would cost on
 /// this queue is said.
+/// How a look over q.dead ended (`dead ls`, `dead export`): what it read of the messages it was
+/// to read, the dead letters it replaced by copies on their last delivery, whether a signal
+/// stopped it, and whether others held messages it could not read.
+#[derive(Clone, Copy)]
+struct Looked {
+    scanned: u64,
+    target: u64,
+    rescued: u64,
+    interrupted: bool,
+    held_elsewhere: Option<HeldElsewhere>,
+}
+
+impl Looked {
+    fn of(p: &Peek<'_>) -> Looked {
+        Looked {
+            scanned: p.received(),
+            target: p.target,
+            rescued: p.rescuer.count,
+            interrupted: p.interrupted(),
+            held_elsewhere: p.held_elsewhere,
+        }
+    }
+
+    /// Says what the look replaced, could not read and was stopped by; the exit code that makes.
+    fn note(&self, output: Output, dead: &str, stop: &StopFlag) -> ExitCode {
+        note_rescued(output, dead, self.rescued);
+        note_held_elsewhere(output, dead, self.held_elsewhere);
+        note_interrupted(
+            output,
+            dead,
+            stop,
+            self.interrupted,
+            self.scanned,
+            self.target,
+        )
+        .merge(partial_if(self.held_elsewhere.is_some()))
+    }
+}
+
 fn begin_look(p: &mut Peek<'_>, stop: &StopFlag, output: Output) {
     p.stop_on(stop);
     if p.kind.closes_count {
@@ -96,35 +135,25 @@ pub async fn ls(
             }
         }
         progress.finish();
-        Ok((
-            p.received(),
-            p.target,
-            p.rescuer.count,
-            p.kind.clone(),
-            p.interrupted(),
-            p.held_elsewhere,
-        ))
+        Ok((Looked::of(p), p.kind.clone()))
     })
     .await;
-    let (scanned, target, rescued, kind, interrupted, held_elsewhere) = match peeked {
+    let (looked, kind) = match peeked {
         Ok(v) => v,
         Err(e) => return Err(explain_missing(&session, queue, e).await),
     };
     session.close().await;
-    note_rescued(output, &dead, rescued);
-    note_held_elsewhere(output, &dead, held_elsewhere);
-    let code = note_interrupted(output, &dead, &stop, interrupted, scanned, target)
-        .merge(partial_if(held_elsewhere.is_some()));
+    let code = looked.note(output, &dead, &stop);
 
     if grouping {
         print_groups(
             &dead,
             &groups,
-            scanned,
-            target,
+            looked.scanned,
+            looked.target,
             matched,
-            interrupted,
-            held_elsewhere,
+            looked.interrupted,
+            looked.held_elsewhere,
             now,
             output,
         )?;
@@ -134,12 +163,12 @@ pub async fn ls(
         &LsReport {
             queue: dead,
             queue_type: kind.queue_type,
-            depth_at_start: target,
-            scanned,
+            depth_at_start: looked.target,
+            scanned: looked.scanned,
             matched,
-            complete: scanned >= target,
-            interrupted,
-            held_elsewhere,
+            complete: looked.scanned >= looked.target,
+            interrupted: looked.interrupted,
+            held_elsewhere: looked.held_elsewhere,
             messages: rows,
         },
         queue,
@@ -273,16 +302,10 @@ pub async fn export(
             }
         }
         progress.finish();
-        Ok((
-            p.received(),
-            p.target,
-            p.rescuer.count,
-            p.interrupted(),
-            p.held_elsewhere,
-        ))
+        Ok(Looked::of(p))
     })
     .await;
-    let (scanned, target, rescued, interrupted, held_elsewhere) = match peeked {
+    let looked = match peeked {
         Ok(v) => v,
         Err(e) => return Err(explain_missing(&session, queue, e).await),
     };
@@ -294,18 +317,15 @@ pub async fn export(
             .map_err(|e| Error::io(format!("cannot sync {}", path.display()), &e))?;
     }
     session.close().await;
-    note_rescued(output, &dead, rescued);
-    note_held_elsewhere(output, &dead, held_elsewhere);
-    let code = note_interrupted(output, &dead, &stop, interrupted, scanned, target)
-        .merge(partial_if(held_elsewhere.is_some()));
+    let code = looked.note(output, &dead, &stop);
     let report = ExportReport {
         queue: dead,
-        depth_at_start: target,
-        scanned,
+        depth_at_start: looked.target,
+        scanned: looked.scanned,
         exported,
-        complete: scanned >= target,
-        interrupted,
-        held_elsewhere,
+        complete: looked.scanned >= looked.target,
+        interrupted: looked.interrupted,
+        held_elsewhere: looked.held_elsewhere,
         output_file: output_file.map(|p| p.display().to_string()),
     };
     match (output.format, &report.output_file) {
@@ -314,16 +334,17 @@ pub async fn export(
         (Format::Json, Some(_)) => output::print_json(&report)?,
         _ => output.note(&format!(
             "exported {exported} of {} scanned in {}{}{}",
-            plural(scanned, "dead letter"),
+            plural(looked.scanned, "dead letter"),
             sanitize(&report.queue),
             output_file.map_or(String::new(), |p| format!(
                 " to {}",
                 sanitize(&p.display().to_string())
             )),
-            if interrupted {
+            if looked.interrupted {
                 format!(
-                    "; INCOMPLETE: the export stopped after {scanned} of the {target} dead \
-                     letters the queue held"
+                    "; INCOMPLETE: the export stopped after {} of the {} dead letters the \
+                     queue held",
+                    looked.scanned, looked.target
                 )
             } else {
                 String::new()

@@ -3,6 +3,7 @@
 use std::time::Instant;
 
 use crate::broker::api::{ApiClient, Overview};
+use crate::broker::attempt::Failed;
 use crate::broker::server_properties::{self, ServerProperties};
 use crate::broker::session::{OneBroker, one_broker, one_unnamed_cluster, other_broker};
 use crate::broker::{addresses, amqp};
@@ -30,15 +31,86 @@ pub fn api_origin(connection: &ConnectionSettings) -> String {
     }
 }
 
-/// An address that failed, and how.
-fn failed_outcome(url: String, start: Instant, error: &Error, no_answer: bool) -> AddressOutcome {
-    AddressOutcome {
-        url,
-        outcome: if no_answer { "no-answer" } else { "refused" },
-        cluster_name: None,
-        rabbitmq_version: None,
-        ms: elapsed_ms(start),
-        error: Some(error.message.clone()),
+/// The addresses tried so far, in order, with what each did, and the one a command would use:
+/// the first that answers, unless a refusal comes first.
+struct Tried<T> {
+    outcomes: Vec<AddressOutcome>,
+    chosen: Option<Result<T>>,
+    skipped: Vec<Error>,
+}
+
+impl<T> Tried<T> {
+    fn new() -> Tried<T> {
+        Tried {
+            outcomes: Vec::new(),
+            chosen: None,
+            skipped: Vec::new(),
+        }
+    }
+
+    /// An address that answered in `ms`: the one used when it is the first (`used`).
+    fn answered(
+        &mut self,
+        url: String,
+        ms: u64,
+        cluster_name: Option<String>,
+        rabbitmq_version: Option<String>,
+        used: T,
+    ) {
+        let first = self.chosen.is_none();
+        self.outcomes.push(AddressOutcome {
+            url,
+            outcome: if first { "used" } else { "ok" },
+            cluster_name,
+            rabbitmq_version,
+            ms,
+            error: None,
+        });
+        if first {
+            self.chosen = Some(Ok(used));
+        }
+    }
+
+    /// An address that failed: skipped when it gave no answer; when it refused before any
+    /// address answered, the error a command stops on (`refused` words it).
+    fn failed(
+        &mut self,
+        url: String,
+        start: Instant,
+        failed: Failed,
+        refused: impl FnOnce(Error) -> Error,
+    ) {
+        self.outcomes.push(AddressOutcome {
+            url,
+            outcome: if failed.no_answer {
+                "no-answer"
+            } else {
+                "refused"
+            },
+            cluster_name: None,
+            rabbitmq_version: None,
+            ms: elapsed_ms(start),
+            error: Some(failed.error.message.clone()),
+        });
+        if self.chosen.is_none() {
+            if failed.no_answer {
+                self.skipped.push(failed.error);
+            } else {
+                self.chosen = Some(Err(refused(failed.error)));
+            }
+        }
+    }
+
+    /// What each did, and the one used (`Err` when a command would stop: its error, or
+    /// `none_answered`'s when no address answered).
+    fn finish(
+        self,
+        none_answered: impl FnOnce(&[Error]) -> Error,
+    ) -> (Vec<AddressOutcome>, Result<T>) {
+        let chosen = self
+            .chosen
+            .unwrap_or_else(|| Err(none_answered(&self.skipped)));
+        (self.outcomes, chosen)
     }
 }
 
@@ -50,13 +122,11 @@ async fn try_amqp(
     Vec<AddressOutcome>,
     Result<(ConnectionSettings, ServerProperties, u64)>,
 ) {
-    let mut outcomes = Vec::new();
-    let mut chosen: Option<Result<(ConnectionSettings, ServerProperties, u64)>> = None;
-    let mut skipped = Vec::new();
+    let mut tried = Tried::new();
     for index in 0..connection.addresses.len() {
         let at = match connection.at(index) {
             Ok(at) => at,
-            Err(e) => return (outcomes, Err(e)),
+            Err(e) => return (tried.outcomes, Err(e)),
         };
         let start = Instant::now();
         server_properties::clear();
@@ -66,89 +136,56 @@ async fn try_amqp(
                 let ms = elapsed_ms(start);
                 // Closing politely keeps the broker's log free of "client unexpectedly closed".
                 let _ = conn.close(200, "queuey ping done".into()).await;
-                let used = chosen.is_none();
-                outcomes.push(AddressOutcome {
-                    url: at.amqp.display(),
-                    outcome: if used { "used" } else { "ok" },
-                    cluster_name: server.cluster_name.clone(),
-                    rabbitmq_version: server.version.clone(),
+                let (cluster_name, version) = (server.cluster_name.clone(), server.version.clone());
+                tried.answered(
+                    at.amqp.display(),
                     ms,
-                    error: None,
-                });
-                if used {
-                    chosen = Some(Ok((at, server, ms)));
-                }
+                    cluster_name,
+                    version,
+                    (at, server, ms),
+                );
             }
             Err(failed) => {
-                outcomes.push(failed_outcome(
-                    at.amqp.display(),
-                    start,
-                    &failed.error,
-                    failed.no_answer,
-                ));
-                if chosen.is_none() {
-                    if failed.no_answer {
-                        skipped.push(failed.error);
-                    } else {
-                        let count = connection.addresses.len();
-                        chosen = Some(Err(addresses::refused_among_several(failed.error, count)));
-                    }
-                }
+                let count = connection.addresses.len();
+                tried.failed(at.amqp.display(), start, failed, |e| {
+                    addresses::refused_among_several(e, count)
+                });
             }
         }
     }
-    let chosen = chosen.unwrap_or_else(|| Err(addresses::none_answered_amqp(&skipped)));
-    (outcomes, chosen)
+    tried.finish(addresses::none_answered_amqp)
 }
 
 /// Tries every management API address for `at` (the AMQP address used), in order.
 async fn try_api(
     at: &ConnectionSettings,
 ) -> (Vec<AddressOutcome>, Result<(ApiClient, Overview, u64)>) {
-    let mut outcomes = Vec::new();
-    let mut chosen: Option<Result<(ApiClient, Overview, u64)>> = None;
-    let mut skipped = Vec::new();
+    let mut tried = Tried::new();
     for target in at.api_candidates() {
         let start = Instant::now();
         let client = match ApiClient::new(target.clone(), &at.tls, at.timeout) {
             Ok(client) => client,
-            Err(e) => return (outcomes, Err(e)),
+            Err(e) => return (tried.outcomes, Err(e)),
         };
         match client.overview_at().await {
             Ok(overview) => {
-                let used = chosen.is_none();
                 let ms = elapsed_ms(start);
-                outcomes.push(AddressOutcome {
-                    url: target.display(),
-                    outcome: if used { "used" } else { "ok" },
-                    cluster_name: overview.cluster_name.clone(),
-                    rabbitmq_version: overview.rabbitmq_version.clone(),
-                    ms,
-                    error: None,
-                });
-                if used {
-                    chosen = Some(Ok((client, overview, ms)));
-                }
-            }
-            Err(failed) => {
-                outcomes.push(failed_outcome(
+                let (cluster_name, version) = (
+                    overview.cluster_name.clone(),
+                    overview.rabbitmq_version.clone(),
+                );
+                tried.answered(
                     target.display(),
-                    start,
-                    &failed.error,
-                    failed.no_answer,
-                ));
-                if chosen.is_none() {
-                    if failed.no_answer {
-                        skipped.push(failed.error);
-                    } else {
-                        chosen = Some(Err(failed.error));
-                    }
-                }
+                    ms,
+                    cluster_name,
+                    version,
+                    (client, overview, ms),
+                );
             }
+            Err(failed) => tried.failed(target.display(), start, failed, |e| e),
         }
     }
-    let chosen = chosen.unwrap_or_else(|| Err(addresses::none_answered_api(&skipped)));
-    (outcomes, chosen)
+    tried.finish(addresses::none_answered_api)
 }
 
 /// The clusters the answering addresses named, each once, in order. A name that is the API's

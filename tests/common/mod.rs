@@ -483,6 +483,19 @@ impl Broker {
         self.wait_for_count(queue, n);
     }
 
+    /// The message ids of [`Broker::snapshot`], in order (`""` for a message without one).
+    pub fn ids(&self, queue: &str) -> Vec<String> {
+        self.snapshot(queue)
+            .iter()
+            .map(|(_, p)| {
+                p.message_id()
+                    .as_ref()
+                    .map(|s| s.to_string())
+                    .unwrap_or_default()
+            })
+            .collect()
+    }
+
     /// The bodies of [`Broker::snapshot`], as text.
     pub fn bodies(&self, queue: &str) -> Vec<String> {
         self.snapshot(queue)

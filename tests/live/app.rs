@@ -25,7 +25,7 @@ use crate::common::app::{
     ALWAYS, App, BACKOFF, DEAD_LETTERS, DEFER_HOLD_MS, DeadSet, Died, FATAL_WHY, Flaky, Handled,
     MALFORMED_BODY, MAX_ATTEMPTS, Mode, Outcome, RETRY_HOLD_MS, flaky_error, wrong_shape,
 };
-use crate::common::{Broker, eventually, json, long_str, queuey, stderr, stdout, table};
+use crate::common::{Broker, eventually, json, long_str, queuey, run, stderr, stdout, table};
 use lapin::BasicProperties;
 use lapin::types::{AMQPValue, FieldTable};
 use queuey_core::{DeadLetterCause, Envelope};
@@ -53,11 +53,6 @@ fn decode_reason() -> String {
     "decode error: serialization error: missing field `n`".to_owned()
 }
 const MALFORMED_REASON: &str = "malformed envelope";
-
-fn run(args: &[&str]) -> std::process::Output {
-    let (mut cmd, _dir) = queuey();
-    cmd.args(args).output().expect("queuey runs")
-}
 
 fn ok(args: &[&str]) -> std::process::Output {
     let out = run(args);

@@ -34,19 +34,6 @@ fn ids(doc: &Json) -> Vec<String> {
         .collect()
 }
 
-fn snapshot_ids(broker: &Broker, queue: &str) -> Vec<String> {
-    broker
-        .snapshot(queue)
-        .iter()
-        .map(|(_, p)| {
-            p.message_id()
-                .as_ref()
-                .map(|s| s.to_string())
-                .unwrap_or_default()
-        })
-        .collect()
-}
-
 fn dead_ls(args: &[&str]) -> std::process::Output {
     let (mut cmd, _dir) = queuey();
     cmd.args(["dead", "ls"]).args(args).output().unwrap()
@@ -123,7 +110,7 @@ fn ls_reads_real_dead_letters_of_every_kind_and_changes_nothing() {
         .expect("purge");
     broker.wait_for_count(&dead, 6);
 
-    let before = snapshot_ids(&broker, &dead);
+    let before = broker.ids(&dead);
     assert_eq!(
         before,
         ["m-rej-1", "m-rej-2", "m-exp", "m-len-1", "m-dl", "m-hold"]
@@ -168,7 +155,7 @@ fn ls_reads_real_dead_letters_of_every_kind_and_changes_nothing() {
     assert!(m[0]["age_secs"].as_u64().is_some());
 
     // Peeking changed nothing: same messages, same order.
-    assert_eq!(snapshot_ids(&broker, &dead), before);
+    assert_eq!(broker.ids(&dead), before);
 
     // The table form names the same things.
     let out = dead_ls(&[&q]);
@@ -184,7 +171,7 @@ fn ls_reads_real_dead_letters_of_every_kind_and_changes_nothing() {
     ] {
         assert!(text.contains(needle), "{needle} missing from\n{text}");
     }
-    assert_eq!(snapshot_ids(&broker, &dead), before);
+    assert_eq!(broker.ids(&dead), before);
 }
 
 /// What a queuey 1.x worker writes when a job's last attempt fails.
@@ -340,7 +327,7 @@ fn show_prints_one_message_whole_and_escaped() {
     let out = cmd.args(["dead", "show", &q, "9"]).output().unwrap();
     assert_eq!(out.status.code(), Some(10), "no such message: not found");
     assert!(stderr(&out).contains("no message at position 9"));
-    assert_eq!(snapshot_ids(&broker, &dead), ["s-1", "s-2"]);
+    assert_eq!(broker.ids(&dead), ["s-1", "s-2"]);
 }
 
 #[test]
@@ -658,7 +645,7 @@ fn malformed_dead_letters_are_shown_for_what_they_are() {
     for (name, headers, body) in &corpus {
         broker.publish_props(&dead, body, with_id(name).with_headers(headers.clone()));
     }
-    let before = snapshot_ids(&broker, &dead);
+    let before = broker.ids(&dead);
     let out = dead_ls(&[&q, "--limit", "0", "-o", "json"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let doc = json(&out);
@@ -699,7 +686,7 @@ fn malformed_dead_letters_are_shown_for_what_they_are() {
         assert!(out.status.success(), "show {i}: {}", stderr(&out));
         assert!(!stdout(&out).contains('\u{1b}'));
     }
-    assert_eq!(snapshot_ids(&broker, &dead), before);
+    assert_eq!(broker.ids(&dead), before);
 }
 
 /// A quorum `q.dead` with a delivery limit of 2 and no dead-letter exchange, where a message
@@ -1004,7 +991,7 @@ fn a_quorum_queue_puts_nacked_messages_where_the_version_says() {
     } else {
         ids[3..].iter().chain(&ids[..3]).cloned().collect()
     };
-    assert_eq!(snapshot_ids(&broker, &q), want, "{version:?}");
+    assert_eq!(broker.ids(&q), want, "{version:?}");
 }
 
 /// A quorum queue without a delivery limit of its own and without a dead-letter exchange: the

@@ -7,13 +7,9 @@ use std::process::Output;
 
 use base64::Engine as _;
 
-use crate::common::{Broker, json, queuey, stderr, stdout, unique, url_for};
+use crate::common::{Broker, code, json, queuey, run, stderr, stdout, unique, url_for};
 
 const PASSWORD: &str = "perm-Test-pw1";
-
-fn code(out: &Output) -> i32 {
-    out.status.code().unwrap_or(-1)
-}
 
 /// `queuey ARGS` as `user` on the default vhost.
 fn run_as(user: &str, args: &[&str]) -> Output {
@@ -22,12 +18,6 @@ fn run_as(user: &str, args: &[&str]) -> Output {
         .args(args)
         .output()
         .expect("queuey runs")
-}
-
-/// `queuey ARGS` as guest.
-fn run(args: &[&str]) -> Output {
-    let (mut cmd, _dir) = queuey();
-    cmd.args(args).output().expect("queuey runs")
 }
 
 /// A logical queue declared by queuey (as guest), with `dead` dead letters in q.dead.

@@ -6,7 +6,7 @@ use std::io::Write;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use super::replay::{fill, id_counts, ids_in, setup};
+use super::replay::{fill, id_counts, setup};
 use crate::common::{
     Broker, code, dead_letters, eventually, json, kill_mid_run, queuey, queuey_in, queuey_process,
     run, stderr, stdout,
@@ -102,12 +102,12 @@ fn purge_asks_on_a_terminal() {
         "{text}"
     );
     assert_eq!(code, Some(9), "declined: {text}");
-    assert_eq!(ids_in(&broker, &dead), ids, "nothing removed, order kept");
+    assert_eq!(broker.ids(&dead), ids, "nothing removed, order kept");
     let (text, code) = run("y\n");
     assert!(text.contains("removed 10"), "{text}");
     assert_eq!(code, Some(0), "{text}");
     let crash: Vec<String> = ids.iter().skip(1).step_by(2).cloned().collect();
-    assert_eq!(ids_in(&broker, &dead), crash, "exactly the timeouts went");
+    assert_eq!(broker.ids(&dead), crash, "exactly the timeouts went");
 }
 
 /// A purge with --archive slow enough (`--window 5`) to be stopped mid-run, over `N` dead

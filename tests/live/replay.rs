@@ -88,19 +88,6 @@ pub(crate) fn publish_all(
     ids
 }
 
-pub(crate) fn ids_in(broker: &Broker, queue: &str) -> Vec<String> {
-    broker
-        .snapshot(queue)
-        .iter()
-        .map(|(_, p)| {
-            p.message_id()
-                .as_ref()
-                .map(|s| s.to_string())
-                .unwrap_or_default()
-        })
-        .collect()
-}
-
 pub(crate) fn setup(broker: &Broker, label: &str, targets: usize) -> (String, String, Vec<String>) {
     let q = broker.queue_name(label);
     let dead = format!("{q}.dead");
@@ -137,7 +124,7 @@ fn replay_moves_thousands_to_their_original_queues() {
     // order the two channels interleave (one channel, the default, keeps q.dead's order:
     // one_channel_keeps_q_deads_order_in_each_target).
     for (i, t) in targets.iter().enumerate() {
-        let mut got = ids_in(&broker, t);
+        let mut got = broker.ids(t);
         got.sort();
         let want: Vec<String> = ids.iter().skip(i).step_by(3).cloned().collect();
         assert_eq!(got, want, "target {t} holds its messages, each once");
@@ -328,7 +315,7 @@ fn one_channel_keeps_q_deads_order_in_each_target() {
     for (i, t) in targets.iter().enumerate() {
         let want: Vec<String> = ids.iter().skip(i).step_by(3).cloned().collect();
         assert_eq!(
-            ids_in(&broker, t),
+            broker.ids(t),
             want,
             "target {t} holds its messages in order"
         );
@@ -368,11 +355,11 @@ fn returns_over_several_channels_are_attributed_and_decided_in_order() {
     let routed: Vec<String> = ids.iter().step_by(2).cloned().collect();
     let unroutable: Vec<String> = ids.iter().skip(1).step_by(2).cloned().collect();
     assert_eq!(
-        ids_in(&broker, &dead),
+        broker.ids(&dead),
         unroutable,
         "unroutable ones stay, in order"
     );
-    let mut got = ids_in(&broker, &targets[0]);
+    let mut got = broker.ids(&targets[0]);
     got.sort();
     assert_eq!(got, routed, "every routed copy once");
 }
@@ -410,9 +397,9 @@ fn copies_the_broker_refuses_leave_their_dead_letters_in_place() {
     let report = json(&out);
     assert_eq!(report["moved"], 4, "{report}");
     assert_eq!(report["failed"], 6, "{report}");
-    assert_eq!(ids_in(&broker, &target), ids[..4].to_vec());
+    assert_eq!(broker.ids(&target), ids[..4].to_vec());
     assert_eq!(
-        ids_in(&broker, &dead),
+        broker.ids(&dead),
         ids[4..].to_vec(),
         "refused ones stay, in order"
     );
@@ -453,12 +440,8 @@ fn a_missing_target_leaves_its_messages_in_the_dead_queue() {
         "{failing}"
     );
     let left: Vec<String> = ids.iter().skip(1).step_by(2).cloned().collect();
-    assert_eq!(
-        ids_in(&broker, &dead),
-        left,
-        "unroutable ones stay, in order"
-    );
-    assert_eq!(ids_in(&broker, &targets[0]).len(), 50);
+    assert_eq!(broker.ids(&dead), left, "unroutable ones stay, in order");
+    assert_eq!(broker.ids(&targets[0]).len(), 50);
 
     // The table says why too.
     let (mut cmd, _dir) = queuey();
@@ -491,8 +474,8 @@ fn a_filter_matching_half_leaves_the_other_half_in_order() {
     assert_eq!(json(&out)["moved"], 100);
     let crash: Vec<String> = ids.iter().skip(1).step_by(2).cloned().collect();
     let timeout: Vec<String> = ids.iter().step_by(2).cloned().collect();
-    assert_eq!(ids_in(&broker, &dead), crash);
-    assert_eq!(ids_in(&broker, &targets[0]), timeout);
+    assert_eq!(broker.ids(&dead), crash);
+    assert_eq!(broker.ids(&targets[0]), timeout);
 
     // --dry-run counts and moves nothing; --limit caps.
     let (mut cmd, _dir) = queuey();
@@ -514,7 +497,7 @@ fn a_filter_matching_half_leaves_the_other_half_in_order() {
         .output()
         .unwrap();
     assert_eq!(json(&out)["moved"], 10);
-    assert_eq!(ids_in(&broker, &dead), crash[10..].to_vec());
+    assert_eq!(broker.ids(&dead), crash[10..].to_vec());
 }
 
 #[test]
@@ -595,7 +578,7 @@ fn copies_that_die_again_during_the_run_are_not_replayed_again() {
 pub(crate) fn id_counts(broker: &Broker, queues: &[&str]) -> BTreeMap<String, usize> {
     let mut counts = BTreeMap::new();
     for q in queues {
-        for id in ids_in(broker, q) {
+        for id in broker.ids(q) {
             *counts.entry(id).or_default() += 1;
         }
     }
@@ -803,7 +786,7 @@ fn sigkill_mid_replay_then_rerun(
     // copies in doubt at the kill: each id ends in a target exactly once. (Reading q.dead
     // returned its messages; a rerun started before the broker counts them all would read
     // only that many.)
-    let left = ids_in(broker, dead).len() as u32;
+    let left = broker.ids(dead).len() as u32;
     broker.wait_for_count(dead, left);
     // Through another address of the same broker: the journal is the broker's (its cluster
     // name), not the address's, so the rerun finds it.
@@ -977,7 +960,7 @@ fn filtered_purge_with_archive_then_replay_from_the_archive() {
     assert_eq!(json(&out)["removed"], 150);
     let crash: Vec<String> = ids.iter().skip(1).step_by(2).cloned().collect();
     let timeout: Vec<String> = ids.iter().step_by(2).cloned().collect();
-    assert_eq!(ids_in(&broker, &dead), crash, "the rest stay, in order");
+    assert_eq!(broker.ids(&dead), crash, "the rest stay, in order");
     // The archive holds exactly what was removed.
     let text = std::fs::read_to_string(&archive).unwrap();
     let archived: Vec<String> = text
@@ -1035,7 +1018,7 @@ fn filtered_purge_with_archive_then_replay_from_the_archive() {
     // (a count taken at once can miss some), then check it is exactly those.
     broker.wait_for_count(&targets[0], 150);
     assert_eq!(
-        ids_in(&broker, &targets[0]),
+        broker.ids(&targets[0]),
         timeout,
         "nothing more was published"
     );
@@ -1110,7 +1093,7 @@ fn replay_from_a_quorum_dead_queue_keeps_what_it_does_not_move() {
     eventually("the kept half to be back", Duration::from_secs(10), || {
         (broker.message_count(&dead) == Some(5)).then_some(())
     });
-    let mut moved = ids_in(&broker, &target);
+    let mut moved = broker.ids(&target);
     moved.sort();
     let timeout: Vec<String> = ids.iter().step_by(2).cloned().collect();
     assert_eq!(moved, timeout);
@@ -1397,7 +1380,7 @@ fn a_rerun_looks_for_the_copies_in_doubt_in_their_targets() {
     // Each dead letter in its target exactly once: the copy found was not made again.
     for (i, t) in targets.iter().enumerate() {
         broker.wait_for_count(t, 1);
-        assert_eq!(ids_in(&broker, t), vec![ids[i].clone()], "{t}");
+        assert_eq!(broker.ids(t), vec![ids[i].clone()], "{t}");
     }
     assert_eq!(
         broker.snapshot(&targets[0])[0].0,
@@ -1512,7 +1495,7 @@ fn a_rerun_that_may_not_read_the_target_says_so_and_copies_again() {
     assert_eq!(broker.message_count(&dead), Some(0));
     broker.wait_for_count(&targets[0], 2);
     assert_eq!(
-        ids_in(&broker, &targets[0]),
+        broker.ids(&targets[0]),
         vec![ids[0].clone(), ids[0].clone()]
     );
 }
@@ -1670,12 +1653,8 @@ fn bounded_targets_take_what_fits_and_the_rest_stays() {
                 )),
             "{overflow}: {report}"
         );
-        assert_eq!(ids_in(&broker, &q), ids[..3].to_vec(), "{overflow}");
-        assert_eq!(
-            ids_in(&broker, &dead),
-            ids[3..].to_vec(),
-            "{overflow}: in order"
-        );
+        assert_eq!(broker.ids(&q), ids[..3].to_vec(), "{overflow}");
+        assert_eq!(broker.ids(&dead), ids[3..].to_vec(), "{overflow}: in order");
         assert_each_id_once(&broker, &q, &dead, &ids);
     }
 
@@ -1692,7 +1671,7 @@ fn bounded_targets_take_what_fits_and_the_rest_stays() {
         "{}",
         stdout(&out)
     );
-    assert_eq!(ids_in(&broker, &q), ids[7..].to_vec());
+    assert_eq!(broker.ids(&q), ids[7..].to_vec());
     eventually(
         "the pushed-out copies in q.dead",
         Duration::from_secs(10),
@@ -1726,9 +1705,9 @@ fn refused_copies_dead_lettered_back_are_not_doubled() {
         "{}",
         stdout(&out)
     );
-    assert_eq!(ids_in(&broker, &q), ids[..3].to_vec());
+    assert_eq!(broker.ids(&q), ids[..3].to_vec());
     assert_eq!(
-        ids_in(&broker, &dead),
+        broker.ids(&dead),
         ids[3..].to_vec(),
         "the originals, in order"
     );
@@ -1824,7 +1803,7 @@ fn dead_letters_held_by_another_consumer_are_reported_and_never_success() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(json(&out)["moved"], 30);
     assert!(json(&out)["held_elsewhere"].is_null());
-    let mut moved = ids_in(&broker, &targets[0]);
+    let mut moved = broker.ids(&targets[0]);
     moved.sort();
     assert_eq!(moved, ids);
 }

@@ -130,29 +130,11 @@ fn fixture_of(broker: &Broker, label: &str, n: usize, dead_type: &str) -> Fixtur
 
 /// Each job id in `queue` and how many times, taking every message out (the end of a test).
 fn drain(broker: &Broker, queue: &str) -> BTreeMap<String, usize> {
-    let ch = broker.channel();
-    broker.rt.block_on(async {
-        let mut out = BTreeMap::new();
-        while let Some(m) = ch
-            .basic_get(
-                queue.into(),
-                lapin::options::BasicGetOptions { no_ack: true },
-            )
-            .await
-            .expect("basic.get")
-        {
-            let id = m
-                .delivery
-                .properties
-                .message_id()
-                .as_ref()
-                .map(|s| s.to_string())
-                .unwrap_or_default();
-            *out.entry(id).or_insert(0) += 1;
-        }
-        let _ = ch.close(200, "ok".into()).await;
-        out
-    })
+    let mut out = BTreeMap::new();
+    for id in broker.drain_ids(queue) {
+        *out.entry(id).or_insert(0) += 1;
+    }
+    out
 }
 
 /// (lost at most, in both places) from the counts: q.dead and the target hold every dead

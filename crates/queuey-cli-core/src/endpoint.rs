@@ -508,6 +508,21 @@ mod tests {
     }
 
     #[test]
+    fn a_password_a_typo_put_in_the_api_urls_path_is_not_shown() {
+        // Found by the secrets property test: this parses as host localhost, path
+        // /%2f:ZqAaA0AA@ (the password of a URL whose user part the typo lost).
+        let amqp = AmqpTarget::parse("amqp://bob:s3cret@rabbit.local/prod").unwrap();
+        let e = ApiTarget::parse("http://localhost:1/%2f:ZqAaA0AA@", &amqp).unwrap();
+        assert!(e.base.as_str().contains("ZqAaA0AA"), "{}", e.base);
+        assert!(!e.display().contains("ZqAaA0AA"), "{}", e.display());
+        assert!(
+            e.display().starts_with("http://localhost:"),
+            "{}",
+            e.display()
+        );
+    }
+
+    #[test]
     fn a_list_is_split_where_a_new_url_starts() {
         assert_eq!(split_list("amqp://a"), ["amqp://a"]);
         assert_eq!(

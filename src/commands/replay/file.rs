@@ -14,7 +14,7 @@ use std::cell::RefCell;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 
-use super::journal::JournalSlot;
+use super::journal::{InFlight, JournalSlot};
 use super::step::{Step, Stepper};
 use super::{Pace, Tally, check_targets, paced_window, publish_chunk};
 use crate::broker::publish::{Copy, Outcome, Publisher, fits_amqp};
@@ -32,34 +32,12 @@ use crate::output::progress::Progress;
 use crate::settings::ReplaySettings;
 use crate::signals::StopFlag;
 
-/// What the publisher keeps of each copy until it is decided.
-struct Token {
-    target: String,
-    /// Its envelope's attempt was set back to 1.
-    reset: bool,
-    /// The line's digest, for the journal.
-    digest: String,
-    copy: u64,
-}
-
-impl super::journal::Journaled for Token {
-    fn digest(&self) -> &str {
-        &self.digest
-    }
-    fn target(&self) -> &str {
-        &self.target
-    }
-    fn copy(&self) -> u64 {
-        self.copy
-    }
-}
-
 /// The run over a file, what it shares between its lines.
 struct FileRun<'a> {
     session: &'a Session,
     s: &'a ReplaySettings,
     journal: JournalSlot,
-    publisher: Option<Publisher<'a, Token>>,
+    publisher: Option<Publisher<'a, InFlight>>,
     tally: &'a Tally,
     /// The room in each target (see `dead::room`).
     rooms: RefCell<Rooms>,
@@ -124,7 +102,7 @@ pub(super) async fn from_file(
     let mut pace = Pace::new(s.rate);
     // Copies go out in batches: one journal flush before each, one after its confirmations.
     let chunk = publish_chunk(s.rate);
-    let mut batch: Vec<Copy<Token>> = Vec::with_capacity(chunk);
+    let mut batch: Vec<Copy<InFlight>> = Vec::with_capacity(chunk);
     for line in records(path)? {
         if stop.is_set() || stepper.at_limit() {
             break;
@@ -175,7 +153,7 @@ pub(super) async fn from_file(
             continue;
         }
         pace.wait().await;
-        let token = Token {
+        let token = InFlight {
             target: copy.queue.clone(),
             reset: copy.token,
             digest: d,
@@ -220,7 +198,7 @@ pub(super) async fn from_file(
 impl<'a> FileRun<'a> {
     /// Records `batch` in doubt (flushed to disk), then publishes it; returns the copies
     /// decided meanwhile.
-    async fn publish(&mut self, batch: Vec<Copy<Token>>) -> Result<Vec<(Token, Outcome)>> {
+    async fn publish(&mut self, batch: Vec<Copy<InFlight>>) -> Result<Vec<(InFlight, Outcome)>> {
         if batch.is_empty() {
             return Ok(Vec::new());
         }
@@ -238,7 +216,7 @@ impl<'a> FileRun<'a> {
     /// Records each decided copy in the journal (flushed) and in the report.
     fn record(
         &mut self,
-        decided: Vec<(Token, Outcome)>,
+        decided: Vec<(InFlight, Outcome)>,
         report: &mut ReplayReport,
         progress: &Progress,
     ) -> Result<()> {

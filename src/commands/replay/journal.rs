@@ -11,11 +11,27 @@ use crate::dead::journal::{Boot, Scope, Unfinished};
 use crate::error::Result;
 use crate::journal_file::JournalFile;
 
-/// What the journal needs of a copy's token: its dead letter's digest, its target, its number.
+/// What a run keeps of each copy until it is decided, for the journal and the report, from a
+/// queue and from a file alike.
+pub(super) struct InFlight {
+    pub(super) target: String,
+    /// Its dead letter's (or line's) digest, for the journal.
+    pub(super) digest: String,
+    /// Its number in this run (0 when nothing is copied).
+    pub(super) copy: u64,
+    /// Its envelope's attempt was set back to 1.
+    pub(super) reset: bool,
+}
+
+/// A copy's token, which holds what the journal needs of it.
 pub(super) trait Journaled {
-    fn digest(&self) -> &str;
-    fn target(&self) -> &str;
-    fn copy(&self) -> u64;
+    fn in_flight(&self) -> &InFlight;
+}
+
+impl Journaled for InFlight {
+    fn in_flight(&self) -> &InFlight {
+        self
+    }
 }
 
 /// The journal of this run, opened on its first record.
@@ -39,7 +55,8 @@ impl JournalSlot {
         read: Option<u64>,
     ) -> Result<()> {
         for c in copies {
-            self.doubt(c.token.digest(), c.token.target(), c.id)?;
+            let t = c.token.in_flight();
+            self.doubt(&t.digest, &t.target, c.id)?;
         }
         if let Some(n) = read {
             self.read_so_far(n)?;
@@ -51,7 +68,8 @@ impl JournalSlot {
     /// any dead letter (or line) it answers for is acked (or counted done).
     pub(super) fn after_publish<T: Journaled>(&mut self, decided: &[(T, Outcome)]) -> Result<()> {
         for (t, outcome) in decided {
-            self.decided(t.digest(), t.target(), t.copy(), outcome)?;
+            let t = t.in_flight();
+            self.decided(&t.digest, &t.target, t.copy, outcome)?;
         }
         self.sync()
     }

@@ -18,6 +18,7 @@ use std::collections::HashMap;
 use tokio::sync::Semaphore;
 use tokio::sync::mpsc::{self, error::TryRecvError};
 
+use super::journal::{InFlight, Journaled};
 use super::settle::{Settle, Settler, settle_for};
 use super::step::{Step, Stepper};
 use super::{Pace, Shared, Tally, paced_window, publish_chunk};
@@ -45,28 +46,16 @@ enum Job {
     Copied(Token),
 }
 
-/// What the publish stage keeps of each dead letter until it is decided.
+/// What the publish stage keeps of each dead letter until it is decided: its delivery tag, and
+/// what the journal and the report keep of its copy.
 struct Token {
-    /// The dead letter's delivery tag.
     tag: u64,
-    target: String,
-    /// The dead letter's digest, for the journal.
-    digest: String,
-    /// Its copy's number in this run (0 when nothing is copied).
-    copy: u64,
-    /// Its envelope's attempt was set back to 1.
-    reset: bool,
+    copy: InFlight,
 }
 
-impl super::journal::Journaled for Token {
-    fn digest(&self) -> &str {
-        &self.digest
-    }
-    fn target(&self) -> &str {
-        &self.target
-    }
-    fn copy(&self) -> u64 {
-        self.copy
+impl Journaled for Token {
+    fn in_flight(&self) -> &InFlight {
+        &self.copy
     }
 }
 
@@ -300,10 +289,12 @@ impl Reader<'_, '_> {
                     // ends a dead letter that was to go.
                     let token = Token {
                         tag,
-                        target: copied.to,
-                        digest,
-                        copy: 0,
-                        reset: false,
+                        copy: InFlight {
+                            target: copied.to,
+                            digest,
+                            copy: 0,
+                            reset: false,
+                        },
                     };
                     self.pass(Job::Copied(token), 0).await
                 }
@@ -358,10 +349,12 @@ impl Reader<'_, '_> {
                             let weight = self.shared.weight(&copy.body);
                             let token = Token {
                                 tag,
-                                target: copy.queue.clone(),
-                                digest,
-                                copy: copy.id,
-                                reset: copy.token,
+                                copy: InFlight {
+                                    target: copy.queue.clone(),
+                                    digest,
+                                    copy: copy.id,
+                                    reset: copy.token,
+                                },
                             };
                             self.pass(Job::Copy(copy.with_token(token)), weight).await
                         }
@@ -482,7 +475,7 @@ impl Publish<'_, '_> {
                         self.decide_in_flight().await?;
                         let event = Settle::Ack {
                             tag: token.tag,
-                            digest: token.digest,
+                            digest: token.copy.digest,
                             copy: false,
                         };
                         self.send(event).await?;
@@ -552,7 +545,7 @@ impl Publish<'_, '_> {
     /// again: a duplicate at worst).
     async fn hand_over(&mut self, decided: Vec<(Token, Outcome)>) -> Result<()> {
         self.shared.journal.borrow_mut().after_publish(&decided)?;
-        for (token, outcome) in decided {
+        for (Token { tag, copy: token }, outcome) in decided {
             self.shared.rooms.borrow_mut().decided(&token.target);
             if outcome == Outcome::Refused
                 && self
@@ -572,8 +565,7 @@ impl Publish<'_, '_> {
             if outcome == Outcome::Delivered {
                 Tally::add(&self.shared.tally.copied, 1);
             }
-            self.send(settle_for(&outcome, token.tag, token.digest))
-                .await?;
+            self.send(settle_for(&outcome, tag, token.digest)).await?;
         }
         Ok(())
     }

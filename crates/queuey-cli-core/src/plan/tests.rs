@@ -30,7 +30,10 @@ fn the_default_work_queue_is_the_librarys_ten_level_priority_queue() {
     let plan = diff_queue(&work, Some(&live(json!({"x-max-priority": 10}))));
     assert_eq!(plan.status, Status::InSync);
     let plan = diff_queue(&work, Some(&live(json!({}))));
-    assert_eq!(fields(&plan), [("x-max-priority", DiffKind::Missing)]);
+    assert_eq!(
+        fields(&plan.differences),
+        [("x-max-priority", DiffKind::Missing)]
+    );
     assert_eq!(
         diff_queue(&dead, Some(&live(json!({})))).status,
         Status::InSync
@@ -73,8 +76,9 @@ fn joined(remedies: &[Remedy]) -> String {
         .join("\n")
 }
 
-fn fields(plan: &QueuePlan) -> Vec<(&str, DiffKind)> {
-    plan.differences
+/// Each difference's field and kind, in order (of a queue's plan or a hold queue's).
+fn fields(differences: &[Difference]) -> Vec<(&str, DiffKind)> {
+    differences
         .iter()
         .map(|d| (d.field.as_str(), d.kind))
         .collect()
@@ -127,10 +131,16 @@ fn a_different_or_missing_value_is_drift() {
         }]
     );
     let plan = diff_queue(&work, Some(&live(json!({}))));
-    assert_eq!(fields(&plan), [("x-message-ttl", DiffKind::Missing)]);
+    assert_eq!(
+        fields(&plan.differences),
+        [("x-message-ttl", DiffKind::Missing)]
+    );
     // A string is not the integer, whatever it reads (the broker refuses that redeclare).
     let plan = diff_queue(&work, Some(&live(json!({"x-message-ttl": "6000"}))));
-    assert_eq!(fields(&plan), [("x-message-ttl", DiffKind::Different)]);
+    assert_eq!(
+        fields(&plan.differences),
+        [("x-message-ttl", DiffKind::Different)]
+    );
 }
 
 #[test]
@@ -147,7 +157,7 @@ fn extra_arguments_the_broker_enforces_are_drift_the_others_are_shown() {
         }))),
     );
     assert_eq!(
-        fields(&plan),
+        fields(&plan.differences),
         [
             ("x-max-length", DiffKind::Extra),
             ("x-max-priority", DiffKind::Extra),
@@ -171,7 +181,7 @@ fn extra_arguments_the_broker_enforces_are_drift_the_others_are_shown() {
         )),
     );
     assert_eq!(
-        fields(&plan),
+        fields(&plan.differences),
         [
             ("x-dead-letter-exchange", DiffKind::Extra),
             ("x-dead-letter-routing-key", DiffKind::Extra),
@@ -188,7 +198,7 @@ fn flags_and_type_are_compared() {
     l.exclusive = Some(true);
     let plan = diff_queue(&work, Some(&l));
     assert_eq!(
-        fields(&plan),
+        fields(&plan.differences),
         [
             ("durable", DiffKind::Different),
             ("auto_delete", DiffKind::Different),
@@ -200,7 +210,7 @@ fn flags_and_type_are_compared() {
         ..live(json!({"x-queue-type": "quorum"}))
     };
     let plan = diff_queue(&work, Some(&l));
-    assert_eq!(fields(&plan), [("type", DiffKind::Different)]);
+    assert_eq!(fields(&plan.differences), [("type", DiffKind::Different)]);
     assert_eq!(plan.differences[0].live, Some(json!("quorum")));
     assert_eq!(plan.differences[0].computed, Some(json!("classic")));
 }
@@ -227,7 +237,10 @@ fn quorum_queue_in_sync_and_its_extras() {
         .arguments
         .insert("x-queue-mode".into(), json!("lazy"));
     let plan = diff_queue(&work, Some(&with_extra));
-    assert_eq!(fields(&plan), [("x-max-in-memory-length", DiffKind::Extra)]);
+    assert_eq!(
+        fields(&plan.differences),
+        [("x-max-in-memory-length", DiffKind::Extra)]
+    );
     assert!(plan.ignored_arguments.contains_key("x-queue-mode"));
 }
 
@@ -391,7 +404,7 @@ fn probe_outcomes_become_plans() {
     assert_eq!(p.differences[0].kind, DiffKind::Extra);
     assert_eq!(p.differences[0].live, Some(json!(5)));
     let p = plan_from_probe(&work, &ProbeOutcome::Locked("RESOURCE_LOCKED".into()), "/");
-    assert_eq!(fields(&p), [("exclusive", DiffKind::Different)]);
+    assert_eq!(fields(&p.differences), [("exclusive", DiffKind::Different)]);
 }
 
 #[test]
@@ -422,7 +435,7 @@ fn hold_queues_are_checked_against_their_own_name() {
     .unwrap();
     assert_eq!(p.status, Status::Drift);
     assert_eq!(
-        fields_hold(&p),
+        fields(&p.differences),
         [
             ("x-expires", DiffKind::Different),
             ("x-message-ttl", DiffKind::Different)
@@ -472,13 +485,6 @@ fn hold_queues_are_checked_against_their_own_name() {
             "{other}"
         );
     }
-}
-
-fn fields_hold(plan: &HoldPlan) -> Vec<(&str, DiffKind)> {
-    plan.differences
-        .iter()
-        .map(|d| (d.field.as_str(), d.kind))
-        .collect()
 }
 
 #[test]
@@ -564,7 +570,7 @@ fn a_dead_letter_queue_that_loses_its_letters_is_drift_named_with_what_it_does()
     let plan = diff_queue(&dead, Some(&l));
     assert_eq!(plan.status, Status::Drift);
     assert_eq!(
-        fields(&plan),
+        fields(&plan.differences),
         [
             ("message-ttl", DiffKind::Policy),
             ("dead-letter-exchange", DiffKind::Policy)
@@ -757,12 +763,15 @@ fn in_a_quorum_default_vhost_the_queues_are_quorum_and_priorities_are_refused() 
     );
     // A classic q.dead there is drift: the application's declaration would be refused.
     let plan = diff_queue(&dead, Some(&live_4x("classic", json!({}))));
-    assert_eq!(fields(&plan), [("type", DiffKind::Different)]);
+    assert_eq!(fields(&plan.differences), [("type", DiffKind::Different)]);
 
     // q with the library's default priorities: refused, created or not.
     let plan = diff_queue(&work, None);
     assert_eq!(plan.status, Status::Refused);
-    assert_eq!(fields(&plan), [("x-max-priority", DiffKind::Refused)]);
+    assert_eq!(
+        fields(&plan.differences),
+        [("x-max-priority", DiffKind::Refused)]
+    );
     assert_eq!(plan.differences[0].computed, Some(json!(10)));
     let effect = plan.differences[0].effect.clone().unwrap();
     assert!(
@@ -771,7 +780,10 @@ fn in_a_quorum_default_vhost_the_queues_are_quorum_and_priorities_are_refused() 
     );
     let plan = diff_queue(&work, Some(&live_4x("quorum", json!({}))));
     assert_eq!(plan.status, Status::Refused);
-    assert_eq!(fields(&plan), [("x-max-priority", DiffKind::Refused)]);
+    assert_eq!(
+        fields(&plan.differences),
+        [("x-max-priority", DiffKind::Refused)]
+    );
     // A classic q made before: its type differs too, and the refusal is still the news.
     let plan = diff_queue(
         &work,
@@ -779,7 +791,7 @@ fn in_a_quorum_default_vhost_the_queues_are_quorum_and_priorities_are_refused() 
     );
     assert_eq!(plan.status, Status::Refused);
     assert_eq!(
-        fields(&plan),
+        fields(&plan.differences),
         [
             ("type", DiffKind::Different),
             ("x-max-priority", DiffKind::Refused)
@@ -830,7 +842,7 @@ fn hold_queues_are_of_the_vhosts_default_type() {
         QueueType::Classic,
     )
     .unwrap();
-    assert_eq!(fields_of(&p.differences), [("type", DiffKind::Different)]);
+    assert_eq!(fields(&p.differences), [("type", DiffKind::Different)]);
     let classic_hold = live_4x("classic", args);
     let p = check_hold_queue(
         &q,
@@ -841,13 +853,6 @@ fn hold_queues_are_of_the_vhosts_default_type() {
     )
     .unwrap();
     assert_eq!(p.status, Status::InSync);
-}
-
-fn fields_of(differences: &[Difference]) -> Vec<(&str, DiffKind)> {
-    differences
-        .iter()
-        .map(|d| (d.field.as_str(), d.kind))
-        .collect()
 }
 
 /// The broker's refusal of an argument for the queue's type, as 3.10.8 and 4.3.6 word it: read
@@ -879,7 +884,10 @@ fn an_invalid_arg_reply_is_a_refusal() {
     let p = plan_from_probe(&work, &ProbeOutcome::Inequivalent(text.into()), "qv");
     assert_eq!(p.status, Status::Refused);
     assert_eq!(p.queue_type, "quorum", "the type the broker named");
-    assert_eq!(fields(&p), [("x-max-priority", DiffKind::Refused)]);
+    assert_eq!(
+        fields(&p.differences),
+        [("x-max-priority", DiffKind::Refused)]
+    );
     assert_eq!(p.differences[0].computed, Some(json!(10)));
     assert!(
         p.differences[0]
