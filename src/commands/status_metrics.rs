@@ -36,10 +36,7 @@ pub async fn print(
     );
     let mut consumers = GaugeFamily::new("queue_consumers", "Consumers of q");
     let mut dead = GaugeFamily::new("dead_letters", "Dead letters in q.dead");
-    let mut age = GaugeFamily::new(
-        "dead_letter_oldest_age_seconds",
-        "Age of the oldest dead letter in q.dead, since its death, else since its job was enqueued",
-    );
+    let mut age = GaugeFamily::oldest_age();
     let mut by_cause = GaugeFamily::new(
         "dead_letters_by_cause",
         "Dead letters in q.dead by cause (status --scan)",

@@ -92,10 +92,7 @@ fn families(report: &CheckReport) -> Vec<GaugeFamily> {
         "dead_letters",
         "Dead letters in q.dead (matching the filters, when given)",
     );
-    let mut age = GaugeFamily::new(
-        "dead_letter_oldest_age_seconds",
-        "Age of the oldest dead letter in q.dead, since its death, else since its job was enqueued",
-    );
+    let mut age = GaugeFamily::oldest_age();
     let mut rate = GaugeFamily::new(
         "dead_letter_arrival_rate",
         "Dead letters arriving in q.dead per second (management API statistics)",

@@ -43,6 +43,15 @@ impl GaugeFamily {
         }
     }
 
+    /// The age of the oldest dead letter, which `status -o prometheus` and `dead check -o
+    /// prometheus` both export: one name and one help text.
+    pub fn oldest_age() -> GaugeFamily {
+        GaugeFamily::new(
+            "dead_letter_oldest_age_seconds",
+            "Age of the oldest dead letter in q.dead, since its death, else since its job was enqueued",
+        )
+    }
+
     /// Adds a sample when `value` is known.
     pub fn add(&mut self, labels: Vec<(&'static str, String)>, value: Option<f64>) {
         if let Some(value) = value {
