@@ -16,6 +16,10 @@
 //!
 //! The broker is taken from `QUEUEY_TEST_URL` (default `amqp://guest:guest@127.0.0.1:5672/%2f`)
 //! and `QUEUEY_TEST_API_URL` (default `http://127.0.0.1:15672`).
+//!
+//! Three test binaries include it (`offline`, `live`, `nodes`), each using a part of it: `offline`
+//! runs commands only, `live` never starts a node, `nodes` uses little of `Broker`. Hence the
+//! `allow(dead_code)`: without it each would warn of what the others use.
 #![allow(dead_code)]
 
 pub mod app;
