@@ -290,9 +290,7 @@ pub async fn run(connection: &ConnectionSettings, output: Output) -> Result<Exit
     if judged == OneBroker::Different || names.len() > 1 {
         // Names that differ may be the nodes of one cluster that was never named.
         cluster_nodes = api_client.node_names().await;
-        if judged == OneBroker::Different {
-            judged = one_unnamed_cluster(&server, &overview, &cluster_nodes);
-        }
+        judged = one_unnamed_cluster(&server, &overview, &cluster_nodes);
         names = clusters(&everyone, &api_cluster(&cluster_nodes));
         if names.len() <= 1 && judged != OneBroker::Different {
             cluster_nodes.sort();
