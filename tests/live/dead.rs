@@ -1031,15 +1031,19 @@ fn a_quorum_queues_default_delivery_limit_is_the_versions() {
         let _ = ch.close(200, "ok".into()).await;
         deliveries
     });
+    // The last reject is applied by the queue after its reply: a count read at once can miss
+    // the message it returns (3.10.8 read 0 once), so the kept message is waited for, and a
+    // dropped one is checked to stay gone.
     if version >= (4, 0) {
         assert_eq!(
             deliveries, 21,
             "{version:?}: 20 returns allowed, then dropped"
         );
+        std::thread::sleep(Duration::from_secs(2));
         assert_eq!(broker.message_count(&q), Some(0), "{version:?}");
     } else {
         assert_eq!(deliveries, 25, "{version:?}: no limit");
-        assert_eq!(broker.message_count(&q), Some(1), "{version:?}");
+        broker.wait_for_count(&q, 1);
     }
 }
 
