@@ -994,6 +994,67 @@ fn a_quorum_queue_puts_nacked_messages_where_the_version_says() {
     assert_eq!(broker.ids(&q), want, "{version:?}");
 }
 
+/// A quorum queue serves its consumers strictly by priority (`x-priority`), on every version
+/// tested: a consumer receives nothing while one of a higher priority may take more, then at
+/// once. A quorum look relies on it (`broker::peek`: the next round waits behind the current
+/// one at a lower priority, so deliveries come in the queue's order, round after round, and a
+/// round is never held up by its own consume). Three consumers of prefetch 5 on the same
+/// channel, the lowest asked for first, on an empty queue; then 20 messages.
+#[test]
+fn a_quorum_queue_serves_consumers_strictly_by_priority() {
+    let broker = Broker::connect();
+    let version = broker.rabbitmq_version();
+    let q = broker.queue_name("consumer-priority");
+    broker.track_queue(&q);
+    broker.declare(&q, table(vec![("x-queue-type", long_str("quorum"))]));
+    let ch = broker.channel();
+    let mut consumers = broker.rt.block_on(async {
+        ch.basic_qos(5, lapin::options::BasicQosOptions { global: false })
+            .await
+            .expect("qos");
+        let mut consumers = Vec::new();
+        for priority in [(1 << 30) - 2, (1 << 30) - 1, 1 << 30] {
+            let c = ch
+                .basic_consume(
+                    q.as_str().into(),
+                    "".into(),
+                    lapin::options::BasicConsumeOptions::default(),
+                    table(vec![("x-priority", AMQPValue::LongInt(priority))]),
+                )
+                .await
+                .expect("consume");
+            consumers.push(c);
+        }
+        consumers
+    });
+    let ids: Vec<String> = (0..20).map(|i| format!("cp-{i}")).collect();
+    broker.publish_ids(&q, &ids);
+    // Highest first: 5 each, in the queue's order, and the last 5 stay in the queue.
+    consumers.reverse();
+    let got: Vec<Vec<String>> = broker.rt.block_on(async {
+        let mut got = Vec::new();
+        for c in consumers.iter_mut() {
+            let mut ids = Vec::new();
+            for _ in 0..5 {
+                let d =
+                    tokio::time::timeout(Duration::from_secs(10), futures_util::StreamExt::next(c))
+                        .await
+                        .expect("a delivery within 10 s")
+                        .expect("the consumer goes on")
+                        .expect("a delivery");
+                let id = d.properties.message_id().as_ref().map(|s| s.to_string());
+                ids.push(id.unwrap_or_default());
+            }
+            got.push(ids);
+        }
+        got
+    });
+    let want: Vec<Vec<String>> = ids[..15].chunks(5).map(<[String]>::to_vec).collect();
+    assert_eq!(got, want, "{version:?}");
+    let _ = broker.rt.block_on(ch.close(200, "ok".into()));
+    broker.wait_for_count(&q, 20);
+}
+
 /// A quorum queue without a delivery limit of its own and without a dead-letter exchange: the
 /// broker's default limit differs by version (docs/broker-versions.md), and queuey's look counts
 /// on it (`broker::peek`): none before 4.0, so a message returned 25 times is still there; 20
