@@ -12,6 +12,7 @@ pub mod held;
 pub mod peek;
 pub mod permissions;
 pub mod publish;
+pub mod queue_kind;
 pub mod server_properties;
 pub mod session;
 pub mod tls;

@@ -60,70 +60,17 @@ use super::acker::{Acker, Rescuer};
 use super::convert::message_from_delivery;
 pub use super::held::held_by_others;
 use super::held::held_elsewhere;
-use super::session::{BrokerVersion, Session};
+pub use super::queue_kind::{AT_RISK_WINDOW, QueueKind, queue_kind};
+use super::session::Session;
 use crate::dead::decode::Message;
 pub use crate::dead::peek::at_risk;
 use crate::dead::peek::{HeldElsewhere, PeekOptions};
 use crate::error::{Error, Kind, Result};
 use crate::signals::StopFlag;
 
-/// The largest round of a peek of a quorum queue with a delivery limit: what a crash can cost
-/// is one delivery of every held message, and the messages *at risk* (on their last counted
-/// delivery) among the deliveries that have arrived and are not yet replaced by copies, which
-/// are at most one round.
-pub const AT_RISK_WINDOW: u16 = 256;
-
 /// The consumer priority of a quorum peek's first round (each next round's is one lower):
 /// above the default of 0 that any other consumer has.
 const ROUND_PRIORITY: i32 = 1 << 30;
-
-/// What queuey knows of the queue it peeks.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct QueueKind {
-    /// `classic`, `quorum`, or `unknown` (no management API, assumed classic).
-    pub queue_type: String,
-    /// A quorum queue's effective delivery limit; `None` is unlimited.
-    pub delivery_limit: Option<u64>,
-    pub broker_version: Option<BrokerVersion>,
-    /// Whether returning a delivery with `basic.nack` spends one of the message's deliveries
-    /// (a quorum queue with a limit, before RabbitMQ 4.3).
-    pub returns_count: bool,
-    /// Whether a delivery still held when its channel closes (a crash, a lost connection)
-    /// spends one of the message's deliveries: a quorum queue with a limit, on every version.
-    pub closes_count: bool,
-    /// Messages delivered and not acknowledged when the peek began, by the management API's
-    /// statistics (seconds old); `None` without the API.
-    pub unacked: Option<u64>,
-}
-
-impl QueueKind {
-    /// Messages one round of a peek may take: the window; on a queue where a crash spends
-    /// deliveries, half of [`QueueKind::exposure`], since a quorum round is taken whole while
-    /// the next one arrives.
-    pub fn round_cap(&self, window: u16) -> u16 {
-        if self.closes_count {
-            (self.exposure(window) / 2).max(1)
-        } else {
-            window.max(1)
-        }
-    }
-
-    /// On a queue where a crash spends deliveries: the most deliveries that may have arrived
-    /// and not yet been replaced by copies, `--window` or [`AT_RISK_WINDOW`], whichever is
-    /// smaller.
-    pub fn exposure(&self, window: u16) -> u16 {
-        window.clamp(1, AT_RISK_WINDOW)
-    }
-}
-
-impl QueueKind {
-    /// Whether a returned message goes back to its place: a classic queue's do (and an
-    /// unknown type is read as classic); a quorum queue's return to its head or its back, and
-    /// a multiple return of many reorders them (docs/broker-notes.md).
-    pub fn keeps_positions(&self) -> bool {
-        self.queue_type != "quorum"
-    }
-}
 
 /// One message a peek holds: its position in the queue when the peek began (1 is the head),
 /// its delivery tag on the peek's channel, and the message.
@@ -831,124 +778,6 @@ pub async fn with_peek<'s, T>(
     let value = result?;
     finished?;
     Ok(value)
-}
-
-/// Reads the queue's type, delivery limit and the broker version, and decides whether a peek
-/// is free, costs deliveries (refused unless accepted), or cannot be judged.
-pub async fn queue_kind(
-    session: &Session,
-    queue: &str,
-    options: &PeekOptions,
-) -> Result<QueueKind> {
-    let live = match session.live_queue(queue).await {
-        Ok(live) => live,
-        Err(e) if e.kind.is_api() => {
-            if options.assume_classic {
-                return Ok(QueueKind {
-                    queue_type: "unknown".into(),
-                    delivery_limit: None,
-                    broker_version: None,
-                    returns_count: false,
-                    closes_count: false,
-                    unacked: None,
-                });
-            }
-            let fix = match (e.kind, &e.hint) {
-                (Kind::ApiRefused, _) => {
-                    "Give the user the monitoring tag (it changes no right on queues)".to_owned()
-                }
-                (_, Some(hint)) => format!("About the API: {hint};"),
-                _ => "Enable the API (rabbitmq-plugins enable rabbitmq_management)".to_owned(),
-            };
-            return Err(Error::new(
-                e.kind,
-                format!(
-                    "cannot tell what kind of queue {queue:?} is without the management API: {}",
-                    e.message
-                ),
-            )
-            .with_hint(format!(
-                "a peek returns every message it reads, and on a quorum queue with a delivery \
-                 limit each return spends a delivery. {fix} or, if the queue is a classic queue \
-                 (as queuey declares q.dead), pass --assume-classic"
-            )));
-        }
-        Err(e) => return Err(e),
-    };
-    let Some(live) = live else {
-        return Err(session.queue_not_found(queue));
-    };
-    let queue_type = live.queue_type.clone().unwrap_or_else(|| "classic".into());
-    // Without a majority a quorum queue neither gives nor takes: a consume would wait about a
-    // minute and end with the connection. Said now, by name.
-    if let Some((online, members)) = live.majority_lost() {
-        return Err(live.no_majority_error(session.vhost(), online, members));
-    }
-    let version = session.broker_version().await.unwrap_or(None);
-    match queue_type.as_str() {
-        "quorum" => {}
-        "stream" => return Err(session.stream_dead_queue(queue)),
-        _ => {
-            return Ok(QueueKind {
-                queue_type,
-                delivery_limit: None,
-                broker_version: version,
-                returns_count: false,
-                closes_count: false,
-                unacked: live.messages_unacknowledged,
-            });
-        }
-    }
-    let from_args = live
-        .arguments
-        .get("x-delivery-limit")
-        .and_then(serde_json::Value::as_i64);
-    let from_policy = live
-        .effective_policy_definition
-        .as_ref()
-        .and_then(|p| p.get("delivery-limit"))
-        .and_then(serde_json::Value::as_i64);
-    // RabbitMQ applies the lower of the argument and the policy.
-    let explicit = match (from_args, from_policy) {
-        (Some(a), Some(p)) => Some(a.min(p)),
-        (a, p) => a.or(p),
-    };
-    let delivery_limit = match explicit {
-        // 0 or a negative limit ends a message at its first return (3.x).
-        Some(n) => Some(u64::try_from(n).unwrap_or(0)),
-        None if version.is_some_and(|v| v.at_least(4, 0)) => Some(20),
-        None if version.is_none() => Some(20),
-        None => None,
-    };
-    // From 4.3 a nack with requeue does not count; before, every return does.
-    let returns_count = delivery_limit.is_some() && !version.is_some_and(|v| v.at_least(4, 3));
-    let kind = QueueKind {
-        queue_type,
-        delivery_limit,
-        broker_version: version,
-        returns_count,
-        closes_count: delivery_limit.is_some(),
-        unacked: live.messages_unacknowledged,
-    };
-    if kind.returns_count && !options.spend_delivery_budget {
-        let limit = delivery_limit.unwrap_or(0);
-        let version_text = version.map_or("an unknown version".to_owned(), |v| v.to_string());
-        return Err(Error::new(
-            Kind::Usage,
-            format!(
-                "queue {queue:?} is a quorum queue with a delivery limit of {limit}, and on \
-                 RabbitMQ {version_text} every peek spends one delivery of every message it \
-                 reads (RabbitMQ counts returned deliveries until 4.3)"
-            ),
-        )
-        .with_hint(
-            "pass --spend-delivery-budget to peek anyway: queuey then never returns a message \
-             on its last delivery, it republishes a confirmed copy of it to the queue \
-             instead (nothing is lost; that message changes its place in the queue). Or raise the queue's \
-             delivery limit with a policy first",
-        ));
-    }
-    Ok(kind)
 }
 
 /// The stream's next item when it is already here: one poll in this task's context (its waker
