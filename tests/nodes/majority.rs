@@ -169,11 +169,11 @@ fn a_quorum_dead_queue_without_a_majority_is_named_at_once_and_a_stall_ends_at_t
         (5.0..20.0).contains(&took),
         "stopped at the timeout, not after {took:.1}s"
     );
-    // The rule per version: on 4.3 the rerun finds every copy in doubt that q took, so each id
-    // is in q exactly once. On 3.10 the thawed leader of q can take copies in doubt after the
-    // rerun looked for them (seen: 50 of 150 arrived late, each then in q twice): never one
-    // lost, and never more twice than the rerun said it copied again ("N not (copied again)").
-    let late_allowed = cluster.node(1).version().starts_with("3.");
+    // The rule, on every version: a thawed leader of q can take copies in doubt after the
+    // rerun looked for them (seen on 3.10.8: 50 of 150 arrived late, each then in q twice; and
+    // once on 4.3.6, which had shown 0 twice in every earlier run): never one lost, and never
+    // more twice than the rerun said it copied again ("N not (copied again)").
+    let late_allowed = true;
     rerun_finishes_with(
         &cluster,
         2,
@@ -239,8 +239,8 @@ fn rerun_finishes(cluster: &Cluster, n: usize, dir: &Path, f: &Fixture, what: &s
 }
 
 /// [`rerun_finishes`], where `late_allowed` lets an id be in `q` once more than it was dead
-/// when the rerun said it copied it again, not found among the copies in doubt (3.10, a leader
-/// of `q` frozen then thawed): at most as many such ids as the rerun said, none lost.
+/// when the rerun said it copied it again, not found among the copies in doubt (a leader of
+/// `q` frozen then thawed): at most as many such ids as the rerun said, none lost.
 fn rerun_finishes_with(
     cluster: &Cluster,
     n: usize,
