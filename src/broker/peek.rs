@@ -291,7 +291,7 @@ impl<'a> Peek<'a> {
     /// (docs/benchmarks.md: a replay from a quorum q.dead on 4.3.6 went from 0.40x the
     /// broker's in-process shovel to 0.50x, level with the same shovel over a network).
     async fn fetch(&mut self) -> Result<bool> {
-        let whole_rounds = self.kind.queue_type == "quorum";
+        let whole_rounds = self.kind.is_quorum();
         if whole_rounds {
             self.settle_cancel().await?;
             if !self.arrived.is_empty() {
@@ -392,7 +392,7 @@ impl<'a> Peek<'a> {
                     // Nothing for a while. A quorum queue that lost its majority meanwhile
                     // delivers nothing and, about a minute later, closes the connection: the
                     // management API tells it at once.
-                    if self.kind.queue_type == "quorum"
+                    if self.kind.is_quorum()
                         && let Ok(Some(live)) = self.session.live_queue(&self.queue).await
                         && let Some((online, members)) = live.majority_lost()
                     {
@@ -430,7 +430,7 @@ impl<'a> Peek<'a> {
         self.hold(delivery);
         self.round_left = self.round_left.saturating_sub(1);
         if self.round_left == 0 {
-            if self.kind.queue_type == "quorum" {
+            if self.kind.is_quorum() {
                 self.cancel_round().await?;
             } else {
                 self.end_round().await?;
@@ -548,7 +548,7 @@ impl<'a> Peek<'a> {
         // A quorum queue without a majority takes no consumer: its reply waits (see
         // `Sent::reply`).
         let mut arguments = FieldTable::default();
-        if self.kind.queue_type == "quorum" {
+        if self.kind.is_quorum() {
             // Above any other consumer's default of 0, and one lower each round.
             let priority =
                 ROUND_PRIORITY.saturating_sub(i32::try_from(self.rounds_asked).unwrap_or(i32::MAX));
@@ -572,8 +572,8 @@ impl<'a> Peek<'a> {
         Ok(())
     }
 
-    /// Cancels the current consumer of a quorum round taken whole, without waiting for the
-    /// broker's answer: [`Peek::settle_cancel`] reads it.
+    /// Cancels the current consumer (its round taken whole on a quorum queue) without waiting
+    /// for the broker's answer: [`Peek::settle_cancel`] reads it.
     async fn cancel_round(&mut self) -> Result<()> {
         if let Some(consumer) = self.consumer.take() {
             let tag = consumer.tag();
@@ -622,21 +622,8 @@ impl<'a> Peek<'a> {
 
     /// Cancels the current consumer and holds what it was sent before the broker's answer.
     async fn cancel_current(&mut self) -> Result<()> {
-        if let Some(consumer) = self.consumer.take() {
-            let tag = consumer.tag();
-            let context = format!("cannot peek queue {:?}", self.queue);
-            let (session, channel) = (self.session, &self.channel);
-            session
-                .owed(&context, &[self.queue.as_str()], async {
-                    channel
-                        .basic_cancel(tag, BasicCancelOptions::default())
-                        .await
-                        .map_err(|e| session.amqp_error(&e, &context))
-                })
-                .await?;
-            self.drain(consumer, &context).await?;
-        }
-        Ok(())
+        self.cancel_round().await?;
+        self.settle_cancel().await
     }
 
     /// Holds what a cancelled consumer's stream yields up to its end (lapin ends it at the

@@ -56,7 +56,13 @@ impl QueueKind {
     /// unknown type is read as classic); a quorum queue's return to its head or its back, and
     /// a multiple return of many reorders them (docs/broker-notes.md).
     pub fn keeps_positions(&self) -> bool {
-        self.queue_type != "quorum"
+        !self.is_quorum()
+    }
+
+    /// A quorum queue: read in whole rounds, each asked for behind the one before
+    /// (`broker::peek`).
+    pub fn is_quorum(&self) -> bool {
+        self.queue_type == "quorum"
     }
 }
 
