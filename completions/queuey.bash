@@ -480,7 +480,7 @@ _queuey() {
             return 0
             ;;
         queuey__subcmd__dead__subcmd__check)
-            opts="-o -q -h -V --all --max-count --max-age --max-rate --cause --reason --job-type --original-queue --attempts --older-than --newer-than --header --message-id --where --body-contains --spend-delivery-budget --assume-classic --window --dead-suffix --deferred-suffix --url --api-url --connect-timeout --timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --help --version"
+            opts="-o -q -h -V --all --max-count --max-age --max-rate --cause --reason --job-type --original-queue --attempts --older-than --newer-than --header --message-id --where --body-contains --spend-delivery-budget --quorum-at-risk --assume-classic --window --dead-suffix --deferred-suffix --url --api-url --connect-timeout --timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -539,6 +539,10 @@ _queuey() {
                     return 0
                     ;;
                 --body-contains)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --quorum-at-risk)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -614,7 +618,7 @@ _queuey() {
             return 0
             ;;
         queuey__subcmd__dead__subcmd__edit)
-            opts="-y -o -q -h -V --message-id --set --archive --yes --spend-delivery-budget --assume-classic --window --dead-suffix --deferred-suffix --url --api-url --connect-timeout --timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --help --version"
+            opts="-y -o -q -h -V --message-id --set --archive --yes --spend-delivery-budget --quorum-at-risk --assume-classic --window --dead-suffix --deferred-suffix --url --api-url --connect-timeout --timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -629,6 +633,10 @@ _queuey() {
                     return 0
                     ;;
                 --archive)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --quorum-at-risk)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -704,7 +712,7 @@ _queuey() {
             return 0
             ;;
         queuey__subcmd__dead__subcmd__export)
-            opts="-o -q -h -V --output-file --limit --cause --reason --job-type --original-queue --attempts --older-than --newer-than --header --message-id --where --body-contains --spend-delivery-budget --assume-classic --window --dead-suffix --deferred-suffix --url --api-url --connect-timeout --timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --help --version"
+            opts="-o -q -h -V --output-file --limit --cause --reason --job-type --original-queue --attempts --older-than --newer-than --header --message-id --where --body-contains --spend-delivery-budget --quorum-at-risk --assume-classic --window --dead-suffix --deferred-suffix --url --api-url --connect-timeout --timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -759,6 +767,10 @@ _queuey() {
                     return 0
                     ;;
                 --body-contains)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --quorum-at-risk)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -960,7 +972,7 @@ _queuey() {
             return 0
             ;;
         queuey__subcmd__dead__subcmd__ls)
-            opts="-o -q -h -V --limit --group-by --cause --reason --job-type --original-queue --attempts --older-than --newer-than --header --message-id --where --body-contains --spend-delivery-budget --assume-classic --window --dead-suffix --deferred-suffix --url --api-url --connect-timeout --timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --help --version"
+            opts="-o -q -h -V --limit --group-by --cause --reason --job-type --original-queue --attempts --older-than --newer-than --header --message-id --where --body-contains --spend-delivery-budget --quorum-at-risk --assume-classic --window --dead-suffix --deferred-suffix --url --api-url --connect-timeout --timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1015,6 +1027,10 @@ _queuey() {
                     return 0
                     ;;
                 --body-contains)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --quorum-at-risk)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1090,7 +1106,7 @@ _queuey() {
             return 0
             ;;
         queuey__subcmd__dead__subcmd__purge)
-            opts="-y -o -q -h -V --yes --dry-run --archive --cause --reason --job-type --original-queue --attempts --older-than --newer-than --header --message-id --where --body-contains --spend-delivery-budget --assume-classic --window --dead-suffix --deferred-suffix --url --api-url --connect-timeout --timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --help --version"
+            opts="-y -o -q -h -V --yes --dry-run --archive --cause --reason --job-type --original-queue --attempts --older-than --newer-than --header --message-id --where --body-contains --spend-delivery-budget --quorum-at-risk --assume-classic --window --dead-suffix --deferred-suffix --url --api-url --connect-timeout --timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1141,6 +1157,10 @@ _queuey() {
                     return 0
                     ;;
                 --body-contains)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --quorum-at-risk)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1216,7 +1236,7 @@ _queuey() {
             return 0
             ;;
         queuey__subcmd__dead__subcmd__replay)
-            opts="-o -q -h -V --to --dry-run --limit --rate --from-file --keep-attempts --allow-drop-head --journal --after --blocked-timeout --channels --cause --reason --job-type --original-queue --attempts --older-than --newer-than --header --message-id --where --body-contains --spend-delivery-budget --assume-classic --window --dead-suffix --deferred-suffix --url --api-url --connect-timeout --timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --help --version"
+            opts="-o -q -h -V --to --dry-run --limit --rate --from-file --keep-attempts --allow-drop-head --journal --after --blocked-timeout --channels --cause --reason --job-type --original-queue --attempts --older-than --newer-than --header --message-id --where --body-contains --spend-delivery-budget --quorum-at-risk --assume-classic --window --dead-suffix --deferred-suffix --url --api-url --connect-timeout --timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1298,6 +1318,10 @@ _queuey() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --quorum-at-risk)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --window)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1370,13 +1394,17 @@ _queuey() {
             return 0
             ;;
         queuey__subcmd__dead__subcmd__show)
-            opts="-o -q -h -V --message-id --spend-delivery-budget --assume-classic --window --dead-suffix --deferred-suffix --url --api-url --connect-timeout --timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --help --version"
+            opts="-o -q -h -V --message-id --spend-delivery-budget --quorum-at-risk --assume-classic --window --dead-suffix --deferred-suffix --url --api-url --connect-timeout --timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --message-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --quorum-at-risk)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

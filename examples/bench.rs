@@ -26,6 +26,12 @@
 //!     QUEUEY_BENCH_PLUGINS="scripts/rabbitmq4.sh plugins" \
 //!     cargo run --release --example bench -- replay
 //!
+//! `QUEUEY_BENCH_BROKER_CPUS=0` runs the replay comparison as production does, the broker on
+//! CPUs of its own: the broker's process (found by its AMQP port) is pinned to that CPU list
+//! with `taskset` for the bench, and queuey to the other CPUs; the broker's CPU time for each
+//! move is reported either way (from /proc). With QUEUEY_BENCH_QUEUE_TYPE=quorum, a fifth
+//! mover is `dead replay --quorum-at-risk 1024`.
+//!
 //! On a private three-node cluster with quorum queues led by node 1
 //! (QUEUEY_BENCH_QUEUE_TYPE=quorum): `cargo build --release --example bench --bin queuey`,
 //! then `cargo test --test nodes cluster::bench -- --ignored --nocapture`.
@@ -205,8 +211,22 @@ fn queuey() -> String {
 
 /// Runs queuey under GNU time: (wall seconds, peak RSS in KiB, stdout).
 fn timed(args: &[&str]) -> (f64, u64, String) {
-    let out = Command::new("/usr/bin/time")
-        .args(["-f", "%e %M"])
+    let (wall, rss, _, out) = timed_on(args, None);
+    (wall, rss, out)
+}
+
+/// [`timed`], on the CPUs `cpus` (taskset) if given; also queuey's user + system CPU seconds.
+fn timed_on(args: &[&str], cpus: Option<&str>) -> (f64, u64, f64, String) {
+    let mut cmd = match cpus {
+        Some(cpus) => {
+            let mut c = Command::new("taskset");
+            c.args(["-c", cpus, "/usr/bin/time"]);
+            c
+        }
+        None => Command::new("/usr/bin/time"),
+    };
+    let out = cmd
+        .args(["-f", "%e %M %U %S"])
         .arg(queuey())
         .args(args)
         .env("QUEUEY_URL", url())
@@ -222,7 +242,13 @@ fn timed(args: &[&str]) -> (f64, u64, String) {
         .and_then(|v| v.parse().ok())
         .expect("wall time");
     let rss: u64 = parts.next().and_then(|v| v.parse().ok()).expect("max RSS");
-    (wall, rss, String::from_utf8_lossy(&out.stdout).into_owned())
+    let cpu: f64 = parts.filter_map(|v| v.parse::<f64>().ok()).sum();
+    (
+        wall,
+        rss,
+        cpu,
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
 }
 
 fn http(method: &str, path: &str, body: Option<&str>) -> u16 {
@@ -347,6 +373,8 @@ enum Mover {
     Queuey,
     /// `dead replay --channels 2`.
     QueueyTwoChannels,
+    /// `dead replay --quorum-at-risk 1024` (a quorum q.dead).
+    QueueyHeld,
 }
 
 impl Mover {
@@ -360,6 +388,7 @@ impl Mover {
                 "queuey dead replay (one channel; confirms + mandatory, ack after confirm)"
             }
             Mover::QueueyTwoChannels => "queuey dead replay --channels 2",
+            Mover::QueueyHeld => "queuey dead replay --quorum-at-risk 1024",
         }
     }
 }
@@ -369,12 +398,81 @@ struct Moved {
     wall: f64,
     rss: Option<u64>,
     fill: f64,
+    /// CPU seconds the broker's process spent during the move, and queuey's own (user +
+    /// system), if known.
+    broker_cpu: Option<f64>,
+    client_cpu: Option<f64>,
+}
+
+/// The broker's OS process: the one listening on the AMQP port of QUEUEY_BENCH_URL (`ss`).
+fn broker_pid() -> Option<u32> {
+    let port = url::Url::parse(&url()).ok()?.port().unwrap_or(5672);
+    let out = Command::new("ss")
+        .args(["-ltnpH", &format!("sport = :{port}")])
+        .output()
+        .ok()?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let at = text.find("pid=")? + 4;
+    text[at..]
+        .split(|c: char| !c.is_ascii_digit())
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// CPU seconds (user + system) process `pid` has used, from /proc (clock ticks of 1/100 s).
+fn cpu_seconds(pid: u32) -> Option<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Fields after the command name, which is in parentheses and may hold spaces.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
+}
+
+/// `QUEUEY_BENCH_BROKER_CPUS`: the CPU list the broker is pinned to, and the other CPUs, for
+/// queuey.
+fn cpu_split() -> Option<(String, String)> {
+    let broker = std::env::var("QUEUEY_BENCH_BROKER_CPUS").ok()?;
+    let all = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mine: Vec<usize> = broker
+        .split(',')
+        .filter_map(|c| c.trim().parse().ok())
+        .collect();
+    let rest: Vec<String> = (0..all)
+        .filter(|c| !mine.contains(c))
+        .map(|c| c.to_string())
+        .collect();
+    assert!(
+        !mine.is_empty() && !rest.is_empty(),
+        "QUEUEY_BENCH_BROKER_CPUS={broker}: give a comma-separated list leaving CPUs to queuey"
+    );
+    Some((broker, rest.join(",")))
+}
+
+/// Pins every thread of the broker's process to `cpus` (`taskset -a`).
+fn pin_broker(pid: u32, cpus: &str) {
+    let ok = Command::new("taskset")
+        .args(["-a", "-p", "-c", cpus, &pid.to_string()])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        ok,
+        "taskset could not pin the broker (pid {pid}) to CPUs {cpus}"
+    );
 }
 
 /// Moves `n` fresh dead letters with `mover`. The fill that comes first is itself timed: a
 /// network client publishing the same persistent messages with confirms, pipelined, nothing
 /// else. No mover that publishes over the network can beat that rate.
-async fn move_once(conn: &Connection, ch: &Channel, mover: Mover, n: usize) -> Moved {
+async fn move_once(
+    conn: &Connection,
+    ch: &Channel,
+    mover: Mover,
+    n: usize,
+    broker: Option<u32>,
+    cpus: Option<&str>,
+) -> Moved {
     let (q, target) = ("bench-replay", "bench-replay-target");
     let dead = format!("{q}.dead");
     declare(ch, &dead).await;
@@ -384,26 +482,25 @@ async fn move_once(conn: &Connection, ch: &Channel, mover: Mover, n: usize) -> M
     let fill_secs = filling.elapsed().as_secs_f64();
     // Let the broker settle after the fill (queue index writes) before timing anything.
     tokio::time::sleep(Duration::from_secs(3)).await;
-    let result = if matches!(mover, Mover::Queuey | Mover::QueueyTwoChannels) {
-        let channels = if mover == Mover::Queuey { "1" } else { "2" };
-        let args = [
-            "dead",
-            "replay",
-            q,
-            "-q",
-            "-o",
-            "json",
-            "--channels",
-            channels,
-        ];
-        let (wall, rss, out) = timed(&args);
+    let broker_before = broker.and_then(cpu_seconds);
+    let result = if matches!(
+        mover,
+        Mover::Queuey | Mover::QueueyTwoChannels | Mover::QueueyHeld
+    ) {
+        let mut args = vec!["dead", "replay", q, "-q", "-o", "json"];
+        match mover {
+            Mover::QueueyTwoChannels => args.extend(["--channels", "2"]),
+            Mover::QueueyHeld => args.extend(["--quorum-at-risk", "1024"]),
+            _ => {}
+        }
+        let (wall, rss, cpu, out) = timed_on(&args, cpus);
         let doc: serde_json::Value = serde_json::from_str(&out).expect("JSON");
         assert_eq!(
             doc["moved"].as_u64(),
             Some(n as u64),
             "moved everything: {doc}"
         );
-        (wall, Some(rss))
+        (wall, Some(rss), Some(cpu))
     } else {
         let uri = if mover == Mover::ShovelDirect {
             "amqp://".to_owned()
@@ -428,8 +525,12 @@ async fn move_once(conn: &Connection, ch: &Channel, mover: Mover, n: usize) -> M
         }
         let wall = start.elapsed().as_secs_f64();
         let _ = http("DELETE", "/api/parameters/shovel/%2F/bench-move", None);
-        (wall, None)
+        (wall, None, None)
     };
+    let broker_cpu = broker
+        .and_then(cpu_seconds)
+        .zip(broker_before)
+        .map(|(after, before)| after - before);
     assert_eq!(
         count(conn, target).await as usize,
         n,
@@ -445,6 +546,8 @@ async fn move_once(conn: &Connection, ch: &Channel, mover: Mover, n: usize) -> M
         wall: result.0,
         rss: result.1,
         fill: fill_secs,
+        broker_cpu,
+        client_cpu: result.2,
     }
 }
 
@@ -487,19 +590,34 @@ async fn bench_replay(conn: &Connection) {
         return;
     }
     std::thread::sleep(Duration::from_secs(2));
-    let movers = [
+    let mut movers = vec![
         Mover::ShovelDirect,
         Mover::ShovelNetwork,
         Mover::Queuey,
         Mover::QueueyTwoChannels,
     ];
+    if std::env::var("QUEUEY_BENCH_QUEUE_TYPE").is_ok_and(|t| t == "quorum") {
+        movers.push(Mover::QueueyHeld);
+    }
+    let broker = broker_pid();
+    let split = cpu_split();
+    if let Some((broker_cpus, client_cpus)) = &split {
+        let pid = broker.expect("the broker's process (ss -ltnp), to pin it");
+        pin_broker(pid, broker_cpus);
+        println!("The broker (pid {pid}) on CPUs {broker_cpus}, queuey on CPUs {client_cpus}.\n");
+    }
+    let client_cpus = split.as_ref().map(|(_, c)| c.as_str());
     let mut rates: Vec<Vec<f64>> = vec![Vec::new(); movers.len()];
+    let mut broker_cpu: Vec<Vec<f64>> = vec![Vec::new(); movers.len()];
+    let mut client_cpu: Vec<Vec<f64>> = vec![Vec::new(); movers.len()];
     let mut publish_rates = Vec::new();
     let mut rss = Vec::new();
     for round in 0..rounds {
         for k in 0..movers.len() {
             let i = (round + k) % movers.len();
-            let moved = move_once(conn, &ch, movers[i], n).await;
+            let moved = move_once(conn, &ch, movers[i], n, broker, client_cpus).await;
+            broker_cpu[i].extend(moved.broker_cpu);
+            client_cpu[i].extend(moved.client_cpu);
             let rate = n as f64 / moved.wall;
             eprintln!(
                 "round {}: {}: {:.2} s, {rate:.0}/s (the fill before it: {:.0}/s)",
@@ -517,18 +635,27 @@ async fn bench_replay(conn: &Connection) {
     // drifts between rounds more than between the movers of one round.
     let direct = &rates[0];
     println!(
-        "| mover | messages/s, median | each round | / direct shovel, median of the rounds' ratios |"
+        "| mover | messages/s, median | each round | / direct shovel, median of the rounds' ratios | broker CPU s, median | queuey CPU s, median |"
     );
-    println!("|---|---:|---:|---:|");
+    println!("|---|---:|---:|---:|---:|---:|");
+    let cpu = |v: &Vec<f64>| {
+        if v.is_empty() {
+            "-".to_owned()
+        } else {
+            format!("{:.1}", median(v.clone()))
+        }
+    };
     for (i, mover) in movers.iter().enumerate() {
         let each: Vec<String> = rates[i].iter().map(|r| format!("{r:.0}")).collect();
         let m = median(rates[i].clone());
         let ratios: Vec<f64> = rates[i].iter().zip(direct).map(|(r, d)| r / d).collect();
         println!(
-            "| {} | {m:.0} | {} | {:.2}x |",
+            "| {} | {m:.0} | {} | {:.2}x | {} | {} |",
             mover.label(),
             each.join(", "),
-            median(ratios)
+            median(ratios),
+            cpu(&broker_cpu[i]),
+            cpu(&client_cpu[i])
         );
     }
     let ceiling = median(publish_rates.clone());
@@ -542,6 +669,10 @@ async fn bench_replay(conn: &Connection) {
         "\nqueuey's peak RSS over the rounds: {:.1} MB",
         peak as f64 / 1024.0
     );
+    if let (Some(pid), Some(_)) = (broker, &split) {
+        let all = std::thread::available_parallelism().map_or(1, |n| n.get());
+        pin_broker(pid, &format!("0-{}", all - 1));
+    }
 }
 
 /// How fast one queue takes the same persistent messages from a network client publishing over

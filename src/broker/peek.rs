@@ -33,8 +33,8 @@
 //!   ls, show, export) the peek replaces every such message as soon as it arrives, in
 //!   batches: a confirmed copy is published to the queue and only then the original is acked.
 //!   Nothing is lost; that message changes its place. Only deliveries that have arrived and are
-//!   not yet replaced are exposed to a crash: at most one round, and a round on such a queue is
-//!   at most [`AT_RISK_WINDOW`] messages. Replay and purge rescue what they keep themselves.
+//!   not yet replaced are exposed to a crash: at most two rounds, `--quorum-at-risk` (256 by
+//!   default). Replay and purge rescue what they keep themselves.
 //! - where a returned message goes differs: to the back of the queue on 3.x, to the front
 //!   (ahead of every message never delivered) on 4.x. Holding the whole queue and returning it
 //!   with one multiple nack keeps the order of up to 32 messages on both (a larger return
@@ -60,7 +60,7 @@ use super::acker::{Acker, Rescuer};
 use super::convert::message_from_delivery;
 pub use super::held::held_by_others;
 use super::held::held_elsewhere;
-pub use super::queue_kind::{AT_RISK_WINDOW, QueueKind, queue_kind};
+pub use super::queue_kind::{QueueKind, queue_kind};
 use super::session::Session;
 use crate::dead::decode::Message;
 pub use crate::dead::peek::at_risk;
@@ -188,7 +188,7 @@ impl<'a> Peek<'a> {
             queue: queue.to_owned(),
             channel,
             held_elsewhere,
-            window: u64::from(kind.round_cap(options.window).max(1)),
+            window: u64::from(kind.round_cap(&options).max(1)),
             options,
             kind,
             target,
@@ -233,7 +233,7 @@ impl<'a> Peek<'a> {
     /// On a queue where a crash spends deliveries: the most deliveries at risk that may have
     /// arrived and not yet been replaced by copies (see [`QueueKind::exposure`]).
     pub fn exposure(&self) -> u64 {
-        u64::from(self.kind.exposure(self.options.window))
+        u64::from(self.kind.exposure(&self.options))
     }
 
     /// Reads up to `n` messages more than the queue held when the peek began (and whatever of
@@ -528,7 +528,7 @@ impl<'a> Peek<'a> {
             return Ok(());
         }
         // Size the window by what the last round's messages weighed.
-        let cap = u64::from(self.kind.round_cap(self.options.window).max(1));
+        let cap = u64::from(self.kind.round_cap(&self.options).max(1));
         if let Some(avg) = (self.round_bytes as u64).checked_div(self.round_count) {
             let by_bytes = (self.options.byte_budget as u64 / avg.max(1)).max(1);
             self.window = by_bytes.min(cap);

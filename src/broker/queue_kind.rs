@@ -6,12 +6,6 @@ use super::session::{BrokerVersion, Session};
 use crate::dead::peek::PeekOptions;
 use crate::error::{Error, Kind, Result};
 
-/// The largest round of a peek of a quorum queue with a delivery limit: what a crash can cost
-/// is one delivery of every held message, and the messages *at risk* (on their last counted
-/// delivery) among the deliveries that have arrived and are not yet replaced by copies, which
-/// are at most one round.
-pub const AT_RISK_WINDOW: u16 = 256;
-
 /// What queuey knows of the queue it peeks.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct QueueKind {
@@ -35,19 +29,19 @@ impl QueueKind {
     /// Messages one round of a peek may take: the window; on a queue where a crash spends
     /// deliveries, half of [`QueueKind::exposure`], since a quorum round is taken whole while
     /// the next one arrives.
-    pub fn round_cap(&self, window: u16) -> u16 {
+    pub fn round_cap(&self, options: &PeekOptions) -> u16 {
         if self.closes_count {
-            (self.exposure(window) / 2).max(1)
+            (self.exposure(options) / 2).max(1)
         } else {
-            window.max(1)
+            options.window.max(1)
         }
     }
 
     /// On a queue where a crash spends deliveries: the most deliveries that may have arrived
-    /// and not yet been replaced by copies, `--window` or [`AT_RISK_WINDOW`], whichever is
-    /// smaller.
-    pub fn exposure(&self, window: u16) -> u16 {
-        window.clamp(1, AT_RISK_WINDOW)
+    /// and not yet been replaced by copies, `--window` or `--quorum-at-risk` (256 by default),
+    /// whichever is smaller.
+    pub fn exposure(&self, options: &PeekOptions) -> u16 {
+        options.window.min(options.quorum_at_risk).max(1)
     }
 }
 

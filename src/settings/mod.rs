@@ -641,8 +641,15 @@ pub fn peek_options(a: &PeekArgs) -> Result<PeekOptions> {
     if a.window == 0 {
         return Err(Error::settings("invalid --window 0: allowed 1 to 65535"));
     }
+    if a.quorum_at_risk < 2 {
+        return Err(Error::settings(format!(
+            "invalid --quorum-at-risk {}: allowed 2 to 65535 (the queue is read in rounds of half as many)",
+            a.quorum_at_risk
+        )));
+    }
     Ok(PeekOptions {
         window: a.window,
+        quorum_at_risk: a.quorum_at_risk,
         spend_delivery_budget: a.spend_delivery_budget,
         assume_classic: a.assume_classic,
         ..PeekOptions::new()

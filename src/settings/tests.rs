@@ -122,6 +122,27 @@ fn peek_flags_are_carried_and_a_window_of_0_is_refused() {
 }
 
 #[test]
+fn quorum_at_risk_defaults_to_256_is_carried_and_needs_a_round_of_one() {
+    let Work::DeadShow { peek, .. } = work(&["dead", "show", "orders", "1"]) else {
+        panic!("dead show")
+    };
+    assert_eq!(peek.quorum_at_risk, 256);
+    let Work::DeadShow { peek, .. } =
+        work(&["dead", "show", "orders", "1", "--quorum-at-risk", "1024"])
+    else {
+        panic!("dead show")
+    };
+    assert_eq!(peek.quorum_at_risk, 1024);
+    for bad in ["0", "1"] {
+        let e = invocation(&["dead", "show", "orders", "1", "--quorum-at-risk", bad]).unwrap_err();
+        assert!(
+            e.message.contains(&format!("--quorum-at-risk {bad}")),
+            "{e}"
+        );
+    }
+}
+
+#[test]
 fn older_than_must_be_shorter_than_newer_than() {
     let filter = |older: &str, newer: &str| {
         filter_from_args(&FilterArgs {

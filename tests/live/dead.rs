@@ -1120,8 +1120,8 @@ fn a_quorum_queues_default_delivery_limit_is_the_versions() {
 //   is free from 4.3;
 // so on every version queuey replaces each message at risk by a confirmed copy as soon as it
 // arrives, and on a signal returns what it holds: nothing is lost. kill -9 can cost only the
-// messages at risk that have arrived and are not yet replaced: at most one round, 256 messages
-// (`AT_RISK_WINDOW`), or `--window` if smaller.
+// messages at risk that have arrived and are not yet replaced: at most the deliveries held,
+// `--quorum-at-risk` (256 by default), or `--window` if smaller.
 
 /// Whether a look of a quorum queue with a delivery limit must be told to spend deliveries: its
 /// final return by `basic.nack` counts before RabbitMQ 4.3, not from 4.3.
@@ -1474,4 +1474,78 @@ fn export_to_a_file_prints_a_json_summary() {
     assert_eq!(doc["scanned"], 3);
     assert_eq!(doc["output_file"], file.to_str().unwrap());
     assert_eq!(fs::read_to_string(&file).unwrap().lines().count(), 3);
+}
+
+/// `--quorum-at-risk N` sets the rounds a quorum `q.dead` with a delivery limit is read in:
+/// N/2 deliveries each (the next round arriving behind the current one, so that at most N
+/// messages on their last delivery have arrived and are not yet replaced), and never more than
+/// half of `--window`. Seen by the broker: the prefetch of each consumer `rabbitmqctl
+/// list_consumers` shows on `q.dead` while a replay slowed by `--rate` reads it. The same rule
+/// on both versions (a limit of 20, 4.x's default, set on 3.10 too, where `--spend-delivery-budget`
+/// is needed to read the queue at all).
+#[test]
+fn quorum_at_risk_sets_the_rounds_a_quorum_queue_is_read_in() {
+    use crate::replay::{dead_letter, publish_all};
+    let broker = Broker::connect();
+    // A window smaller than the queue, so that the replay, slowed, keeps asking for rounds.
+    let cases: [(&[&str], u64); 3] = [
+        (&["--window", "1000"], 128),
+        (&["--window", "1000", "--quorum-at-risk", "1000"], 500),
+        (&["--window", "600", "--quorum-at-risk", "1000"], 300),
+    ];
+    for (flags, round) in cases {
+        let (q, dead) = broker.quorum_dead_queue(&format!("at-risk-{round}"), 20);
+        broker.declare(&q, FieldTable::default());
+        let n = 3000usize;
+        publish_all(
+            &broker,
+            &dead,
+            (0..n).map(|i| {
+                let id = format!("r-{i:05}");
+                (dead_letter(&id, &q, "x"), b"{}".to_vec())
+            }),
+        );
+        broker.wait_for_count(&dead, n as u32);
+        let dir = tempfile::tempdir().unwrap();
+        let mut cmd = crate::common::queuey_process(dir.path());
+        cmd.args(["dead", "replay", &q, "--rate", "100", "-q"])
+            .args(flags);
+        if broker.rabbitmq_version() < (4, 3) {
+            cmd.arg("--spend-delivery-budget");
+        }
+        let mut child = cmd
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("queuey starts");
+        let prefetches = crate::common::eventually(
+            "consumers of the replay on q.dead",
+            Duration::from_secs(20),
+            || {
+                let out = crate::common::rabbitmq::rabbitmqctl(&[
+                    "list_consumers",
+                    "-q",
+                    "-p",
+                    "/",
+                    "queue_name",
+                    "prefetch_count",
+                    "--formatter",
+                    "json",
+                ]);
+                let listed: serde_json::Value = serde_json::from_slice(&out.stdout).ok()?;
+                let mine: Vec<u64> = listed
+                    .as_array()?
+                    .iter()
+                    .filter(|c| c["queue_name"] == dead.as_str())
+                    .filter_map(|c| c["prefetch_count"].as_u64())
+                    .collect();
+                (!mine.is_empty()).then_some(mine)
+            },
+        );
+        crate::common::kill_mid_run(&mut child, "dead replay --rate 100");
+        assert!(
+            prefetches.iter().all(|p| *p == round) && prefetches.len() <= 2,
+            "{flags:?}: rounds of {round} expected, the broker lists consumers of {prefetches:?}"
+        );
+    }
 }

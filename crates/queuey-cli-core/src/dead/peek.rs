@@ -19,7 +19,17 @@ pub struct PeekOptions {
     /// Replace messages on their last delivery as they are read (for peeks that keep every
     /// message). Replay and purge keep only some, and rescue those themselves.
     pub auto_rescue: bool,
+    /// On a queue where a crash spends deliveries (a quorum queue with a delivery limit): the
+    /// most messages *at risk* (on their last counted delivery) that a crash could lose, those
+    /// arrived and not yet replaced by copies (`--quorum-at-risk`). The queue is read in rounds
+    /// of half as many, each replaced once it has arrived while the next one arrives.
+    pub quorum_at_risk: u16,
 }
+
+/// The default of [`PeekOptions::quorum_at_risk`]: a crash spends one delivery of every held
+/// message, and can lose the messages at risk among the deliveries that have arrived and are
+/// not yet replaced by copies: at most this many.
+pub const QUORUM_AT_RISK: u16 = 256;
 
 impl PeekOptions {
     pub fn new() -> PeekOptions {
@@ -30,6 +40,7 @@ impl PeekOptions {
             assume_classic: false,
             max_messages: None,
             auto_rescue: true,
+            quorum_at_risk: QUORUM_AT_RISK,
         }
     }
 }
