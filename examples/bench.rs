@@ -30,7 +30,7 @@
 //! CPUs of its own: the broker's process (found by its AMQP port) is pinned to that CPU list
 //! with `taskset` for the bench, and queuey to the other CPUs; the broker's CPU time for each
 //! move is reported either way (from /proc). With QUEUEY_BENCH_QUEUE_TYPE=quorum, a fifth
-//! mover is `dead replay --quorum-at-risk 1024`.
+//! mover is `dead replay --quorum-at-risk 1024` (QUEUEY_BENCH_QUORUM_AT_RISK sets another).
 //!
 //! On a private three-node cluster with quorum queues led by node 1
 //! (QUEUEY_BENCH_QUEUE_TYPE=quorum): `cargo build --release --example bench --bin queuey`,
@@ -388,7 +388,9 @@ impl Mover {
                 "queuey dead replay (one channel; confirms + mandatory, ack after confirm)"
             }
             Mover::QueueyTwoChannels => "queuey dead replay --channels 2",
-            Mover::QueueyHeld => "queuey dead replay --quorum-at-risk 1024",
+            Mover::QueueyHeld => {
+                "queuey dead replay --quorum-at-risk N (QUEUEY_BENCH_QUORUM_AT_RISK, 1024)"
+            }
         }
     }
 }
@@ -487,10 +489,12 @@ async fn move_once(
         mover,
         Mover::Queuey | Mover::QueueyTwoChannels | Mover::QueueyHeld
     ) {
+        let at_risk =
+            std::env::var("QUEUEY_BENCH_QUORUM_AT_RISK").unwrap_or_else(|_| "1024".into());
         let mut args = vec!["dead", "replay", q, "-q", "-o", "json"];
         match mover {
             Mover::QueueyTwoChannels => args.extend(["--channels", "2"]),
-            Mover::QueueyHeld => args.extend(["--quorum-at-risk", "1024"]),
+            Mover::QueueyHeld => args.extend(["--quorum-at-risk", at_risk.as_str()]),
             _ => {}
         }
         let (wall, rss, cpu, out) = timed_on(&args, cpus);
