@@ -373,8 +373,8 @@ enum Mover {
     Queuey,
     /// `dead replay --channels 2`.
     QueueyTwoChannels,
-    /// `dead replay --quorum-at-risk 1024` (a quorum q.dead).
-    QueueyHeld,
+    /// `dead replay --quorum-at-risk N`, N from QUEUEY_BENCH_QUORUM_AT_RISK (a quorum q.dead).
+    QueueyAtRisk,
 }
 
 impl Mover {
@@ -388,7 +388,7 @@ impl Mover {
                 "queuey dead replay (one channel; confirms + mandatory, ack after confirm)"
             }
             Mover::QueueyTwoChannels => "queuey dead replay --channels 2",
-            Mover::QueueyHeld => {
+            Mover::QueueyAtRisk => {
                 "queuey dead replay --quorum-at-risk N (QUEUEY_BENCH_QUORUM_AT_RISK, 1024)"
             }
         }
@@ -404,6 +404,11 @@ struct Moved {
     /// system), if known.
     broker_cpu: Option<f64>,
     client_cpu: Option<f64>,
+}
+
+/// `QUEUEY_BENCH_QUORUM_AT_RISK`: the `--quorum-at-risk` of the fifth mover, 1024 by default.
+fn quorum_at_risk() -> String {
+    std::env::var("QUEUEY_BENCH_QUORUM_AT_RISK").unwrap_or_else(|_| "1024".into())
 }
 
 /// The broker's OS process: the one listening on the AMQP port of QUEUEY_BENCH_URL (`ss`).
@@ -452,16 +457,38 @@ fn cpu_split() -> Option<(String, String)> {
     Some((broker, rest.join(",")))
 }
 
-/// Pins every thread of the broker's process to `cpus` (`taskset -a`).
-fn pin_broker(pid: u32, cpus: &str) {
-    let ok = Command::new("taskset")
+/// The broker pinned to some CPUs for the bench; every CPU is its again when this is dropped,
+/// a failed bench included.
+struct Pinned(u32);
+
+impl Pinned {
+    fn new(pid: u32, cpus: &str) -> Pinned {
+        assert!(
+            pin_broker(pid, cpus),
+            "taskset could not pin the broker (pid {pid}) to CPUs {cpus}"
+        );
+        Pinned(pid)
+    }
+}
+
+impl Drop for Pinned {
+    fn drop(&mut self) {
+        let all = std::thread::available_parallelism().map_or(1, |n| n.get());
+        if !pin_broker(self.0, &format!("0-{}", all - 1)) {
+            eprintln!(
+                "taskset could not give the broker (pid {}) every CPU again",
+                self.0
+            );
+        }
+    }
+}
+
+/// Pins every thread of the broker's process to `cpus` (`taskset -a`): whether it could.
+fn pin_broker(pid: u32, cpus: &str) -> bool {
+    Command::new("taskset")
         .args(["-a", "-p", "-c", cpus, &pid.to_string()])
         .output()
-        .is_ok_and(|o| o.status.success());
-    assert!(
-        ok,
-        "taskset could not pin the broker (pid {pid}) to CPUs {cpus}"
-    );
+        .is_ok_and(|o| o.status.success())
 }
 
 /// Moves `n` fresh dead letters with `mover`. The fill that comes first is itself timed: a
@@ -487,14 +514,13 @@ async fn move_once(
     let broker_before = broker.and_then(cpu_seconds);
     let result = if matches!(
         mover,
-        Mover::Queuey | Mover::QueueyTwoChannels | Mover::QueueyHeld
+        Mover::Queuey | Mover::QueueyTwoChannels | Mover::QueueyAtRisk
     ) {
-        let at_risk =
-            std::env::var("QUEUEY_BENCH_QUORUM_AT_RISK").unwrap_or_else(|_| "1024".into());
+        let at_risk = quorum_at_risk();
         let mut args = vec!["dead", "replay", q, "-q", "-o", "json"];
         match mover {
             Mover::QueueyTwoChannels => args.extend(["--channels", "2"]),
-            Mover::QueueyHeld => args.extend(["--quorum-at-risk", at_risk.as_str()]),
+            Mover::QueueyAtRisk => args.extend(["--quorum-at-risk", at_risk.as_str()]),
             _ => {}
         }
         let (wall, rss, cpu, out) = timed_on(&args, cpus);
@@ -601,15 +627,15 @@ async fn bench_replay(conn: &Connection) {
         Mover::QueueyTwoChannels,
     ];
     if std::env::var("QUEUEY_BENCH_QUEUE_TYPE").is_ok_and(|t| t == "quorum") {
-        movers.push(Mover::QueueyHeld);
+        movers.push(Mover::QueueyAtRisk);
     }
     let broker = broker_pid();
     let split = cpu_split();
-    if let Some((broker_cpus, client_cpus)) = &split {
+    let _pinned = split.as_ref().map(|(broker_cpus, client_cpus)| {
         let pid = broker.expect("the broker's process (ss -ltnp), to pin it");
-        pin_broker(pid, broker_cpus);
         println!("The broker (pid {pid}) on CPUs {broker_cpus}, queuey on CPUs {client_cpus}.\n");
-    }
+        Pinned::new(pid, broker_cpus)
+    });
     let client_cpus = split.as_ref().map(|(_, c)| c.as_str());
     let mut rates: Vec<Vec<f64>> = vec![Vec::new(); movers.len()];
     let mut broker_cpu: Vec<Vec<f64>> = vec![Vec::new(); movers.len()];
@@ -673,10 +699,6 @@ async fn bench_replay(conn: &Connection) {
         "\nqueuey's peak RSS over the rounds: {:.1} MB",
         peak as f64 / 1024.0
     );
-    if let (Some(pid), Some(_)) = (broker, &split) {
-        let all = std::thread::available_parallelism().map_or(1, |n| n.get());
-        pin_broker(pid, &format!("0-{}", all - 1));
-    }
 }
 
 /// How fast one queue takes the same persistent messages from a network client publishing over

@@ -13,6 +13,7 @@ use clap::parser::ValueSource;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 use crate::dead::decode::Cause;
+use crate::dead::peek::QUORUM_AT_RISK;
 use crate::error::ExitCode;
 
 /// The end of `queuey --help` (and the man page): the exit codes, from [`ExitCode`], and the
@@ -538,7 +539,7 @@ pub struct PeekArgs {
     /// a crash of queuey or of its connection could lose (those arrived and not yet moved).
     /// The queue is read in rounds of half as many; larger rounds are faster (a replay at 1024
     /// ran about 1.3x as fast as at 256: docs/benchmarks.md)
-    #[arg(long, value_name = "N", default_value_t = 256)]
+    #[arg(long, value_name = "N", default_value_t = QUORUM_AT_RISK)]
     pub quorum_at_risk: u16,
 
     /// Without the management API, treat q.dead as a classic queue (as queuey declares it)

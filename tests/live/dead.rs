@@ -1120,7 +1120,7 @@ fn a_quorum_queues_default_delivery_limit_is_the_versions() {
 //   is free from 4.3;
 // so on every version queuey replaces each message at risk by a confirmed copy as soon as it
 // arrives, and on a signal returns what it holds: nothing is lost. kill -9 can cost only the
-// messages at risk that have arrived and are not yet replaced: at most the deliveries held,
+// messages at risk that have arrived and are not yet replaced: at most two rounds,
 // `--quorum-at-risk` (256 by default), or `--window` if smaller.
 
 /// Whether a look of a quorum queue with a delivery limit must be told to spend deliveries: its
