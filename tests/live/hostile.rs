@@ -292,3 +292,50 @@ fn a_message_queueys_client_cannot_parse_is_named_and_nothing_is_removed() {
     assert_eq!(broker.ids(target), ["before"]);
     broker.wait_for_count(&dead, 3);
 }
+
+/// An export file may say `"NaN"`, `"inf"` or `"-inf"` for a float header (the format allows
+/// it), but RabbitMQ cannot store one: it closes the whole connection on such a publish (541
+/// INTERNAL_ERROR, 3.10.8 and 4.3.6), which made `--from-file` fail with "run the command
+/// again" for ever. Now the file is refused before anything is published (exit 2), naming the
+/// line and the header.
+#[test]
+fn an_export_line_with_a_float_that_is_not_finite_is_refused_before_publishing() {
+    let broker = Broker::connect();
+    let (q, dead, targets) = setup(&broker, "nan", 1);
+    let target = targets[0].as_str();
+    publish_all(
+        &broker,
+        &dead,
+        vec![(dead_letter("one", target, "fatal error: x"), b"{}".to_vec())],
+    );
+    let (mut cmd, dir) = queuey();
+    let export = dir.path().join("dead.jsonl");
+    let out = cmd
+        .args(["dead", "export", &q, "--output-file"])
+        .arg(&export)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mut record: serde_json::Value =
+        serde_json::from_str(std::fs::read_to_string(&export).unwrap().trim()).unwrap();
+    for (i, value) in ["NaN", "inf", "-inf"].into_iter().enumerate() {
+        record["properties"]["headers"]["score"] =
+            serde_json::json!({"type": "f64", "value": value});
+        let file = dir.path().join(format!("edited-{i}.jsonl"));
+        std::fs::write(&file, format!("{record}\n")).unwrap();
+        let (mut cmd, _dir) = queuey();
+        let out = cmd
+            .args(["dead", "replay", &q, "--to", target, "--from-file"])
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{value}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("line 1: headers.score is")
+                && stderr(&out).contains("not finite"),
+            "{value}: {}",
+            stderr(&out)
+        );
+    }
+    assert_eq!(broker.count(target), 0);
+}
