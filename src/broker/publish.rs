@@ -99,6 +99,42 @@ pub fn fits_amqp(properties: &Properties) -> std::result::Result<(), String> {
     properties_to_amqp(properties).map(|_| ())
 }
 
+/// The bytes of a content header frame besides the properties: the frame's own header and end
+/// octet (8), the class id, weight and body size (12).
+const HEADER_FRAME_OVERHEAD: usize = 8 + 12;
+
+/// The size of the content header frame that carries `properties`, as lapin encodes it.
+fn header_frame_len(properties: &BasicProperties) -> usize {
+    let encoded = cookie_factory::gen_simple(
+        lapin::protocol::basic::gen_properties(properties),
+        Vec::new(),
+    );
+    // Encoding into a Vec does not fail; were it to, the copy counts as too large (it stays).
+    encoded.map_or(usize::MAX, |bytes| {
+        bytes.len().saturating_add(HEADER_FRAME_OVERHEAD)
+    })
+}
+
+/// Why `copy` cannot go out on `session`'s connection, or `None`: its properties (the dead
+/// letter's headers and what a replay adds to them) make a content header frame larger than
+/// the frame size the connection negotiated. The broker answers such a frame by closing the
+/// whole connection (`FRAME_ERROR`), so the copy is not published and its dead letter stays.
+pub async fn frame_refusal<T>(session: &Session, copy: &Copy<T>) -> Result<Option<String>> {
+    let frame_max = session.connection().await?.configuration().frame_max();
+    Ok(too_large_for_frame(&copy.properties, frame_max))
+}
+
+fn too_large_for_frame(properties: &BasicProperties, frame_max: u32) -> Option<String> {
+    let len = header_frame_len(properties);
+    (frame_max != 0 && len > frame_max as usize).then(|| {
+        format!(
+            "its properties and headers would take a {len}-byte frame, over the {frame_max} \
+             bytes a frame may have on this connection (frame_max): the broker would close the \
+             connection; not published"
+        )
+    })
+}
+
 /// Polls every future once in order, then all until done: futures that act on their first
 /// poll (lapin queues a publish's frames then) act in order, and wait together.
 async fn join_in_order<F: std::future::Future>(futures: Vec<F>) -> Vec<F::Output> {
@@ -433,5 +469,42 @@ impl<'a, T> Lane<'a, T> {
 
     async fn close(self) {
         let _ = self.channel.close(200, "done".into()).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dead::value::Value;
+
+    fn with_header(bytes: usize) -> BasicProperties {
+        let mut headers = crate::dead::value::Table::new();
+        headers.insert("big".into(), Value::LongStr(vec![b'v'; bytes]));
+        let properties = Properties {
+            headers: Some(headers),
+            ..Properties::default()
+        };
+        properties_to_amqp(&properties).expect("fits AMQP")
+    }
+
+    #[test]
+    fn a_header_frame_is_measured_as_the_broker_counts_it() {
+        // flags (2), table length (4), key (1 + 3), type (1), string length (4), the string.
+        assert_eq!(
+            header_frame_len(&with_header(10)),
+            20 + 2 + 4 + 4 + 1 + 4 + 10
+        );
+        assert_eq!(header_frame_len(&BasicProperties::default()), 20 + 2);
+    }
+
+    #[test]
+    fn a_copy_over_the_frame_size_is_refused_before_it_is_sent() {
+        let fits = with_header(1000);
+        let len = header_frame_len(&fits) as u32;
+        assert_eq!(too_large_for_frame(&fits, len), None);
+        let why = too_large_for_frame(&fits, len - 1).expect("one byte over");
+        assert!(why.contains("frame_max"), "{why}");
+        // A connection without a frame limit takes anything.
+        assert_eq!(too_large_for_frame(&with_header(200_000), 0), None);
     }
 }
