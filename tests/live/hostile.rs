@@ -272,6 +272,10 @@ fn a_message_queueys_client_cannot_parse_is_named_and_nothing_is_removed() {
             "{args:?}: {text}"
         );
         assert!(!text.contains("run the command again;"), "{args:?}: {text}");
+        assert!(
+            !text.contains("Run the same command again"),
+            "{args:?}: {text}"
+        );
         broker.wait_for_count(&dead, 4);
     }
     let (mut cmd, _dir) = queuey();
