@@ -230,13 +230,13 @@ impl<'a> Rescuer<'a> {
 }
 
 /// Whether the broker lets the connection publish.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Flow {
     /// `connection.blocked`, with the broker's reason (`low on memory`, `low on disk`).
     Blocked(String),
     Unblocked,
-    /// The connection failed (the broker went away): what lapin said.
-    Lost(String),
+    /// The connection failed (the broker went away, or sent what lapin cannot parse).
+    Lost(lapin::Error),
 }
 
 /// Returns once the session's connection has failed (never, if it does not): some lapin calls
@@ -255,7 +255,10 @@ pub async fn connection_lost(session: &Session) -> crate::error::Error {
 }
 
 /// The error of a connection that failed under the work.
-pub fn lost_error(session: &Session, why: &str) -> crate::error::Error {
+pub fn lost_error(session: &Session, why: &lapin::Error) -> crate::error::Error {
+    if matches!(why.kind(), lapin::ErrorKind::ParsingError(_)) {
+        return session.amqp_error(why, "lost the connection to the broker");
+    }
     crate::error::Error::new(
         crate::error::Kind::Unreachable,
         format!(
@@ -276,7 +279,7 @@ pub async fn flow_events(session: &Session) -> Result<impl Stream<Item = Flow> +
             // A channel-level error (a refused declare, a queue the user may not read) closes
             // one channel, not the connection: the call that made it reports it.
             lapin::Event::Error(e) if super::session::soft_error_code(&e).is_some() => None,
-            lapin::Event::Error(e) => Some(Flow::Lost(e.to_string())),
+            lapin::Event::Error(e) => Some(Flow::Lost(e)),
             _ => None,
         })
     }))

@@ -56,12 +56,33 @@ fn too_long(what: &str, len: usize) -> String {
     format!("{what} is {len} bytes; AMQP short strings hold at most 255")
 }
 
-/// A table key too long for AMQP, found under a path built from the key up (".a.b[2].key")
-/// only when it happens: the path of every value is not formatted on the way.
+/// A value AMQP or RabbitMQ cannot carry, found under a path built from the key up
+/// (".a.b[2].key") only when it happens: the path of every value is not formatted on the way.
 #[derive(Debug)]
 struct LongKey {
     path: String,
-    len: usize,
+    problem: Unfit,
+}
+
+#[derive(Debug)]
+enum Unfit {
+    /// A table key of this many bytes (over 255).
+    Long(usize),
+    /// A float that is not finite (NaN, infinity): RabbitMQ takes the frame and closes the
+    /// whole connection (541 INTERNAL_ERROR, 3.10.8 and 4.3.6), so an export file's
+    /// `"NaN"`, `"inf"` or `"-inf"` cannot be published.
+    NonFinite(f64),
+}
+
+fn finite(x: f64) -> Result<(), LongKey> {
+    if x.is_finite() {
+        Ok(())
+    } else {
+        Err(LongKey {
+            path: String::new(),
+            problem: Unfit::NonFinite(x),
+        })
+    }
 }
 
 fn value_to_amqp_at(v: &Value) -> Result<AMQPValue, LongKey> {
@@ -74,8 +95,14 @@ fn value_to_amqp_at(v: &Value) -> Result<AMQPValue, LongKey> {
         Value::I32(n) => AMQPValue::LongInt(*n),
         Value::U32(n) => AMQPValue::LongUInt(*n),
         Value::I64(n) => AMQPValue::LongLongInt(*n),
-        Value::F32(x) => AMQPValue::Float(*x),
-        Value::F64(x) => AMQPValue::Double(*x),
+        Value::F32(x) => {
+            finite(f64::from(*x))?;
+            AMQPValue::Float(*x)
+        }
+        Value::F64(x) => {
+            finite(*x)?;
+            AMQPValue::Double(*x)
+        }
         Value::Decimal { scale, value } => AMQPValue::DecimalValue(DecimalValue {
             scale: *scale,
             value: *value,
@@ -107,7 +134,7 @@ fn table_to_amqp_at(t: &Table) -> Result<FieldTable, LongKey> {
     for (k, v) in t {
         let key = ShortString::try_new(k.as_str()).map_err(|_| LongKey {
             path: format!(".{k}"),
-            len: k.len(),
+            problem: Unfit::Long(k.len()),
         })?;
         let value = value_to_amqp_at(v).map_err(|mut e| {
             e.path.insert_str(0, &format!(".{k}"));
@@ -120,7 +147,14 @@ fn table_to_amqp_at(t: &Table) -> Result<FieldTable, LongKey> {
 
 /// `t` as lapin's table; `what` names it in the error (a key over 255 bytes).
 pub fn table_to_amqp(t: &Table, what: &str) -> Result<FieldTable, String> {
-    table_to_amqp_at(t).map_err(|e| too_long(&format!("{what}{}", e.path), e.len))
+    table_to_amqp_at(t).map_err(|e| match e.problem {
+        Unfit::Long(len) => too_long(&format!("{what}{}", e.path), len),
+        Unfit::NonFinite(x) => format!(
+            "{what}{} is {x}: RabbitMQ cannot store a float that is not finite (it closes the \
+             connection on it)",
+            e.path
+        ),
+    })
 }
 
 pub fn properties_from_amqp(p: &BasicProperties) -> Properties {
@@ -250,6 +284,21 @@ mod tests {
             ..Properties::default()
         };
         assert!(properties_to_amqp(&p).unwrap_err().contains("message_id"));
+    }
+
+    #[test]
+    fn a_float_that_is_not_finite_is_an_error_naming_its_path() {
+        for x in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            let mut headers = Table::new();
+            headers.insert("ok".into(), Value::F64(1.5));
+            headers.insert("list".into(), Value::Array(vec![Value::F64(x)]));
+            let err = table_to_amqp(&headers, "headers").unwrap_err();
+            assert!(err.starts_with("headers.list[0] is "), "{err}");
+            assert!(err.contains("not finite"), "{err}");
+        }
+        let mut headers = Table::new();
+        headers.insert("f".into(), Value::F32(f32::NAN));
+        assert!(table_to_amqp(&headers, "headers").is_err());
     }
 
     #[test]

@@ -330,9 +330,7 @@ impl<'a> Peek<'a> {
                 match ready_next(consumer).await {
                     Some(Some(Ok(delivery))) => self.take(delivery).await?,
                     Some(Some(Err(e))) => {
-                        return Err(self
-                            .session
-                            .amqp_error(&e, &format!("lost the peek of queue {:?}", self.queue)));
+                        return Err(self.session.amqp_error(&e, &self.lost_context()));
                     }
                     Some(None) | None => break,
                 }
@@ -375,9 +373,7 @@ impl<'a> Peek<'a> {
             match next {
                 Some(Some(Ok(delivery))) => return Ok(Waited::Delivery(delivery)),
                 Some(Some(Err(e))) => {
-                    return Err(self
-                        .session
-                        .amqp_error(&e, &format!("lost the peek of queue {:?}", self.queue)));
+                    return Err(self.session.amqp_error(&e, &self.lost_context()));
                 }
                 Some(None) => {
                     return Err(Error::new(
@@ -426,6 +422,15 @@ impl<'a> Peek<'a> {
     }
 
     /// Records one delivery of the current round; ends the round when it is complete.
+    /// What an error that ends the peek interrupted: the queue, and how far it had read (the
+    /// message that lapin could not parse, if that is the error, is the next one).
+    fn lost_context(&self) -> String {
+        format!(
+            "lost the peek of queue {:?} after {} deliveries",
+            self.queue, self.fetched
+        )
+    }
+
     async fn take(&mut self, delivery: lapin::message::Delivery) -> Result<()> {
         self.hold(delivery);
         self.round_left = self.round_left.saturating_sub(1);

@@ -39,7 +39,7 @@
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
 use lapin::options::{BasicPublishOptions, ConfirmSelectOptions};
-use lapin::types::ShortString;
+use lapin::types::{AMQPValue, FieldTable, ShortString};
 use lapin::{BasicProperties, Channel, Confirmation, PublisherConfirm};
 
 use super::convert::{properties_from_amqp, properties_to_amqp};
@@ -97,6 +97,93 @@ impl<T> Copy<T> {
 /// before anything is published, for a whole export file).
 pub fn fits_amqp(properties: &Properties) -> std::result::Result<(), String> {
     properties_to_amqp(properties).map(|_| ())
+}
+
+/// The bytes of a content header frame besides the properties: the frame's own header and end
+/// octet (8), the class id, weight and body size (12).
+const HEADER_FRAME_OVERHEAD: usize = 8 + 12;
+
+/// The size of the content header frame that carries `properties`, as lapin encodes it.
+fn header_frame_len(properties: &BasicProperties) -> usize {
+    let encoded = cookie_factory::gen_simple(
+        lapin::protocol::basic::gen_properties(properties),
+        Vec::new(),
+    );
+    // Encoding into a Vec does not fail; were it to, the copy counts as too large (it stays).
+    encoded.map_or(usize::MAX, |bytes| {
+        bytes.len().saturating_add(HEADER_FRAME_OVERHEAD)
+    })
+}
+
+/// At least the size of the content header frame that carries `properties`, counted without
+/// encoding them (a copy's exact encoding, once per message, cost a replay 4% of its
+/// instructions): every scalar as 8 bytes, the largest any takes, and every string, table and
+/// array with a 4-byte length. Only a copy over the frame size by this count is encoded.
+fn header_frame_bound(properties: &BasicProperties) -> usize {
+    fn short(s: &Option<ShortString>) -> usize {
+        s.as_ref().map_or(0, |s| 1 + s.as_str().len())
+    }
+    fn value(v: &AMQPValue) -> usize {
+        1 + match v {
+            AMQPValue::ShortString(s) => 4 + s.as_str().len(),
+            AMQPValue::LongString(s) => 4 + s.as_bytes().len(),
+            AMQPValue::ByteArray(b) => 4 + b.as_slice().len(),
+            AMQPValue::FieldArray(a) => 4 + a.as_slice().iter().map(value).sum::<usize>(),
+            AMQPValue::FieldTable(t) => table(t),
+            _ => 8,
+        }
+    }
+    fn table(t: &FieldTable) -> usize {
+        4 + t
+            .inner()
+            .iter()
+            .map(|(k, v)| 1 + k.as_str().len() + value(v))
+            .sum::<usize>()
+    }
+    let p = properties;
+    HEADER_FRAME_OVERHEAD
+        + 2
+        + [
+            p.content_type(),
+            p.content_encoding(),
+            p.correlation_id(),
+            p.reply_to(),
+            p.expiration(),
+            p.message_id(),
+            p.kind(),
+            p.user_id(),
+            p.app_id(),
+            p.cluster_id(),
+        ]
+        .into_iter()
+        .map(short)
+        .sum::<usize>()
+        + 2 * 8
+        + 8
+        + p.headers().as_ref().map_or(0, table)
+}
+
+/// Why `copy` cannot go out on `session`'s connection, or `None`: its properties (the dead
+/// letter's headers and what a replay adds to them) make a content header frame larger than
+/// the frame size the connection negotiated. The broker answers such a frame by closing the
+/// whole connection (`FRAME_ERROR`), so the copy is not published and its dead letter stays.
+pub async fn frame_refusal<T>(session: &Session, copy: &Copy<T>) -> Result<Option<String>> {
+    let frame_max = session.connection().await?.configuration().frame_max();
+    Ok(too_large_for_frame(&copy.properties, frame_max))
+}
+
+fn too_large_for_frame(properties: &BasicProperties, frame_max: u32) -> Option<String> {
+    if frame_max == 0 || header_frame_bound(properties) <= frame_max as usize {
+        return None;
+    }
+    let len = header_frame_len(properties);
+    (len > frame_max as usize).then(|| {
+        format!(
+            "its properties and headers would take a {len}-byte frame, over the {frame_max} \
+             bytes a frame may have on this connection (frame_max): the broker would close the \
+             connection; not published"
+        )
+    })
 }
 
 /// Polls every future once in order, then all until done: futures that act on their first
@@ -433,5 +520,74 @@ impl<'a, T> Lane<'a, T> {
 
     async fn close(self) {
         let _ = self.channel.close(200, "done".into()).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dead::value::Value;
+
+    fn with_header(bytes: usize) -> BasicProperties {
+        let mut headers = crate::dead::value::Table::new();
+        headers.insert("big".into(), Value::LongStr(vec![b'v'; bytes]));
+        let properties = Properties {
+            headers: Some(headers),
+            ..Properties::default()
+        };
+        properties_to_amqp(&properties).expect("fits AMQP")
+    }
+
+    #[test]
+    fn a_header_frame_is_measured_as_the_broker_counts_it() {
+        // flags (2), table length (4), key (1 + 3), type (1), string length (4), the string.
+        assert_eq!(
+            header_frame_len(&with_header(10)),
+            20 + 2 + 4 + 4 + 1 + 4 + 10
+        );
+        assert_eq!(header_frame_len(&BasicProperties::default()), 20 + 2);
+    }
+
+    #[test]
+    fn a_copy_over_the_frame_size_is_refused_before_it_is_sent() {
+        let fits = with_header(1000);
+        let len = header_frame_len(&fits) as u32;
+        assert_eq!(too_large_for_frame(&fits, len), None);
+        let why = too_large_for_frame(&fits, len - 1).expect("one byte over");
+        assert!(why.contains("frame_max"), "{why}");
+        // The count that spares the encoding is never below the encoding.
+        for n in [0, 10, 1000, 200_000] {
+            let p = with_header(n);
+            assert!(header_frame_bound(&p) >= header_frame_len(&p), "{n}");
+        }
+        let mut inner = FieldTable::default();
+        for (i, v) in [
+            AMQPValue::Boolean(true),
+            AMQPValue::ShortShortInt(-1),
+            AMQPValue::LongLongInt(i64::MIN),
+            AMQPValue::Double(0.5),
+            AMQPValue::DecimalValue(lapin::types::DecimalValue { scale: 2, value: 7 }),
+            AMQPValue::Timestamp(1),
+            AMQPValue::Void,
+            AMQPValue::ByteArray(vec![0, 1, 2].into()),
+            AMQPValue::FieldArray(vec![AMQPValue::LongInt(3), AMQPValue::Void].into()),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            inner.insert(format!("k{i}").into(), v);
+        }
+        let mut headers = FieldTable::default();
+        headers.insert("nested".into(), AMQPValue::FieldTable(inner));
+        let every = BasicProperties::default()
+            .with_headers(headers)
+            .with_message_id("m".into())
+            .with_priority(3)
+            .with_delivery_mode(2)
+            .with_timestamp(9)
+            .with_app_id("app".into());
+        assert!(header_frame_bound(&every) >= header_frame_len(&every));
+        // A connection without a frame limit takes anything.
+        assert_eq!(too_large_for_frame(&with_header(200_000), 0), None);
     }
 }

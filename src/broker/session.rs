@@ -604,6 +604,9 @@ impl Session {
                 _ => Error::new(Kind::BrokerRefused, format!("{context}: {text}")),
             };
         }
+        if matches!(err.kind(), ErrorKind::ParsingError(_)) {
+            return self.unreadable_message(err, context);
+        }
         let connection_gone = self
             .connection
             .get()
@@ -622,6 +625,33 @@ impl Session {
             .with_hint("the broker closed the connection or went away; run the command again");
         }
         Error::new(Kind::BrokerRefused, format!("{context}: {err}"))
+    }
+}
+
+impl Session {
+    /// The broker delivered a frame lapin cannot parse: a message whose header name or
+    /// short-string property (message_id, type, ...) is not UTF-8, which RabbitMQ takes from a
+    /// publisher. lapin then drops the connection; a rerun meets the same message.
+    fn unreadable_message(&self, err: &lapin::Error, context: &str) -> Error {
+        Error::new(
+            Kind::UnreadableMessage,
+            format!(
+                "{context}: RabbitMQ delivered a message that queuey's AMQP client cannot parse \
+                 ({err}), most likely a header name or a property (message_id, type, \
+                 content_type, ...) that is not UTF-8, which RabbitMQ takes from a publisher. \
+                 queuey removed nothing, but it cannot read that message or any behind it, and \
+                 running the command again meets it again"
+            ),
+        )
+        .with_hint(
+            "look at it in the management UI (the queue's Get messages, Ack mode \"Nack message \
+             requeue true\"). Once the messages before it are moved (`queuey dead replay` with \
+             --limit N --window 1, N the deliveries read before it), it is first in the queue, and \
+             Get messages with Ack mode \"Reject requeue false\" removes it; `queuey dead purge` \
+             without filters empties the whole queue. On a quorum queue \
+             every such run spends one delivery of each message queuey held: do not run it in a \
+             loop",
+        )
     }
 }
 

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::broker::peek::with_peek;
-use crate::broker::publish::{Copy, Outcome, Publisher};
+use crate::broker::publish::{Copy, Outcome, Publisher, frame_refusal};
 use crate::broker::session::Session;
 use crate::clock::now_secs;
 use crate::dead::decode::{self, Message};
@@ -240,6 +240,9 @@ async fn edit_held(
     let properties = replay_properties(&message.properties, &dl, &stamp, 1, first);
     let copy = Copy::new(report.target.clone(), &properties, body, 1u64, 1)
         .map_err(|why| Error::usage(format!("cannot copy the dead letter: {why}")))?;
+    if let Some(why) = frame_refusal(session, &copy).await? {
+        return Err(Error::usage(format!("cannot copy the dead letter: {why}")));
+    }
     let mut publisher = Publisher::open(session, 1, copy_id).await?;
     let mut decided = publisher.publish_many(vec![copy]).await?;
     decided.extend(publisher.flush().await?);

@@ -26,6 +26,7 @@ mod alerting;
 mod app;
 mod connection;
 mod dead;
+mod hostile;
 mod later;
 mod output;
 mod payload;

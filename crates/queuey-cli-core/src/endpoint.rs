@@ -288,7 +288,10 @@ impl AmqpTarget {
             utf8_percent_encode(&self.username, NON_ALPHANUMERIC),
             host_for_url(&self.host),
             self.port,
-            utf8_percent_encode(&self.vhost, NON_ALPHANUMERIC),
+            // A list whose next item is not a URL is read as one URL whose vhost holds the
+            // rest, commas and all (`/,user:secret@host`): what looks like a password there is
+            // masked before it is encoded.
+            utf8_percent_encode(&redact::mask_userinfo(&self.vhost), NON_ALPHANUMERIC),
         )
     }
 }
@@ -618,5 +621,20 @@ mod tests {
                 assert!(!err.to_string().contains("Typo1pw"), "{err}");
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod vhost_display {
+    use super::*;
+
+    /// Found by `offline::secrets` (a list `FIRST,:Zq...@amqp:@` whose second item is no
+    /// URL): the vhost then held a password-shaped text, shown percent-encoded, unmasked.
+    #[test]
+    fn a_password_shaped_vhost_is_masked_in_the_display() {
+        let t = AmqpTarget::parse("amqp://guest:pw@127.0.0.1:5699/%2f%2c%3aZqAAA0aA%40amqp%3a%40")
+            .expect("a URL");
+        assert_eq!(t.vhost, "/,:ZqAAA0aA@amqp:@");
+        assert!(!t.display().contains("ZqAAA0aA"), "{}", t.display());
     }
 }

@@ -100,8 +100,9 @@ impl ExitCode {
             }
             ExitCode::BrokerRefused => {
                 "the broker refused an operation (missing queue, inequivalent arguments, ...), \
-                 q.dead is a kind of queue queuey cannot read (a stream), a quorum queue has \
-                 lost the majority of its members, the broker blocked publishing longer than \
+                 q.dead is a kind of queue queuey cannot read (a stream) or holds a message \
+                 queuey cannot parse (a header name or a property that is not UTF-8), a quorum \
+                 queue has lost the majority of its members, the broker blocked publishing longer than \
                  --blocked-timeout, or it owed an answer longer than --timeout"
             }
             ExitCode::Io => "a local file could not be read or written",
@@ -199,6 +200,9 @@ pub enum Kind {
     MessageNotFound,
     /// The queue exists but is of a type queuey cannot work on (a stream as q.dead).
     UnsupportedQueue,
+    /// The broker delivered a message that queuey's AMQP client cannot parse (a header name or
+    /// a short-string property that is not UTF-8): nothing past it can be read.
+    UnreadableMessage,
     /// A quorum queue without a majority of its members online: it can neither take nor give
     /// messages (the broker answered: not unreachable).
     NoMajority,
@@ -240,6 +244,7 @@ impl Kind {
             Kind::QueueNotFound => "queue-not-found",
             Kind::MessageNotFound => "message-not-found",
             Kind::UnsupportedQueue => "unsupported-queue",
+            Kind::UnreadableMessage => "unreadable-message",
             Kind::NoMajority => "no-majority",
             Kind::Stalled => "stalled",
             Kind::BrokerRefused => "broker-refused",
@@ -259,6 +264,7 @@ impl Kind {
             Kind::QueueNotFound
             | Kind::BrokerRefused
             | Kind::UnsupportedQueue
+            | Kind::UnreadableMessage
             | Kind::NoMajority
             | Kind::Stalled => ExitCode::BrokerRefused,
             Kind::MessageNotFound => ExitCode::NotFound,

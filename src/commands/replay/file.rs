@@ -17,7 +17,7 @@ use std::path::Path;
 use super::journal::{InFlight, JournalSlot};
 use super::step::{Step, Stepper};
 use super::{Pace, Tally, check_targets, paced_window, publish_chunk};
-use crate::broker::publish::{Copy, Outcome, Publisher, fits_amqp};
+use crate::broker::publish::{Copy, Outcome, Publisher, fits_amqp, frame_refusal};
 use crate::broker::session::Session;
 use crate::clock::now_secs;
 use crate::dead::decode::Message;
@@ -142,9 +142,14 @@ pub(super) async fn from_file(
             }
             Step::Copy(copy) => copy,
         };
-        let cannot = match super::after::ensure_hold(session, s, &run.holds, &copy.queue).await? {
+        let cannot = match frame_refusal(session, &copy).await? {
             Some(why) => Some(why),
-            None => super::room::admit(session, &run.rooms, &copy.queue, copy.body.len()).await?,
+            None => match super::after::ensure_hold(session, s, &run.holds, &copy.queue).await? {
+                Some(why) => Some(why),
+                None => {
+                    super::room::admit(session, &run.rooms, &copy.queue, copy.body.len()).await?
+                }
+            },
         };
         if let Some(why) = cannot {
             // Not published: the line stays to be replayed (the journal has no record of it).

@@ -160,11 +160,17 @@ pub async fn run(
             ));
             return Err(e);
         }
+        // A message queuey cannot parse stops every rerun at the same place: the error's hint
+        // says what to do instead, and nothing here says to run it again.
+        let again = if e.kind == Kind::UnreadableMessage {
+            String::new()
+        } else {
+            " Run the same command again: it does not copy again what the journal records".into()
+        };
         output.warn(&format!(
             "stopped early: copied and confirmed {copied}, removed from {source} {acked} \
              (acks sent; the broker does not confirm acks, so up to {acked} of these may come \
-             back{journal}); everything else is still in {source}. Run the same command \
-             again: it does not copy again what the journal records"
+             back{journal}); everything else is still in {source}.{again}"
         ));
         return Err(e);
     }

@@ -23,7 +23,7 @@ use super::settle::{Settle, Settler, settle_for};
 use super::step::{Step, Stepper};
 use super::{Pace, Shared, Tally, paced_window, publish_chunk};
 use crate::broker::peek::{Delivered, Peek, with_peek};
-use crate::broker::publish::{Copy, Outcome, Publisher};
+use crate::broker::publish::{Copy, Outcome, Publisher, frame_refusal};
 use crate::broker::session::Session;
 use crate::dead::journal::{Unfinished, digest};
 use crate::dead::peek::PeekOptions;
@@ -331,16 +331,20 @@ impl Reader<'_, '_> {
                         self.keep().await
                     }
                     Step::Copy(copy) => {
-                        let cannot = match super::after::ensure_hold(
-                            self.shared.session,
-                            self.shared.s,
-                            &self.shared.holds,
-                            &copy.queue,
-                        )
-                        .await?
-                        {
+                        let session = self.shared.session;
+                        let cannot = match frame_refusal(session, &copy).await? {
                             Some(why) => Some(why),
-                            None => self.admit(&copy.queue, copy.body.len()).await?,
+                            None => match super::after::ensure_hold(
+                                session,
+                                self.shared.s,
+                                &self.shared.holds,
+                                &copy.queue,
+                            )
+                            .await?
+                            {
+                                Some(why) => Some(why),
+                                None => self.admit(&copy.queue, copy.body.len()).await?,
+                            },
                         };
                         if let Some(why) = cannot {
                             self.tally.fail(&copy.queue, why);

@@ -162,7 +162,12 @@ fn digest_before_format_3(props: &Properties, body: &[u8]) -> String {
 
 /// SHA-256 over the typed JSON of `props` (written without building it) and `body`, in hex.
 fn hash(props: &TypedProperties<'_>, body: &[u8]) -> String {
-    let props = serde_json::to_vec(props).unwrap_or_default();
+    // Room for a dead letter's usual properties at once, not grown by doubling from 128 bytes.
+    let mut json = Vec::with_capacity(2048);
+    let props = match serde_json::to_writer(&mut json, props) {
+        Ok(()) => json,
+        Err(_) => Vec::new(),
+    };
     let mut h = Sha256::new();
     h.update((props.len() as u64).to_be_bytes());
     h.update(&props);

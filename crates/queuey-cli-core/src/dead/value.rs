@@ -269,11 +269,13 @@ pub fn bytes_text(b: &[u8]) -> String {
 }
 
 /// The bytes in lowercase hex, two digits each: the one hex writer (previews, digests, file
-/// names).
+/// names). Written digit by digit, not through `write!`: it runs for every message's digest.
 pub fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut out = String::with_capacity(bytes.len() * 2);
     for byte in bytes {
-        let _ = write!(out, "{byte:02x}");
+        out.push(char::from(DIGITS[usize::from(byte >> 4)]));
+        out.push(char::from(DIGITS[usize::from(byte & 0xf)]));
     }
     out
 }
@@ -594,6 +596,14 @@ const PROPERTY_NAMES: [&str; 14] = [
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn hex_is_two_lowercase_digits_a_byte() {
+        let all: Vec<u8> = (0..=255).collect();
+        let expected: String = all.iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(hex(&all), expected);
+        assert_eq!(hex(&[]), "");
+    }
 
     fn every_type() -> Value {
         let mut t = Table::new();

@@ -1,0 +1,345 @@
+//! Dead letters that a hostile or careless publisher can put into `q.dead`, and that the broker
+//! takes, but that queuey's AMQP client or the broker's own limits make hard to move: each must
+//! be named, stay where it is, and never stop queuey from handling the others.
+
+use lapin::types::FieldTable;
+
+use crate::common::{Broker, json, long_str, queuey, stderr};
+use crate::replay::{dead_letter, publish_all, setup};
+
+/// The length of a header value that leaves a dead letter's content header within the broker's
+/// default frame size (131072 bytes) while its replayed copy, which carries queuey's replay
+/// record (`x-queuey-last-replay`: a couple of hundred bytes), is over it.
+const NEAR_FRAME_MAX: usize = 130_800;
+
+/// A copy whose properties would make a content header frame over the connection's frame size
+/// is not published: the broker would close the whole connection (`FRAME_ERROR`) and the run
+/// would stop, exit 4, "run the command again", and fail the same way on every rerun. The dead
+/// letter stays, byte for byte, the run goes on with the others and exits 3; the same from an
+/// export file. Same rule on 3.10 and 4.3 (both default to a frame size of 131072).
+#[test]
+fn a_copy_over_the_frame_size_stays_and_the_others_move() {
+    let broker = Broker::connect();
+    let (q, dead, targets) = setup(&broker, "frame", 1);
+    let target = targets[0].as_str();
+    let big = |id: &str| {
+        let props = dead_letter(id, target, "fatal error: x");
+        let mut headers: FieldTable = props.headers().clone().unwrap_or_default();
+        headers.insert("big".into(), long_str(&"v".repeat(NEAR_FRAME_MAX)));
+        (props.with_headers(headers), b"{\"n\":1}".to_vec())
+    };
+    let small = |id: &str| (dead_letter(id, target, "fatal error: x"), b"{}".to_vec());
+    publish_all(
+        &broker,
+        &dead,
+        vec![small("before"), big("big"), small("after")],
+    );
+    let original = broker.snapshot(&dead);
+
+    let (mut cmd, dir) = queuey();
+    let export = dir.path().join("dead.jsonl");
+    let out = cmd
+        .args(["dead", "export", &q, "--output-file"])
+        .arg(&export)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args(["dead", "replay", &q, "-o", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3), "partial: {}", stderr(&out));
+    let report = json(&out);
+    assert_eq!(
+        (report["moved"].as_u64(), report["failed"].as_u64()),
+        (Some(2), Some(1))
+    );
+    assert!(
+        report["targets"][0]["failure"]
+            .as_str()
+            .is_some_and(|f| f.contains("frame_max")),
+        "{report}"
+    );
+    assert_eq!(broker.ids(target), ["before", "after"]);
+    let left = broker.snapshot(&dead);
+    assert_eq!(left.len(), 1);
+    assert_eq!(left[0].0, original[1].0, "the body is untouched");
+    assert_eq!(
+        left[0].1.headers(),
+        original[1].1.headers(),
+        "the headers are untouched"
+    );
+
+    // From the export file: the same, and the run goes on past the line.
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args([
+            "dead",
+            "replay",
+            &q,
+            "-o",
+            "json",
+            "--to",
+            target,
+            "--from-file",
+        ])
+        .arg(&export)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3), "partial: {}", stderr(&out));
+    let report = json(&out);
+    assert_eq!(
+        (report["moved"].as_u64(), report["failed"].as_u64()),
+        (Some(2), Some(1))
+    );
+    assert_eq!(broker.ids(target), ["before", "after", "before", "after"]);
+    assert_eq!(broker.ids(&dead), ["big"]);
+}
+
+/// AMQP 0-9-1 spoken by hand, for what lapin cannot send: a header name or a short-string
+/// property that is not UTF-8 (lapin's `ShortString` is a Rust `String`). RabbitMQ takes both.
+mod raw {
+    use std::io::{Read, Write};
+    use std::net::TcpStream;
+
+    fn short(out: &mut Vec<u8>, s: &[u8]) {
+        out.push(u8::try_from(s.len()).expect("a short string"));
+        out.extend_from_slice(s);
+    }
+
+    fn long(out: &mut Vec<u8>, s: &[u8]) {
+        out.extend_from_slice(&u32::try_from(s.len()).expect("a long string").to_be_bytes());
+        out.extend_from_slice(s);
+    }
+
+    fn frame(stream: &mut TcpStream, kind: u8, channel: u16, payload: &[u8]) {
+        let mut f = vec![kind];
+        f.extend_from_slice(&channel.to_be_bytes());
+        long(&mut f, payload);
+        f.push(0xce);
+        stream.write_all(&f).expect("write a frame");
+    }
+
+    fn method(stream: &mut TcpStream, channel: u16, class: u16, id: u16, args: &[u8]) {
+        let mut p = class.to_be_bytes().to_vec();
+        p.extend_from_slice(&id.to_be_bytes());
+        p.extend_from_slice(args);
+        frame(stream, 1, channel, &p);
+    }
+
+    /// Reads frames until a method frame of (class, id); returns its arguments.
+    fn expect(stream: &mut TcpStream, class: u16, id: u16) -> Vec<u8> {
+        loop {
+            let mut head = [0u8; 7];
+            stream.read_exact(&mut head).expect("read a frame header");
+            let size = u32::from_be_bytes([head[3], head[4], head[5], head[6]]) as usize;
+            let mut payload = vec![0u8; size + 1];
+            stream.read_exact(&mut payload).expect("read a frame");
+            if head[0] != 1 {
+                continue;
+            }
+            let got = (
+                u16::from_be_bytes([payload[0], payload[1]]),
+                u16::from_be_bytes([payload[2], payload[3]]),
+            );
+            assert_ne!(got, (10, 50), "the broker closed the connection");
+            assert_ne!(got, (20, 40), "the broker closed the channel");
+            if got == (class, id) {
+                return payload[4..size].to_vec();
+            }
+        }
+    }
+
+    /// One message, as a hostile publisher writes it.
+    pub struct Raw<'a> {
+        pub message_id: &'a [u8],
+        /// Header names and long-string values, names taken as they are.
+        pub headers: Vec<(&'a [u8], &'a [u8])>,
+        pub body: &'a [u8],
+    }
+
+    /// Publishes `messages` to `queue` through the default exchange, with publisher confirms,
+    /// as `guest` on the test broker's host and port and in `vhost`.
+    pub fn publish(url: &str, vhost: &str, queue: &str, messages: &[Raw]) {
+        let url = url::Url::parse(url).expect("a URL");
+        let host = url.host_str().expect("a host");
+        let mut s = TcpStream::connect((host, url.port().unwrap_or(5672))).expect("connect");
+        s.write_all(b"AMQP\x00\x00\x09\x01")
+            .expect("protocol header");
+        expect(&mut s, 10, 10);
+        let mut start_ok = 0u32.to_be_bytes().to_vec();
+        short(&mut start_ok, b"PLAIN");
+        let user = percent_encoding::percent_decode_str(url.username()).decode_utf8_lossy();
+        let password = url.password().unwrap_or("guest");
+        let password = percent_encoding::percent_decode_str(password).decode_utf8_lossy();
+        long(&mut start_ok, format!("\0{user}\0{password}").as_bytes());
+        short(&mut start_ok, b"en_US");
+        method(&mut s, 0, 10, 11, &start_ok);
+        let tune = expect(&mut s, 10, 30);
+        method(&mut s, 0, 10, 31, &tune);
+        let mut open = Vec::new();
+        short(&mut open, vhost.as_bytes());
+        short(&mut open, b"");
+        open.push(0);
+        method(&mut s, 0, 10, 40, &open);
+        expect(&mut s, 10, 41);
+        method(&mut s, 1, 20, 10, &[0]);
+        expect(&mut s, 20, 11);
+        method(&mut s, 1, 85, 10, &[0]);
+        expect(&mut s, 85, 11);
+        for m in messages {
+            let mut publish = 0u16.to_be_bytes().to_vec();
+            short(&mut publish, b"");
+            short(&mut publish, queue.as_bytes());
+            publish.push(0);
+            method(&mut s, 1, 60, 40, &publish);
+            let mut table = Vec::new();
+            for (name, value) in &m.headers {
+                short(&mut table, name);
+                table.push(b'S');
+                long(&mut table, value);
+            }
+            let mut header = 60u16.to_be_bytes().to_vec();
+            header.extend_from_slice(&0u16.to_be_bytes());
+            header.extend_from_slice(&(m.body.len() as u64).to_be_bytes());
+            // headers (bit 13), delivery mode (12), message id (7)
+            let flags: u16 = (1 << 13) | (1 << 12) | (1 << 7);
+            header.extend_from_slice(&flags.to_be_bytes());
+            long(&mut header, &table);
+            header.push(2);
+            short(&mut header, m.message_id);
+            frame(&mut s, 2, 1, &header);
+            frame(&mut s, 3, 1, m.body);
+            expect(&mut s, 60, 80);
+        }
+        let mut close = 200u16.to_be_bytes().to_vec();
+        short(&mut close, b"done");
+        close.extend_from_slice(&[0, 0, 0, 0]);
+        method(&mut s, 0, 10, 50, &close);
+        expect(&mut s, 10, 51);
+    }
+}
+
+/// A message whose header name or message id is not UTF-8 (RabbitMQ takes both from a
+/// publisher) cannot be parsed by queuey's AMQP client, which then drops the connection: the
+/// peek ends there. Before, that was exit 4 "lost the connection ... run the command again",
+/// for ever. Now it is exit 7 (`unreadable-message`) naming how far it read and the way out,
+/// and nothing is removed; the messages before it can be moved with `--limit --window 1`.
+/// Same on 3.10 and 4.3.
+#[test]
+fn a_message_queueys_client_cannot_parse_is_named_and_nothing_is_removed() {
+    let broker = Broker::connect();
+    let (q, dead, targets) = setup(&broker, "unparsable", 1);
+    let target = targets[0].as_str();
+    let fine = |id: &'static str| raw::Raw {
+        message_id: id.as_bytes(),
+        headers: vec![(b"x-original-queue".as_slice(), target.as_bytes())],
+        body: b"{}",
+    };
+    raw::publish(
+        &broker.url,
+        &broker.vhost,
+        &dead,
+        &[
+            fine("before"),
+            raw::Raw {
+                message_id: b"bad-name",
+                headers: vec![(b"x-\xff\xfe".as_slice(), b"v".as_slice())],
+                body: b"bad",
+            },
+            raw::Raw {
+                message_id: b"bad-\xc3\x28-id",
+                headers: vec![],
+                body: b"bad",
+            },
+            fine("after"),
+        ],
+    );
+    broker.wait_for_count(&dead, 4);
+    for args in [
+        vec!["dead", "ls", &q, "-o", "json"],
+        vec!["dead", "export", &q],
+        vec!["dead", "replay", &q, "-o", "json"],
+    ] {
+        let (mut cmd, _dir) = queuey();
+        let out = cmd.args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(7), "{args:?}: {}", stderr(&out));
+        let text = String::from_utf8_lossy(&out.stdout).into_owned() + &stderr(&out);
+        assert!(
+            text.contains("unreadable-message") || text.contains("cannot parse"),
+            "{args:?}: {text}"
+        );
+        assert!(!text.contains("run the command again;"), "{args:?}: {text}");
+        assert!(
+            !text.contains("Run the same command again"),
+            "{args:?}: {text}"
+        );
+        broker.wait_for_count(&dead, 4);
+    }
+    let (mut cmd, _dir) = queuey();
+    let out = cmd.args(["dead", "ls", &q]).output().unwrap();
+    assert!(
+        stderr(&out).contains("after 1 deliveries"),
+        "how far it read: {}",
+        stderr(&out)
+    );
+
+    // What is before it can be moved, one delivery at a time.
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args(["dead", "replay", &q, "--limit", "1", "--window", "1"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(broker.ids(target), ["before"]);
+    broker.wait_for_count(&dead, 3);
+}
+
+/// An export file may say `"NaN"`, `"inf"` or `"-inf"` for a float header (the format allows
+/// it), but RabbitMQ cannot store one: it closes the whole connection on such a publish (541
+/// INTERNAL_ERROR, 3.10.8 and 4.3.6), which made `--from-file` fail with "run the command
+/// again" for ever. Now the file is refused before anything is published (exit 2), naming the
+/// line and the header.
+#[test]
+fn an_export_line_with_a_float_that_is_not_finite_is_refused_before_publishing() {
+    let broker = Broker::connect();
+    let (q, dead, targets) = setup(&broker, "nan", 1);
+    let target = targets[0].as_str();
+    publish_all(
+        &broker,
+        &dead,
+        vec![(dead_letter("one", target, "fatal error: x"), b"{}".to_vec())],
+    );
+    let (mut cmd, dir) = queuey();
+    let export = dir.path().join("dead.jsonl");
+    let out = cmd
+        .args(["dead", "export", &q, "--output-file"])
+        .arg(&export)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mut record: serde_json::Value =
+        serde_json::from_str(std::fs::read_to_string(&export).unwrap().trim()).unwrap();
+    for (i, value) in ["NaN", "inf", "-inf"].into_iter().enumerate() {
+        record["properties"]["headers"]["score"] =
+            serde_json::json!({"type": "f64", "value": value});
+        let file = dir.path().join(format!("edited-{i}.jsonl"));
+        std::fs::write(&file, format!("{record}\n")).unwrap();
+        let (mut cmd, _dir) = queuey();
+        let out = cmd
+            .args(["dead", "replay", &q, "--to", target, "--from-file"])
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{value}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("line 1: headers.score is")
+                && stderr(&out).contains("not finite"),
+            "{value}: {}",
+            stderr(&out)
+        );
+    }
+    assert_eq!(broker.count(target), 0);
+}
