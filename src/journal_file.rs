@@ -56,7 +56,7 @@ fn path_in(dir: &Path, scope: &Scope) -> Result<PathBuf> {
 }
 
 /// `replay-<vhost>-<queue>-<hash>.journal`: readable, and unique per scope by its hash.
-fn file_name(scope: &Scope) -> String {
+pub fn file_name(scope: &Scope) -> String {
     let slug = |s: &str| -> String {
         s.chars()
             .map(|c| {

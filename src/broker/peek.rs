@@ -225,6 +225,11 @@ impl<'a> Peek<'a> {
         self.received
     }
 
+    /// Deliveries taken from the broker so far (handed on or not yet).
+    pub fn fetched(&self) -> u64 {
+        self.fetched
+    }
+
     /// The queue this peek reads.
     pub fn queue_name(&self) -> &str {
         &self.queue

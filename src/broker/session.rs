@@ -644,13 +644,14 @@ impl Session {
             ),
         )
         .with_hint(
-            "look at it in the management UI (the queue's Get messages, Ack mode \"Nack message \
-             requeue true\"). Once the messages before it are moved (`queuey dead replay` with \
-             --limit N --window 1, N the deliveries read before it), it is first in the queue, and \
-             Get messages with Ack mode \"Reject requeue false\" removes it; `queuey dead purge` \
-             without filters empties the whole queue. On a quorum queue \
-             every such run spends one delivery of each message queuey held: do not run it in a \
-             loop",
+            "take it out with a client that can read it (pika; or the management UI's Get \
+             messages on RabbitMQ 3.x: the API of 4.3 answers 500 for it). Once the messages \
+             before it are moved (`queuey dead replay` with --limit N --window 1, N the \
+             deliveries read before it), it is first in the queue, and Get messages with Ack \
+             mode \"Reject requeue false\" removes it; `queuey dead purge` without filters \
+             empties the whole queue. On a quorum queue every such run spends one delivery of \
+             each message queuey held, so queuey then refuses to read the queue again by \
+             itself (--retry-unreadable reads it anyway)",
         )
     }
 }

@@ -551,6 +551,13 @@ pub struct PeekArgs {
     /// the window (memory stays bounded by it, and by 64 MiB of bodies)
     #[arg(long, value_name = "N", default_value_t = 4000)]
     pub window: u16,
+
+    /// Read a quorum q.dead where an earlier run on this machine met a message queuey cannot
+    /// parse (a header name or property that is not UTF-8), which queuey refuses by itself:
+    /// each read that meets it again closes its connection, and spends one delivery of every
+    /// message it holds. A read that gets past it, or reads the whole queue, forgets it
+    #[arg(long)]
+    pub retry_unreadable: bool,
 }
 
 #[derive(Debug, Args)]

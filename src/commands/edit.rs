@@ -15,7 +15,6 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::broker::peek::with_peek;
 use crate::broker::publish::{Copy, Outcome, Publisher, frame_refusal};
 use crate::broker::session::Session;
 use crate::clock::now_secs;
@@ -28,6 +27,7 @@ use crate::dead::replay::{ReplayStamp, copy_id, replay_properties, target};
 use crate::endpoint::ConnectionSettings;
 use crate::error::{Error, ExitCode, Kind, Result};
 use crate::live::scan::explain_missing;
+use crate::live::unreadable::with_dead_peek;
 use crate::output::sanitize::sanitize;
 use crate::output::{self, Format, Output};
 use crate::settings::{EditSettings, Which};
@@ -73,7 +73,7 @@ pub async fn run(
         auto_rescue: false,
         ..s.peek
     };
-    let done = with_peek(&session, &dead, options, async |p| {
+    let done = with_dead_peek(&session, &dead, options, async |p| {
         let mut found = None;
         while let Some(mut d) = p.next().await? {
             let hit = match &s.which {

@@ -6,12 +6,13 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use crate::broker::peek::{Delivered, Peek, with_peek};
+use crate::broker::peek::{Delivered, Peek};
 use crate::dead::decode::{self};
 use crate::dead::filter::{Filter, GroupKey, Grouping};
 use crate::dead::peek::{HeldElsewhere, PeekOptions};
 use crate::endpoint::ConnectionSettings;
 use crate::error::{Error, ExitCode, Kind, Result};
+use crate::live::unreadable::with_dead_peek;
 use crate::output::dead_letters::{LsReport, LsRow, print_groups, print_ls, render_show};
 use crate::output::progress::Progress;
 use crate::output::sanitize::sanitize;
@@ -107,7 +108,7 @@ pub async fn ls(
     let mut rows = Vec::new();
     let mut groups = Grouping::new(group_by.to_vec());
     let mut matched = 0u64;
-    let peeked = with_peek(&session, &dead, peek, async |p| {
+    let peeked = with_dead_peek(&session, &dead, peek, async |p| {
         begin_look(p, &stop, output);
         let progress = Progress::new(output, Some(p.target), "scanning");
         while let Some((
@@ -187,7 +188,7 @@ pub async fn show(
     let session = super::session(connection, "dead show", output)?;
     let stop = stop_flag();
     let dead = queue.dead_queue();
-    let found = with_peek(&session, &dead, peek, async |p| {
+    let found = with_dead_peek(&session, &dead, peek, async |p| {
         begin_look(p, &stop, output);
         if let Which::Position(n) = which
             && *n > p.target
@@ -280,7 +281,7 @@ pub async fn export(
     let vhost = session.vhost().to_owned();
     let now = now_secs();
     let mut exported = 0u64;
-    let peeked = with_peek(&session, &dead, peek, async |p| {
+    let peeked = with_dead_peek(&session, &dead, peek, async |p| {
         begin_look(p, &stop, output);
         let progress = Progress::new(output, Some(p.target), "exporting");
         while let Some((

@@ -5,7 +5,7 @@ use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::Path;
 
 use crate::broker::acker::{Acker, connection_lost};
-use crate::broker::peek::{Delivered, Peek, with_peek};
+use crate::broker::peek::{Delivered, Peek};
 use crate::broker::session::Session;
 use crate::clock::now_secs;
 use crate::dead::decode;
@@ -17,6 +17,7 @@ use crate::dead::peek::PeekOptions;
 use crate::endpoint::ConnectionSettings;
 use crate::error::{Error, ExitCode, Kind, Result};
 use crate::live::scan::{missing_dead_queue, next_matching, refuse_stream, with_declare_command};
+use crate::live::unreadable::with_dead_peek;
 use crate::output::file::create_new_file;
 use crate::output::notes::note_rescued;
 use crate::output::progress::Progress;
@@ -178,7 +179,7 @@ async fn count_matching(
     let dead = s.queue.dead_queue();
     let now = now_secs();
     let mut matched = 0;
-    let rescued = with_peek(session, &dead, s.peek, async |p| {
+    let rescued = with_dead_peek(session, &dead, s.peek, async |p| {
         let progress = Progress::new(output, Some(p.target), "counting");
         report.held_elsewhere = p.held_elsewhere;
         while next_matching(p, &s.queue, &s.filter, now, &progress)
@@ -225,7 +226,7 @@ async fn remove_matching(
         auto_rescue: false,
         ..s.peek
     };
-    let rescued = with_peek(session, &dead, options, async |p| {
+    let rescued = with_dead_peek(session, &dead, options, async |p| {
         let progress = Progress::new(output, Some(p.target), "purging");
         report.held_elsewhere = p.held_elsewhere;
         // Archived but not yet on disk: acked only after the archive is synced.

@@ -10,7 +10,6 @@
 
 use std::collections::BTreeMap;
 
-use crate::broker::peek::with_peek;
 use crate::broker::session::Session;
 use crate::clock::now_secs;
 use crate::dead::check::AgeReading;
@@ -19,6 +18,7 @@ use crate::dead::filter::Filter;
 use crate::dead::peek::PeekOptions;
 use crate::error::{Error, Result};
 use crate::live::scan::{explain_missing, next_matching};
+use crate::live::unreadable::with_dead_peek;
 use crate::output::Output;
 use crate::output::progress::Progress;
 use crate::queue::QueueSettings;
@@ -59,7 +59,7 @@ pub async fn head_age(
         ..peek
     };
     let now = now_secs();
-    let read = with_peek(session, &queue.dead_queue(), options, async |p| {
+    let read = with_dead_peek(session, &queue.dead_queue(), options, async |p| {
         let Some(head) = p.next().await? else {
             return Ok(AgeReading::Empty);
         };
@@ -113,7 +113,7 @@ pub async fn scan(
     let mut out = Scan::default();
     let mut oldest: Option<(u64, AgeFrom)> = None;
     let mut unknown = 0u64;
-    let read = with_peek(session, &queue.dead_queue(), peek, async |p| {
+    let read = with_dead_peek(session, &queue.dead_queue(), peek, async |p| {
         let progress = Progress::new(output, Some(p.target), "scanning");
         while let Some((_, dl)) = next_matching(p, queue, filter, now, &progress).await? {
             out.matched += 1;

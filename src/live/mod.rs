@@ -5,3 +5,4 @@
 pub mod check;
 pub mod inspect;
 pub mod scan;
+pub mod unreadable;

@@ -652,6 +652,7 @@ pub fn peek_options(a: &PeekArgs) -> Result<PeekOptions> {
         quorum_at_risk: a.quorum_at_risk,
         spend_delivery_budget: a.spend_delivery_budget,
         assume_classic: a.assume_classic,
+        retry_unreadable: a.retry_unreadable,
         ..PeekOptions::new()
     })
 }

@@ -297,6 +297,92 @@ fn a_message_queueys_client_cannot_parse_is_named_and_nothing_is_removed() {
     broker.wait_for_count(&dead, 3);
 }
 
+/// On a quorum `q.dead` with a delivery limit, a read that meets a message queuey cannot parse
+/// loses its connection, which spends one delivery of every message it held (on every
+/// version), and a run in a loop would meet it every time until the broker drops the messages
+/// around it. So the first run leaves a mark in the state directory and later runs refuse
+/// before they consume anything (their refusal is said before any consume), exit 7, until
+/// `--retry-unreadable`. The same rule on 3.10 and 4.3 (3.10 reads a quorum queue only
+/// with `--spend-delivery-budget` at all).
+#[test]
+fn a_quorum_dead_queue_with_an_unreadable_message_is_not_read_again_by_itself() {
+    let broker = Broker::connect();
+    let (q, dead) = broker.quorum_dead_queue("unreadable-quorum", 5);
+    let target = broker.queue_name("unreadable-quorum-target");
+    broker.declare(&target, FieldTable::default());
+    let fine = |id: &'static str| raw::Raw {
+        message_id: id.as_bytes(),
+        headers: vec![(b"x-original-queue".as_slice(), target.as_bytes())],
+        body: b"{}",
+    };
+    raw::publish(
+        &broker.url,
+        &broker.vhost,
+        &dead,
+        &[
+            fine("before"),
+            raw::Raw {
+                message_id: b"bad-name",
+                headers: vec![(b"x-\xff\xfe".as_slice(), b"v".as_slice())],
+                body: b"bad",
+            },
+            fine("after"),
+        ],
+    );
+    broker.wait_for_count(&dead, 3);
+    let mut flags: Vec<&str> = Vec::new();
+    if broker.rabbitmq_version() < (4, 3) {
+        flags.push("--spend-delivery-budget");
+    }
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let run = |args: &[&str]| {
+        let out = crate::common::queuey_in(dir.path())
+            .args(args)
+            .args(&flags)
+            .output()
+            .unwrap();
+        broker.wait_for_count(&dead, 3);
+        out
+    };
+    let first = run(&["dead", "ls", &q]);
+    assert_eq!(first.status.code(), Some(7), "{}", stderr(&first));
+    assert!(
+        stderr(&first).contains("cannot parse"),
+        "{}",
+        stderr(&first)
+    );
+    for _ in 0..2 {
+        let again = run(&["dead", "ls", &q]);
+        assert_eq!(again.status.code(), Some(7), "{}", stderr(&again));
+        assert!(
+            stderr(&again).contains("does not read the queue again by itself")
+                && stderr(&again).contains("after 1 deliveries")
+                && stderr(&again).contains("--retry-unreadable"),
+            "{}",
+            stderr(&again)
+        );
+    }
+    // With the flag it reads again, meets the message again, and marks it again.
+    let retried = run(&["dead", "ls", &q, "--retry-unreadable"]);
+    assert_eq!(retried.status.code(), Some(7), "{}", stderr(&retried));
+    assert!(
+        stderr(&retried).contains("cannot parse"),
+        "{}",
+        stderr(&retried)
+    );
+    let still = run(&["dead", "ls", &q]);
+    assert!(
+        stderr(&still).contains("does not read the queue again by itself"),
+        "{}",
+        stderr(&still)
+    );
+    // Elsewhere (another state directory: another machine) nothing is known of it.
+    let (mut cmd, _other) = queuey();
+    let out = cmd.args(["dead", "ls", &q]).args(&flags).output().unwrap();
+    assert!(stderr(&out).contains("cannot parse"), "{}", stderr(&out));
+    broker.wait_for_count(&dead, 3);
+}
+
 /// An export file may say `"NaN"`, `"inf"` or `"-inf"` for a float header (the format allows
 /// it), but RabbitMQ cannot store one: it closes the whole connection on such a publish (541
 /// INTERNAL_ERROR, 3.10.8 and 4.3.6), which made `--from-file` fail with "run the command

@@ -22,7 +22,7 @@ use super::journal::{InFlight, Journaled};
 use super::settle::{Settle, Settler, settle_for};
 use super::step::{Step, Stepper};
 use super::{Pace, Shared, Tally, paced_window, publish_chunk};
-use crate::broker::peek::{Delivered, Peek, with_peek};
+use crate::broker::peek::{Delivered, Peek};
 use crate::broker::publish::{Copy, Outcome, Publisher, frame_refusal};
 use crate::broker::session::Session;
 use crate::dead::journal::{Unfinished, digest};
@@ -31,6 +31,7 @@ use crate::dead::replay::{ReplayStamp, copy_id, replayed_in_run};
 use crate::dead::report::ReplayReport;
 use crate::dead::room::Rooms;
 use crate::error::{Error, Kind, Result};
+use crate::live::unreadable::with_dead_peek;
 use crate::output::Output;
 use crate::output::progress::Progress;
 use crate::settings::ReplaySettings;
@@ -109,7 +110,7 @@ pub(super) async fn from_queue(
         ..s.peek
     };
     let carried_ref = &mut carried;
-    let (rescued, reached_end) = with_peek(session, &dead, options, async |p| {
+    let (rescued, reached_end) = with_dead_peek(session, &dead, options, async |p| {
         progress.set_length(p.target);
         let depth_at_start = p.target;
         report.held_elsewhere = p.held_elsewhere;

@@ -24,6 +24,10 @@ pub struct PeekOptions {
     /// arrived and not yet replaced by copies (`--quorum-at-risk`). The queue is read in rounds
     /// of half as many, each replaced once it has arrived while the next one arrives.
     pub quorum_at_risk: u16,
+    /// Read a quorum queue where an earlier run met a message queuey's AMQP client cannot
+    /// parse (`--retry-unreadable`); refused otherwise, since each such read spends a delivery
+    /// of every message it holds.
+    pub retry_unreadable: bool,
 }
 
 /// The default of [`PeekOptions::quorum_at_risk`]: a crash spends one delivery of every held
@@ -41,6 +45,7 @@ impl PeekOptions {
             max_messages: None,
             auto_rescue: true,
             quorum_at_risk: QUORUM_AT_RISK,
+            retry_unreadable: false,
         }
     }
 }
