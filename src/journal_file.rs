@@ -56,7 +56,13 @@ fn path_in(dir: &Path, scope: &Scope) -> Result<PathBuf> {
 }
 
 /// `replay-<vhost>-<queue>-<hash>.journal`: readable, and unique per scope by its hash.
-pub fn file_name(scope: &Scope) -> String {
+fn file_name(scope: &Scope) -> String {
+    scoped_file_name(scope, "replay", "journal")
+}
+
+/// `<kind>-<vhost>-<queue>-<hash>.<extension>`: a state file of `scope`, readable, and unique
+/// per scope by its hash.
+pub fn scoped_file_name(scope: &Scope, kind: &str, extension: &str) -> String {
     let slug = |s: &str| -> String {
         s.chars()
             .map(|c| {
@@ -76,7 +82,7 @@ pub fn file_name(scope: &Scope) -> String {
     }
     let hash = crate::dead::value::hex(&h.finalize()[..6]);
     format!(
-        "replay-{}-{}-{hash}.journal",
+        "{kind}-{}-{}-{hash}.{extension}",
         slug(&scope.vhost),
         slug(&scope.queue)
     )

@@ -60,12 +60,11 @@ impl Mark {
 
 fn path(scope: &Scope) -> PathBuf {
     let dir = state_dir().unwrap_or_else(|| std::env::temp_dir().join("queuey-state"));
-    let name = crate::journal_file::file_name(scope);
-    let name = name
-        .strip_prefix("replay-")
-        .and_then(|n| n.strip_suffix(".journal"))
-        .unwrap_or(&name);
-    dir.join(format!("unreadable-{name}.mark"))
+    dir.join(crate::journal_file::scoped_file_name(
+        scope,
+        "unreadable",
+        "mark",
+    ))
 }
 
 /// The mark of `scope`, if a run left one (an unreadable mark file counts as one met at the

@@ -160,6 +160,26 @@ mod raw {
         pub body: &'a [u8],
     }
 
+    impl<'a> Raw<'a> {
+        /// A dead letter lapin reads: an id, `x-original-queue` naming `target`.
+        pub fn readable(id: &'a str, target: &'a [u8]) -> Raw<'a> {
+            Raw {
+                message_id: id.as_bytes(),
+                headers: vec![(b"x-original-queue".as_slice(), target)],
+                body: b"{}",
+            }
+        }
+
+        /// A message whose header name is not UTF-8: lapin cannot parse it.
+        pub fn bad_header_name() -> Raw<'static> {
+            Raw {
+                message_id: b"bad-name",
+                headers: vec![(b"x-\xff\xfe".as_slice(), b"v".as_slice())],
+                body: b"bad",
+            }
+        }
+    }
+
     /// Publishes `messages` to `queue` through the default exchange, with publisher confirms,
     /// as `guest` on the test broker's host and port and in `vhost`.
     pub fn publish(url: &str, vhost: &str, queue: &str, messages: &[Raw]) {
@@ -233,22 +253,14 @@ fn a_message_queueys_client_cannot_parse_is_named_and_nothing_is_removed() {
     let broker = Broker::connect();
     let (q, dead, targets) = setup(&broker, "unparsable", 1);
     let target = targets[0].as_str();
-    let fine = |id: &'static str| raw::Raw {
-        message_id: id.as_bytes(),
-        headers: vec![(b"x-original-queue".as_slice(), target.as_bytes())],
-        body: b"{}",
-    };
+    let fine = |id: &'static str| raw::Raw::readable(id, target.as_bytes());
     raw::publish(
         &broker.url,
         &broker.vhost,
         &dead,
         &[
             fine("before"),
-            raw::Raw {
-                message_id: b"bad-name",
-                headers: vec![(b"x-\xff\xfe".as_slice(), b"v".as_slice())],
-                body: b"bad",
-            },
+            raw::Raw::bad_header_name(),
             raw::Raw {
                 message_id: b"bad-\xc3\x28-id",
                 headers: vec![],
@@ -310,24 +322,12 @@ fn a_quorum_dead_queue_with_an_unreadable_message_is_not_read_again_by_itself() 
     let (q, dead) = broker.quorum_dead_queue("unreadable-quorum", 5);
     let target = broker.queue_name("unreadable-quorum-target");
     broker.declare(&target, FieldTable::default());
-    let fine = |id: &'static str| raw::Raw {
-        message_id: id.as_bytes(),
-        headers: vec![(b"x-original-queue".as_slice(), target.as_bytes())],
-        body: b"{}",
-    };
+    let fine = |id: &'static str| raw::Raw::readable(id, target.as_bytes());
     raw::publish(
         &broker.url,
         &broker.vhost,
         &dead,
-        &[
-            fine("before"),
-            raw::Raw {
-                message_id: b"bad-name",
-                headers: vec![(b"x-\xff\xfe".as_slice(), b"v".as_slice())],
-                body: b"bad",
-            },
-            fine("after"),
-        ],
+        &[fine("before"), raw::Raw::bad_header_name(), fine("after")],
     );
     broker.wait_for_count(&dead, 3);
     let mut flags: Vec<&str> = Vec::new();

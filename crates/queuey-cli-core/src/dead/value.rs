@@ -242,17 +242,22 @@ pub fn table_from_typed_json(j: &Json) -> Result<Table, String> {
         .collect()
 }
 
+/// The decimal's 32 value bits are read as signed, as RabbitMQ and its clients (pika, the Java
+/// client) write them, though AMQP 0-9-1's grammar says unsigned: `-0.001` is `-0.001`, not
+/// `4294967.295`. Only the text: the value is kept as its bits, copied and exported unchanged.
 fn decimal_text(scale: u8, value: u32) -> String {
-    let digits = value.to_string();
+    let signed = i32::from_ne_bytes(value.to_ne_bytes());
+    let sign = if signed < 0 { "-" } else { "" };
+    let digits = signed.unsigned_abs().to_string();
     let scale = usize::from(scale);
     if scale == 0 {
-        return digits;
+        return format!("{sign}{digits}");
     }
     if digits.len() > scale {
         let (a, b) = digits.split_at(digits.len() - scale);
-        format!("{a}.{b}")
+        format!("{sign}{a}.{b}")
     } else {
-        format!("0.{}{digits}", "0".repeat(scale - digits.len()))
+        format!("{sign}0.{}{digits}", "0".repeat(scale - digits.len()))
     }
 }
 
@@ -674,6 +679,32 @@ mod tests {
     fn display_shows_bytes_for_what_they_are() {
         assert_eq!(Value::LongStr(vec![b'o', b'k', 0xff]).display(), "ok\\xff");
         assert_eq!(Value::Decimal { scale: 3, value: 5 }.display(), "0.005");
+        // What pika sends for Decimal("-0.001") and Decimal("-12.5").
+        let minus = |n: i32| u32::from_ne_bytes(n.to_ne_bytes());
+        assert_eq!(
+            Value::Decimal {
+                scale: 3,
+                value: minus(-1)
+            }
+            .display(),
+            "-0.001"
+        );
+        assert_eq!(
+            Value::Decimal {
+                scale: 1,
+                value: minus(-125)
+            }
+            .display(),
+            "-12.5"
+        );
+        assert_eq!(
+            Value::Decimal {
+                scale: 0,
+                value: minus(i32::MIN)
+            }
+            .display(),
+            "-2147483648"
+        );
         assert_eq!(
             Value::Decimal {
                 scale: 1,
