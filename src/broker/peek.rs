@@ -10,8 +10,9 @@
 //! **Memory** is bounded by a window, not by the queue: consumers are chained on one channel,
 //! each with a per-consumer prefetch of one window. Once a window has arrived the consumer is
 //! cancelled (its deliveries stay unacknowledged on the channel) and the next one receives the
-//! next window. The window shrinks for big messages so that at most ~`byte_budget` of bodies is
-//! in flight.
+//! next window. Each round's size comes from [`RoundSizer`]: one message first, then at most
+//! `byte_budget` (64 MiB) over the largest body seen, at most twice the round before, so that
+//! big bodies never arrive a window at a time.
 //! On a quorum queue the next consumer is asked for before it is needed, behind the current
 //! one at a lower consumer priority, and the broker's replies to a consume or a cancel are read
 //! later (see `Peek::fetch`): each is a command of the queue's log.
@@ -64,7 +65,7 @@ pub use super::queue_kind::{QueueKind, queue_kind};
 use super::session::Session;
 use crate::dead::decode::Message;
 pub use crate::dead::peek::at_risk;
-use crate::dead::peek::{HeldElsewhere, PeekOptions};
+use crate::dead::peek::{HeldElsewhere, PeekOptions, RoundSizer};
 use crate::error::{Error, Kind, Result};
 use crate::signals::StopFlag;
 
@@ -155,13 +156,12 @@ pub struct Peek<'a> {
     /// The prefetch the channel gives its next consumer (`basic.qos` is sent when it changes).
     prefetch_set: Option<u16>,
     round_left: u64,
-    round_bytes: usize,
-    round_count: u64,
+    /// Sizes each round by the bodies that arrived (see [`RoundSizer`]).
+    sizer: RoundSizer,
     /// Deliveries held and not acked.
     outstanding: u64,
     /// Deliveries taken from the broker and not yet handed on, in delivery order.
     arrived: VecDeque<Arrived>,
-    window: u64,
     stop: Option<StopFlag>,
     interrupted: bool,
     /// Republishes messages on their last delivery instead of returning them.
@@ -188,7 +188,11 @@ impl<'a> Peek<'a> {
             queue: queue.to_owned(),
             channel,
             held_elsewhere,
-            window: u64::from(kind.round_cap(&options).max(1)),
+            sizer: RoundSizer::new(
+                options.byte_budget,
+                u64::from(kind.round_cap(&options)),
+                kind.is_quorum(),
+            ),
             options,
             kind,
             target,
@@ -200,8 +204,6 @@ impl<'a> Peek<'a> {
             cancelling: None,
             prefetch_set: None,
             round_left: 0,
-            round_bytes: 0,
-            round_count: 0,
             outstanding: 0,
             arrived: VecDeque::new(),
             stop: None,
@@ -309,7 +311,8 @@ impl<'a> Peek<'a> {
         if self.consumer.is_none() {
             self.start_round().await?;
         }
-        if whole_rounds && self.ahead.is_empty() && !self.interrupted {
+        if whole_rounds && self.ahead.is_empty() && !self.interrupted && self.sizer.may_ask_ahead()
+        {
             self.ask_round().await?;
         }
         let started = Instant::now();
@@ -452,6 +455,7 @@ impl<'a> Peek<'a> {
     /// Holds a delivery taken from the broker, to hand on in its turn.
     fn hold(&mut self, delivery: lapin::message::Delivery) {
         let (tag, message) = message_from_delivery(delivery);
+        self.sizer.weigh(message.body.len());
         self.outstanding += 1;
         self.fetched += 1;
         self.arrived.push_back(Arrived {
@@ -492,8 +496,6 @@ impl<'a> Peek<'a> {
     /// Hands one held delivery to the caller, in queue order.
     fn serve(&mut self, a: Arrived) -> Delivered {
         self.received += 1;
-        self.round_bytes = self.round_bytes.saturating_add(a.message.body.len());
-        self.round_count += 1;
         let last_delivery = !a.rescued && self.on_last_delivery(&a.message);
         Delivered {
             position: self.received,
@@ -537,15 +539,7 @@ impl<'a> Peek<'a> {
         if wanted == 0 {
             return Ok(());
         }
-        // Size the window by what the last round's messages weighed.
-        let cap = u64::from(self.kind.round_cap(&self.options).max(1));
-        if let Some(avg) = (self.round_bytes as u64).checked_div(self.round_count) {
-            let by_bytes = (self.options.byte_budget as u64 / avg.max(1)).max(1);
-            self.window = by_bytes.min(cap);
-        }
-        self.round_bytes = 0;
-        self.round_count = 0;
-        let round = self.window.min(wanted).max(1);
+        let round = self.sizer.next_round(wanted);
         let prefetch = u16::try_from(round).unwrap_or(u16::MAX);
         let context = format!("cannot peek queue {:?}", self.queue);
         if self.prefetch_set != Some(prefetch) {

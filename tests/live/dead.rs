@@ -1477,9 +1477,11 @@ fn export_to_a_file_prints_a_json_summary() {
 }
 
 /// `--quorum-at-risk N` sets the rounds a quorum `q.dead` with a delivery limit is read in:
-/// N/2 deliveries each (the next round arriving behind the current one, so that at most N
-/// messages on their last delivery have arrived and are not yet replaced), and never more than
-/// half of `--window`. Seen by the broker: the prefetch of each consumer `rabbitmqctl
+/// at most N/2 deliveries each (the next round arriving behind the current one, so that at most
+/// N messages on their last delivery have arrived and are not yet replaced), and never more
+/// than half of `--window`. The first round is one message and each next one at most twice the
+/// one before (and at most 32 MiB of bodies like the largest seen: these are tiny), so the
+/// rounds reach N/2 after a few and stay there. Seen by the broker: the prefetch of each consumer `rabbitmqctl
 /// list_consumers` shows on `q.dead` while a replay slowed by `--rate` reads it. The same rule
 /// on both versions (a limit of 20, 4.x's default, set on 3.10 too, where `--spend-delivery-budget`
 /// is needed to read the queue at all).
@@ -1539,13 +1541,14 @@ fn quorum_at_risk_sets_the_rounds_a_quorum_queue_is_read_in() {
                     .filter(|c| c["queue_name"] == dead.as_str())
                     .filter_map(|c| c["prefetch_count"].as_u64())
                     .collect();
-                (!mine.is_empty()).then_some(mine)
+                // The early rounds are smaller: wait for one of the full size (or more).
+                (mine.iter().max() >= Some(&round)).then_some(mine)
             },
         );
         crate::common::kill_mid_run(&mut child, "dead replay --rate 100");
         assert!(
-            prefetches.iter().all(|p| *p == round) && prefetches.len() <= 2,
-            "{flags:?}: rounds of {round} expected, the broker lists consumers of {prefetches:?}"
+            prefetches.iter().all(|p| *p <= round) && prefetches.len() <= 2,
+            "{flags:?}: rounds of at most {round} expected, the broker lists consumers of {prefetches:?}"
         );
     }
 }
