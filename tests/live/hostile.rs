@@ -73,27 +73,7 @@ fn a_copy_over_the_frame_size_stays_and_the_others_move() {
     );
 
     // From the export file: the same, and the run goes on past the line.
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
-        .args([
-            "dead",
-            "replay",
-            &q,
-            "-o",
-            "json",
-            "--to",
-            target,
-            "--from-file",
-        ])
-        .arg(&export)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(3), "partial: {}", stderr(&out));
-    let report = json(&out);
-    assert_eq!(
-        (report["moved"].as_u64(), report["failed"].as_u64()),
-        (Some(2), Some(1))
-    );
+    replay_file_keeping_one(&q, target, &export, 2);
     assert_eq!(broker.ids(target), ["before", "after", "before", "after"]);
     assert_eq!(broker.ids(&dead), ["big"]);
 }
@@ -560,31 +540,37 @@ fn a_body_over_the_brokers_max_message_size_stays_and_the_others_move() {
     assert_eq!(left[0].0.len() as u64, LIMIT + 1, "its body is untouched");
 
     // From the export file: the same, and the run goes on past the line.
+    replay_file_keeping_one(&q, target, &export, 3);
+    assert_eq!(
+        broker.ids(target),
+        ["small", "at-limit", "after", "small", "at-limit", "after"]
+    );
+    assert_eq!(broker.ids(&dead), ["over"]);
+}
+
+/// Replays an export file of `q`'s dead letters to `target` and checks the partial outcome:
+/// exit 3, `moved` copies, one line kept back.
+fn replay_file_keeping_one(q: &str, target: &str, export: &std::path::Path, moved: u64) {
     let (mut cmd, _dir) = queuey();
     let out = cmd
         .args([
             "dead",
             "replay",
-            &q,
+            q,
             "-o",
             "json",
             "--to",
             target,
             "--from-file",
         ])
-        .arg(&export)
+        .arg(export)
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(3), "partial: {}", stderr(&out));
     let report = json(&out);
     assert_eq!(
         (report["moved"].as_u64(), report["failed"].as_u64()),
-        (Some(3), Some(1)),
+        (Some(moved), Some(1)),
         "{report}"
     );
-    assert_eq!(
-        broker.ids(target),
-        ["small", "at-limit", "after", "small", "at-limit", "after"]
-    );
-    assert_eq!(broker.ids(&dead), ["over"]);
 }
