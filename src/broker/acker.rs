@@ -19,6 +19,7 @@ use lapin::types::FieldTable;
 use lapin::{Channel, Confirmation};
 
 use super::convert::properties_to_amqp;
+use super::message_size::MessageSizes;
 use super::session::Session;
 use crate::dead::decode::{HEADER_RESCUED_AT, Message, X_DELIVERY_COUNT};
 use crate::dead::value::Value;
@@ -106,6 +107,8 @@ pub struct Rescuer<'a> {
     session: &'a Session,
     queue: String,
     channel: Option<Channel>,
+    /// The broker's `max_message_size`: a copy over it would close the channel, not be kept.
+    sizes: MessageSizes<'a>,
     /// Messages rescued so far.
     pub count: u64,
 }
@@ -116,6 +119,7 @@ impl<'a> Rescuer<'a> {
             session,
             queue: queue.to_owned(),
             channel: None,
+            sizes: MessageSizes::new(session),
             count: 0,
         }
     }
@@ -144,11 +148,12 @@ impl<'a> Rescuer<'a> {
         if batch.is_empty() {
             return Ok(());
         }
-        let ch = self.confirm_channel().await?;
         let context = format!(
             "cannot republish a message on its last delivery to {:?}",
             self.queue
         );
+        self.check_sizes(batch, &context).await?;
+        let ch = self.confirm_channel().await?;
         let now = crate::clock::now_secs();
         let mut pending = Vec::with_capacity(batch.len());
         let mut copies = Vec::with_capacity(batch.len());
@@ -202,6 +207,30 @@ impl<'a> Rescuer<'a> {
                 .map_err(|e| self.session.amqp_error(&e, &context))?;
             self.count += 1;
             message.properties.headers = headers;
+        }
+        Ok(())
+    }
+
+    /// Fails before anything is published when a message's body is over the broker's
+    /// `max_message_size`: its copy would be refused by a channel close, the batch's copies
+    /// with it. The message cannot be kept by a copy; the error stops the work before it is
+    /// returned by anything but the peek's end (free from RabbitMQ 4.3: the message stays; before
+    /// 4.3 every return counts, and the error says what it costs).
+    async fn check_sizes(&mut self, batch: &[(u64, &mut Message)], context: &str) -> Result<()> {
+        for (_, message) in batch {
+            if let Some(why) = self.sizes.refusal(message.body.len()).await? {
+                let id = message.properties.message_id.as_deref().unwrap_or("(none)");
+                return Err(Error::new(
+                    Kind::BrokerRefused,
+                    format!("{context}: message {id:?}: {why}; nothing was republished"),
+                )
+                .with_hint(
+                    "a return ends a message on its last delivery where returns count (a quorum \
+                     queue before RabbitMQ 4.3; from 4.3 the peek's own return is free and it \
+                     stays): raise the broker's max_message_size, or the queue's delivery limit \
+                     with a policy, before reading the queue again",
+                ));
+            }
         }
         Ok(())
     }

@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use crate::broker::message_size::MessageSizes;
 use crate::broker::publish::{Copy, Outcome, Publisher, frame_refusal};
 use crate::broker::session::Session;
 use crate::clock::now_secs;
@@ -242,6 +243,14 @@ async fn edit_held(
         .map_err(|why| Error::usage(format!("cannot copy the dead letter: {why}")))?;
     if let Some(why) = frame_refusal(session, &copy).await? {
         return Err(Error::usage(format!("cannot copy the dead letter: {why}")));
+    }
+    // A body over the broker's max_message_size would close the publisher's channel: the
+    // original stays, and the error names the limit.
+    if let Some(why) = MessageSizes::new(session).refusal(copy.body.len()).await? {
+        return Err(Error::new(
+            Kind::BrokerRefused,
+            format!("cannot copy the dead letter: {why}; the original stays in {dead:?}"),
+        ));
     }
     let mut publisher = Publisher::open(session, 1, copy_id).await?;
     let mut decided = publisher.publish_many(vec![copy]).await?;

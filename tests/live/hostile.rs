@@ -73,27 +73,7 @@ fn a_copy_over_the_frame_size_stays_and_the_others_move() {
     );
 
     // From the export file: the same, and the run goes on past the line.
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
-        .args([
-            "dead",
-            "replay",
-            &q,
-            "-o",
-            "json",
-            "--to",
-            target,
-            "--from-file",
-        ])
-        .arg(&export)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(3), "partial: {}", stderr(&out));
-    let report = json(&out);
-    assert_eq!(
-        (report["moved"].as_u64(), report["failed"].as_u64()),
-        (Some(2), Some(1))
-    );
+    replay_file_keeping_one(&q, target, &export, 2);
     assert_eq!(broker.ids(target), ["before", "after", "before", "after"]);
     assert_eq!(broker.ids(&dead), ["big"]);
 }
@@ -428,4 +408,169 @@ fn an_export_line_with_a_float_that_is_not_finite_is_refused_before_publishing()
         );
     }
     assert_eq!(broker.count(target), 0);
+}
+
+/// The test broker's `max_message_size`, lowered for a test and put back as it was found when
+/// the guard drops (passed or panicked): the broker is shared.
+///
+/// Each version's rule: on 3.x the limit is the `rabbit` application's setting, read when a
+/// channel opens (`application:set_env` reaches channels opened after it); from 4.0 it is
+/// copied into `persistent_term` at boot (`persistent_term:get(max_message_size)` in
+/// `rabbit_channel:check_msg_size`), and a `set_env` changes nothing.
+struct LoweredMaxMessageSize {
+    major: u32,
+    was: u64,
+}
+
+impl LoweredMaxMessageSize {
+    fn eval(expr: &str) -> String {
+        let out = crate::common::rabbitmq::rabbitmqctl(&["eval", expr]);
+        assert!(
+            out.status.success(),
+            "rabbitmqctl eval {expr}: {}",
+            stderr(&out)
+        );
+        String::from_utf8_lossy(&out.stdout).trim().to_owned()
+    }
+
+    fn read(major: u32) -> u64 {
+        let text = if major >= 4 {
+            Self::eval("persistent_term:get(max_message_size).")
+        } else {
+            Self::eval("application:get_env(rabbit, max_message_size).")
+        };
+        let digits: String = text.chars().filter(char::is_ascii_digit).collect();
+        digits
+            .parse()
+            .unwrap_or_else(|_| panic!("max_message_size: {text:?}"))
+    }
+
+    fn set(major: u32, size: u64) {
+        if major >= 4 {
+            Self::eval(&format!("persistent_term:put(max_message_size, {size})."));
+        } else {
+            Self::eval(&format!(
+                "application:set_env(rabbit, max_message_size, {size})."
+            ));
+        }
+    }
+
+    fn lower(major: u32, to: u64) -> LoweredMaxMessageSize {
+        let was = Self::read(major);
+        let guard = LoweredMaxMessageSize { major, was };
+        Self::set(major, to);
+        assert_eq!(Self::read(major), to);
+        guard
+    }
+}
+
+impl Drop for LoweredMaxMessageSize {
+    fn drop(&mut self) {
+        Self::set(self.major, self.was);
+    }
+}
+
+/// A dead letter whose body is over the broker's `max_message_size` (it was dead-lettered, or
+/// the limit lowered, after it was queued): its copy would be refused by a channel close (406
+/// PRECONDITION_FAILED, "message size N is larger than configured max size M"). The replay asks
+/// the broker first (a probe, once per size), keeps that dead letter in q.dead, names the limit
+/// and moves the others; exit 3. The same from an export file. The defaults: 128 MiB on 3.x,
+/// 16 MiB from 4.0; the limit lowered here to 8 MiB, a body of exactly 8 MiB taken, one byte
+/// more refused.
+#[test]
+fn a_body_over_the_brokers_max_message_size_stays_and_the_others_move() {
+    const LIMIT: u64 = 8 << 20;
+    let broker = Broker::connect();
+    let (major, minor) = broker.rabbitmq_version();
+    let default = if major >= 4 { 16 << 20 } else { 128 << 20 };
+    assert_eq!(
+        LoweredMaxMessageSize::read(major),
+        default,
+        "the default max_message_size of {major}.{minor}"
+    );
+    let (q, dead, targets) = setup(&broker, "maxsize", 1);
+    let target = targets[0].as_str();
+    let letter = |id: &str, size: u64| {
+        (
+            dead_letter(id, target, "fatal error: x"),
+            vec![b'x'; size as usize],
+        )
+    };
+    publish_all(
+        &broker,
+        &dead,
+        vec![
+            letter("small", 2),
+            letter("at-limit", LIMIT),
+            letter("over", LIMIT + 1),
+            letter("after", 2 << 20),
+        ],
+    );
+    let (mut cmd, dir) = queuey();
+    let export = dir.path().join("dead.jsonl");
+    let out = cmd
+        .args(["dead", "export", &q, "--output-file"])
+        .arg(&export)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+
+    // Lowered after the dead letters were queued, as an operator would.
+    let _lowered = LoweredMaxMessageSize::lower(major, LIMIT);
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args(["dead", "replay", &q, "-o", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3), "partial: {}", stderr(&out));
+    let report = json(&out);
+    assert_eq!(
+        (report["moved"].as_u64(), report["failed"].as_u64()),
+        (Some(3), Some(1)),
+        "{report}"
+    );
+    let failure = report["targets"][0]["failure"].as_str().unwrap_or_default();
+    assert!(
+        failure.contains(&format!("max_message_size {LIMIT}")) && failure.contains("export"),
+        "{report}"
+    );
+    assert_eq!(broker.ids(&dead), ["over"], "the big one stays, once");
+    assert_eq!(broker.ids(target), ["small", "at-limit", "after"]);
+    let left = broker.snapshot(&dead);
+    assert_eq!(left[0].0.len() as u64, LIMIT + 1, "its body is untouched");
+
+    // From the export file: the same, and the run goes on past the line.
+    replay_file_keeping_one(&q, target, &export, 3);
+    assert_eq!(
+        broker.ids(target),
+        ["small", "at-limit", "after", "small", "at-limit", "after"]
+    );
+    assert_eq!(broker.ids(&dead), ["over"]);
+}
+
+/// Replays an export file of `q`'s dead letters to `target` and checks the partial outcome:
+/// exit 3, `moved` copies, one line kept back.
+fn replay_file_keeping_one(q: &str, target: &str, export: &std::path::Path, moved: u64) {
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args([
+            "dead",
+            "replay",
+            q,
+            "-o",
+            "json",
+            "--to",
+            target,
+            "--from-file",
+        ])
+        .arg(export)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3), "partial: {}", stderr(&out));
+    let report = json(&out);
+    assert_eq!(
+        (report["moved"].as_u64(), report["failed"].as_u64()),
+        (Some(moved), Some(1)),
+        "{report}"
+    );
 }

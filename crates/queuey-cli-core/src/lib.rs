@@ -9,6 +9,7 @@
 //! - [`plan`]: live arguments against computed ones, the diff and the remedies;
 //! - [`dead`]: dead-letter decoding, the envelope, filters, the export format, the replay's
 //!   copy and its journal's format;
+//! - [`message_size`]: the broker's `max_message_size`, probed and parsed from its refusal;
 //! - [`endpoint`], [`tls`]: where the broker is and how to reach it (parsed, not connected);
 //! - [`duration`], [`redact`], [`shell`], [`sanitize`], [`suggest`], [`error`]: durations,
 //!   passwords masked, shell quoting, outside text escaped, "did you mean", errors and exit
@@ -19,6 +20,7 @@ pub mod dead;
 pub mod duration;
 pub mod endpoint;
 pub mod error;
+pub mod message_size;
 pub mod plan;
 pub mod queue;
 pub mod redact;

@@ -15,9 +15,10 @@ use std::io::{BufRead, BufReader};
 use std::path::Path;
 
 use super::journal::{InFlight, JournalSlot};
+use super::publishable::Checks;
 use super::step::{Step, Stepper};
 use super::{Pace, Tally, check_targets, paced_window, publish_chunk};
-use crate::broker::publish::{Copy, Outcome, Publisher, fits_amqp, frame_refusal};
+use crate::broker::publish::{Copy, Outcome, Publisher, fits_amqp};
 use crate::broker::session::Session;
 use crate::clock::now_secs;
 use crate::dead::decode::Message;
@@ -98,6 +99,7 @@ pub(super) async fn from_file(
         holds: RefCell::new(std::collections::HashMap::new()),
     };
     let mut stepper = Stepper::new(s, &stamp);
+    let mut checks = Checks::new(session, s);
     progress.set_length(total);
     let mut pace = Pace::new(s.rate);
     // Copies go out in batches: one journal flush before each, one after its confirmations.
@@ -142,16 +144,7 @@ pub(super) async fn from_file(
             }
             Step::Copy(copy) => copy,
         };
-        let cannot = match frame_refusal(session, &copy).await? {
-            Some(why) => Some(why),
-            None => match super::after::ensure_hold(session, s, &run.holds, &copy.queue).await? {
-                Some(why) => Some(why),
-                None => {
-                    super::room::admit(session, &run.rooms, &copy.queue, copy.body.len()).await?
-                }
-            },
-        };
-        if let Some(why) = cannot {
+        if let Some(why) = checks.refusal(&copy, &run.holds, &run.rooms).await? {
             // Not published: the line stays to be replayed (the journal has no record of it).
             report.fail(&copy.queue, why);
             progress.inc(1);

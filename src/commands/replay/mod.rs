@@ -8,7 +8,7 @@
 //!
 //! The pipeline's parts: `step.rs` decides each dead letter (the same for a queue and a file),
 //! `queue.rs` runs the read, publish and settle stages over q.dead (`settle.rs` the last one),
-//! `journal.rs` keeps the run's journal, `doubt.rs` looks for an unfinished run's copies in
+//! `publishable.rs` keeps back the copies the broker would refuse, `journal.rs` keeps the run's journal, `doubt.rs` looks for an unfinished run's copies in
 //! doubt, `file.rs` replays an export file. The report is
 //! `dead::report`, printed by `output::replay`.
 
@@ -17,6 +17,7 @@ mod carry;
 mod doubt;
 mod file;
 mod journal;
+mod publishable;
 mod queue;
 mod room;
 mod settle;

@@ -19,11 +19,12 @@ use tokio::sync::Semaphore;
 use tokio::sync::mpsc::{self, error::TryRecvError};
 
 use super::journal::{InFlight, Journaled};
+use super::publishable::Checks;
 use super::settle::{Settle, Settler, settle_for};
 use super::step::{Step, Stepper};
 use super::{Pace, Shared, Tally, paced_window, publish_chunk};
 use crate::broker::peek::{Delivered, Peek};
-use crate::broker::publish::{Copy, Outcome, Publisher, frame_refusal};
+use crate::broker::publish::{Copy, Outcome, Publisher};
 use crate::broker::session::Session;
 use crate::dead::journal::{Unfinished, digest};
 use crate::dead::peek::PeekOptions;
@@ -121,6 +122,7 @@ pub(super) async fn from_queue(
         let reader = Reader {
             shared: &shared,
             stepper: Stepper::new(s, &stamp),
+            checks: Checks::new(session, s),
             carried: carried_ref,
             progress,
             jobs: job_tx,
@@ -216,6 +218,8 @@ pub(super) async fn from_queue(
 struct Reader<'a, 'r> {
     shared: &'a Shared<'a>,
     stepper: Stepper<'a>,
+    /// Whether a copy can be published at all (see `publishable`).
+    checks: Checks<'a>,
     /// The records of an unfinished earlier run.
     carried: &'r mut Unfinished,
     progress: &'a Progress,
@@ -332,21 +336,10 @@ impl Reader<'_, '_> {
                         self.keep().await
                     }
                     Step::Copy(copy) => {
-                        let session = self.shared.session;
-                        let cannot = match frame_refusal(session, &copy).await? {
-                            Some(why) => Some(why),
-                            None => match super::after::ensure_hold(
-                                session,
-                                self.shared.s,
-                                &self.shared.holds,
-                                &copy.queue,
-                            )
-                            .await?
-                            {
-                                Some(why) => Some(why),
-                                None => self.admit(&copy.queue, copy.body.len()).await?,
-                            },
-                        };
+                        let cannot = self
+                            .checks
+                            .refusal(&copy, &self.shared.holds, &self.shared.rooms)
+                            .await?;
                         if let Some(why) = cannot {
                             self.tally.fail(&copy.queue, why);
                             self.keep().await

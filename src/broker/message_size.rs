@@ -1,0 +1,122 @@
+//! Asking the broker whether a body of some size would be taken, before publishing a copy the
+//! broker would refuse (`message_size` in the pure core says why, and what is known).
+//!
+//! A publish over `max_message_size` closes its *channel* (406 PRECONDITION_FAILED): on the
+//! publisher's channel that would fail every copy in flight with it and stop the run, on every
+//! rerun again. So before a copy with a big body goes out, a probe asks: a zero body of
+//! `message_size::probe_size` bytes, published on a confirm channel of its own on the
+//! session's connection, through the default exchange to [`PROBE_ROUTING_KEY`] (a reserved
+//! `amq.` name no queue can have: routed nowhere, delivered nowhere, not mandatory so nothing
+//! comes back).
+//! The broker checks the size before routing: an ack says it fits; a channel close with the
+//! exact refusal text says it does not, and names the limit. Anything else is an error, never a
+//! verdict: a probe that cannot tell does not let a copy through, nor keep one back.
+//!
+//! On 3.x the limit is read when a channel opens, so a probe's new channel sees a limit
+//! lowered after the publisher's channel opened (the probe is stricter: the copy stays); from
+//! 4.0 the limit is one for the node.
+
+use lapin::options::{BasicPublishOptions, ConfirmSelectOptions};
+use lapin::{BasicProperties, Confirmation};
+
+use super::session::{Session, protocol_error_text, soft_error_code};
+use crate::error::{Error, Kind, Result};
+use crate::message_size::{MaxMessageSize, PROBE_ROUTING_KEY, Verdict, parse_refusal, too_large};
+
+/// The AMQP reply code of a channel closed for a refused precondition.
+const PRECONDITION_FAILED: u16 = 406;
+
+/// What the broker's `max_message_size` allows on one session's connection, asked once per
+/// probe size.
+pub struct MessageSizes<'a> {
+    session: &'a Session,
+    known: MaxMessageSize,
+    /// Probes published so far (for tests and reports).
+    pub probes: u32,
+}
+
+impl<'a> MessageSizes<'a> {
+    pub fn new(session: &'a Session) -> MessageSizes<'a> {
+        MessageSizes {
+            session,
+            known: MaxMessageSize::default(),
+            probes: 0,
+        }
+    }
+
+    /// Why a body of `body` bytes cannot be published (the limit and the way out), or `None`.
+    /// Probes the broker when what is known does not tell.
+    pub async fn refusal(&mut self, body: usize) -> Result<Option<String>> {
+        let body = body as u64;
+        loop {
+            match self.known.verdict(body) {
+                Verdict::Fits => return Ok(None),
+                Verdict::TooLarge { limit } => return Ok(Some(too_large(body, limit))),
+                Verdict::Unknown { probe } => self.probe(probe).await?,
+            }
+        }
+    }
+
+    /// Publishes a zero body of `size` bytes to nowhere and learns the verdict.
+    async fn probe(&mut self, size: u64) -> Result<()> {
+        let context = format!("cannot ask the broker whether it takes a {size}-byte message");
+        let len = usize::try_from(size)
+            .map_err(|_| Error::internal(format!("{context}: too large for this machine")))?;
+        let channel = self.session.channel().await?;
+        channel
+            .confirm_select(ConfirmSelectOptions::default())
+            .await
+            .map_err(|e| {
+                self.session
+                    .amqp_error(&e, "cannot enable publisher confirms")
+            })?;
+        let body = vec![0u8; len];
+        self.probes += 1;
+        let confirmed = match channel
+            .basic_publish(
+                "".into(),
+                PROBE_ROUTING_KEY.into(),
+                BasicPublishOptions::default(),
+                &body,
+                BasicProperties::default(),
+            )
+            .await
+        {
+            Ok(confirm) => confirm.await,
+            Err(e) => Err(e),
+        };
+        drop(body);
+        match confirmed {
+            Ok(Confirmation::Ack(_)) => {
+                let _ = channel.close(200, "done".into()).await;
+                self.known.took(size);
+                Ok(())
+            }
+            Ok(other) => {
+                let _ = channel.close(200, "done".into()).await;
+                Err(Error::new(
+                    Kind::BrokerRefused,
+                    format!("{context}: the broker answered {other:?} to a probe routed nowhere"),
+                ))
+            }
+            Err(e) => match refused_limit(&e, size) {
+                // The broker closed the probe's channel: nothing to close.
+                Some(limit) => {
+                    self.known.refused(limit);
+                    Ok(())
+                }
+                None => Err(self.session.amqp_error(&e, &context)),
+            },
+        }
+    }
+}
+
+/// The limit a refusal of a `size`-byte probe names: a channel closed with 406 and the exact
+/// text, for that size.
+fn refused_limit(err: &lapin::Error, size: u64) -> Option<u64> {
+    if soft_error_code(err) != Some(PRECONDITION_FAILED) {
+        return None;
+    }
+    let (refused, limit) = parse_refusal(&protocol_error_text(err)?)?;
+    (refused == size && limit < size).then_some(limit)
+}

@@ -1,0 +1,58 @@
+//! Whether a copy can be published at all, asked before it is: a copy the broker would refuse
+//! by closing the connection (a content header over `frame_max`) or the publisher's channel (a
+//! body over `max_message_size`) would stop the run, and every rerun at the same place; one its
+//! target has no room for, or whose hold queue could not be declared, would be refused there.
+//! A copy refused here is not published: its dead letter stays in q.dead (its line, unrecorded,
+//! stays to replay), reported as kept with the reason, and the run goes on with the others.
+//! Written once for the replay from q.dead and from a file.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use crate::broker::message_size::MessageSizes;
+use crate::broker::publish::{Copy, frame_refusal};
+use crate::broker::session::Session;
+use crate::dead::room::Rooms;
+use crate::error::Result;
+use crate::settings::ReplaySettings;
+
+/// What the checks keep between copies.
+pub(super) struct Checks<'a> {
+    pub session: &'a Session,
+    pub s: &'a ReplaySettings,
+    /// The broker's `max_message_size`, probed once per size (bodies over 1 MiB only).
+    pub sizes: MessageSizes<'a>,
+}
+
+impl<'a> Checks<'a> {
+    pub fn new(session: &'a Session, s: &'a ReplaySettings) -> Checks<'a> {
+        Checks {
+            session,
+            s,
+            sizes: MessageSizes::new(session),
+        }
+    }
+
+    /// Why `copy` cannot be published (`None`: it can): the frame size, the broker's
+    /// `max_message_size`, with `--after` its hold queue, then its target's room (`holds` and
+    /// `rooms` are the run's, see `after` and `room`).
+    pub async fn refusal<T>(
+        &mut self,
+        copy: &Copy<T>,
+        holds: &RefCell<HashMap<String, Option<String>>>,
+        rooms: &RefCell<Rooms>,
+    ) -> Result<Option<String>> {
+        if let Some(why) = frame_refusal(self.session, copy).await? {
+            return Ok(Some(why));
+        }
+        if let Some(why) = self.sizes.refusal(copy.body.len()).await? {
+            return Ok(Some(why));
+        }
+        if let Some(why) =
+            super::after::ensure_hold(self.session, self.s, holds, &copy.queue).await?
+        {
+            return Ok(Some(why));
+        }
+        super::room::admit(self.session, rooms, &copy.queue, copy.body.len()).await
+    }
+}
