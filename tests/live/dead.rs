@@ -1582,7 +1582,14 @@ fn a_look_at_big_quorum_dead_letters_reads_them_all() {
     if broker.rabbitmq_version() >= (4, 0) && broker.rabbitmq_version() < (4, 3) {
         args.push("--spend-delivery-budget");
     }
-    let out = dead_ls(&args);
+    // 1.2 GB through the broker: minutes on a loaded machine, more than a command's usual 120 s.
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args(["dead", "ls"])
+        .args(&args)
+        .timeout(std::time::Duration::from_secs(600))
+        .output()
+        .unwrap();
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let doc = json(&out);
     assert_eq!(doc["scanned"], n, "{}", stderr(&out));
