@@ -4,6 +4,7 @@
 //!     cargo run --release --example bench -- ls      # dead ls --group-by only
 //!     cargo run --release --example bench -- replay  # replay vs the broker's shovel only
 //!     cargo run --release --example bench -- million # ls and replay of a million dead letters
+//!     cargo run --release --example bench -- memory  # peak RSS of looks and replay, 1 MiB bodies
 //!     cargo run --release --example bench -- channels # one queue's intake by channels/connections
 //!     cargo run --release --example bench -- fleet   # declare/verify/status --all over 300 and 1000 queues
 //!     cargo run --release --example bench -- fill Q.dead Q 1000 512   # test data only
@@ -197,6 +198,9 @@ async fn count(conn: &Connection, queue: &str) -> u32 {
 }
 
 fn queuey() -> String {
+    if let Ok(bin) = std::env::var("QUEUEY_BENCH_BIN") {
+        return bin;
+    }
     let bin = "target/release/queuey";
     if !std::path::Path::new(bin).exists() {
         let ok = Command::new("cargo")
@@ -355,6 +359,83 @@ async fn bench_million(conn: &Connection) {
     println!(
         "| `dead replay` | {wall:.1} s | {:.0} | {:.1} MB |",
         n as f64 / wall,
+        rss as f64 / 1024.0
+    );
+    for name in [dead, q] {
+        let _ = ch
+            .queue_delete(name.into(), QueueDeleteOptions::default())
+            .await;
+    }
+}
+
+/// Peak memory of the looks and of a replay over 2000 dead letters of 1 MiB (2 GB of bodies):
+/// bounded by the peek's byte budget (64 MiB in flight), not by the window of 4000 messages.
+async fn bench_memory(conn: &Connection) {
+    let n: usize = std::env::var("QUEUEY_BENCH_MEMORY_COUNT")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2000);
+    println!("\n### peak RSS over {n} dead letters of 1 MiB\n");
+    println!("| command | wall time | peak RSS |");
+    println!("|---|---:|---:|");
+    let q = "bench-memory";
+    let dead = "bench-memory.dead";
+    let ch = conn.create_channel().await.expect("channel");
+    ch.confirm_select(ConfirmSelectOptions::default())
+        .await
+        .expect("confirms");
+    declare(&ch, dead).await;
+    declare(&ch, q).await;
+    fill(&ch, dead, q, n, 1 << 20).await;
+    let settle = async |what: &str| {
+        let deadline = Instant::now() + Duration::from_secs(120);
+        while (count(conn, dead).await as usize) < n && Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(500)).await;
+        }
+        assert_eq!(
+            count(conn, dead).await as usize,
+            n,
+            "{what} changed nothing"
+        );
+    };
+    settle("the fill").await;
+    let file = std::env::temp_dir().join("queuey-bench-memory.jsonl");
+    let file = file.to_str().expect("a UTF-8 temp dir");
+    let last = n.to_string();
+    let looks: [(&str, Vec<&str>); 3] = [
+        (
+            "dead ls --limit 0",
+            vec!["dead", "ls", q, "--limit", "0", "-q", "-o", "json"],
+        ),
+        ("dead show (the last)", vec!["dead", "show", q, &last, "-q"]),
+        (
+            "dead export",
+            vec!["dead", "export", q, "--output-file", file, "-q"],
+        ),
+    ];
+    for (what, args) in looks {
+        let (wall, rss, out) = timed(&args);
+        // A look that stops short is a finding, not a reason to stop the bench.
+        let mut short = String::new();
+        if what.starts_with("dead ls") {
+            let doc: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+            let scanned = doc["scanned"].as_u64().unwrap_or(0);
+            if scanned != n as u64 {
+                short = format!(" (scanned {scanned} of {n})");
+            }
+        }
+        settle(what).await;
+        println!(
+            "| `{what}`{short} | {wall:.1} s | {:.1} MB |",
+            rss as f64 / 1024.0
+        );
+    }
+    let _ = std::fs::remove_file(file);
+    let (wall, rss, out) = timed(&["dead", "replay", q, "-q", "-o", "json"]);
+    let doc: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(doc["moved"].as_u64(), Some(n as u64), "moved everything");
+    println!(
+        "| `dead replay` | {wall:.1} s | {:.1} MB |",
         rss as f64 / 1024.0
     );
     for name in [dead, q] {
@@ -877,6 +958,9 @@ fn main() {
         }
         if what == "all" || what == "replay" {
             bench_replay(&conn).await;
+        }
+        if what == "memory" {
+            bench_memory(&conn).await;
         }
         if what == "channels" {
             bench_channels().await;

@@ -10,8 +10,9 @@
 //! **Memory** is bounded by a window, not by the queue: consumers are chained on one channel,
 //! each with a per-consumer prefetch of one window. Once a window has arrived the consumer is
 //! cancelled (its deliveries stay unacknowledged on the channel) and the next one receives the
-//! next window. The window shrinks for big messages so that at most ~`byte_budget` of bodies is
-//! in flight.
+//! next window. Each round's size comes from [`RoundSizer`]: one message first, then at most
+//! `byte_budget` (64 MiB) over the largest body seen, at most twice the round before, so that
+//! big bodies never arrive a window at a time.
 //! On a quorum queue the next consumer is asked for before it is needed, behind the current
 //! one at a lower consumer priority, and the broker's replies to a consume or a cancel are read
 //! later (see `Peek::fetch`): each is a command of the queue's log.
@@ -64,7 +65,7 @@ pub use super::queue_kind::{QueueKind, queue_kind};
 use super::session::Session;
 use crate::dead::decode::Message;
 pub use crate::dead::peek::at_risk;
-use crate::dead::peek::{HeldElsewhere, PeekOptions};
+use crate::dead::peek::{HeldElsewhere, PeekOptions, RoundSizer};
 use crate::error::{Error, Kind, Result};
 use crate::signals::StopFlag;
 
@@ -89,8 +90,21 @@ pub struct Delivered {
 #[allow(clippy::large_enum_variant)]
 enum Waited {
     Delivery(lapin::message::Delivery),
+    /// The rounds were ended to learn whether the queue ran dry, and deliveries were still on
+    /// their way: they are held in `arrived`, and the peek goes on.
+    Drained,
     /// The queue ran dry or a stop signal came; the round is ended.
     Over,
+}
+
+/// What ending the rounds to learn whether the queue ran dry found (see [`Peek::dry`]).
+enum Dryness {
+    /// Deliveries were on their way: held now.
+    Drained,
+    /// The cancel returned messages the broker had checked out to the peek: a new round waits
+    /// for them.
+    Returned(u32),
+    Dry,
 }
 
 /// A method of the peek's channel whose frame is on its way and whose reply is read later, so
@@ -155,13 +169,12 @@ pub struct Peek<'a> {
     /// The prefetch the channel gives its next consumer (`basic.qos` is sent when it changes).
     prefetch_set: Option<u16>,
     round_left: u64,
-    round_bytes: usize,
-    round_count: u64,
+    /// Sizes each round by the bodies that arrived (see [`RoundSizer`]).
+    sizer: RoundSizer,
     /// Deliveries held and not acked.
     outstanding: u64,
     /// Deliveries taken from the broker and not yet handed on, in delivery order.
     arrived: VecDeque<Arrived>,
-    window: u64,
     stop: Option<StopFlag>,
     interrupted: bool,
     /// Republishes messages on their last delivery instead of returning them.
@@ -188,7 +201,11 @@ impl<'a> Peek<'a> {
             queue: queue.to_owned(),
             channel,
             held_elsewhere,
-            window: u64::from(kind.round_cap(&options).max(1)),
+            sizer: RoundSizer::new(
+                options.byte_budget,
+                u64::from(kind.round_cap(&options)),
+                kind.is_quorum(),
+            ),
             options,
             kind,
             target,
@@ -200,8 +217,6 @@ impl<'a> Peek<'a> {
             cancelling: None,
             prefetch_set: None,
             round_left: 0,
-            round_bytes: 0,
-            round_count: 0,
             outstanding: 0,
             arrived: VecDeque::new(),
             stop: None,
@@ -309,21 +324,23 @@ impl<'a> Peek<'a> {
         if self.consumer.is_none() {
             self.start_round().await?;
         }
-        if whole_rounds && self.ahead.is_empty() && !self.interrupted {
+        if whole_rounds && self.ahead.is_empty() && !self.interrupted && self.sizer.may_ask_ahead()
+        {
             self.ask_round().await?;
         }
         let started = Instant::now();
-        let first = match self.wait_delivery(started).await? {
-            Waited::Delivery(d) => d,
-            Waited::Over => return Ok(false),
-        };
-        self.take(first).await?;
+        match self.wait_delivery(started).await? {
+            Waited::Delivery(d) => self.take(d).await?,
+            // Over with nothing held: `Peek::dry` holds what was on its way before it says so.
+            Waited::Over if self.arrived.is_empty() => return Ok(false),
+            Waited::Drained | Waited::Over => {}
+        }
         if whole_rounds {
             while self.consumer.is_some() {
                 match self.wait_delivery(started).await? {
                     Waited::Delivery(d) => self.take(d).await?,
                     // Ran dry or stopped: what arrived is served (or returned) all the same.
-                    Waited::Over => break,
+                    Waited::Drained | Waited::Over => break,
                 }
             }
             if !self.interrupted && self.consumer.is_none() && self.ahead.is_empty() {
@@ -351,6 +368,7 @@ impl<'a> Peek<'a> {
     async fn wait_delivery(&mut self, started: Instant) -> Result<Waited> {
         let stall_limit = Duration::from_secs(60);
         let stop = self.stop.clone();
+        let silent_since = Instant::now();
         loop {
             let Some(consumer) = self.consumer.as_mut() else {
                 return Err(Error::internal("peek: no consumer"));
@@ -400,15 +418,16 @@ impl<'a> Peek<'a> {
                         return Err(live.no_majority_error(self.session.vhost(), online, members));
                     }
                     // Has the queue run dry? Ready messages exclude the ones we hold.
-                    // Its count asks the queue's leader, which may be the node that stalls.
-                    let what = format!("counting the messages of {:?}", self.queue);
-                    let count = self.session.passive_declare(&self.queue);
-                    let ready = (self.session.owed(&what, &[&self.queue], count).await?)
-                        .map_or(0, |c| c.messages_ready);
-                    if ready == 0 {
-                        self.end_round().await?;
-                        self.target = self.fetched;
-                        return Ok(Waited::Over);
+                    let mut ready = self.count_ready().await?;
+                    if ready == 0 && silent_since.elapsed() >= self.dry_after() {
+                        match self.dry().await? {
+                            Dryness::Drained => return Ok(Waited::Drained),
+                            Dryness::Returned(n) => ready = n,
+                            Dryness::Dry => {
+                                self.target = self.fetched;
+                                return Ok(Waited::Over);
+                            }
+                        }
                     }
                     let what = format!("waiting for deliveries from {:?}", self.queue);
                     self.session.timeout_check(&what, started)?;
@@ -426,7 +445,58 @@ impl<'a> Peek<'a> {
         }
     }
 
-    /// Records one delivery of the current round; ends the round when it is complete.
+    /// The queue's ready messages (those not delivered to any consumer). The count asks the
+    /// queue's leader, which may be the node that stalls.
+    async fn count_ready(&self) -> Result<u32> {
+        let what = format!("counting the messages of {:?}", self.queue);
+        let count = self.session.passive_declare(&self.queue);
+        Ok(
+            (self.session.owed(&what, &[&self.queue], count).await?)
+                .map_or(0, |c| c.messages_ready),
+        )
+    }
+
+    /// How long the broker must have delivered nothing to a peek, with no message ready,
+    /// before [`Peek::dry`] ends the rounds to learn whether the queue ran dry. On a quorum
+    /// queue a cancel does not settle everything: messages the broker had checked out to the
+    /// cancelled consumer and not yet sent stay with it until the channel closes (seen on
+    /// 3.10 with a round of 2000 bodies of 1 MiB: the cancel came back with nothing, no message
+    /// was ready, and none was ever delivered), and the peek would take its checked-out round
+    /// for a dry queue. So there the broker is given longer to send what it checked out; the
+    /// rounds' sizes ([`RoundSizer`]) keep what it has to read for one round to 32 MiB.
+    fn dry_after(&self) -> Duration {
+        if self.kind.is_quorum() {
+            Duration::from_secs(10)
+        } else {
+            Duration::ZERO
+        }
+    }
+
+    /// Whether a queue that counts no ready message has run dry. The count proves nothing
+    /// while messages are checked out to this peek's consumers and on their way: a quorum
+    /// queue on 3.10 hands a consumer its whole prefetch at once, and with big bodies read
+    /// from disk the first delivery can take seconds (seen: a peek of 2000 bodies of 1 MiB
+    /// ended having read none, and called the queue empty). So every round is ended first,
+    /// and what was delivered before the broker's `cancel-ok` is held: if anything came, the
+    /// queue did not run dry. If nothing came and the queue counts ready messages again, the
+    /// cancel returned what was checked out, and a new round asks for it. Else the queue ran
+    /// dry: proven on a classic queue, whose cancel leaves nothing checked out; on a quorum
+    /// queue only as far as [`Peek::dry_after`]'s wait goes.
+    async fn dry(&mut self) -> Result<Dryness> {
+        let fetched = self.fetched;
+        self.end_round().await?;
+        if self.fetched > fetched {
+            return Ok(Dryness::Drained);
+        }
+        match self.count_ready().await? {
+            0 => Ok(Dryness::Dry),
+            ready => {
+                self.start_round().await?;
+                Ok(Dryness::Returned(ready))
+            }
+        }
+    }
+
     /// What an error that ends the peek interrupted: the queue, and how far it had read (the
     /// message that lapin could not parse, if that is the error, is the next one).
     fn lost_context(&self) -> String {
@@ -436,6 +506,7 @@ impl<'a> Peek<'a> {
         )
     }
 
+    /// Records one delivery of the current round; ends the round when it is complete.
     async fn take(&mut self, delivery: lapin::message::Delivery) -> Result<()> {
         self.hold(delivery);
         self.round_left = self.round_left.saturating_sub(1);
@@ -452,6 +523,7 @@ impl<'a> Peek<'a> {
     /// Holds a delivery taken from the broker, to hand on in its turn.
     fn hold(&mut self, delivery: lapin::message::Delivery) {
         let (tag, message) = message_from_delivery(delivery);
+        self.sizer.weigh(message.body.len());
         self.outstanding += 1;
         self.fetched += 1;
         self.arrived.push_back(Arrived {
@@ -492,8 +564,6 @@ impl<'a> Peek<'a> {
     /// Hands one held delivery to the caller, in queue order.
     fn serve(&mut self, a: Arrived) -> Delivered {
         self.received += 1;
-        self.round_bytes = self.round_bytes.saturating_add(a.message.body.len());
-        self.round_count += 1;
         let last_delivery = !a.rescued && self.on_last_delivery(&a.message);
         Delivered {
             position: self.received,
@@ -537,15 +607,7 @@ impl<'a> Peek<'a> {
         if wanted == 0 {
             return Ok(());
         }
-        // Size the window by what the last round's messages weighed.
-        let cap = u64::from(self.kind.round_cap(&self.options).max(1));
-        if let Some(avg) = (self.round_bytes as u64).checked_div(self.round_count) {
-            let by_bytes = (self.options.byte_budget as u64 / avg.max(1)).max(1);
-            self.window = by_bytes.min(cap);
-        }
-        self.round_bytes = 0;
-        self.round_count = 0;
-        let round = self.window.min(wanted).max(1);
+        let round = self.sizer.next_round(wanted);
         let prefetch = u16::try_from(round).unwrap_or(u16::MAX);
         let context = format!("cannot peek queue {:?}", self.queue);
         if self.prefetch_set != Some(prefetch) {

@@ -527,20 +527,39 @@ pub fn body_preview(body: &[u8], max_chars: usize) -> String {
         return "(empty)".to_owned();
     }
     match std::str::from_utf8(body) {
-        Ok(text) => {
-            let squeezed: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
-            if squeezed.chars().count() > max_chars {
-                format!("{}…", squeezed.chars().take(max_chars).collect::<String>())
-            } else {
-                squeezed
-            }
-        }
+        Ok(text) => squeezed_preview(text, max_chars),
         Err(_) => format!(
             "<binary {} bytes> {}",
             body.len(),
             super::value::hex_preview(body, max_chars / 3)
         ),
     }
+}
+
+/// `text` with each run of whitespace made one space and the ends trimmed, cut at `max_chars`
+/// characters (`…` then marks the cut). Copies only what it shows: a body may be megabytes.
+fn squeezed_preview(text: &str, max_chars: usize) -> String {
+    let mut out = String::new();
+    let mut shown = 0usize;
+    for (i, word) in text.split_whitespace().enumerate() {
+        if i > 0 {
+            if shown == max_chars {
+                out.push('…');
+                return out;
+            }
+            out.push(' ');
+            shown += 1;
+        }
+        for c in word.chars() {
+            if shown == max_chars {
+                out.push('…');
+                return out;
+            }
+            out.push(c);
+            shown += 1;
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -884,6 +903,38 @@ mod tests {
             serde_json::to_value(Cause::DeliveryLimit).unwrap(),
             serde_json::json!("delivery_limit")
         );
+    }
+
+    /// The preview copies only what it shows, and shows what squeezing the whole text and
+    /// cutting it would: every text of up to five characters from a small alphabet, every cut.
+    #[test]
+    fn previews_squeeze_as_the_whole_text_would() {
+        fn whole(text: &str, max_chars: usize) -> String {
+            let squeezed = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            if squeezed.chars().count() > max_chars {
+                format!("{}…", squeezed.chars().take(max_chars).collect::<String>())
+            } else {
+                squeezed
+            }
+        }
+        let alphabet = ['a', 'é', ' ', '\n'];
+        let mut texts = vec![String::new()];
+        for _ in 0..5 {
+            let longer: Vec<String> = texts
+                .iter()
+                .flat_map(|t| alphabet.iter().map(move |c| format!("{t}{c}")))
+                .collect();
+            texts.extend(longer);
+        }
+        for text in &texts {
+            for max in 0..7 {
+                assert_eq!(
+                    squeezed_preview(text, max),
+                    whole(text, max),
+                    "{text:?} {max}"
+                );
+            }
+        }
     }
 
     #[test]
