@@ -36,26 +36,9 @@ fn a_copy_over_the_frame_size_stays_and_the_others_move() {
     );
     let original = broker.snapshot(&dead);
 
-    let (mut cmd, dir) = queuey();
-    let export = dir.path().join("dead.jsonl");
-    let out = cmd
-        .args(["dead", "export", &q, "--output-file"])
-        .arg(&export)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
+    let (_dir, export) = export_to_file(&q);
 
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
-        .args(["dead", "replay", &q, "-o", "json"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(3), "partial: {}", stderr(&out));
-    let report = json(&out);
-    assert_eq!(
-        (report["moved"].as_u64(), report["failed"].as_u64()),
-        (Some(2), Some(1))
-    );
+    let report = replay_keeping_one(&q, 2);
     assert!(
         report["targets"][0]["failure"]
             .as_str()
@@ -378,14 +361,7 @@ fn an_export_line_with_a_float_that_is_not_finite_is_refused_before_publishing()
         &dead,
         vec![(dead_letter("one", target, "fatal error: x"), b"{}".to_vec())],
     );
-    let (mut cmd, dir) = queuey();
-    let export = dir.path().join("dead.jsonl");
-    let out = cmd
-        .args(["dead", "export", &q, "--output-file"])
-        .arg(&export)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
+    let (dir, export) = export_to_file(&q);
     let mut record: serde_json::Value =
         serde_json::from_str(std::fs::read_to_string(&export).unwrap().trim()).unwrap();
     for (i, value) in ["NaN", "inf", "-inf"].into_iter().enumerate() {
@@ -506,29 +482,11 @@ fn a_body_over_the_brokers_max_message_size_stays_and_the_others_move() {
             letter("after", 2 << 20),
         ],
     );
-    let (mut cmd, dir) = queuey();
-    let export = dir.path().join("dead.jsonl");
-    let out = cmd
-        .args(["dead", "export", &q, "--output-file"])
-        .arg(&export)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
+    let (_dir, export) = export_to_file(&q);
 
     // Lowered after the dead letters were queued, as an operator would.
     let _lowered = LoweredMaxMessageSize::lower(major, LIMIT);
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
-        .args(["dead", "replay", &q, "-o", "json"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(3), "partial: {}", stderr(&out));
-    let report = json(&out);
-    assert_eq!(
-        (report["moved"].as_u64(), report["failed"].as_u64()),
-        (Some(3), Some(1)),
-        "{report}"
-    );
+    let report = replay_keeping_one(&q, 3);
     let failure = report["targets"][0]["failure"].as_str().unwrap_or_default();
     assert!(
         failure.contains(&format!("max_message_size {LIMIT}")) && failure.contains("export"),
@@ -573,4 +531,35 @@ fn replay_file_keeping_one(q: &str, target: &str, export: &std::path::Path, move
         (Some(moved), Some(1)),
         "{report}"
     );
+}
+
+/// Exports `q`'s dead letters to a file of a directory of its own (kept while the guard lives).
+fn export_to_file(q: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let (mut cmd, dir) = queuey();
+    let export = dir.path().join("dead.jsonl");
+    let out = cmd
+        .args(["dead", "export", q, "--output-file"])
+        .arg(&export)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    (dir, export)
+}
+
+/// Replays `q`'s dead letters and checks the partial outcome: exit 3, `moved` copies, one dead
+/// letter kept back; the report.
+fn replay_keeping_one(q: &str, moved: u64) -> serde_json::Value {
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args(["dead", "replay", q, "-o", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3), "partial: {}", stderr(&out));
+    let report = json(&out);
+    assert_eq!(
+        (report["moved"].as_u64(), report["failed"].as_u64()),
+        (Some(moved), Some(1)),
+        "{report}"
+    );
+    report
 }
