@@ -311,10 +311,7 @@ async fn bench_ls(conn: &Connection) {
     for n in [10_000usize, 100_000] {
         let q = format!("bench-ls-{n}");
         let dead = format!("{q}.dead");
-        let ch = conn.create_channel().await.expect("channel");
-        ch.confirm_select(ConfirmSelectOptions::default())
-            .await
-            .expect("confirms");
+        let ch = confirm_channel(conn).await;
         declare(&ch, &dead).await;
         fill(&ch, &dead, &q, n, 1024).await;
         let (wall, rss) = timed_group_by(conn, &q, n).await;
@@ -337,10 +334,7 @@ async fn bench_million(conn: &Connection) {
     println!("| command | wall time | messages/s | peak RSS |");
     println!("|---|---:|---:|---:|");
     let (q, dead) = ("bench-million", "bench-million.dead");
-    let ch = conn.create_channel().await.expect("channel");
-    ch.confirm_select(ConfirmSelectOptions::default())
-        .await
-        .expect("confirms");
+    let ch = confirm_channel(conn).await;
     declare(&ch, dead).await;
     declare(&ch, q).await;
     fill(&ch, dead, q, n, 1024).await;
@@ -380,10 +374,7 @@ async fn bench_memory(conn: &Connection) {
     println!("|---|---:|---:|");
     let q = "bench-memory";
     let dead = "bench-memory.dead";
-    let ch = conn.create_channel().await.expect("channel");
-    ch.confirm_select(ConfirmSelectOptions::default())
-        .await
-        .expect("confirms");
+    let ch = confirm_channel(conn).await;
     declare(&ch, dead).await;
     declare(&ch, q).await;
     fill(&ch, dead, q, n, 1 << 20).await;
@@ -680,10 +671,7 @@ async fn bench_replay(conn: &Connection) {
     println!(
         "\n### dead replay vs the broker's shovel \"move messages\" ({n} persistent 512-byte messages, {rounds} rounds)\n"
     );
-    let ch = conn.create_channel().await.expect("channel");
-    ch.confirm_select(ConfirmSelectOptions::default())
-        .await
-        .expect("confirms");
+    let ch = confirm_channel(conn).await;
     // The broker's own CLI: the machine's `rabbitmq-plugins` reaches only the machine's node
     // (for the 4.3 node: QUEUEY_BENCH_PLUGINS="scripts/rabbitmq4.sh plugins").
     let plugins =
@@ -813,10 +801,7 @@ async fn bench_channels() {
             let mut channels = Vec::new();
             for c in &connections {
                 for _ in 0..per {
-                    let ch = c.create_channel().await.expect("channel");
-                    ch.confirm_select(ConfirmSelectOptions::default())
-                        .await
-                        .expect("confirms");
+                    let ch = confirm_channel(c).await;
                     channels.push(ch);
                 }
             }
@@ -939,10 +924,7 @@ fn main() {
         if what == "fill" {
             // bench fill <dead queue> <original queue> <count> <size>: test data, nothing timed.
             let a: Vec<String> = std::env::args().skip(2).collect();
-            let ch = conn.create_channel().await.expect("channel");
-            ch.confirm_select(ConfirmSelectOptions::default())
-                .await
-                .expect("confirms");
+            let ch = confirm_channel(&conn).await;
             declare(&ch, &a[0]).await;
             fill(
                 &ch,
@@ -973,4 +955,13 @@ fn main() {
         }
         let _ = conn.close(200, "bench done".into()).await;
     });
+}
+
+/// A channel of `conn` in confirm mode.
+async fn confirm_channel(conn: &Connection) -> Channel {
+    let ch = conn.create_channel().await.expect("channel");
+    ch.confirm_select(ConfirmSelectOptions::default())
+        .await
+        .expect("confirms");
+    ch
 }

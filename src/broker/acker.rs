@@ -109,6 +109,10 @@ pub struct Rescuer<'a> {
     channel: Option<Channel>,
     /// The broker's `max_message_size`: a copy over it would close the channel, not be kept.
     sizes: MessageSizes<'a>,
+    /// The tags rescued by a batch that then failed on a body over `max_message_size`: acked
+    /// already, so a later batch (the peek's last, as it ends) skips them rather than copy them
+    /// twice.
+    rescued_before_failing: Vec<u64>,
     /// Messages rescued so far.
     pub count: u64,
 }
@@ -120,6 +124,7 @@ impl<'a> Rescuer<'a> {
             queue: queue.to_owned(),
             channel: None,
             sizes: MessageSizes::new(session),
+            rescued_before_failing: Vec::new(),
             count: 0,
         }
     }
@@ -140,6 +145,10 @@ impl<'a> Rescuer<'a> {
     /// simply confirmed (returned, refused) fails the whole batch before any ack: lapin may
     /// hand a return to another copy's confirmation, so no original of the batch is known
     /// safe to remove. On return, each message carries its copy's headers.
+    ///
+    /// A message whose body is over the broker's `max_message_size` cannot be kept by a copy
+    /// (the broker would close the channel, the batch's copies with it): the others are
+    /// rescued, and then the batch fails naming it (see [`Rescuer::too_large`]).
     pub async fn rescue_batch(
         &mut self,
         holder: &Channel,
@@ -152,7 +161,40 @@ impl<'a> Rescuer<'a> {
             "cannot republish a message on its last delivery to {:?}",
             self.queue
         );
-        self.check_sizes(batch, &context).await?;
+        let mut fitting = Vec::with_capacity(batch.len());
+        let mut too_large = None;
+        for (tag, message) in batch.iter_mut() {
+            if self.rescued_before_failing.contains(tag) {
+                continue;
+            }
+            match self.sizes.refusal(message.body.len()).await? {
+                Some(why) if too_large.is_none() => {
+                    too_large = Some(Self::too_large(&context, message, why));
+                }
+                Some(_) => {}
+                None => fitting.push((*tag, &mut **message)),
+            }
+        }
+        self.publish_and_ack(holder, &mut fitting, &context).await?;
+        if let Some(why) = too_large {
+            self.rescued_before_failing
+                .extend(fitting.iter().map(|(tag, _)| *tag));
+            return Err(why);
+        }
+        Ok(())
+    }
+
+    /// Republishes each message of `batch`, waits for every confirm, then acks the originals
+    /// (see [`Rescuer::rescue_batch`]).
+    async fn publish_and_ack(
+        &mut self,
+        holder: &Channel,
+        batch: &mut [(u64, &mut Message)],
+        context: &str,
+    ) -> Result<()> {
+        if batch.is_empty() {
+            return Ok(());
+        }
         let ch = self.confirm_channel().await?;
         let now = crate::clock::now_secs();
         let mut pending = Vec::with_capacity(batch.len());
@@ -177,7 +219,7 @@ impl<'a> Rescuer<'a> {
                     props,
                 )
                 .await
-                .map_err(|e| self.session.amqp_error(&e, &context))?;
+                .map_err(|e| self.session.amqp_error(&e, context))?;
             pending.push(confirm);
             copies.push(copy.headers);
         }
@@ -185,7 +227,7 @@ impl<'a> Rescuer<'a> {
         for confirm in pending {
             match confirm
                 .await
-                .map_err(|e| self.session.amqp_error(&e, &context))?
+                .map_err(|e| self.session.amqp_error(&e, context))?
             {
                 Confirmation::Ack(None) => {}
                 _ => refused += 1,
@@ -204,35 +246,30 @@ impl<'a> Rescuer<'a> {
             holder
                 .basic_ack(*tag, BasicAckOptions::default())
                 .await
-                .map_err(|e| self.session.amqp_error(&e, &context))?;
+                .map_err(|e| self.session.amqp_error(&e, context))?;
             self.count += 1;
             message.properties.headers = headers;
         }
         Ok(())
     }
 
-    /// Fails before anything is published when a message's body is over the broker's
-    /// `max_message_size`: its copy would be refused by a channel close, the batch's copies
-    /// with it. The message cannot be kept by a copy; the error stops the work before it is
-    /// returned by anything but the peek's end (free from RabbitMQ 4.3: the message stays; before
-    /// 4.3 every return counts, and the error says what it costs).
-    async fn check_sizes(&mut self, batch: &[(u64, &mut Message)], context: &str) -> Result<()> {
-        for (_, message) in batch {
-            if let Some(why) = self.sizes.refusal(message.body.len()).await? {
-                let id = message.properties.message_id.as_deref().unwrap_or("(none)");
-                return Err(Error::new(
-                    Kind::BrokerRefused,
-                    format!("{context}: message {id:?}: {why}; nothing was republished"),
-                )
-                .with_hint(
-                    "a return ends a message on its last delivery where returns count (a quorum \
-                     queue before RabbitMQ 4.3; from 4.3 the peek's own return is free and it \
-                     stays): raise the broker's max_message_size, or the queue's delivery limit \
-                     with a policy, before reading the queue again",
-                ));
-            }
-        }
-        Ok(())
+    /// The error for a message on its last delivery whose body is over the broker's
+    /// `max_message_size`: no copy can keep it, and a return that counts ends it.
+    fn too_large(context: &str, message: &Message, why: String) -> Error {
+        let id = message.properties.message_id.as_deref().unwrap_or("(none)");
+        Error::new(
+            Kind::BrokerRefused,
+            format!(
+                "{context}: message {id:?}: {why}; the others on their last delivery were kept \
+                 by copies"
+            ),
+        )
+        .with_hint(
+            "a return ends a message on its last delivery where returns count (a quorum queue \
+             before RabbitMQ 4.3; from 4.3 the peek's own return is free and it stays): raise the \
+             broker's max_message_size, or the queue's delivery limit with a policy, before \
+             reading the queue again",
+        )
     }
 
     /// The channel the copies are published on, in confirm mode (opened at the first rescue).

@@ -36,26 +36,9 @@ fn a_copy_over_the_frame_size_stays_and_the_others_move() {
     );
     let original = broker.snapshot(&dead);
 
-    let (mut cmd, dir) = queuey();
-    let export = dir.path().join("dead.jsonl");
-    let out = cmd
-        .args(["dead", "export", &q, "--output-file"])
-        .arg(&export)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
+    let (_dir, export) = export_to_file(&q);
 
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
-        .args(["dead", "replay", &q, "-o", "json"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(3), "partial: {}", stderr(&out));
-    let report = json(&out);
-    assert_eq!(
-        (report["moved"].as_u64(), report["failed"].as_u64()),
-        (Some(2), Some(1))
-    );
+    let report = replay_keeping_one(&q, 2);
     assert!(
         report["targets"][0]["failure"]
             .as_str()
@@ -250,13 +233,17 @@ fn a_message_queueys_client_cannot_parse_is_named_and_nothing_is_removed() {
         ],
     );
     broker.wait_for_count(&dead, 4);
+    // One state directory for every run, as an operator's: a replay stopped at the message may
+    // have copied the one before it (its dead letter's ack lost with the connection), and its
+    // rerun finds that copy in its journal rather than copy it again.
+    let dir = tempfile::tempdir().unwrap();
+    let queuey = || crate::common::queuey_in(dir.path());
     for args in [
         vec!["dead", "ls", &q, "-o", "json"],
         vec!["dead", "export", &q],
         vec!["dead", "replay", &q, "-o", "json"],
     ] {
-        let (mut cmd, _dir) = queuey();
-        let out = cmd.args(&args).output().unwrap();
+        let out = queuey().args(&args).output().unwrap();
         assert_eq!(out.status.code(), Some(7), "{args:?}: {}", stderr(&out));
         let text = String::from_utf8_lossy(&out.stdout).into_owned() + &stderr(&out);
         assert!(
@@ -270,8 +257,7 @@ fn a_message_queueys_client_cannot_parse_is_named_and_nothing_is_removed() {
         );
         broker.wait_for_count(&dead, 4);
     }
-    let (mut cmd, _dir) = queuey();
-    let out = cmd.args(["dead", "ls", &q]).output().unwrap();
+    let out = queuey().args(["dead", "ls", &q]).output().unwrap();
     assert!(
         stderr(&out).contains("after 1 deliveries"),
         "how far it read: {}",
@@ -279,8 +265,7 @@ fn a_message_queueys_client_cannot_parse_is_named_and_nothing_is_removed() {
     );
 
     // What is before it can be moved, one delivery at a time.
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = queuey()
         .args(["dead", "replay", &q, "--limit", "1", "--window", "1"])
         .output()
         .unwrap();
@@ -378,14 +363,7 @@ fn an_export_line_with_a_float_that_is_not_finite_is_refused_before_publishing()
         &dead,
         vec![(dead_letter("one", target, "fatal error: x"), b"{}".to_vec())],
     );
-    let (mut cmd, dir) = queuey();
-    let export = dir.path().join("dead.jsonl");
-    let out = cmd
-        .args(["dead", "export", &q, "--output-file"])
-        .arg(&export)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
+    let (dir, export) = export_to_file(&q);
     let mut record: serde_json::Value =
         serde_json::from_str(std::fs::read_to_string(&export).unwrap().trim()).unwrap();
     for (i, value) in ["NaN", "inf", "-inf"].into_iter().enumerate() {
@@ -420,6 +398,16 @@ fn an_export_line_with_a_float_that_is_not_finite_is_refused_before_publishing()
 struct LoweredMaxMessageSize {
     major: u32,
     was: u64,
+}
+
+/// Held by a test that changes the broker's `max_message_size`, from before it publishes its
+/// big bodies until it has put the limit back: the tests of a binary run side by side.
+static MAX_MESSAGE_SIZE_CHANGED: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn one_max_message_size_test_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    MAX_MESSAGE_SIZE_CHANGED
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 impl LoweredMaxMessageSize {
@@ -480,6 +468,7 @@ impl Drop for LoweredMaxMessageSize {
 #[test]
 fn a_body_over_the_brokers_max_message_size_stays_and_the_others_move() {
     const LIMIT: u64 = 8 << 20;
+    let _one = one_max_message_size_test_at_a_time();
     let broker = Broker::connect();
     let (major, minor) = broker.rabbitmq_version();
     let default = if major >= 4 { 16 << 20 } else { 128 << 20 };
@@ -506,29 +495,11 @@ fn a_body_over_the_brokers_max_message_size_stays_and_the_others_move() {
             letter("after", 2 << 20),
         ],
     );
-    let (mut cmd, dir) = queuey();
-    let export = dir.path().join("dead.jsonl");
-    let out = cmd
-        .args(["dead", "export", &q, "--output-file"])
-        .arg(&export)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
+    let (_dir, export) = export_to_file(&q);
 
     // Lowered after the dead letters were queued, as an operator would.
     let _lowered = LoweredMaxMessageSize::lower(major, LIMIT);
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
-        .args(["dead", "replay", &q, "-o", "json"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(3), "partial: {}", stderr(&out));
-    let report = json(&out);
-    assert_eq!(
-        (report["moved"].as_u64(), report["failed"].as_u64()),
-        (Some(3), Some(1)),
-        "{report}"
-    );
+    let report = replay_keeping_one(&q, 3);
     let failure = report["targets"][0]["failure"].as_str().unwrap_or_default();
     assert!(
         failure.contains(&format!("max_message_size {LIMIT}")) && failure.contains("export"),
@@ -546,6 +517,60 @@ fn a_body_over_the_brokers_max_message_size_stays_and_the_others_move() {
         ["small", "at-limit", "after", "small", "at-limit", "after"]
     );
     assert_eq!(broker.ids(&dead), ["over"]);
+}
+
+/// A look at a quorum `q.dead` replaces the messages on their last delivery by fresh copies
+/// before it hands them on (a crash would end them). One whose body is over the broker's
+/// `max_message_size` cannot be kept by a copy: the others are, and the look stops naming it
+/// and the limit (exit 7), its return by the look's `basic.nack`, not by a closed channel. The
+/// rule for that message by version: from 4.3 a nack spends no delivery, and it stays; before
+/// 4.3 every return counts, and that one ends it (the hint says so before it happens: a look
+/// there needs `--spend-delivery-budget`). The others are in `q.dead` once each on both.
+#[test]
+fn a_quorum_message_on_its_last_delivery_over_max_message_size_is_named_and_the_others_kept() {
+    const LIMIT: u64 = 8 << 20;
+    let _one = one_max_message_size_test_at_a_time();
+    let broker = Broker::connect();
+    let (major, minor) = broker.rabbitmq_version();
+    let (q, dead) = broker.quorum_dead_queue("maxsize-rescue", 1);
+    let letter = |id: &str, size: usize| (dead_letter(id, &q, "fatal error: x"), vec![b'x'; size]);
+    publish_all(
+        &broker,
+        &dead,
+        vec![
+            letter("small-1", 2),
+            letter("over", LIMIT as usize + 1),
+            letter("small-2", 3),
+        ],
+    );
+    broker.wait_for_count(&dead, 3);
+    // Each has spent its one allowed counted return: every one is on its last delivery.
+    broker.spend_one_delivery(&dead);
+    let lowered = LoweredMaxMessageSize::lower(major, LIMIT);
+    let (mut cmd, _dir) = queuey();
+    cmd.args(["dead", "ls", &q, "--limit", "0"]);
+    if (major, minor) < (4, 3) {
+        cmd.arg("--spend-delivery-budget");
+    }
+    let out = cmd.output().unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(7), "{err}");
+    assert!(
+        err.contains("\"over\"")
+            && err.contains(&format!("max_message_size {LIMIT}"))
+            && err.contains("the others on their last delivery were kept by copies"),
+        "{err}"
+    );
+    drop(lowered);
+    let expected: &[&str] = if (major, minor) >= (4, 3) {
+        &["over", "small-1", "small-2"]
+    } else {
+        &["small-1", "small-2"]
+    };
+    broker.wait_for_count(&dead, expected.len() as u32);
+    let mut left = broker.drain_ids(&dead);
+    left.sort();
+    assert_eq!(left, expected, "{major}.{minor}");
 }
 
 /// Replays an export file of `q`'s dead letters to `target` and checks the partial outcome:
@@ -573,4 +598,35 @@ fn replay_file_keeping_one(q: &str, target: &str, export: &std::path::Path, move
         (Some(moved), Some(1)),
         "{report}"
     );
+}
+
+/// Exports `q`'s dead letters to a file of a directory of its own (kept while the guard lives).
+fn export_to_file(q: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let (mut cmd, dir) = queuey();
+    let export = dir.path().join("dead.jsonl");
+    let out = cmd
+        .args(["dead", "export", q, "--output-file"])
+        .arg(&export)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    (dir, export)
+}
+
+/// Replays `q`'s dead letters and checks the partial outcome: exit 3, `moved` copies, one dead
+/// letter kept back; the report.
+fn replay_keeping_one(q: &str, moved: u64) -> serde_json::Value {
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args(["dead", "replay", q, "-o", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3), "partial: {}", stderr(&out));
+    let report = json(&out);
+    assert_eq!(
+        (report["moved"].as_u64(), report["failed"].as_u64()),
+        (Some(moved), Some(1)),
+        "{report}"
+    );
+    report
 }
