@@ -591,13 +591,7 @@ fn replay_file_keeping_one(q: &str, target: &str, export: &std::path::Path, move
         .arg(export)
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(3), "partial: {}", stderr(&out));
-    let report = json(&out);
-    assert_eq!(
-        (report["moved"].as_u64(), report["failed"].as_u64()),
-        (Some(moved), Some(1)),
-        "{report}"
-    );
+    partial_keeping_one(&out, moved);
 }
 
 /// Exports `q`'s dead letters to a file of a directory of its own (kept while the guard lives).
@@ -621,8 +615,13 @@ fn replay_keeping_one(q: &str, moved: u64) -> serde_json::Value {
         .args(["dead", "replay", q, "-o", "json"])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(3), "partial: {}", stderr(&out));
-    let report = json(&out);
+    partial_keeping_one(&out, moved)
+}
+
+/// A replay's partial outcome: exit 3, `moved` copies, one kept back; its report.
+fn partial_keeping_one(out: &std::process::Output, moved: u64) -> serde_json::Value {
+    assert_eq!(out.status.code(), Some(3), "partial: {}", stderr(out));
+    let report = json(out);
     assert_eq!(
         (report["moved"].as_u64(), report["failed"].as_u64()),
         (Some(moved), Some(1)),
