@@ -19,7 +19,6 @@ use lapin::types::FieldTable;
 use lapin::{Channel, Confirmation};
 
 use super::convert::properties_to_amqp;
-use super::message_size::MessageSizes;
 use super::session::Session;
 use crate::dead::decode::{HEADER_RESCUED_AT, Message, X_DELIVERY_COUNT};
 use crate::dead::value::Value;
@@ -107,8 +106,6 @@ pub struct Rescuer<'a> {
     session: &'a Session,
     queue: String,
     channel: Option<Channel>,
-    /// The broker's `max_message_size`: a copy over it would close the channel, not be kept.
-    sizes: MessageSizes<'a>,
     /// The tags rescued by a batch that then failed on a body over `max_message_size`: acked
     /// already, so a later batch (the peek's last, as it ends) skips them rather than copy them
     /// twice.
@@ -123,7 +120,6 @@ impl<'a> Rescuer<'a> {
             session,
             queue: queue.to_owned(),
             channel: None,
-            sizes: MessageSizes::new(session),
             rescued_before_failing: Vec::new(),
             count: 0,
         }
@@ -167,7 +163,7 @@ impl<'a> Rescuer<'a> {
             if self.rescued_before_failing.contains(tag) {
                 continue;
             }
-            match self.sizes.refusal(message.body.len()).await? {
+            match super::message_size::refusal(self.session, message.body.len()).await? {
                 Some(why) if too_large.is_none() => {
                     too_large = Some(Self::too_large(&context, message, why));
                 }

@@ -26,88 +26,81 @@ use crate::message_size::{MaxMessageSize, PROBE_ROUTING_KEY, Verdict, parse_refu
 /// The AMQP reply code of a channel closed for a refused precondition.
 const PRECONDITION_FAILED: u16 = 406;
 
-/// What the broker's `max_message_size` allows on one session's connection, asked once per
-/// probe size.
-pub struct MessageSizes<'a> {
-    session: &'a Session,
-    known: MaxMessageSize,
-    /// Probes published so far (for tests and reports).
-    pub probes: u32,
+/// What the session's broker knows of its `max_message_size` (kept in the session, so that
+/// every stage of a command shares its probes).
+fn known(session: &Session) -> MaxMessageSize {
+    *session
+        .max_message_size
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-impl<'a> MessageSizes<'a> {
-    pub fn new(session: &'a Session) -> MessageSizes<'a> {
-        MessageSizes {
-            session,
-            known: MaxMessageSize::default(),
-            probes: 0,
+fn learn(session: &Session, f: impl FnOnce(&mut MaxMessageSize)) {
+    f(&mut session
+        .max_message_size
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner));
+}
+
+/// Why a body of `body` bytes cannot be published (the limit and the way out), or `None`.
+/// Probes the broker when what is known does not tell.
+pub async fn refusal(session: &Session, body: usize) -> Result<Option<String>> {
+    let body = body as u64;
+    loop {
+        match known(session).verdict(body) {
+            Verdict::Fits => return Ok(None),
+            Verdict::TooLarge { limit } => return Ok(Some(too_large(body, limit))),
+            Verdict::Unknown { probe: size } => probe(session, size).await?,
         }
     }
+}
 
-    /// Why a body of `body` bytes cannot be published (the limit and the way out), or `None`.
-    /// Probes the broker when what is known does not tell.
-    pub async fn refusal(&mut self, body: usize) -> Result<Option<String>> {
-        let body = body as u64;
-        loop {
-            match self.known.verdict(body) {
-                Verdict::Fits => return Ok(None),
-                Verdict::TooLarge { limit } => return Ok(Some(too_large(body, limit))),
-                Verdict::Unknown { probe } => self.probe(probe).await?,
-            }
+/// Publishes a zero body of `size` bytes to nowhere and learns the verdict.
+async fn probe(session: &Session, size: u64) -> Result<()> {
+    let context = format!("cannot ask the broker whether it takes a {size}-byte message");
+    let len = usize::try_from(size)
+        .map_err(|_| Error::internal(format!("{context}: too large for this machine")))?;
+    let channel = session.channel().await?;
+    channel
+        .confirm_select(ConfirmSelectOptions::default())
+        .await
+        .map_err(|e| session.amqp_error(&e, "cannot enable publisher confirms"))?;
+    let body = vec![0u8; len];
+    let confirmed = match channel
+        .basic_publish(
+            "".into(),
+            PROBE_ROUTING_KEY.into(),
+            BasicPublishOptions::default(),
+            &body,
+            BasicProperties::default(),
+        )
+        .await
+    {
+        Ok(confirm) => confirm.await,
+        Err(e) => Err(e),
+    };
+    drop(body);
+    match confirmed {
+        Ok(Confirmation::Ack(_)) => {
+            let _ = channel.close(200, "done".into()).await;
+            learn(session, |k| k.took(size));
+            Ok(())
         }
-    }
-
-    /// Publishes a zero body of `size` bytes to nowhere and learns the verdict.
-    async fn probe(&mut self, size: u64) -> Result<()> {
-        let context = format!("cannot ask the broker whether it takes a {size}-byte message");
-        let len = usize::try_from(size)
-            .map_err(|_| Error::internal(format!("{context}: too large for this machine")))?;
-        let channel = self.session.channel().await?;
-        channel
-            .confirm_select(ConfirmSelectOptions::default())
-            .await
-            .map_err(|e| {
-                self.session
-                    .amqp_error(&e, "cannot enable publisher confirms")
-            })?;
-        let body = vec![0u8; len];
-        self.probes += 1;
-        let confirmed = match channel
-            .basic_publish(
-                "".into(),
-                PROBE_ROUTING_KEY.into(),
-                BasicPublishOptions::default(),
-                &body,
-                BasicProperties::default(),
-            )
-            .await
-        {
-            Ok(confirm) => confirm.await,
-            Err(e) => Err(e),
-        };
-        drop(body);
-        match confirmed {
-            Ok(Confirmation::Ack(_)) => {
-                let _ = channel.close(200, "done".into()).await;
-                self.known.took(size);
+        Ok(other) => {
+            let _ = channel.close(200, "done".into()).await;
+            Err(Error::new(
+                Kind::BrokerRefused,
+                format!("{context}: the broker answered {other:?} to a probe routed nowhere"),
+            ))
+        }
+        Err(e) => match refused_limit(&e, size) {
+            // The broker closed the probe's channel: nothing to close.
+            Some(limit) => {
+                learn(session, |k| k.refused(limit));
                 Ok(())
             }
-            Ok(other) => {
-                let _ = channel.close(200, "done".into()).await;
-                Err(Error::new(
-                    Kind::BrokerRefused,
-                    format!("{context}: the broker answered {other:?} to a probe routed nowhere"),
-                ))
-            }
-            Err(e) => match refused_limit(&e, size) {
-                // The broker closed the probe's channel: nothing to close.
-                Some(limit) => {
-                    self.known.refused(limit);
-                    Ok(())
-                }
-                None => Err(self.session.amqp_error(&e, &context)),
-            },
-        }
+            None => Err(session.amqp_error(&e, &context)),
+        },
     }
 }
 

@@ -118,6 +118,9 @@ pub struct Session {
     /// The connection of the configure checks, and how many channels it has opened (see
     /// [`Session::check_channel`]).
     checks: tokio::sync::Mutex<Option<(Connection, u32)>>,
+    /// What the broker's `max_message_size` is known to allow (see `broker::message_size`):
+    /// one probe per size for every command stage on this connection.
+    pub(super) max_message_size: std::sync::Mutex<crate::message_size::MaxMessageSize>,
     notes: Option<Notes>,
 }
 
@@ -135,6 +138,7 @@ impl Session {
             api: OnceCell::new(),
             server: OnceCell::new(),
             checks: tokio::sync::Mutex::new(None),
+            max_message_size: std::sync::Mutex::default(),
             notes: None,
         })
     }

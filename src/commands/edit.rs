@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::broker::message_size::MessageSizes;
+use crate::broker::message_size;
 use crate::broker::publish::{Copy, Outcome, Publisher, frame_refusal};
 use crate::broker::session::Session;
 use crate::clock::now_secs;
@@ -246,7 +246,7 @@ async fn edit_held(
     }
     // A body over the broker's max_message_size would close the publisher's channel: the
     // original stays, and the error names the limit.
-    if let Some(why) = MessageSizes::new(session).refusal(copy.body.len()).await? {
+    if let Some(why) = message_size::refusal(session, copy.body.len()).await? {
         return Err(Error::new(
             Kind::BrokerRefused,
             format!("cannot copy the dead letter: {why}; the original stays in {dead:?}"),

@@ -15,7 +15,6 @@ use std::io::{BufRead, BufReader};
 use std::path::Path;
 
 use super::journal::{InFlight, JournalSlot};
-use super::publishable::Checks;
 use super::step::{Step, Stepper};
 use super::{Pace, Tally, check_targets, paced_window, publish_chunk};
 use crate::broker::publish::{Copy, Outcome, Publisher, fits_amqp};
@@ -99,7 +98,6 @@ pub(super) async fn from_file(
         holds: RefCell::new(std::collections::HashMap::new()),
     };
     let mut stepper = Stepper::new(s, &stamp);
-    let mut checks = Checks::new(session, s);
     progress.set_length(total);
     let mut pace = Pace::new(s.rate);
     // Copies go out in batches: one journal flush before each, one after its confirmations.
@@ -144,7 +142,9 @@ pub(super) async fn from_file(
             }
             Step::Copy(copy) => copy,
         };
-        if let Some(why) = checks.refusal(&copy, &run.holds, &run.rooms).await? {
+        if let Some(why) =
+            super::publishable::refusal(session, s, &copy, &run.holds, &run.rooms).await?
+        {
             // Not published: the line stays to be replayed (the journal has no record of it).
             report.fail(&copy.queue, why);
             progress.inc(1);

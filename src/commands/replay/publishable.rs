@@ -9,50 +9,31 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use crate::broker::message_size::MessageSizes;
+use crate::broker::message_size;
 use crate::broker::publish::{Copy, frame_refusal};
 use crate::broker::session::Session;
 use crate::dead::room::Rooms;
 use crate::error::Result;
 use crate::settings::ReplaySettings;
 
-/// What the checks keep between copies.
-pub(super) struct Checks<'a> {
-    pub session: &'a Session,
-    pub s: &'a ReplaySettings,
-    /// The broker's `max_message_size`, probed once per size (bodies over 1 MiB only).
-    pub sizes: MessageSizes<'a>,
-}
-
-impl<'a> Checks<'a> {
-    pub fn new(session: &'a Session, s: &'a ReplaySettings) -> Checks<'a> {
-        Checks {
-            session,
-            s,
-            sizes: MessageSizes::new(session),
-        }
+/// Why `copy` cannot be published (`None`: it can): the frame size, the broker's
+/// `max_message_size`, with `--after` its hold queue, then its target's room (`holds` and
+/// `rooms` are the run's, see `after` and `room`).
+pub(super) async fn refusal<T>(
+    session: &Session,
+    s: &ReplaySettings,
+    copy: &Copy<T>,
+    holds: &RefCell<HashMap<String, Option<String>>>,
+    rooms: &RefCell<Rooms>,
+) -> Result<Option<String>> {
+    if let Some(why) = frame_refusal(session, copy).await? {
+        return Ok(Some(why));
     }
-
-    /// Why `copy` cannot be published (`None`: it can): the frame size, the broker's
-    /// `max_message_size`, with `--after` its hold queue, then its target's room (`holds` and
-    /// `rooms` are the run's, see `after` and `room`).
-    pub async fn refusal<T>(
-        &mut self,
-        copy: &Copy<T>,
-        holds: &RefCell<HashMap<String, Option<String>>>,
-        rooms: &RefCell<Rooms>,
-    ) -> Result<Option<String>> {
-        if let Some(why) = frame_refusal(self.session, copy).await? {
-            return Ok(Some(why));
-        }
-        if let Some(why) = self.sizes.refusal(copy.body.len()).await? {
-            return Ok(Some(why));
-        }
-        if let Some(why) =
-            super::after::ensure_hold(self.session, self.s, holds, &copy.queue).await?
-        {
-            return Ok(Some(why));
-        }
-        super::room::admit(self.session, rooms, &copy.queue, copy.body.len()).await
+    if let Some(why) = message_size::refusal(session, copy.body.len()).await? {
+        return Ok(Some(why));
     }
+    if let Some(why) = super::after::ensure_hold(session, s, holds, &copy.queue).await? {
+        return Ok(Some(why));
+    }
+    super::room::admit(session, rooms, &copy.queue, copy.body.len()).await
 }

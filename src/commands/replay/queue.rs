@@ -19,7 +19,6 @@ use tokio::sync::Semaphore;
 use tokio::sync::mpsc::{self, error::TryRecvError};
 
 use super::journal::{InFlight, Journaled};
-use super::publishable::Checks;
 use super::settle::{Settle, Settler, settle_for};
 use super::step::{Step, Stepper};
 use super::{Pace, Shared, Tally, paced_window, publish_chunk};
@@ -122,7 +121,6 @@ pub(super) async fn from_queue(
         let reader = Reader {
             shared: &shared,
             stepper: Stepper::new(s, &stamp),
-            checks: Checks::new(session, s),
             carried: carried_ref,
             progress,
             jobs: job_tx,
@@ -218,8 +216,6 @@ pub(super) async fn from_queue(
 struct Reader<'a, 'r> {
     shared: &'a Shared<'a>,
     stepper: Stepper<'a>,
-    /// Whether a copy can be published at all (see `publishable`).
-    checks: Checks<'a>,
     /// The records of an unfinished earlier run.
     carried: &'r mut Unfinished,
     progress: &'a Progress,
@@ -336,10 +332,11 @@ impl Reader<'_, '_> {
                         self.keep().await
                     }
                     Step::Copy(copy) => {
-                        let cannot = self
-                            .checks
-                            .refusal(&copy, &self.shared.holds, &self.shared.rooms)
-                            .await?;
+                        let sh = self.shared;
+                        let cannot = super::publishable::refusal(
+                            sh.session, sh.s, &copy, &sh.holds, &sh.rooms,
+                        )
+                        .await?;
                         if let Some(why) = cannot {
                             self.tally.fail(&copy.queue, why);
                             self.keep().await
