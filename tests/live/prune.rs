@@ -8,7 +8,7 @@
 use std::time::Duration;
 
 use lapin::BasicProperties;
-use lapin::options::{BasicPublishOptions, ConfirmSelectOptions};
+use lapin::options::{BasicPublishOptions, ConfirmSelectOptions, QueueDeclareOptions};
 use lapin::types::{AMQPValue, FieldTable};
 
 use crate::common::app::{App, DEFER_HOLD_MS};
@@ -60,12 +60,33 @@ fn a_publish_racing_the_prune_is_kept_with_its_queue() {
 
     // A publisher into the hold queues, last first (the prune deletes by delay, first first),
     // mandatory and confirmed: a copy nothing routed (its queue deleted) comes back returned.
+    // It starts when the first hold queue is gone, so that it races the prune rather than
+    // filling every queue before the prune's first delete (a slow start of queuey under load).
     let ch = broker.channel();
+    let watch = broker.channel();
+    let first = holds[0].clone();
     let targets: Vec<String> = holds.iter().rev().cloned().collect();
     let publisher = broker.rt.spawn(async move {
         ch.confirm_select(ConfirmSelectOptions::default())
             .await
             .expect("confirm.select");
+        let passive = QueueDeclareOptions {
+            passive: true,
+            ..QueueDeclareOptions::default()
+        };
+        let deadline = std::time::Instant::now() + Duration::from_secs(120);
+        // A passive declare of a missing queue closes the watching channel: the prune has begun.
+        while watch
+            .queue_declare(first.as_str().into(), passive, FieldTable::default())
+            .await
+            .is_ok()
+        {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the prune never deleted {first}"
+            );
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
         let (mut routed, mut returned) = (std::collections::HashMap::new(), 0u64);
         for round in 0..3 {
             for t in &targets {
