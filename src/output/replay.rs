@@ -46,9 +46,12 @@ pub fn print_report(r: &ReplayReport, from_file: bool, output: Output) -> Result
         } else {
             // A target that was full says so in its own column; the reason in full is in the
             // JSON.
-            let why = match &t.room {
-                Some(room) if room.full > 0 && room.full == t.failed => {
+            let why = match (&t.room, &t.limits_unread) {
+                (Some(room), _) if room.full > 0 && room.full == t.failed => {
                     "full: not published (see its length limit)".to_owned()
+                }
+                (_, Some(unread)) if unread.kept > 0 && unread.kept == t.failed => {
+                    "length limits unread: not published (see below)".to_owned()
                 }
                 _ => sanitize(t.failure.as_deref().unwrap_or("")),
             };
@@ -124,16 +127,8 @@ pub fn print_report(r: &ReplayReport, from_file: bool, output: Output) -> Result
                 r.already_copied
             ));
         }
-        if !r.limits_unread.is_empty() {
-            s.push_str(&format!(
-                "; the length limits of {} could not be read (no management API): the broker \
-                 will refuse what does not fit",
-                r.limits_unread
-                    .iter()
-                    .map(|q| sanitize(q))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
+        for clause in unread_clauses(r) {
+            s.push_str(&clause);
         }
         s.push_str("; nothing moved");
         s
@@ -166,6 +161,9 @@ pub fn print_report(r: &ReplayReport, from_file: bool, output: Output) -> Result
                      limit)"
                 ));
             }
+        }
+        for clause in unread_clauses(r) {
+            s.push_str(&clause);
         }
         if r.dead_lettered_back > 0 {
             s.push_str(&format!(
@@ -248,6 +246,52 @@ pub fn print_report(r: &ReplayReport, from_file: bool, output: Output) -> Result
         ));
     }
     Ok(())
+}
+
+/// For each target whose length limits could not be read: why, and what became of its copies
+/// (kept, or published under `--allow-drop-head`), in plain words.
+fn unread_clauses(r: &ReplayReport) -> Vec<String> {
+    let mut targets: Vec<&TargetReport> = r
+        .targets
+        .iter()
+        .filter(|t| t.limits_unread.is_some())
+        .collect();
+    targets.sort_by(|a, b| a.queue.cmp(&b.queue));
+    let mut out = Vec::new();
+    for t in targets {
+        let Some(u) = &t.limits_unread else { continue };
+        let queue = sanitize(&t.queue);
+        let head = format!(
+            "; the length limits of {queue} could not be read ({})",
+            sanitize(&u.why)
+        );
+        if u.kept > 0 {
+            out.push(format!(
+                "{head}: {} {} in {} (a limit set by a policy, which AMQP cannot see, with \
+                 RabbitMQ's default overflow drop-head would take each copy and push out one of \
+                 {queue}'s oldest jobs); --allow-drop-head publishes them anyway, accepting that",
+                plural(u.kept, "dead letter"),
+                if r.dry_run { "would stay" } else { "stay" },
+                sanitize(&r.source)
+            ));
+        }
+        if u.published > 0 {
+            out.push(if r.dry_run {
+                format!(
+                    "{head}: {} would be published under --allow-drop-head (if {queue} is at a \
+                     drop-head limit, each would push out one of its oldest jobs)",
+                    plural(u.published, "copy")
+                )
+            } else {
+                format!(
+                    "{head}: {} published under --allow-drop-head (if {queue} was at a \
+                     drop-head limit, each pushed out one of its oldest jobs)",
+                    plural(u.published, "copy")
+                )
+            });
+        }
+    }
+    out
 }
 
 /// Copies not published (or, in a dry run, that would not be) because their target was full.
