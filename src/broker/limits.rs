@@ -14,7 +14,7 @@ use queuey_cli_core::plan::policies::{
 };
 use serde_json::Value;
 
-use crate::broker::api::NamedPolicy;
+use crate::broker::api::{LiveQueue, NamedPolicy};
 use crate::broker::session::Session;
 use crate::dead::room::{Known, Room, Unread};
 use crate::error::{Kind, Result};
@@ -52,13 +52,26 @@ pub async fn learn(session: &Session, target: &str) -> Result<Known> {
     let api = session.api().await?;
     let policies = match api.policies(vhost, false).await {
         Ok(p) => listed(p),
-        Err(e) if e.kind.is_api() => {
-            return Ok(Known::Unknown(Unread::new(format!(
-                "the policies of vhost {vhost:?} could not be read ({}): reading them needs \
-                 the policymaker, monitoring or administrator tag",
-                unread_why(e.kind)
-            ))));
+        // Any management, monitoring or policymaker user may list them (3.10.8 and 4.3.6);
+        // one the API refuses gets the effective policy the queue's object shows, seconds old
+        // (a policy set in those seconds is not seen: docs/commands/dead-replay.md says so).
+        Err(e) if e.kind == Kind::ApiRefused => {
+            return bounded(
+                session,
+                target,
+                &live,
+                live.effective_policy_definition.clone(),
+            )
+            .await;
         }
+        Err(e) if e.kind.is_api() => return Ok(Known::Unknown(Unread::new(unread_why(e.kind)))),
+        Err(e) => return Err(e),
+    };
+    let operator = match api.policies(vhost, true).await {
+        Ok(p) => Some(listed(p)),
+        // Refused: what the queue last showed of its operator policy bounds the limits
+        // instead (see `plan::policies`).
+        Err(e) if e.kind.is_api() => None,
         Err(e) => return Err(e),
     };
     let shown = match &live.effective_policy_definition {
@@ -67,22 +80,25 @@ pub async fn learn(session: &Session, target: &str) -> Result<Known> {
         }
         _ => None,
     };
-    let operator = match api.policies(vhost, true).await {
-        Ok(p) => Some(listed(p)),
-        // Operator policies need the administrator tag: what the queue last showed of its
-        // operator policy bounds the limits instead (see `plan::policies`).
-        Err(e) if e.kind.is_api() => None,
-        Err(e) => return Err(e),
-    };
     let operator = match &operator {
         Some(listed) => OperatorPolicies::Listed(listed),
         None => OperatorPolicies::AsShown(shown),
     };
-    let policy = match effective_definition(target, queue_type, &policies, operator) {
-        Ok(d) => d.map(Value::Object),
-        Err(Unevaluable(why)) => return Ok(Known::Unknown(Unread::new(why))),
-    };
-    let Some(bounds) = bounds_of(target, Some(queue_type), &live.arguments, policy.as_ref()) else {
+    match effective_definition(target, queue_type, &policies, operator) {
+        Ok(d) => bounded(session, target, &live, d.map(Value::Object)).await,
+        Err(Unevaluable(why)) => Ok(Known::Unknown(Unread::new(why))),
+    }
+}
+
+/// The target's room under its arguments and the effective policy `policy`.
+async fn bounded(
+    session: &Session,
+    target: &str,
+    live: &LiveQueue,
+    policy: Option<Value>,
+) -> Result<Known> {
+    let queue_type = live.queue_type.as_deref();
+    let Some(bounds) = bounds_of(target, queue_type, &live.arguments, policy.as_ref()) else {
         return Ok(Known::Unbounded);
     };
     let Some(counts) = session.passive_declare(target).await? else {

@@ -1728,7 +1728,7 @@ fn refused_copies_dead_lettered_back_are_not_doubled() {
 /// A work queue `q` with no dead-letter exchange (a job it pushes out is gone), its `q.dead`,
 /// 3 jobs waiting in `q` and `n` dead letters bound for `q` in `q.dead`; `args` are `q`'s
 /// arguments. Returns (q, q.dead, the waiting jobs' ids, the dead letters' ids).
-fn busy_work_queue(
+pub(crate) fn busy_work_queue(
     broker: &Broker,
     label: &str,
     args: FieldTable,

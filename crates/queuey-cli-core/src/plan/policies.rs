@@ -43,9 +43,9 @@ pub struct Unevaluable(pub String);
 /// What is known of the operator policies.
 #[derive(Clone, Copy, Debug)]
 pub enum OperatorPolicies<'a> {
-    /// The vhost's listing (read by an administrator).
+    /// The vhost's listing.
     Listed(&'a [ListedPolicy]),
-    /// The listing could not be read (it needs the administrator tag): what the queue's object
+    /// The listing could not be read (the API refused it): what the queue's object
     /// showed at its last statistics emission, seconds old. `None`: it showed no operator
     /// policy; else the effective definition it showed, whose limits bound the operator
     /// policy's (the merge takes the smaller).
