@@ -186,3 +186,60 @@ fn killed_between_each_step_the_original_stays_in_the_dead_queue() {
     assert_eq!(copy["payload"]["address"], "1 Main St");
     assert_eq!(copy["attempt"], 1, "its retries back");
 }
+
+/// `dead edit` publishes its copy under a replay's rules of room: into a work queue at its
+/// length limit (here max-length 3, drop-head, holding 3 jobs) the edited copy would push out
+/// the queue's oldest job, and without the management API the limit cannot be read at all:
+/// either way nothing is archived or published, the original stays, exit 7, and the error says
+/// why. `--allow-drop-head` is the consent: the copy goes and the oldest job is pushed out.
+/// The same on 3.10 and 4.3.
+#[test]
+fn an_edited_copy_into_a_full_or_unread_target_is_not_published_unless_allowed() {
+    let broker = Broker::connect();
+    let (q, dead, waiting, ids) = crate::replay::busy_work_queue(
+        &broker,
+        "edit-full",
+        crate::common::table(vec![(
+            "x-max-length",
+            lapin::types::AMQPValue::LongLongInt(3),
+        )]),
+        2,
+    );
+    let edit = |extra: &[&str]| {
+        let (mut cmd, _dir) = queuey();
+        cmd.args([
+            "dead",
+            "edit",
+            &q,
+            "--message-id",
+            &ids[0],
+            "--set",
+            "/n=9",
+            "--yes",
+        ])
+        .args(extra)
+        .output()
+        .expect("queuey runs")
+    };
+    for (extra, why) in [
+        (
+            &["--api-url", "http://127.0.0.1:1", "--assume-classic"][..],
+            format!("the length limits of {q:?} could not be read (no management API)"),
+        ),
+        (&[][..], format!("{q:?} is full (holds 3 of max-length 3")),
+    ] {
+        let out = edit(extra);
+        assert_eq!(out.status.code(), Some(7), "{}", stderr(&out));
+        assert!(stderr(&out).contains(&why), "{}", stderr(&out));
+        assert_eq!(broker.ids(&q), waiting, "the waiting jobs stay");
+        assert_eq!(broker.ids(&dead), ids, "the original stays");
+    }
+    let out = edit(&["--allow-drop-head"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        broker.ids(&q),
+        [&waiting[1..], &ids[..1]].concat(),
+        "the copy went, pushing out the oldest job"
+    );
+    assert_eq!(broker.ids(&dead), ids[1..].to_vec());
+}
