@@ -110,10 +110,17 @@ pub fn print_report(r: &ReplayReport, from_file: bool, output: Output) -> Result
             ));
         }
         let full = full_total(r);
-        if r.would_fail > full {
+        // Those kept for unread limits are said below, with why.
+        let unread: u64 = r
+            .targets
+            .iter()
+            .filter_map(|t| t.limits_unread.as_ref())
+            .map(|u| u.kept)
+            .sum();
+        if r.would_fail > full + unread {
             s.push_str(&format!(
                 ", {} would fail and stay (their target queue does not exist)",
-                r.would_fail - full
+                r.would_fail - full - unread
             ));
         }
         if full > 0 {

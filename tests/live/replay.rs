@@ -1767,8 +1767,9 @@ fn a_target_whose_limits_cannot_be_read_keeps_its_jobs_and_the_dead_letters_stay
     assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
     assert!(
         stdout(&out).contains(&format!(
-            "the length limits of {q} could not be read (no management API): 5 dead letters \
-             would stay in {dead}"
+            "dry run: 5 of 5 dead letters in {dead} match: 0 would be replayed; the length \
+             limits of {q} could not be read (no management API): 5 dead letters would stay \
+             in {dead}"
         )) && stdout(&out).contains("--allow-drop-head publishes them anyway"),
         "{}",
         stdout(&out)
