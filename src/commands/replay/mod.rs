@@ -23,6 +23,9 @@ mod room;
 mod settle;
 mod step;
 
+/// `dead edit` looks for its refused copy as a replay does.
+pub(super) use room::remove_returned;
+
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -110,7 +110,7 @@ const RETURN_WAIT: Duration = Duration::from_secs(5);
 /// copies are missing, until all are found or [`RETURN_WAIT`] has passed. Each one found (this
 /// run's copy, by its run id and copy number, refused: `refused`) is a double of a dead letter
 /// that stayed, and is acked; anything else read so is held and returned with the rest.
-pub(super) async fn remove_returned(
+pub(in crate::commands) async fn remove_returned(
     p: &mut Peek<'_>,
     run: &str,
     refused: &mut HashMap<u64, String>,
