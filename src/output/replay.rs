@@ -268,7 +268,11 @@ fn refused_not_found(r: &ReplayReport, from_file: bool, find_refused: &str) -> S
     };
     if from_file {
         format!(
-            "the broker refused {copies} (nack) from a target whose limits queuey did not read              as refusing them (none, drop-head, or not readable): a limit set since, if              reject-publish-dlx, dead-lettered {them}, e.g. into the queue's q.dead; {were} so,              each is a job twice, there and in the file (whose line stays to replay); `{}`              lists such copies",
+            "the broker refused {copies} (nack) that what queuey read of the target does not \
+             explain (no limit, drop-head, or limits it could not read): a limit set since may \
+             be reject-publish-dlx and have dead-lettered {them}, e.g. into the queue's q.dead; \
+             each such job would then be there and in the file (whose line stays to replay), \
+             to run twice if both are replayed; `{}` lists such copies",
             sanitize(find_refused)
         )
     } else {

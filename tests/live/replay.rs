@@ -1838,6 +1838,90 @@ fn copies_refused_by_a_limit_set_after_the_run_read_the_target_are_accounted_for
     }
 }
 
+/// The same limit set mid-run, under `--from-file`: the refused copies go, dead-lettered by
+/// `q`, into q.dead while their lines stay in the file to replay. A file run has no q.dead in
+/// hand to look in: it counts them (`dead_lettered_not_found` = `refused`) and says that each
+/// such job is then in q.dead and in the file, with the `dead ls` that lists them. Before, it
+/// said nothing. The same on 3.10 and 4.3.
+#[test]
+fn copies_refused_during_a_replay_from_a_file_by_a_limit_set_since_are_said() {
+    let broker = Broker::connect();
+    let q = broker.queue_name("late-limit-file");
+    let dead = format!("{q}.dead");
+    broker.track_queue(&dead);
+    broker.declare(&dead, FieldTable::default());
+    broker.declare(
+        &q,
+        table(vec![
+            ("x-overflow", long_str("reject-publish-dlx")),
+            ("x-dead-letter-exchange", long_str("")),
+            ("x-dead-letter-routing-key", long_str(&dead)),
+        ]),
+    );
+    let n = 24;
+    let ids = fill(&broker, &dead, &[q.as_str()], &["fatal error: x"], n);
+    broker.wait_for_count(&dead, n as u32);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("dead.jsonl");
+    let out = queuey_in(dir.path())
+        .args([
+            "dead",
+            "export",
+            &q,
+            "--output-file",
+            file.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(broker.drain_ids(&dead).len(), n);
+    let child = queuey_process(dir.path())
+        .args(["dead", "replay", &q, "--from-file", file.to_str().unwrap()])
+        .args(["--rate", "4", "-o", "json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    eventually("the first copy in q", Duration::from_secs(60), || {
+        (broker.count(&q) >= 1).then_some(())
+    });
+    broker.set_policy(
+        &q,
+        &format!("^{}$", regex_escape(&q)),
+        serde_json::json!({"max-length": 1}),
+        false,
+    );
+    let out = child.wait_with_output().unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    let report = json(&out);
+    let moved = report["moved"].as_u64().unwrap();
+    let refused = report["targets"][0]["refused"].as_u64().unwrap();
+    assert!(refused > 0, "the policy came after the last copy: {report}");
+    assert_eq!(
+        (moved + refused, &report["dead_lettered_not_found"]),
+        (n as u64, &Value::from(refused)),
+        "{report}"
+    );
+    assert!(
+        err.contains(&format!("the broker refused {refused} copies (nack)"))
+            && err.contains("there and in the file (whose line stays to replay)")
+            && err.contains(&format!(
+                "`queuey dead ls {q} --cause maxlen --header x-queuey-last-replay` lists such \
+                 copies"
+            )),
+        "{err}"
+    );
+    // Where the refused jobs are: in q.dead, dead-lettered by q (and in the file).
+    assert_eq!(broker.ids(&q), ids[..moved as usize].to_vec());
+    eventually(
+        "the refused copies in q.dead",
+        Duration::from_secs(10),
+        || (broker.count(&dead) == refused as u32).then_some(()),
+    );
+    assert_each_id_once(&broker, &q, &dead, &ids);
+}
+
 /// The review's case as it was reported: a policy with the whole limit (`max-length 2`,
 /// `reject-publish-dlx`, dead-lettering back into q.dead) set on an empty `q` right before the
 /// replay. Whether queuey read it (the API shows a new policy seconds late) or the broker
