@@ -1,5 +1,6 @@
 //! `queuey dead check <QUEUE>... | --all`: thresholds on dead letters, for cron, CI and
-//! monitoring. Exit 0 when every threshold holds, 1 when one is crossed, as `verify` for drift.
+//! monitoring. Exit 0 when every threshold holds, 1 when one is crossed (as `verify` for drift),
+//! 11 when none is crossed and one could not be judged.
 //!
 //! Reads only. The count is a passive declare of `q.dead` (exact, now); with filters, a whole
 //! peek counts what matches instead. The age is the oldest of every dead letter (or of every
