@@ -1743,6 +1743,27 @@ fn dead_letters_held_by_another_consumer_are_reported_and_never_success() {
             FieldTable::default(),
         ))
         .unwrap();
+    // A consumer alone makes a look incomplete: without the management API (or before its
+    // statistics, seconds old, count what the consumer took) queuey cannot say how many it
+    // holds, and says so rather than call 70 of 70 complete.
+    broker.wait_for_count(&dead, 70);
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args(["dead", "ls", &q, "--limit", "0", "-o", "json"])
+        .args(["--api-url", "http://127.0.0.1:1", "--assume-classic"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(&format!("{dead} has 1 other consumer"))
+            && stderr(&out).contains("may have missed some"),
+        "{}",
+        stderr(&out)
+    );
+    let j = json(&out);
+    assert!(j["held_elsewhere"]["messages"].is_null(), "{j}");
+    assert_eq!(j["held_elsewhere"]["consumers"], 1, "{j}");
+    assert_eq!(j["scanned"], 70);
     // queuey learns what is held from the management API's statistics.
     eventually(
         "the API to count 30 unacknowledged",
