@@ -2145,3 +2145,44 @@ fn a_replay_stopped_by_its_limit_says_how_far_it_read() {
     );
     assert_eq!((broker.count(&q), broker.count(&dead)), (1, 1));
 }
+
+/// A dead letter whose headers name the dead-letter queue itself as its original queue (a
+/// tool that moved it there, or a hand-made header): a copy would only move it to the back of
+/// q.dead without its death headers. It stays, named, exit 3; the others move.
+#[test]
+fn a_dead_letter_from_the_dead_letter_queue_itself_is_not_moved_into_it() {
+    let broker = Broker::connect();
+    let (q, dead, targets) = setup(&broker, "self-dead", 1);
+    let ids = fill(
+        &broker,
+        &dead,
+        &[targets[0].as_str(), dead.as_str()],
+        &["x"],
+        6,
+    );
+    for args in [&["--dry-run"][..], &[][..]] {
+        let (mut cmd, _dir) = queuey();
+        let out = cmd
+            .args(["dead", "replay", &q, "-o", "json"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(3), "{args:?}: {}", stderr(&out));
+        let report = json(&out);
+        let row = report["targets"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["queue"] == dead.as_str())
+            .unwrap_or_else(|| panic!("a row for {dead}: {report}"));
+        assert!(
+            row.to_string()
+                .contains("itself: a copy would only move it to its back"),
+            "{row}"
+        );
+    }
+    let moved: Vec<String> = ids.iter().step_by(2).cloned().collect();
+    let stayed: Vec<String> = ids.iter().skip(1).step_by(2).cloned().collect();
+    assert_eq!(broker.ids(&targets[0]), moved);
+    assert_eq!(broker.ids(&dead), stayed, "they stay, with their headers");
+}
