@@ -352,15 +352,22 @@ pub fn decode(message: &Message, queue: &str, options: &RabbitMqOptions) -> Dead
             )
         })
     });
-    let (original_queue, original_queue_from) =
-        match string_header(HEADER_ORIGINAL_QUEUE, &mut problems) {
-            Some(q) => (q, Source::Header),
-            None => match (&envelope, newest_not_hold) {
-                (Some(e), _) => (e.queue.clone(), Source::Envelope),
-                (None, Some(q)) => (q.clone(), Source::XDeath),
-                (None, None) => (queue.to_owned(), Source::Default),
-            },
-        };
+    // An empty name is no queue (the default exchange routes "" nowhere): read as absent.
+    let header_queue = string_header(HEADER_ORIGINAL_QUEUE, &mut problems).filter(|q| {
+        if q.is_empty() {
+            problems.push(format!("{HEADER_ORIGINAL_QUEUE} is empty"));
+        }
+        !q.is_empty()
+    });
+    let envelope_queue = envelope.as_ref().filter(|e| !e.queue.is_empty());
+    let (original_queue, original_queue_from) = match header_queue {
+        Some(q) => (q, Source::Header),
+        None => match (envelope_queue, newest_not_hold) {
+            (Some(e), _) => (e.queue.clone(), Source::Envelope),
+            (None, Some(q)) if !q.is_empty() => (q.clone(), Source::XDeath),
+            _ => (queue.to_owned(), Source::Default),
+        },
+    };
 
     let mut counter_header = |name: &str| {
         headers.get(name).and_then(|v| match unsigned_of(v) {
@@ -849,6 +856,22 @@ mod tests {
             Some((0, AgeFrom::Enqueued))
         );
         assert_eq!(d.age(enqueued - CLOCK_SKEW_SECS - 1), None);
+    }
+
+    #[test]
+    fn an_empty_original_queue_header_is_no_queue() {
+        let mut m = library_dead_letter("boom");
+        if let Some(h) = m.properties.headers.as_mut() {
+            h.insert(HEADER_ORIGINAL_QUEUE.to_owned(), Value::LongStr(Vec::new()));
+        }
+        let d = decode(&m, "app.emails", &opts());
+        assert_eq!(d.original_queue, "app.emails");
+        assert_eq!(d.original_queue_from, Source::Envelope);
+        assert!(
+            d.problems.iter().any(|p| p.contains("is empty")),
+            "{:?}",
+            d.problems
+        );
     }
 
     #[test]
