@@ -845,7 +845,11 @@ fn connection_closed_by_the_broker_mid_replay_loses_nothing() {
     );
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
-    assert!(stderr(&out).contains("still in"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("everything else is still only in"),
+        "{}",
+        stderr(&out)
+    );
     eventually(
         "q.dead and the target to add up",
         Duration::from_secs(30),
