@@ -240,7 +240,7 @@ pub fn classify_connect(target: &AmqpTarget, tls: &TlsSettings, err: &lapin::Err
             Kind::Unreachable,
             format!(
                 "the server at {url} does not speak AMQP 0-9-1: it sent {}",
-                super::session::parse_failure(err)
+                parse_failure(err)
             ),
         )
         .with_hint(NOT_AMQP_HINT),
@@ -249,6 +249,16 @@ pub fn classify_connect(target: &AmqpTarget, tls: &TlsSettings, err: &lapin::Err
             format!("cannot connect to RabbitMQ at {url}: {err}"),
         )
         .with_hint(port_hint(target)),
+    }
+}
+
+/// What lapin says of a frame it could not parse, without its parser's debug dump
+/// (`failed to parse: Parsing Error: ParserErrors { error: Nom(MapRes), .. }`).
+pub fn parse_failure(err: &lapin::Error) -> &'static str {
+    match err.kind() {
+        lapin::ErrorKind::ParsingError(_) => "a frame it cannot parse",
+        lapin::ErrorKind::InvalidProtocolVersion(_) => "an answer that is not AMQP 0-9-1",
+        _ => "an answer it cannot read",
     }
 }
 

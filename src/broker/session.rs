@@ -645,7 +645,7 @@ impl Session {
                  content_type, ...) that is not UTF-8, which RabbitMQ takes from a publisher. \
                  queuey removed nothing, but it cannot read that message or any behind it, and \
                  running the command again meets it again",
-                parse_failure(err)
+                super::amqp::parse_failure(err)
             ),
         )
         .with_hint(
@@ -658,16 +658,6 @@ impl Session {
              each message queuey held, so queuey then refuses to read the queue again by \
              itself (--retry-unreadable reads it anyway)",
         )
-    }
-}
-
-/// What lapin says of a frame it could not parse, without its parser's debug dump
-/// (`failed to parse: Parsing Error: ParserErrors { error: Nom(MapRes), .. }`).
-pub fn parse_failure(err: &lapin::Error) -> &'static str {
-    match err.kind() {
-        lapin::ErrorKind::ParsingError(_) => "a frame it cannot parse",
-        lapin::ErrorKind::InvalidProtocolVersion(_) => "an answer that is not AMQP 0-9-1",
-        _ => "an answer it cannot read",
     }
 }
 
