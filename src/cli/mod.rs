@@ -266,10 +266,10 @@ pub enum Command {
     /// Exits 0 whatever it finds; use verify as a gate, and dead check for dead letters.
     ///
     /// With -o prometheus: gauges for node_exporter's textfile collector, labelled vhost and
-    /// queue: q's ready messages and consumers, q.dead's dead letters and the age of its
-    /// oldest (of a classic q.dead, read with a peek of the whole queue that returns every
-    /// message in place; no sample when it cannot be known exactly), the hold queues and their
-    /// messages, drift (0 or 1), and with --scan (the same peek) the dead letters by cause.
+    /// queue: q's ready messages and consumers, q.dead's dead letters, the hold queues and
+    /// their messages, drift (0 or 1); with --scan (a peek of each classic q.dead, every
+    /// message returned in place) the dead letters by cause and the age of the oldest (no
+    /// sample when it cannot be known exactly; an at-least gauge beside it).
     Status(StatusArgs),
 
     /// Inspect, export, replay and purge the dead letters of a logical queue (its q.dead)
@@ -834,8 +834,9 @@ pub struct StatusArgs {
     #[command(flatten)]
     pub selection: QueueSelection,
 
-    /// Also read q.dead whole (a peek that returns every message) to count its dead letters
-    /// by cause (a classic q.dead only: a quorum one is never peeked by status)
+    /// Also read q.dead whole (a peek that returns every message) for its dead letters by
+    /// cause and the age of its oldest (a classic q.dead only: a quorum one is never peeked
+    /// by status)
     #[arg(long)]
     pub scan: bool,
 

@@ -1,7 +1,7 @@
 //! `queuey status -o prometheus`: the status screen as gauges, labelled `vhost` and `queue`,
-//! with the age of each classic q.dead's oldest dead letter and, with `--scan`, its dead
-//! letters by cause: both from one peek of the whole q.dead, every message returned in place
-//! (the head is not the oldest by the age queuey documents: `live::check::oldest_age`).
+//! and with `--scan` the age of each classic q.dead's oldest dead letter and its dead letters
+//! by cause: both from one peek of the whole q.dead, every message returned in place (the head
+//! is not the oldest by the age queuey documents: `live::check::oldest_age`).
 
 use crate::broker::session::Session;
 use crate::dead::check::{AgeReading, gaps};
@@ -71,19 +71,16 @@ pub async fn print(
         holds.add(labels.clone(), l.hold_queues.count.map(|n| n as f64));
         waiting.add(labels.clone(), count(l.hold_queues.messages));
         drift.add(labels.clone(), Some(if l.drift { 1.0 } else { 0.0 }));
-        if !l.dead.exists {
+        // The oldest age and the causes need every dead letter read: only with --scan, so
+        // that a scrape of a fleet stays a listing (a million dead letters take minutes).
+        if !l.dead.exists || !scan_causes {
             continue;
         }
         let dead_name = sanitize(&l.dead.name);
         if is_quorum(session, q).await == Some(true) {
             output.note(&format!(
-                "note: {dead_name}: no oldest-age gauge: {QUORUM_NOT_PEEKED}"
+                "note: {dead_name}: no oldest-age or by-cause gauges: {QUORUM_NOT_PEEKED}"
             ));
-            if scan_causes {
-                output.note(&format!(
-                    "note: {dead_name}: no by-cause gauges: {QUORUM_NOT_PEEKED}"
-                ));
-            }
             continue;
         }
         let found = scan(
@@ -113,12 +110,10 @@ pub async fn print(
                 output.note(&format!("note: {dead_name}: no oldest-age gauge: {why}"))
             }
         }
-        if scan_causes {
-            for (cause, n) in found.by_cause {
-                let mut with = labels.clone();
-                with.push(("cause", cause));
-                by_cause.add(with, Some(n as f64));
-            }
+        for (cause, n) in found.by_cause {
+            let mut with = labels.clone();
+            with.push(("cause", cause));
+            by_cause.add(with, Some(n as f64));
         }
     }
     prometheus::print(&[

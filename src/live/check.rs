@@ -102,9 +102,10 @@ pub async fn scan(
         progress.finish();
         // What the peek could not see may be older than all it read: messages others held
         // when it began, and what a stop signal left unread.
-        let mut unread = p.held_elsewhere.map_or(0, |h| h.messages);
+        // Consumers whose holdings the API does not count yet: some, how many unknown.
+        let mut unread = p.held_elsewhere.map_or(Some(0), |h| h.messages);
         if p.interrupted() {
-            unread += p.target.saturating_sub(p.received());
+            unread = unread.map(|n| n + p.target.saturating_sub(p.received()));
         }
         Ok(unread)
     })

@@ -46,12 +46,13 @@ pub enum AgeReading {
     /// oldest of every dead letter read, each of which had an age.
     Known { seconds: u64, since: String },
     /// The oldest of the dead letters that have an age, while `without_time` dead letters have
-    /// none and `not_read` were not read: the oldest of all is at least this old, maybe older.
+    /// none and `not_read` were not read (`None`: some, held by other consumers, how many the
+    /// management API does not count yet): the oldest of all is at least this old, maybe older.
     AtLeast {
         seconds: u64,
         since: String,
         without_time: u64,
-        not_read: u64,
+        not_read: Option<u64>,
     },
     /// Not measured, and why.
     Unknown { why: String },
@@ -87,7 +88,7 @@ pub fn since(from: AgeFrom) -> String {
 }
 
 /// What kept an age from being the oldest of all, in words: `1 dead letter has no time (...)`.
-pub fn gaps(without_time: u64, not_read: u64) -> String {
+pub fn gaps(without_time: u64, not_read: Option<u64>) -> String {
     let mut out = Vec::new();
     match without_time {
         0 => {}
@@ -97,11 +98,16 @@ pub fn gaps(without_time: u64, not_read: u64) -> String {
         )),
     }
     match not_read {
-        0 => {}
-        1 => out.push("1 dead letter held by another consumer was not read".to_owned()),
-        n => out.push(format!(
+        Some(0) => {}
+        Some(1) => out.push("1 dead letter held by another consumer was not read".to_owned()),
+        Some(n) => out.push(format!(
             "{n} dead letters held by other consumers were not read"
         )),
+        None => out.push(
+            "dead letters held by other consumers were not read (how many, the management \
+             API does not count yet)"
+                .to_owned(),
+        ),
     }
     out.join(", and ")
 }
@@ -126,10 +132,11 @@ impl Oldest {
     }
 
     /// What the read says of the oldest age; `not_read`: dead letters the read could not see
-    /// (held unacknowledged by other consumers, or left when a stop signal ended it).
-    pub fn reading(&self, not_read: u64) -> AgeReading {
+    /// (held unacknowledged by other consumers, or left when a stop signal ended it; `None`:
+    /// some, how many unknown).
+    pub fn reading(&self, not_read: Option<u64>) -> AgeReading {
         let without_time = self.without_time;
-        match (self.oldest, without_time + not_read) {
+        match (self.oldest, without_time + not_read.unwrap_or(1)) {
             (None, 0) => AgeReading::Empty,
             (Some((seconds, from)), 0) => AgeReading::Known {
                 seconds,
@@ -343,7 +350,7 @@ mod tests {
             oldest.add(a.map(|s| (s, AgeFrom::Enqueued)));
         }
         Measured {
-            age: Some(oldest.reading(unread)),
+            age: Some(oldest.reading(Some(unread))),
             ..Measured::default()
         }
     }
