@@ -200,7 +200,7 @@ pub(super) async fn from_queue(
         // queue others held dead letters of (a dead node's consumers) was not read whole, and
         // the copies an earlier run made of those are in its records (on a 4.3 cluster, a
         // rerun that dropped them copied 128 jobs twice once the node came back).
-        let held = report.held_elsewhere.is_some_and(|h| h.messages > 0);
+        let held = report.held_elsewhere.is_some();
         shared
             .journal
             .into_inner()

@@ -332,7 +332,7 @@ mod tests {
     fn dead_letters_held_elsewhere_make_a_run_partial() {
         let mut r = ReplayReport::new(false);
         r.held_elsewhere = Some(crate::dead::peek::HeldElsewhere {
-            messages: 12,
+            messages: Some(12),
             consumers: 3,
         });
         assert_eq!(r.exit_code(), ExitCode::Partial);
