@@ -23,6 +23,9 @@ mod room;
 mod settle;
 mod step;
 
+/// `dead edit` looks for its refused copy as a replay does.
+pub(super) use room::remove_returned;
+
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -192,7 +195,19 @@ pub async fn run(
     }
     crate::output::notes::note_held_elsewhere(output, &report.source, report.held_elsewhere);
     report.connected_to = session.connected_to();
-    print_report(&report, s.from_file.is_some(), output)?;
+    let find_refused = crate::shell::queuey_command(
+        &[
+            "dead",
+            "ls",
+            &s.queue.name,
+            "--cause",
+            "maxlen",
+            "--header",
+            "x-queuey-last-replay",
+        ],
+        &s.queue,
+    );
+    print_report(&report, s.from_file.is_some(), &find_refused, output)?;
     Ok(report.exit_code())
 }
 

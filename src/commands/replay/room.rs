@@ -5,6 +5,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
+use crate::broker::api_objects::LiveQueue;
 use crate::broker::peek::{Delivered, Peek};
 use crate::broker::session::Session;
 use crate::dead::replay::replay_mark;
@@ -31,8 +32,10 @@ pub(super) async fn admit(
             Check::Admit => return Ok(None),
             Check::Full(why) => return Ok(Some(why)),
             Check::Learn => {
-                let known = learn(session, target).await?;
-                rooms.borrow_mut().learned(target, known);
+                let (known, queue_type) = learn(session, target).await?;
+                let mut rooms = rooms.borrow_mut();
+                rooms.learned(target, known);
+                rooms.learned_type(target, queue_type.as_deref());
             }
             Check::Recount => match session.passive_declare(target).await? {
                 Some(counts) => rooms.borrow_mut().recounted(
@@ -48,18 +51,25 @@ pub(super) async fn admit(
 
 /// What a target queue does at its length limit, and how full it is now: its definition and
 /// effective policy from the management API, its ready messages by a passive declare (exact;
-/// the API's statistics can be seconds old), its ready bytes from the API (the only source).
-async fn learn(session: &Session, target: &str) -> Result<Known> {
+/// the API's statistics can be seconds old), its ready bytes from the API (the only source);
+/// and its type, when the API gave it.
+async fn learn(session: &Session, target: &str) -> Result<(Known, Option<String>)> {
     if target.len() > MAX_QUEUE_NAME_BYTES {
         // No such queue can exist; the copy fails on its name.
-        return Ok(Known::Missing);
+        return Ok((Known::Missing, None));
     }
     let live = match session.live_queue(target).await {
         Ok(Some(live)) => live,
-        Ok(None) => return Ok(Known::Missing),
-        Err(e) if e.kind.is_api() => return Ok(Known::Unknown),
+        Ok(None) => return Ok((Known::Missing, None)),
+        Err(e) if e.kind.is_api() => return Ok((Known::Unknown, None)),
         Err(e) => return Err(e),
     };
+    let known = bounded(session, target, &live).await?;
+    Ok((known, live.queue_type))
+}
+
+/// What [`learn`] knows of a queue the API described.
+async fn bounded(session: &Session, target: &str, live: &LiveQueue) -> Result<Known> {
     if let Some((online, members)) = live.majority_lost() {
         return Ok(Known::Closed(format!(
             "is a quorum queue with {online} of its {members} members online: it takes no \
@@ -100,7 +110,7 @@ const RETURN_WAIT: Duration = Duration::from_secs(5);
 /// copies are missing, until all are found or [`RETURN_WAIT`] has passed. Each one found (this
 /// run's copy, by its run id and copy number, refused: `refused`) is a double of a dead letter
 /// that stayed, and is acked; anything else read so is held and returned with the rest.
-pub(super) async fn remove_returned(
+pub(in crate::commands) async fn remove_returned(
     p: &mut Peek<'_>,
     run: &str,
     refused: &mut HashMap<u64, String>,

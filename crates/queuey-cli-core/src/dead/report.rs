@@ -102,8 +102,11 @@ pub struct ReplayReport {
     /// Targets whose length limits could not be read (no management API): the broker decides
     /// what fits.
     pub limits_unread: Vec<String>,
-    /// Refused copies whose target dead-letters into q.dead and that were not found there
-    /// within the wait: if they arrive later, each is a job twice in q.dead.
+    /// Refused copies their target dead-letters, or may have dead-lettered (a refusal the run
+    /// did not expect: a limit set since it read the target), into q.dead, and that were not
+    /// found there within the wait: any that is there, or arrives later, is a job twice in
+    /// q.dead. With `--from-file`, refused copies that may have been dead-lettered anywhere
+    /// (a file run does not look): their lines stay in the file.
     pub dead_lettered_not_found: u64,
     /// Dead letters others held (delivered, unacknowledged) when the run began: not read, so
     /// not replayed (exit 3).
