@@ -272,7 +272,7 @@ Register-ArgumentCompleter -Native -CommandName 'queuey' -ScriptBlock {
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Every queue in the topology file')
-            [CompletionResult]::new('--scan', '--scan', [CompletionResultType]::ParameterName, 'Also read q.dead whole (a peek that returns every message) to count its dead letters by cause (a classic q.dead only: a quorum one is never peeked by status)')
+            [CompletionResult]::new('--scan', '--scan', [CompletionResultType]::ParameterName, 'Also read q.dead whole (a peek that returns every message) for its dead letters by cause and the age of its oldest (a classic q.dead only: a quorum one is never peeked by status)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No progress bars and no notes on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No progress bars and no notes on stderr')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -522,7 +522,7 @@ Register-ArgumentCompleter -Native -CommandName 'queuey' -ScriptBlock {
         }
         'queuey;dead;check' {
             [CompletionResult]::new('--max-count', '--max-count', [CompletionResultType]::ParameterName, 'Crossed when q.dead holds more than N dead letters (matching the filters)')
-            [CompletionResult]::new('--max-age', '--max-age', [CompletionResultType]::ParameterName, 'Crossed when the oldest dead letter is older than this (e.g. 1h)')
+            [CompletionResult]::new('--max-age', '--max-age', [CompletionResultType]::ParameterName, 'Crossed when the oldest dead letter is older than this (e.g. 1h); reads q.dead whole')
             [CompletionResult]::new('--max-rate', '--max-rate', [CompletionResultType]::ParameterName, 'Crossed when dead letters arrive faster than this (e.g. 0.5 or 0.5/s), by the management API''s statistics')
             [CompletionResult]::new('--cause', '--cause', [CompletionResultType]::ParameterName, 'Why it died, in one word: exhausted, fatal, no-handler, decode, malformed (the queuey library''s reasons), rejected, expired, maxlen, delivery_limit (the broker''s), other')
             [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Death reason, the whole text (x-death-reason, else the newest x-death reason)')

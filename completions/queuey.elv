@@ -258,7 +258,7 @@ set edit:completion:arg-completer[queuey] = {|@words|
             cand -o 'Output format'
             cand --output 'Output format'
             cand --all 'Every queue in the topology file'
-            cand --scan 'Also read q.dead whole (a peek that returns every message) to count its dead letters by cause (a classic q.dead only: a quorum one is never peeked by status)'
+            cand --scan 'Also read q.dead whole (a peek that returns every message) for its dead letters by cause and the age of its oldest (a classic q.dead only: a quorum one is never peeked by status)'
             cand -q 'No progress bars and no notes on stderr'
             cand --quiet 'No progress bars and no notes on stderr'
             cand -h 'Print help (see more with ''--help'')'
@@ -501,7 +501,7 @@ set edit:completion:arg-completer[queuey] = {|@words|
         }
         &'queuey;dead;check'= {
             cand --max-count 'Crossed when q.dead holds more than N dead letters (matching the filters)'
-            cand --max-age 'Crossed when the oldest dead letter is older than this (e.g. 1h)'
+            cand --max-age 'Crossed when the oldest dead letter is older than this (e.g. 1h); reads q.dead whole'
             cand --max-rate 'Crossed when dead letters arrive faster than this (e.g. 0.5 or 0.5/s), by the management API''s statistics'
             cand --cause 'Why it died, in one word: exhausted, fatal, no-handler, decode, malformed (the queuey library''s reasons), rejected, expired, maxlen, delivery_limit (the broker''s), other'
             cand --reason 'Death reason, the whole text (x-death-reason, else the newest x-death reason)'

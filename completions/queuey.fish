@@ -209,7 +209,7 @@ complete -c queuey -n "__fish_queuey_using_subcommand status" -s o -l output -d 
 json\t'JSON (one document; streams print one object per line)'
 prometheus\t'Prometheus text format, for node_exporter\'s textfile collector (status, dead check)'"
 complete -c queuey -n "__fish_queuey_using_subcommand status" -l all -d 'Every queue in the topology file'
-complete -c queuey -n "__fish_queuey_using_subcommand status" -l scan -d 'Also read q.dead whole (a peek that returns every message) to count its dead letters by cause (a classic q.dead only: a quorum one is never peeked by status)'
+complete -c queuey -n "__fish_queuey_using_subcommand status" -l scan -d 'Also read q.dead whole (a peek that returns every message) for its dead letters by cause and the age of its oldest (a classic q.dead only: a quorum one is never peeked by status)'
 complete -c queuey -n "__fish_queuey_using_subcommand status" -s q -l quiet -d 'No progress bars and no notes on stderr'
 complete -c queuey -n "__fish_queuey_using_subcommand status" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c queuey -n "__fish_queuey_using_subcommand status" -s V -l version -d 'Print version'
@@ -440,7 +440,7 @@ complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subc
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -s V -l version -d 'Print version'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -l max-count -d 'Crossed when q.dead holds more than N dead letters (matching the filters)' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -l max-age -d 'Crossed when the oldest dead letter is older than this (e.g. 1h)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -l max-age -d 'Crossed when the oldest dead letter is older than this (e.g. 1h); reads q.dead whole' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -l max-rate -d 'Crossed when dead letters arrive faster than this (e.g. 0.5 or 0.5/s), by the management API\'s statistics' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -l cause -d 'Why it died, in one word: exhausted, fatal, no-handler, decode, malformed (the queuey library\'s reasons), rejected, expired, maxlen, delivery_limit (the broker\'s), other' -r -f -a "exhausted\t''
 fatal\t''

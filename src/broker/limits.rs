@@ -25,17 +25,26 @@ use crate::queue::MAX_QUEUE_NAME_BYTES;
 /// the management API, its effective policy from the policy listings, its ready messages by a
 /// passive declare (exact; the API's statistics can be seconds old), its ready bytes from the
 /// API (the only source).
-pub async fn learn(session: &Session, target: &str) -> Result<Known> {
+/// With the queue's type, when the API gave it.
+pub async fn learn(session: &Session, target: &str) -> Result<(Known, Option<String>)> {
     if target.len() > MAX_QUEUE_NAME_BYTES {
         // No such queue can exist; the copy fails on its name.
-        return Ok(Known::Missing);
+        return Ok((Known::Missing, None));
     }
     let live = match session.live_queue(target).await {
         Ok(Some(live)) => live,
-        Ok(None) => return Ok(Known::Missing),
-        Err(e) if e.kind.is_api() => return Ok(Known::Unknown(Unread::new(unread_why(e.kind)))),
+        Ok(None) => return Ok((Known::Missing, None)),
+        Err(e) if e.kind.is_api() => {
+            return Ok((Known::Unknown(Unread::new(unread_why(e.kind))), None));
+        }
         Err(e) => return Err(e),
     };
+    let known = of_queue(session, target, &live).await?;
+    Ok((known, live.queue_type))
+}
+
+/// What [`learn`] knows of a queue the API described.
+async fn of_queue(session: &Session, target: &str, live: &LiveQueue) -> Result<Known> {
     if let Some((online, members)) = live.majority_lost() {
         return Ok(Known::Closed(format!(
             "is a quorum queue with {online} of its {members} members online: it takes no \
@@ -59,7 +68,7 @@ pub async fn learn(session: &Session, target: &str) -> Result<Known> {
             return bounded(
                 session,
                 target,
-                &live,
+                live,
                 live.effective_policy_definition.clone(),
             )
             .await;
@@ -85,7 +94,7 @@ pub async fn learn(session: &Session, target: &str) -> Result<Known> {
         None => OperatorPolicies::AsShown(shown),
     };
     match effective_definition(target, queue_type, &policies, operator) {
-        Ok(d) => bounded(session, target, &live, d.map(Value::Object)).await,
+        Ok(d) => bounded(session, target, live, d.map(Value::Object)).await,
         Err(Unevaluable(why)) => Ok(Known::Unknown(Unread::new(why))),
     }
 }

@@ -12,6 +12,7 @@
 //! original to q.dead: at worst the copy is in its queue and the original in q.dead too, never
 //! neither. (Tests stop it between the steps with `QUEUEY_TEST_EDIT_PAUSE`, see [`pause`].)
 
+use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -19,6 +20,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::broker::message_size;
+use crate::broker::peek::Peek;
 use crate::broker::publish::{Copy, Outcome, Publisher, frame_refusal};
 use crate::broker::session::Session;
 use crate::clock::now_secs;
@@ -28,6 +30,7 @@ use crate::dead::envelope;
 use crate::dead::export::export_record;
 use crate::dead::peek::PeekOptions;
 use crate::dead::replay::{ReplayStamp, copy_id, replay_properties, target};
+use crate::dead::report::ReplayReport;
 use crate::dead::room::{Check, Rooms};
 use crate::endpoint::ConnectionSettings;
 use crate::error::{Error, ExitCode, Kind, Result};
@@ -112,7 +115,11 @@ pub async fn run(
             .with_hint("raise the delivery limit of q.dead with a policy, then edit it"));
         }
         pause("found");
-        let report = edit_held(&session, s, &dead, d.position, &d.message, output).await?;
+        let run = format!("edit-{}", crate::clock::unique_id());
+        let report = edit_held(&session, s, &dead, d.position, &d.message, &run, output).await?;
+        if report.outcome == REFUSED {
+            return Err(refused_copy(p, &run, &report, s).await?);
+        }
         if report.outcome == "published" {
             p.ack(d.tag).await?;
         }
@@ -159,13 +166,71 @@ pub async fn run(
     })
 }
 
-/// The edit of one held dead letter, up to its copy confirmed (the caller acks the original).
+/// The outcome of an edit whose copy the broker refused (nack): never printed, the caller
+/// turns it into the error (see [`refused_copy`]).
+const REFUSED: &str = "refused";
+
+/// The edited copy was refused (nack). A target that dead-letters what it refuses
+/// (`reject-publish-dlx`) may have sent it into q.dead, beside its original (held here, and
+/// staying): the job twice there. Its copy is looked for past the end of q.dead, by `run` (5 s
+/// at most, as a replay looks for its refused copies) and removed. The error says which.
+async fn refused_copy(
+    p: &mut Peek<'_>,
+    run: &str,
+    report: &EditReport,
+    s: &EditSettings,
+) -> Result<Error> {
+    let mut refused = HashMap::from([(1u64, report.target.clone())]);
+    let mut found = ReplayReport::default();
+    super::replay::remove_returned(p, run, &mut refused, &mut found).await?;
+    let what = format!(
+        "the edited copy to {:?} was refused by the broker (nack)",
+        report.target
+    );
+    let error = if refused.is_empty() {
+        Error::new(
+            Kind::BrokerRefused,
+            format!(
+                "{what}, which dead-lettered it into {:?}: queuey removed it there; the \
+                 original stays in {:?}",
+                report.queue, report.queue
+            ),
+        )
+        .with_hint(format!(
+            "{:?} is full (a length limit): make room there, then edit again",
+            report.target
+        ))
+    } else {
+        let mut find = vec!["dead", "ls", s.queue.name.as_str(), "--cause", "maxlen"];
+        match report.message_id.as_deref() {
+            Some(id) => find.extend(["--message-id", id]),
+            None => find.extend(["--header", "x-queuey-last-replay"]),
+        }
+        Error::new(
+            Kind::BrokerRefused,
+            format!("{what}; the original stays in {:?}", report.queue),
+        )
+        .with_hint(format!(
+            "if {:?} dead-letters what it refuses (reject-publish-dlx) into {:?}, the edited \
+             copy may be there too (not found within 5 s), the job twice: `{}` lists it",
+            report.target,
+            report.queue,
+            crate::shell::queuey_command(&find, &s.queue)
+        ))
+    };
+    Ok(error)
+}
+
+/// The edit of one held dead letter, up to its copy confirmed (the caller acks the original);
+/// a copy the broker refused is the outcome [`REFUSED`]. `run` is the edit's id, which the
+/// copy carries (`x-queuey-last-replay`).
 async fn edit_held(
     session: &Session,
     s: &EditSettings,
     dead: &str,
     position: u64,
     message: &Message,
+    run: &str,
     output: Output,
 ) -> Result<EditReport> {
     let dl = decode::decode(message, &s.queue.name, &s.queue.options);
@@ -245,7 +310,7 @@ async fn edit_held(
     pause("archived");
     // (2) The edited copy, confirmed and routed.
     let stamp = ReplayStamp {
-        run: format!("edit-{}", crate::clock::unique_id()),
+        run: run.to_owned(),
         time: now_secs(),
         from: dead.to_owned(),
     };
@@ -270,10 +335,13 @@ async fn edit_held(
     publisher.close().await;
     match decided.first().map(|(_, o)| o) {
         Some(Outcome::Delivered) => {}
+        Some(Outcome::Refused) => {
+            report.outcome = REFUSED;
+            return Ok(report);
+        }
         other => {
             let why = match other {
                 Some(Outcome::Returned { text, .. }) => format!("returned: {text}"),
-                Some(Outcome::Refused) => "refused by the broker".to_owned(),
                 _ => "not confirmed".to_owned(),
             };
             return Err(Error::new(
@@ -299,7 +367,7 @@ async fn room_refusal(
     target: &str,
     bytes: usize,
 ) -> Result<Option<String>> {
-    let known = crate::broker::limits::learn(session, target).await?;
+    let (known, _) = crate::broker::limits::learn(session, target).await?;
     let mut rooms = Rooms::new(dead, s.allow_drop_head, true);
     rooms.learned(target, known);
     let bytes = u64::try_from(bytes).unwrap_or(u64::MAX);

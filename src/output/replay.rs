@@ -9,9 +9,22 @@ use crate::output::{self, Format, Output, noun_for, plural, rate_text};
 use crate::plan::bounds::Overflow;
 
 /// Prints the report of a replay (or of a dry run), from q.dead or (`from_file`) an export.
-pub fn print_report(r: &ReplayReport, from_file: bool, output: Output) -> Result<()> {
+///
+/// `find_refused` is the `dead ls` command that lists refused copies a target dead-lettered (see
+/// [`ReplayReport::dead_lettered_not_found`]).
+pub fn print_report(
+    r: &ReplayReport,
+    from_file: bool,
+    find_refused: &str,
+    output: Output,
+) -> Result<()> {
     if output.format == Format::Json {
-        return output::print_json(r);
+        output::print_json(r)?;
+        // Said on stderr too: a log keeps what the JSON's count means.
+        if r.dead_lettered_not_found > 0 {
+            output.warn(&refused_not_found(r, from_file, find_refused));
+        }
+        return Ok(());
     }
     let bounded = r.targets.iter().any(|t| t.room.is_some());
     let mut header = if r.dry_run {
@@ -243,14 +256,7 @@ pub fn print_report(r: &ReplayReport, from_file: bool, output: Output) -> Result
         })?;
     }
     if r.dead_lettered_not_found > 0 {
-        output.warn(&format!(
-            "{} refused by a target that dead-letters into {} did not come back there within \
-             5 s: if the broker delivers them later, each is a job twice in {} (its dead \
-             letter stayed); `queuey dead ls` shows them with cause maxlen",
-            plural(r.dead_lettered_not_found, "copy"),
-            sanitize(&r.source),
-            sanitize(&r.source)
-        ));
+        output.warn(&refused_not_found(r, from_file, find_refused));
     }
     Ok(())
 }
@@ -299,6 +305,37 @@ fn unread_clauses(r: &ReplayReport) -> Vec<String> {
         }
     }
     out
+}
+
+/// The warning for refused copies that may be in a dead-letter queue, not found there: how
+/// many, why they may be there, and the `dead ls` that lists them (`find_refused`).
+fn refused_not_found(r: &ReplayReport, from_file: bool, find_refused: &str) -> String {
+    let n = r.dead_lettered_not_found;
+    let copies = plural(n, "copy");
+    let (were, them) = if n == 1 {
+        ("was", "it")
+    } else {
+        ("were", "them")
+    };
+    if from_file {
+        format!(
+            "the broker refused {copies} (nack) that what queuey read of the target does not \
+             explain (no limit, drop-head, or limits it could not read): a limit set since may \
+             be reject-publish-dlx and have dead-lettered {them}, e.g. into the queue's q.dead; \
+             each such job would then be there and in the file (whose line stays to replay), \
+             to run twice if both are replayed; `{}` lists such copies",
+            sanitize(find_refused)
+        )
+    } else {
+        let source = sanitize(&r.source);
+        format!(
+            "{copies} that the broker refused (nack) may have been dead-lettered into {source} \
+             by their target (a reject-publish-dlx limit, whether queuey read it or it was set \
+             since) and {were} not found there within 5 s: any that is there, or arrives later, \
+             is a job twice in {source} (its dead letter stayed); `{}` lists such copies",
+            sanitize(find_refused)
+        )
+    }
 }
 
 /// Copies not published (or, in a dry run, that would not be) because their target was full.

@@ -243,3 +243,87 @@ fn an_edited_copy_into_a_full_or_unread_target_is_not_published_unless_allowed()
     );
     assert_eq!(broker.ids(&dead), ids[1..].to_vec());
 }
+
+/// A repaired copy its queue refuses (nack: the queue is full) must not end up beside its
+/// original. `q` holds 1 of `x-max-length 1`; with `reject-publish-dlx` back into q.dead the
+/// broker dead-letters the refused copy there: queuey finds it (by the edit's run id, past the
+/// end of q.dead, 5 s at most) and removes it, and says so (exit 7); q.dead holds exactly what
+/// it held, in order, the original untouched. Before, the copy stayed: the job twice in q.dead.
+/// With `reject-publish` nothing comes back, and after its look queuey says where such a copy
+/// would be and the `dead ls` that lists it. The same on 3.10 and 4.3.
+#[test]
+fn an_edited_copy_refused_by_a_full_queue_is_not_left_beside_its_original() {
+    let broker = Broker::connect();
+    for overflow in ["reject-publish-dlx", "reject-publish"] {
+        let q = broker.queue_name("edit-full");
+        let dead = format!("{q}.dead");
+        broker.declare(&dead, FieldTable::default());
+        broker.declare(
+            &q,
+            crate::common::table(vec![
+                ("x-max-length", lapin::types::AMQPValue::LongInt(1)),
+                ("x-overflow", crate::common::long_str(overflow)),
+                ("x-dead-letter-exchange", crate::common::long_str("")),
+                ("x-dead-letter-routing-key", crate::common::long_str(&dead)),
+            ]),
+        );
+        broker.publish(&q, &[b"the job that fills q"], None);
+        let id = "6a1d9b63-1e4f-4b8f-8b1d-3c2a7d8e9fa1";
+        let body = serde_json::json!({
+            "job_id": id, "job_type": "app.Ship", "queue": q, "attempt": 3,
+            "enqueued_at_ms": 1_700_000_000_000u64, "deferrals": 0, "priority": 0,
+            "payload": {"address": "Nowhere 0"}
+        })
+        .to_string();
+        broker.publish_props(
+            &dead,
+            body.as_bytes(),
+            lapin::BasicProperties::default()
+                .with_message_id(id.into())
+                .with_delivery_mode(2),
+        );
+        // Another dead letter behind it: the look reads past it.
+        broker.publish(&dead, &[b"another dead letter"], None);
+        broker.wait_for_count(&dead, 2);
+        let (mut cmd, _dir) = queuey();
+        let out = cmd
+            .args(["dead", "edit", &q, "--message-id", id])
+            .args(["--set", "/payload/address=1 Main St", "--yes"])
+            .output()
+            .expect("queuey runs");
+        let err = stderr(&out);
+        // queuey exits once q.dead counts what it returned.
+        assert_eq!(
+            broker.bodies(&dead),
+            vec![body.clone(), "another dead letter".to_owned()],
+            "{overflow}: q.dead as it was, the original untouched, no copy beside it ({err})"
+        );
+        assert_eq!(
+            broker.bodies(&q),
+            vec!["the job that fills q".to_owned()],
+            "{overflow}"
+        );
+        assert_eq!(out.status.code(), Some(7), "{overflow}: {err}");
+        assert!(
+            err.contains(&format!(
+                "the edited copy to {q:?} was refused by the broker (nack)"
+            )),
+            "{overflow}: {err}"
+        );
+        if overflow == "reject-publish-dlx" {
+            assert!(
+                err.contains(&format!(
+                    "which dead-lettered it into {dead:?}: queuey removed it there"
+                )),
+                "{err}"
+            );
+        } else {
+            assert!(
+                err.contains(&format!(
+                    "`queuey dead ls {q} --cause maxlen --message-id {id}` lists it"
+                )),
+                "{err}"
+            );
+        }
+    }
+}

@@ -231,6 +231,12 @@ impl<'a> FileRun<'a> {
         self.journal.after_publish(&decided)?;
         for (t, outcome) in decided {
             self.rooms.borrow_mut().decided(&t.target);
+            if outcome == Outcome::Refused && !self.rooms.borrow().refusal_explained(&t.target) {
+                // A refusal that what the run read of the target does not explain: a limit
+                // set since, which may have dead-lettered the copy while its line stays to
+                // replay. A file run has no q.dead in hand to look in: the summary says so.
+                report.dead_lettered_not_found += 1;
+            }
             if outcome == Outcome::Delivered {
                 Tally::add(&self.tally.copied, 1);
             }

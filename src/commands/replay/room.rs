@@ -50,8 +50,10 @@ pub(super) async fn admit(
             Check::Admit => return Ok(None),
             Check::Full(why) => return Ok(Some(why)),
             Check::Learn => {
-                let known = crate::broker::limits::learn(session, target).await?;
-                rooms.borrow_mut().learned(target, known);
+                let (known, queue_type) = crate::broker::limits::learn(session, target).await?;
+                let mut rooms = rooms.borrow_mut();
+                rooms.learned(target, known);
+                rooms.learned_type(target, queue_type.as_deref());
             }
             Check::Recount => match session.passive_declare(target).await? {
                 Some(counts) => rooms.borrow_mut().recounted(
@@ -73,7 +75,7 @@ const RETURN_WAIT: Duration = Duration::from_secs(5);
 /// copies are missing, until all are found or [`RETURN_WAIT`] has passed. Each one found (this
 /// run's copy, by its run id and copy number, refused: `refused`) is a double of a dead letter
 /// that stayed, and is acked; anything else read so is held and returned with the rest.
-pub(super) async fn remove_returned(
+pub(in crate::commands) async fn remove_returned(
     p: &mut Peek<'_>,
     run: &str,
     refused: &mut HashMap<u64, String>,

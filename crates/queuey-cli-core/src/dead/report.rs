@@ -107,8 +107,11 @@ pub struct ReplayReport {
     /// policy queuey cannot evaluate): their copies stay unless `--allow-drop-head` (each
     /// target's `limits_unread` says why and how many).
     pub limits_unread: Vec<String>,
-    /// Refused copies whose target dead-letters into q.dead and that were not found there
-    /// within the wait: if they arrive later, each is a job twice in q.dead.
+    /// Refused copies their target dead-letters, or may have dead-lettered (a refusal the run
+    /// did not expect: a limit set since it read the target), into q.dead, and that were not
+    /// found there within the wait: any that is there, or arrives later, is a job twice in
+    /// q.dead. With `--from-file`, refused copies that may have been dead-lettered anywhere
+    /// (a file run does not look): their lines stay in the file.
     pub dead_lettered_not_found: u64,
     /// Dead letters others held (delivered, unacknowledged) when the run began: not read, so
     /// not replayed (exit 3).
@@ -340,7 +343,7 @@ mod tests {
     fn dead_letters_held_elsewhere_make_a_run_partial() {
         let mut r = ReplayReport::new(false);
         r.held_elsewhere = Some(crate::dead::peek::HeldElsewhere {
-            messages: 12,
+            messages: Some(12),
             consumers: 3,
         });
         assert_eq!(r.exit_code(), ExitCode::Partial);

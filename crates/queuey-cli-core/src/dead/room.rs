@@ -22,7 +22,7 @@
 //! which AMQP cannot see, with RabbitMQ's default overflow (`drop-head`) takes every copy and
 //! pushes out as many of the queue's own jobs. Its copies stay, unless `--allow-drop-head`.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
@@ -171,6 +171,9 @@ pub struct Rooms {
     /// A dry run never counts again: nothing it does changes the targets.
     dry_run: bool,
     targets: HashMap<String, Known>,
+    /// Targets of a type that never dead-letters a copy it refuses (see
+    /// [`Rooms::learned_type`]).
+    never_dead_letter_refused: HashSet<String>,
 }
 
 impl Rooms {
@@ -180,6 +183,7 @@ impl Rooms {
             allow_drop_head,
             dry_run,
             targets: HashMap::new(),
+            never_dead_letter_refused: HashSet::new(),
         }
     }
 
@@ -271,15 +275,49 @@ impl Rooms {
         }
     }
 
-    /// Whether copies `target` refuses come back into the queue replayed from: `Some(true)`
-    /// surely, `Some(false)` surely not, `None` when it cannot be told (limits unknown, or an
-    /// exchange decides).
-    pub fn refused_copies_return(&self, target: &str) -> Option<bool> {
+    /// The type of `target` (the management API's `type`), when it is known: a quorum queue
+    /// never dead-letters a copy it refuses (it knows no `reject-publish-dlx`: RabbitMQ 3.10
+    /// and 4.3 run a quorum queue whose policy says so as `drop-head`, and refuse the argument),
+    /// and a stream refuses nothing for its length. Whatever a policy set later says, a refusal
+    /// by those is only a refusal.
+    pub fn learned_type(&mut self, target: &str, queue_type: Option<&str>) {
+        if matches!(queue_type, Some("quorum" | "stream")) {
+            self.never_dead_letter_refused.insert(target.to_owned());
+        }
+    }
+
+    /// Whether what the run read of `target` explains a refusal (a nack) by it, and so where
+    /// the refused copy is: a `reject-publish` or `reject-publish-dlx` limit (its dead-letter
+    /// route read with it), a type that never dead-letters what it refuses, or a target that
+    /// takes nothing. A target read with no limit, or as `drop-head` (which refuses nothing for
+    /// its length), or not read at all, does not: its refusal says that a limit was set after
+    /// the run read it (a policy: the API shows a new one seconds late) or was never read,
+    /// and such a limit may be `reject-publish-dlx`, whose dead-letter route the run does not
+    /// know either.
+    pub fn refusal_explained(&self, target: &str) -> bool {
+        if self.never_dead_letter_refused.contains(target) {
+            return true;
+        }
         match self.targets.get(target) {
-            Some(Known::Bounded(room)) => room.bounds.refused_copies_return_to(&self.source),
-            // Not bounded: nothing refuses a copy for its length.
-            Some(Known::Unbounded | Known::Missing | Known::Closed(_)) => Some(false),
-            Some(Known::Unknown(_)) | None => None,
+            Some(Known::Bounded(room)) => room.bounds.overflow != Overflow::DropHead,
+            Some(Known::Closed(_)) => true,
+            Some(Known::Unbounded | Known::Missing | Known::Unknown(_)) | None => false,
+        }
+    }
+
+    /// Whether a copy `target` refused (nacked) is back in the queue replayed from,
+    /// dead-lettered there: `Some(true)` surely (`reject-publish-dlx` to that queue),
+    /// `Some(false)` surely not, `None` when it cannot be told (an exchange decides, or the
+    /// refusal is not what the run read of the target: see [`Rooms::refusal_explained`]).
+    pub fn refused_copies_return(&self, target: &str) -> Option<bool> {
+        if !self.refusal_explained(target) {
+            return None;
+        }
+        match self.targets.get(target) {
+            Some(Known::Bounded(room)) if !self.never_dead_letter_refused.contains(target) => {
+                room.bounds.refused_copies_return_to(&self.source)
+            }
+            _ => Some(false),
         }
     }
 
@@ -545,5 +583,71 @@ mod tests {
         assert!(why.contains("\"q\" has 1 of 3 members online"), "{why}");
         assert!(why.contains("stays in \"q.dead\""), "{why}");
         assert_eq!(rooms.refused_copies_return("q"), Some(false));
+    }
+
+    /// A refusal by a target read with no limit, or as drop-head, or not read, is news: a limit
+    /// set since (a policy), which may dead-letter the copy anywhere, q.dead included. Only a
+    /// limit that refuses, or a type that never dead-letters, says where the copy is.
+    #[test]
+    fn a_refusal_the_run_did_not_expect_may_have_been_dead_lettered_anywhere() {
+        let now = Instant::now();
+        let to = |q: &str| Some(DeadLetterTo::Queue(q.into()));
+        let cases: Vec<(Known, Option<&str>, Option<bool>)> = vec![
+            (Known::Unbounded, Some("classic"), None),
+            (Known::Unbounded, None, None),
+            (Known::Missing, None, None),
+            (Known::Unknown(Unread::new("no management API")), None, None),
+            (Known::Unbounded, Some("quorum"), Some(false)),
+            (Known::Unbounded, Some("stream"), Some(false)),
+            (Known::Closed("down".into()), Some("quorum"), Some(false)),
+        ];
+        for (known, kind, expected) in cases {
+            let mut rooms = Rooms::new("q.dead", false, false);
+            rooms.learned("q", known.clone());
+            rooms.learned_type("q", kind);
+            assert_eq!(
+                rooms.refused_copies_return("q"),
+                expected,
+                "{known:?} {kind:?}"
+            );
+            assert_eq!(
+                rooms.refusal_explained("q"),
+                expected.is_some(),
+                "{known:?} {kind:?}"
+            );
+        }
+        let bounded_as = |overflow, dead: Option<DeadLetterTo>, kind| {
+            let mut rooms = Rooms::new("q.dead", false, false);
+            let mut b = bounds(Some(1), None, overflow);
+            b.dead_letters_to = dead;
+            rooms.learned("q", Known::Bounded(Room::new(b, 0, None, now)));
+            rooms.learned_type("q", kind);
+            rooms.refused_copies_return("q")
+        };
+        let classic = Some("classic");
+        assert_eq!(
+            bounded_as(Overflow::RejectPublishDlx, to("q.dead"), classic),
+            Some(true)
+        );
+        assert_eq!(
+            bounded_as(Overflow::RejectPublishDlx, to("other"), classic),
+            Some(false)
+        );
+        assert_eq!(
+            bounded_as(Overflow::RejectPublish, to("q.dead"), classic),
+            Some(false)
+        );
+        // drop-head refuses nothing for its length: a nack means the policy changed since.
+        assert_eq!(bounded_as(Overflow::DropHead, to("q.dead"), classic), None);
+        // A quorum queue runs a reject-publish-dlx policy as drop-head, and dead-letters no
+        // copy it refuses.
+        assert_eq!(
+            bounded_as(Overflow::RejectPublishDlx, to("q.dead"), Some("quorum")),
+            Some(false)
+        );
+        assert_eq!(
+            bounded_as(Overflow::DropHead, to("q.dead"), Some("quorum")),
+            Some(false)
+        );
     }
 }
