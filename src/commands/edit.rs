@@ -57,13 +57,18 @@ pub struct EditReport {
     pub diff: Vec<String>,
 }
 
-/// For the tests that kill queuey between the steps: with `QUEUEY_TEST_EDIT_PAUSE` naming a
-/// step (`found`, `archived`, `published`), queuey says so on stderr after that step and waits
-/// a minute, holding the original, to be killed there. Not for use outside tests.
+/// For the tests that act between the steps: with `QUEUEY_TEST_EDIT_PAUSE` naming a step
+/// (`found`, `archived`, `published`), queuey says so on stderr after that step and waits a
+/// minute (`QUEUEY_TEST_EDIT_PAUSE_SECS` seconds), holding the original, to be killed there or
+/// to meet what the test changed meanwhile. Not for use outside tests.
 fn pause(step: &str) {
     if std::env::var("QUEUEY_TEST_EDIT_PAUSE").is_ok_and(|s| s == step) {
         eprintln!("queuey test hook: paused after {step}");
-        std::thread::sleep(std::time::Duration::from_secs(60));
+        let secs = std::env::var("QUEUEY_TEST_EDIT_PAUSE_SECS")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(60);
+        std::thread::sleep(std::time::Duration::from_secs(secs));
     }
 }
 
