@@ -424,6 +424,13 @@ pub struct DeadEditArgs {
     #[arg(long, short = 'y')]
     pub yes: bool,
 
+    /// Publish the edited copy into a full target whose overflow is drop-head (RabbitMQ's
+    /// default), or into one whose length limits cannot be read (no management API, a policy
+    /// queuey cannot evaluate), even though it may push out that queue's oldest message.
+    /// Without it the original stays
+    #[arg(long)]
+    pub allow_drop_head: bool,
+
     #[command(flatten)]
     pub peek: PeekArgs,
 
@@ -663,9 +670,11 @@ pub struct DeadReplayArgs {
     #[arg(long)]
     pub keep_attempts: bool,
 
-    /// Publish copies into a full target whose overflow is drop-head (RabbitMQ's default) even
-    /// though each one pushes out that queue's oldest message (dead-lettered or dropped, as the
-    /// queue says). Without it such copies are not published and their dead letters stay
+    /// Publish copies into a full target whose overflow is drop-head (RabbitMQ's default), or
+    /// into one whose length limits cannot be read (no management API, a policy queuey cannot
+    /// evaluate), even though each one may push out that queue's oldest message (dead-lettered
+    /// or dropped, as the queue says). Without it such copies are not published and their dead
+    /// letters stay
     #[arg(long)]
     pub allow_drop_head: bool,
 

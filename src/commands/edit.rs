@@ -1,7 +1,10 @@
 //! `queuey dead edit <QUEUE> (POSITION | --message-id ID)`: repair one dead letter and retry it.
 //!
 //! The order of work is what makes a loss impossible. The dead letter is found by a peek and
-//! held unacknowledged on the peek's channel from then on. Then, and only in this order:
+//! held unacknowledged on the peek's channel from then on. Its queue's room is judged as a
+//! replay's (`dead::room`): a copy that would not fit, or into a queue whose length limits
+//! cannot be read, is not published (unless `--allow-drop-head`, where it may push out the
+//! queue's oldest job). Then, and only in this order:
 //! (1) the original is appended to an archive in the export format, and the file and its
 //! directory are flushed to disk; (2) the edited copy is published to its original queue,
 //! confirmed and `mandatory`, and must come back delivered (not returned, not refused); (3) the
@@ -28,6 +31,7 @@ use crate::dead::export::export_record;
 use crate::dead::peek::PeekOptions;
 use crate::dead::replay::{ReplayStamp, copy_id, replay_properties, target};
 use crate::dead::report::ReplayReport;
+use crate::dead::room::{Check, Rooms};
 use crate::endpoint::ConnectionSettings;
 use crate::error::{Error, ExitCode, Kind, Result};
 use crate::live::scan::explain_missing;
@@ -53,13 +57,18 @@ pub struct EditReport {
     pub diff: Vec<String>,
 }
 
-/// For the tests that kill queuey between the steps: with `QUEUEY_TEST_EDIT_PAUSE` naming a
-/// step (`found`, `archived`, `published`), queuey says so on stderr after that step and waits
-/// a minute, holding the original, to be killed there. Not for use outside tests.
+/// For the tests that act between the steps: with `QUEUEY_TEST_EDIT_PAUSE` naming a step
+/// (`found`, `archived`, `published`), queuey says so on stderr after that step and waits a
+/// minute (`QUEUEY_TEST_EDIT_PAUSE_SECS` seconds), holding the original, to be killed there or
+/// to meet what the test changed meanwhile. Not for use outside tests.
 fn pause(step: &str) {
     if std::env::var("QUEUEY_TEST_EDIT_PAUSE").is_ok_and(|s| s == step) {
         eprintln!("queuey test hook: paused after {step}");
-        std::thread::sleep(std::time::Duration::from_secs(60));
+        let secs = std::env::var("QUEUEY_TEST_EDIT_PAUSE_SECS")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(60);
+        std::thread::sleep(std::time::Duration::from_secs(secs));
     }
 }
 
@@ -290,6 +299,14 @@ async fn edit_held(
             return Ok(report);
         }
     }
+    // The target's room: a copy that does not fit (or whose target's limits cannot be read)
+    // would push out the target's oldest job or be refused; nothing is archived or published.
+    if let Some(why) = room_refusal(session, s, dead, &report.target, body.len()).await? {
+        return Err(Error::new(Kind::BrokerRefused, why).with_hint(
+            "nothing was archived or published: edit it again once the target has room (its \
+             consumers take jobs) or its limit is raised",
+        ));
+    }
     // (1) The original, archived and on disk.
     let archive = archive_path(s, dead)?;
     let record = export_record(dead, session.vhost(), position, message, &dl);
@@ -344,6 +361,27 @@ async fn edit_held(
     pause("published");
     report.outcome = "published";
     Ok(report)
+}
+
+/// Why the edited copy of `bytes` must not go to `target` (see `dead::room`: the rules of a
+/// replay's copies), `None` when it may.
+async fn room_refusal(
+    session: &Session,
+    s: &EditSettings,
+    dead: &str,
+    target: &str,
+    bytes: usize,
+) -> Result<Option<String>> {
+    let (known, _) = crate::broker::limits::learn(session, target).await?;
+    let mut rooms = Rooms::new(dead, s.allow_drop_head, true);
+    rooms.learned(target, known);
+    let bytes = u64::try_from(bytes).unwrap_or(u64::MAX);
+    Ok(
+        match rooms.check(target, bytes, std::time::Instant::now()) {
+            Check::Full(why) => Some(why.replace("the copy", "the edited copy")),
+            _ => None,
+        },
+    )
 }
 
 /// Opens the editor on `before` until the text parses (and an envelope stays one), or the

@@ -59,9 +59,12 @@ pub fn print_report(
         } else {
             // A target that was full says so in its own column; the reason in full is in the
             // JSON.
-            let why = match &t.room {
-                Some(room) if room.full > 0 && room.full == t.failed => {
+            let why = match (&t.room, &t.limits_unread) {
+                (Some(room), _) if room.full > 0 && room.full == t.failed => {
                     "full: not published (see its length limit)".to_owned()
+                }
+                (_, Some(unread)) if unread.kept > 0 && unread.kept == t.failed => {
+                    "length limits unread: not published (see below)".to_owned()
                 }
                 _ => sanitize(t.failure.as_deref().unwrap_or("")),
             };
@@ -120,10 +123,17 @@ pub fn print_report(
             ));
         }
         let full = full_total(r);
-        if r.would_fail > full {
+        // Those kept for unread limits are said below, with why.
+        let unread: u64 = r
+            .targets
+            .iter()
+            .filter_map(|t| t.limits_unread.as_ref())
+            .map(|u| u.kept)
+            .sum();
+        if r.would_fail > full + unread {
             s.push_str(&format!(
                 ", {} would fail and stay (their target queue does not exist)",
-                r.would_fail - full
+                r.would_fail - full - unread
             ));
         }
         if full > 0 {
@@ -137,16 +147,8 @@ pub fn print_report(
                 r.already_copied
             ));
         }
-        if !r.limits_unread.is_empty() {
-            s.push_str(&format!(
-                "; the length limits of {} could not be read (no management API): the broker \
-                 will refuse what does not fit",
-                r.limits_unread
-                    .iter()
-                    .map(|q| sanitize(q))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
+        for clause in unread_clauses(r) {
+            s.push_str(&clause);
         }
         s.push_str("; nothing moved");
         s
@@ -179,6 +181,9 @@ pub fn print_report(
                      limit)"
                 ));
             }
+        }
+        for clause in unread_clauses(r) {
+            s.push_str(&clause);
         }
         if r.dead_lettered_back > 0 {
             s.push_str(&format!(
@@ -254,6 +259,52 @@ pub fn print_report(
         output.warn(&refused_not_found(r, from_file, find_refused));
     }
     Ok(())
+}
+
+/// For each target whose length limits could not be read: why, and what became of its copies
+/// (kept, or published under `--allow-drop-head`), in plain words.
+fn unread_clauses(r: &ReplayReport) -> Vec<String> {
+    let mut targets: Vec<&TargetReport> = r
+        .targets
+        .iter()
+        .filter(|t| t.limits_unread.is_some())
+        .collect();
+    targets.sort_by(|a, b| a.queue.cmp(&b.queue));
+    let mut out = Vec::new();
+    for t in targets {
+        let Some(u) = &t.limits_unread else { continue };
+        let queue = sanitize(&t.queue);
+        let head = format!(
+            "; the length limits of {queue} could not be read ({})",
+            sanitize(&u.why)
+        );
+        if u.kept > 0 {
+            out.push(format!(
+                "{head}: {} {} in {} (a limit set by a policy, which AMQP cannot see, with \
+                 RabbitMQ's default overflow drop-head would take each copy and push out one of \
+                 {queue}'s oldest jobs); --allow-drop-head publishes them anyway, accepting that",
+                plural(u.kept, "dead letter"),
+                if r.dry_run { "would stay" } else { "stay" },
+                sanitize(&r.source)
+            ));
+        }
+        if u.published > 0 {
+            out.push(if r.dry_run {
+                format!(
+                    "{head}: {} would be published under --allow-drop-head (if {queue} is at a \
+                     drop-head limit, each would push out one of its oldest jobs)",
+                    plural(u.published, "copy")
+                )
+            } else {
+                format!(
+                    "{head}: {} published under --allow-drop-head (if {queue} was at a \
+                     drop-head limit, each pushed out one of its oldest jobs)",
+                    plural(u.published, "copy")
+                )
+            });
+        }
+    }
+    out
 }
 
 /// The warning for refused copies that may be in a dead-letter queue, not found there: how

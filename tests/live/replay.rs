@@ -368,7 +368,9 @@ fn returns_over_several_channels_are_attributed_and_decided_in_order() {
 /// the broker nack copies past the limit; their dead letters stay in q.dead, in order, and the
 /// run says so with exit code 3. Nothing is in both places, nothing is lost. Run without the
 /// management API, so that queuey cannot read the limit and the broker is what refuses (with
-/// the API, queuey does not publish what would not fit: `bounded_targets`).
+/// the API, queuey does not publish what would not fit:
+/// `bounded_targets_take_what_fits_and_the_rest_stays`), and with
+/// `--allow-drop-head`, the consent a target whose limits are unread needs.
 #[test]
 fn copies_the_broker_refuses_leave_their_dead_letters_in_place() {
     let broker = Broker::connect();
@@ -391,6 +393,9 @@ fn copies_the_broker_refuses_leave_their_dead_letters_in_place() {
     let out = cmd
         .args(["dead", "replay", &q, "-o", "json"])
         .args(["--api-url", "http://127.0.0.1:1", "--assume-classic"])
+        // Unread limits keep the copies unless the operator consents (see
+        // `a_target_whose_limits_cannot_be_read_keeps_its_jobs_and_the_dead_letters_stay`).
+        .arg("--allow-drop-head")
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
@@ -1684,8 +1689,8 @@ fn bounded_targets_take_what_fits_and_the_rest_stays() {
     assert_each_id_once(&broker, &q, &dead, &ids);
 }
 
-/// What queuey cannot foresee (no management API to read the limit, or a producer filling the
-/// queue in between) the broker refuses, and a `reject-publish-dlx` target dead-letters each
+/// What queuey cannot foresee (no management API to read the limit, here with the operator's
+/// consent `--allow-drop-head`, or a producer filling the queue in between) the broker refuses, and a `reject-publish-dlx` target dead-letters each
 /// refused copy back into q.dead, where its dead letter stayed: queuey finds those copies
 /// there (this run's, by run id and copy number) and removes them, and says so. Every id is
 /// once across q and q.dead (it was twice for 7 of 10 before: the issue). The same on 3.10
@@ -1698,6 +1703,7 @@ fn refused_copies_dead_lettered_back_are_not_doubled() {
     let out = cmd
         .args(["dead", "replay", &q])
         .args(["--api-url", "http://127.0.0.1:1", "--assume-classic"])
+        .arg("--allow-drop-head")
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
@@ -1720,6 +1726,165 @@ fn refused_copies_dead_lettered_back_are_not_doubled() {
     for (_, props) in broker.snapshot(&dead) {
         let headers = props.headers().as_ref().unwrap();
         assert!(headers.inner().get("x-death").is_none(), "{headers:?}");
+    }
+}
+
+/// A work queue `q` with no dead-letter exchange (a job it pushes out is gone), its `q.dead`,
+/// 3 jobs waiting in `q` and `n` dead letters bound for `q` in `q.dead`; `args` are `q`'s
+/// arguments. Returns (q, q.dead, the waiting jobs' ids, the dead letters' ids).
+pub(crate) fn busy_work_queue(
+    broker: &Broker,
+    label: &str,
+    args: FieldTable,
+    n: usize,
+) -> (String, String, Vec<String>, Vec<String>) {
+    let q = broker.queue_name(label);
+    let dead = format!("{q}.dead");
+    broker.track_queue(&dead);
+    broker.declare(&dead, FieldTable::default());
+    broker.declare(&q, args);
+    let waiting: Vec<String> = (0..3).map(|i| format!("work-{i}")).collect();
+    broker.publish_ids(&q, &waiting);
+    let ids = fill(broker, &dead, &[q.as_str()], &["fatal error: x"], n);
+    broker.wait_for_count(&dead, n as u32);
+    (q, dead, waiting, ids)
+}
+
+/// Without the management API queuey cannot see a target's length limit (an argument, or a
+/// policy, which AMQP never shows), and RabbitMQ's default overflow, drop-head, refuses
+/// nothing: it takes each copy and pushes out the queue's oldest job. So the copies to such a
+/// target are not published: the dry run and the run say why and how to go on, the dead
+/// letters stay in order, the jobs waiting in `q` stay, exit 3 (before, all 5 went and 3
+/// waiting jobs were lost, exit 0). `--allow-drop-head` is the operator's consent: then they
+/// go, and the summary says what that may have cost. The same on 3.10 and 4.3.
+#[test]
+fn a_target_whose_limits_cannot_be_read_keeps_its_jobs_and_the_dead_letters_stay() {
+    let broker = Broker::connect();
+    let no_api = ["--api-url", "http://127.0.0.1:1", "--assume-classic"];
+    let (q, dead, waiting, ids) = busy_work_queue(
+        &broker,
+        "unseen",
+        table(vec![("x-max-length", AMQPValue::LongLongInt(3))]),
+        5,
+    );
+    let out = run(&[&["dead", "replay", &q, "--dry-run"][..], &no_api].concat());
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains(&format!(
+            "dry run: 5 of 5 dead letters in {dead} match: 0 would be replayed; the length \
+             limits of {q} could not be read (no management API): 5 dead letters would stay \
+             in {dead}"
+        )) && stdout(&out).contains("--allow-drop-head publishes them anyway"),
+        "{}",
+        stdout(&out)
+    );
+    let out = run(&[&["dead", "replay", &q, "-o", "json"][..], &no_api].concat());
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    let report = json(&out);
+    assert_eq!(
+        (
+            &report["moved"],
+            &report["failed"],
+            &report["limits_unread"]
+        ),
+        (
+            &serde_json::json!(0),
+            &serde_json::json!(5),
+            &serde_json::json!([q.clone()])
+        ),
+        "{report}"
+    );
+    let unread = &report["targets"][0]["limits_unread"];
+    assert_eq!(
+        (&unread["why"], &unread["kept"], &unread["published"]),
+        (
+            &serde_json::json!("no management API"),
+            &serde_json::json!(5),
+            &serde_json::json!(0)
+        ),
+        "{report}"
+    );
+    assert_eq!(broker.ids(&q), waiting, "the waiting jobs stay");
+    assert_eq!(broker.ids(&dead), ids, "the dead letters stay, in order");
+
+    let out = run(&[&["dead", "replay", &q][..], &no_api].concat());
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("length limits unread: not published (see below)")
+            && stdout(&out).contains(&format!(
+                "the length limits of {q} could not be read (no management API): 5 dead \
+                 letters stay in {dead}"
+            )),
+        "{}",
+        stdout(&out)
+    );
+
+    // With the operator's consent, the copies go: q (max-length 3, drop-head) keeps the last 3.
+    let out = run(&[&["dead", "replay", &q, "--allow-drop-head"][..], &no_api].concat());
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains(&format!(
+            "the length limits of {q} could not be read (no management API): 5 copies \
+             published under --allow-drop-head (if {q} was at a drop-head limit, each pushed \
+             out one of its oldest jobs)"
+        )),
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(broker.ids(&q), ids[2..].to_vec());
+    assert_eq!(broker.count(&dead), 0);
+}
+
+/// A policy set a moment before the run binds it: the broker enforces a new policy at once,
+/// while the API shows it on the queue seconds later (measured: 1.3 to 5 s on 3.10.8 and
+/// 4.3.6), so queuey reads the policy listings, which are current at once, and computes the
+/// effective policy itself. `q` holds 3 jobs; a `max-length` 3 policy (then an operator
+/// policy) is set and the replay runs at once: nothing fits, the 5 dead letters stay, the 3
+/// jobs stay (before, the 5 copies went and pushed out the 3 jobs, exit 0). The same on 3.10
+/// and 4.3.
+#[test]
+fn a_policy_set_just_before_the_replay_is_honoured() {
+    let broker = Broker::connect();
+    for operator in [false, true] {
+        let label = if operator {
+            "fresh-op-policy"
+        } else {
+            "fresh-policy"
+        };
+        let (q, dead, waiting, ids) = busy_work_queue(&broker, label, FieldTable::default(), 5);
+        broker.set_policy(
+            &q,
+            &format!("^{}$", regex_escape(&q)),
+            serde_json::json!({"max-length": 3}),
+            operator,
+        );
+        let (mut cmd, _dir) = queuey();
+        let out = cmd
+            .args(["dead", "replay", &q, "-o", "json"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(3), "{label}: {}", stderr(&out));
+        let report = json(&out);
+        let target = &report["targets"][0];
+        assert_eq!(
+            (
+                &report["moved"],
+                &report["failed"],
+                &target["room"]["max_length"],
+                &target["room"]["held_at_start"],
+                &target["room"]["overflow"],
+            ),
+            (
+                &serde_json::json!(0),
+                &serde_json::json!(5),
+                &serde_json::json!(3),
+                &serde_json::json!(3),
+                &serde_json::json!("drop-head"),
+            ),
+            "{label}: {report}"
+        );
+        assert_eq!(broker.ids(&q), waiting, "{label}: the waiting jobs stay");
+        assert_eq!(broker.ids(&dead), ids, "{label}: the dead letters stay");
     }
 }
 

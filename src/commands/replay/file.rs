@@ -127,7 +127,15 @@ pub(super) async fn from_file(
                 continue;
             }
             Step::Would { to, reset } => {
-                match super::room::admit(session, &run.rooms, &to, message.body.len()).await? {
+                match super::room::admit_with_return(
+                    session,
+                    s,
+                    &run.rooms,
+                    &to,
+                    message.body.len(),
+                )
+                .await?
+                {
                     None => report.would(&to, reset),
                     Some(why) => report.would_not_fit(&to, why),
                 }
@@ -182,7 +190,9 @@ pub(super) async fn from_file(
     for (target, room) in run.rooms.borrow().reports() {
         report.set_room(target, room);
     }
-    report.limits_unread = run.rooms.borrow().unread();
+    for (target, unread) in run.rooms.borrow().unread() {
+        report.set_unread(&target, unread);
+    }
     if s.dry_run {
         check_targets(session, s, report).await;
     } else if !report.interrupted {

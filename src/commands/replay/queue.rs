@@ -191,7 +191,9 @@ pub(super) async fn from_queue(
     for (target, room) in shared.rooms.borrow().reports() {
         report.set_room(target, room);
     }
-    report.limits_unread = shared.rooms.borrow().unread();
+    for (target, unread) in shared.rooms.borrow().unread() {
+        report.set_unread(&target, unread);
+    }
     if s.dry_run {
         super::check_targets(session, s, report).await;
     } else {
@@ -363,9 +365,11 @@ impl Reader<'_, '_> {
         Ok(read)
     }
 
-    /// Whether a copy of `bytes` to `target` fits there (see `dead::room`): `None`, or why not.
+    /// Whether a copy of `bytes` to `target` fits there (see `dead::room`; with `--after`, the
+    /// queue it returns to too): `None`, or why not.
     async fn admit(&self, target: &str, bytes: usize) -> Result<Option<String>> {
-        super::room::admit(self.shared.session, &self.shared.rooms, target, bytes).await
+        let sh = self.shared;
+        super::room::admit_with_return(sh.session, sh.s, &sh.rooms, target, bytes).await
     }
 
     /// The dead letter stays in q.dead.

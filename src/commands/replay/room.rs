@@ -5,15 +5,33 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use crate::broker::api_objects::LiveQueue;
 use crate::broker::peek::{Delivered, Peek};
 use crate::broker::session::Session;
 use crate::dead::replay::replay_mark;
 use crate::dead::report::ReplayReport;
-use crate::dead::room::{Check, Known, Room, Rooms};
+use crate::dead::room::{Check, Known, Rooms};
 use crate::error::Result;
-use crate::plan::bounds::bounds_of;
-use crate::queue::MAX_QUEUE_NAME_BYTES;
+use crate::settings::ReplaySettings;
+
+/// Whether one more copy of `bytes` to `to` may be published (see [`admit`]); with `--after`,
+/// `to` is a hold queue and the queue its copies return to is asked first: the copy lands there
+/// by dead-lettering when its delay ends, and what that queue does at its limit then (push out
+/// its oldest job, or drop the copy) no client is told. Its room is judged now, with every copy
+/// the run sent on its way counted as held there.
+pub(super) async fn admit_with_return(
+    session: &Session,
+    s: &ReplaySettings,
+    rooms: &RefCell<Rooms>,
+    to: &str,
+    bytes: usize,
+) -> Result<Option<String>> {
+    if let Some(back) = super::after::returns_to(s, to)
+        && let Some(why) = admit(session, rooms, back, bytes).await?
+    {
+        return Ok(Some(format!("where the copy would return: {why}")));
+    }
+    admit(session, rooms, to, bytes).await
+}
 
 /// Whether one more copy of `bytes` to `target` may be published: `None` when it may, else
 /// why not (it is not published, and its dead letter stays). Reads the target the first time
@@ -32,7 +50,7 @@ pub(super) async fn admit(
             Check::Admit => return Ok(None),
             Check::Full(why) => return Ok(Some(why)),
             Check::Learn => {
-                let (known, queue_type) = learn(session, target).await?;
+                let (known, queue_type) = crate::broker::limits::learn(session, target).await?;
                 let mut rooms = rooms.borrow_mut();
                 rooms.learned(target, known);
                 rooms.learned_type(target, queue_type.as_deref());
@@ -47,59 +65,6 @@ pub(super) async fn admit(
             },
         }
     }
-}
-
-/// What a target queue does at its length limit, and how full it is now: its definition and
-/// effective policy from the management API, its ready messages by a passive declare (exact;
-/// the API's statistics can be seconds old), its ready bytes from the API (the only source);
-/// and its type, when the API gave it.
-async fn learn(session: &Session, target: &str) -> Result<(Known, Option<String>)> {
-    if target.len() > MAX_QUEUE_NAME_BYTES {
-        // No such queue can exist; the copy fails on its name.
-        return Ok((Known::Missing, None));
-    }
-    let live = match session.live_queue(target).await {
-        Ok(Some(live)) => live,
-        Ok(None) => return Ok((Known::Missing, None)),
-        Err(e) if e.kind.is_api() => return Ok((Known::Unknown, None)),
-        Err(e) => return Err(e),
-    };
-    let known = bounded(session, target, &live).await?;
-    Ok((known, live.queue_type))
-}
-
-/// What [`learn`] knows of a queue the API described.
-async fn bounded(session: &Session, target: &str, live: &LiveQueue) -> Result<Known> {
-    if let Some((online, members)) = live.majority_lost() {
-        return Ok(Known::Closed(format!(
-            "is a quorum queue with {online} of its {members} members online: it takes no \
-             message until a majority ({}) is back",
-            members / 2 + 1
-        )));
-    }
-    let Some(bounds) = bounds_of(
-        target,
-        live.queue_type.as_deref(),
-        &live.arguments,
-        live.effective_policy_definition.as_ref(),
-    ) else {
-        return Ok(Known::Unbounded);
-    };
-    let Some(counts) = session.passive_declare(target).await? else {
-        return Ok(Known::Missing);
-    };
-    let held = u64::from(counts.messages_ready);
-    let bytes = match live.message_bytes_ready {
-        Some(b) => Some(b),
-        None if held == 0 => Some(0),
-        None => None,
-    };
-    Ok(Known::Bounded(Room::new(
-        bounds,
-        held,
-        bytes,
-        Instant::now(),
-    )))
 }
 
 /// How long a run looks for refused copies coming back into q.dead.

@@ -13,9 +13,14 @@
 //! not fit, the run counts again (at most once a second: consumers may have made room), and
 //! copies still in flight count as held. `max-length-bytes` is judged from the management API's
 //! `message_bytes_ready` at the start (statistics, seconds old) plus the bodies admitted since,
-//! never counted again. A dry run judges from the first count alone. Whatever a count misses (a
-//! producer filling the queue in between) the broker still refuses: the replay accounts for
-//! those copies too (`commands::replay`).
+//! never counted again. A dry run judges from the first count alone. What a count misses (a
+//! producer filling the queue in between) a `reject-publish` target still refuses (the replay
+//! accounts for those copies, `commands::replay`); a `drop-head` one would push out its oldest.
+//!
+//! A target whose limits could not be read at all (no management API, a policy queuey cannot
+//! evaluate) is never taken as unbounded, nor as one that refuses: a limit set by a policy,
+//! which AMQP cannot see, with RabbitMQ's default overflow (`drop-head`) takes every copy and
+//! pushes out as many of the queue's own jobs. Its copies stay, unless `--allow-drop-head`.
 
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
@@ -34,13 +39,38 @@ pub enum Known {
     Missing,
     /// No length limit, or a stream.
     Unbounded,
-    /// Its limits could not be read (no management API): copies go, and the broker decides.
-    Unknown,
+    /// Its limits could not be read (no management API, the API refused, a policy queuey
+    /// cannot evaluate): why, in words. A limit set by a policy, which AMQP cannot see, with
+    /// RabbitMQ's default overflow (`drop-head`) would take each copy and push out the queue's
+    /// oldest job, refusing nothing: so copies go only with `--allow-drop-head`.
+    Unknown(Unread),
     /// Bounded: the room, counted.
     Bounded(Room),
     /// It takes nothing now (a quorum queue without a majority of its members online): why.
     /// Copies are not published, and their dead letters stay.
     Closed(String),
+}
+
+/// A target whose limits could not be read, and what the run did with its copies
+/// (`targets[].limits_unread` in JSON).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Unread {
+    /// Why not, in words: `no management API`.
+    pub why: String,
+    /// Copies not published (their dead letters stay).
+    pub kept: u64,
+    /// Copies published under `--allow-drop-head`.
+    pub published: u64,
+}
+
+impl Unread {
+    pub fn new(why: impl Into<String>) -> Unread {
+        Unread {
+            why: why.into(),
+            kept: 0,
+            published: 0,
+        }
+    }
 }
 
 /// A bounded target's room.
@@ -168,6 +198,21 @@ impl Rooms {
                 self.source
             ));
         }
+        if let Known::Unknown(unread) = known {
+            if self.allow_drop_head {
+                unread.published += 1;
+                return Check::Admit;
+            }
+            unread.kept += 1;
+            return Check::Full(format!(
+                "the length limits of {target:?} could not be read ({}): a limit set by a \
+                 policy, which AMQP cannot see, with RabbitMQ's default overflow (drop-head) \
+                 would take the copy and push out the queue's oldest job, so it was not \
+                 published and its dead letter stays in {:?}; --allow-drop-head publishes it \
+                 anyway",
+                unread.why, self.source
+            ));
+        }
         let Known::Bounded(room) = known else {
             return Check::Admit;
         };
@@ -256,7 +301,7 @@ impl Rooms {
         match self.targets.get(target) {
             Some(Known::Bounded(room)) => room.bounds.overflow != Overflow::DropHead,
             Some(Known::Closed(_)) => true,
-            Some(Known::Unbounded | Known::Missing | Known::Unknown) | None => false,
+            Some(Known::Unbounded | Known::Missing | Known::Unknown(_)) | None => false,
         }
     }
 
@@ -276,16 +321,18 @@ impl Rooms {
         }
     }
 
-    /// The targets whose limits could not be read, by name.
-    pub fn unread(&self) -> Vec<String> {
-        let mut names: Vec<String> = self
+    /// The targets whose limits could not be read, by name, with why and what the run did.
+    pub fn unread(&self) -> Vec<(String, Unread)> {
+        let mut unread: Vec<(String, Unread)> = self
             .targets
             .iter()
-            .filter(|(_, k)| **k == Known::Unknown)
-            .map(|(n, _)| n.clone())
+            .filter_map(|(n, k)| match k {
+                Known::Unknown(u) => Some((n.clone(), u.clone())),
+                _ => None,
+            })
             .collect();
-        names.sort();
-        names
+        unread.sort_by(|a, b| a.0.cmp(&b.0));
+        unread
     }
 
     /// The report of each bounded target: its limits and what the run did at them.
@@ -478,10 +525,50 @@ mod tests {
             why.contains("about 100 bytes of max-length-bytes 100"),
             "{why}"
         );
-        for known in [Known::Missing, Known::Unbounded, Known::Unknown] {
+        for known in [Known::Missing, Known::Unbounded] {
             let mut rooms = Rooms::new("q.dead", false, false);
             rooms.learned("x", known.clone());
             assert_eq!(rooms.check("x", 1 << 40, now), Check::Admit, "{known:?}");
+        }
+    }
+
+    /// Limits that could not be read are not assumed absent, nor assumed to refuse: a
+    /// drop-head limit refuses nothing and pushes out the target's oldest jobs. Copies stay,
+    /// unless --allow-drop-head, and the run says how many of each.
+    #[test]
+    fn unread_limits_keep_the_copies_unless_drop_head_is_allowed() {
+        let now = Instant::now();
+        for allow in [false, true] {
+            let mut rooms = Rooms::new("q.dead", allow, false);
+            rooms.learned("q", Known::Unknown(Unread::new("no management API")));
+            for _ in 0..3 {
+                let answer = rooms.check("q", 1, now);
+                if allow {
+                    assert_eq!(answer, Check::Admit);
+                } else {
+                    let Check::Full(why) = answer else {
+                        panic!("{answer:?}")
+                    };
+                    assert!(
+                        why.starts_with(
+                            "the length limits of \"q\" could not be read (no management API)"
+                        ),
+                        "{why}"
+                    );
+                    assert!(why.contains("push out the queue's oldest job"), "{why}");
+                    assert!(why.contains("stays in \"q.dead\""), "{why}");
+                    assert!(
+                        why.ends_with("--allow-drop-head publishes it anyway"),
+                        "{why}"
+                    );
+                }
+            }
+            let unread = rooms.unread();
+            assert_eq!(unread.len(), 1);
+            let (name, u) = &unread[0];
+            assert_eq!(name, "q");
+            assert_eq!((u.kept, u.published), if allow { (0, 3) } else { (3, 0) });
+            assert_eq!(rooms.refused_copies_return("q"), None);
         }
     }
 
@@ -509,7 +596,7 @@ mod tests {
             (Known::Unbounded, Some("classic"), None),
             (Known::Unbounded, None, None),
             (Known::Missing, None, None),
-            (Known::Unknown, None, None),
+            (Known::Unknown(Unread::new("no management API")), None, None),
             (Known::Unbounded, Some("quorum"), Some(false)),
             (Known::Unbounded, Some("stream"), Some(false)),
             (Known::Closed("down".into()), Some("quorum"), Some(false)),
