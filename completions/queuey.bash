@@ -618,7 +618,7 @@ _queuey() {
             return 0
             ;;
         queuey__subcmd__dead__subcmd__edit)
-            opts="-y -o -q -h -V --message-id --set --archive --yes --spend-delivery-budget --quorum-at-risk --assume-classic --window --retry-unreadable --dead-suffix --deferred-suffix --url --api-url --connect-timeout --timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --help --version"
+            opts="-y -o -q -h -V --message-id --set --archive --yes --allow-drop-head --spend-delivery-budget --quorum-at-risk --assume-classic --window --retry-unreadable --dead-suffix --deferred-suffix --url --api-url --connect-timeout --timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

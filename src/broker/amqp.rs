@@ -232,23 +232,55 @@ pub fn classify_connect(target: &AmqpTarget, tls: &TlsSettings, err: &lapin::Err
                     Kind::Unreachable,
                     format!("cannot connect to RabbitMQ at {url}: {detail}"),
                 )
-                .with_hint("check that the broker runs and that --url / QUEUEY_URL is right"),
+                .with_hint(port_hint(target)),
             }
         }
         ErrorKind::AuthProviderError(text) => credentials_refused(target, text),
         ErrorKind::ParsingError(_) | ErrorKind::InvalidProtocolVersion(_) => Error::new(
             Kind::Unreachable,
-            format!("the server at {url} does not speak AMQP 0-9-1: {err}"),
+            format!(
+                "the server at {url} does not speak AMQP 0-9-1: it sent {}",
+                parse_failure(err)
+            ),
         )
-        .with_hint(
-            "is that the AMQP port (5672, or 5671 for amqps)? The management port 15672, an \
-             HTTP proxy or a TLS-only listener answer like this; an amqps listener needs \
-             amqps://",
-        ),
+        .with_hint(NOT_AMQP_HINT),
         _ => Error::new(
             Kind::Unreachable,
             format!("cannot connect to RabbitMQ at {url}: {err}"),
+        )
+        .with_hint(port_hint(target)),
+    }
+}
+
+/// What lapin says of a frame it could not parse, without its parser's debug dump
+/// (`failed to parse: Parsing Error: ParserErrors { error: Nom(MapRes), .. }`).
+pub fn parse_failure(err: &lapin::Error) -> &'static str {
+    match err.kind() {
+        lapin::ErrorKind::ParsingError(_) => "a frame it cannot parse",
+        lapin::ErrorKind::InvalidProtocolVersion(_) => "an answer that is not AMQP 0-9-1",
+        _ => "an answer it cannot read",
+    }
+}
+
+/// What answers like a server that is not AMQP's.
+const NOT_AMQP_HINT: &str = "is that the AMQP port (5672, or 5671 for amqps)? The management \
+     port 15672, an HTTP proxy or a TLS-only listener answer like this; an amqps listener needs \
+     amqps://";
+
+/// The hint for a connection that ended before the AMQP handshake: the management API's
+/// HTTP server closes an AMQP client's connection (seen: "connection aborted" from
+/// 127.0.0.1:15672 on 3.10.8 and 4.3.6), so a URL naming a port HTTP usually listens on says so.
+fn port_hint(target: &AmqpTarget) -> String {
+    match target.port {
+        15672 | 15671 | 80 | 443 | 8080 | 8443 => format!(
+            "port {} is usually the management API's (HTTP), not AMQP's: give the AMQP port in \
+             --url / QUEUEY_URL (5672, or 5671 for amqps; the API's address goes in --api-url)",
+            target.port
         ),
+        _ => "check that the broker runs and that --url / QUEUEY_URL names its AMQP port (5672, \
+              or 5671 for amqps), not its management API's (15672), whose HTTP server drops an \
+              AMQP client"
+            .to_owned(),
     }
 }
 

@@ -192,6 +192,12 @@ pub struct PolicyDefinition {
     pub pattern: Option<String>,
     #[serde(default)]
     pub definition: serde_json::Map<String, serde_json::Value>,
+    /// `all`, `queues`, `classic_queues`, ... (absent: `all`).
+    #[serde(default, rename = "apply-to", deserialize_with = "lenient")]
+    pub apply_to: Option<String>,
+    /// A number (absent: 0).
+    #[serde(default, deserialize_with = "lenient")]
+    pub priority: Option<f64>,
 }
 
 /// A policy of a vhost's listing.

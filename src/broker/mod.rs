@@ -9,6 +9,7 @@ pub mod attempt;
 pub mod convert;
 pub mod delete;
 pub mod held;
+pub mod limits;
 pub mod message_size;
 pub mod peek;
 pub mod permissions;

@@ -501,8 +501,9 @@ impl<'a> Peek<'a> {
     /// message that lapin could not parse, if that is the error, is the next one).
     fn lost_context(&self) -> String {
         format!(
-            "lost the peek of queue {:?} after {} deliveries",
-            self.queue, self.fetched
+            "lost the peek of queue {:?} after {}",
+            self.queue,
+            crate::output::plural(self.fetched, "delivery")
         )
     }
 

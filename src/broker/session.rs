@@ -641,10 +641,11 @@ impl Session {
             Kind::UnreadableMessage,
             format!(
                 "{context}: RabbitMQ delivered a message that queuey's AMQP client cannot parse \
-                 ({err}), most likely a header name or a property (message_id, type, \
+                 (lapin: {}), most likely a header name or a property (message_id, type, \
                  content_type, ...) that is not UTF-8, which RabbitMQ takes from a publisher. \
                  queuey removed nothing, but it cannot read that message or any behind it, and \
-                 running the command again meets it again"
+                 running the command again meets it again",
+                super::amqp::parse_failure(err)
             ),
         )
         .with_hint(

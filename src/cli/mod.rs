@@ -266,9 +266,10 @@ pub enum Command {
     /// Exits 0 whatever it finds; use verify as a gate, and dead check for dead letters.
     ///
     /// With -o prometheus: gauges for node_exporter's textfile collector, labelled vhost and
-    /// queue: q's ready messages and consumers, q.dead's dead letters and the age of its
-    /// oldest (the head of a classic q.dead, read with a one-message peek), the hold queues
-    /// and their messages, drift (0 or 1), and with --scan the dead letters by cause.
+    /// queue: q's ready messages and consumers, q.dead's dead letters, the hold queues and
+    /// their messages, drift (0 or 1); with --scan (a peek of each classic q.dead, every
+    /// message returned in place) the dead letters by cause and the age of the oldest (no
+    /// sample when it cannot be known exactly; an at-least gauge beside it).
     Status(StatusArgs),
 
     /// Inspect, export, replay and purge the dead letters of a logical queue (its q.dead)
@@ -365,17 +366,19 @@ pub enum DeadCommand {
     /// Exit 1 when dead letters cross a threshold: a gate for cron, CI and monitoring
     ///
     /// For each logical queue: --max-count (dead letters in q.dead, matching the filters),
-    /// --max-age (the oldest: the head of a classic q.dead, read with a one-message peek that
-    /// returns it in place; its age since its death where a death time is known, else since
-    /// its job was enqueued) and --max-rate (dead letters arriving per second, from the
-    /// management API's statistics). A threshold holds at its limit and is crossed above it.
-    /// Exit 0 when every threshold holds, 1 when one is crossed, 2 and up for errors (as
-    /// verify). The table and the JSON name each threshold, its value and its limit.
+    /// --max-age (the oldest of all the dead letters, read with a peek of the whole q.dead
+    /// that returns every message in place; each one's age since its death where a death
+    /// time is known, else since its job was enqueued) and --max-rate (dead letters arriving
+    /// per second, from the management API's statistics). A threshold holds at its limit and
+    /// is crossed above it. Exit 0 when every threshold holds, 1 when one is crossed, 11 when
+    /// none is crossed but one could not be judged, 2 to 10 for errors (as verify). The table
+    /// and the JSON name each threshold, its value and its limit.
     ///
-    /// A value queuey cannot measure is reported unknown and crosses nothing: a quorum q.dead
-    /// is never peeked without --spend-delivery-budget (its age is then unknown), and a head
-    /// with neither a death time nor an envelope has no age. With filters, q.dead is scanned
-    /// whole (a peek) and the count and the age are those of the matching dead letters.
+    /// A value queuey cannot measure is UNKNOWN, never guessed and never "holds": a quorum
+    /// q.dead is never peeked without --spend-delivery-budget, and a dead letter with neither a
+    /// death time nor an envelope has no age (one that is older than the limit still crosses
+    /// it; --older-than 0s judges only the dead letters with an age). With filters, the count
+    /// and the age are those of the matching dead letters, read by the same whole peek.
     Check(DeadCheckArgs),
 
     /// Repair one dead letter and retry it: edit its body, publish it back, losing nothing
@@ -424,6 +427,13 @@ pub struct DeadEditArgs {
     #[arg(long, short = 'y')]
     pub yes: bool,
 
+    /// Publish the edited copy into a full target whose overflow is drop-head (RabbitMQ's
+    /// default), or into one whose length limits cannot be read (no management API, a policy
+    /// queuey cannot evaluate), even though it may push out that queue's oldest message.
+    /// Without it the original stays
+    #[arg(long)]
+    pub allow_drop_head: bool,
+
     #[command(flatten)]
     pub peek: PeekArgs,
 
@@ -440,7 +450,7 @@ pub struct DeadCheckArgs {
     #[arg(long, value_name = "N")]
     pub max_count: Option<u64>,
 
-    /// Crossed when the oldest dead letter is older than this (e.g. 1h)
+    /// Crossed when the oldest dead letter is older than this (e.g. 1h); reads q.dead whole
     #[arg(long, value_name = "DURATION")]
     pub max_age: Option<String>,
 
@@ -663,9 +673,11 @@ pub struct DeadReplayArgs {
     #[arg(long)]
     pub keep_attempts: bool,
 
-    /// Publish copies into a full target whose overflow is drop-head (RabbitMQ's default) even
-    /// though each one pushes out that queue's oldest message (dead-lettered or dropped, as the
-    /// queue says). Without it such copies are not published and their dead letters stay
+    /// Publish copies into a full target whose overflow is drop-head (RabbitMQ's default), or
+    /// into one whose length limits cannot be read (no management API, a policy queuey cannot
+    /// evaluate), even though each one may push out that queue's oldest message (dead-lettered
+    /// or dropped, as the queue says). Without it such copies are not published and their dead
+    /// letters stay
     #[arg(long)]
     pub allow_drop_head: bool,
 
@@ -834,8 +846,9 @@ pub struct StatusArgs {
     #[command(flatten)]
     pub selection: QueueSelection,
 
-    /// Also read q.dead whole (a peek that returns every message) to count its dead letters
-    /// by cause (a classic q.dead only: a quorum one is never peeked by status)
+    /// Also read q.dead whole (a peek that returns every message) for its dead letters by
+    /// cause and the age of its oldest (a classic q.dead only: a quorum one is never peeked
+    /// by status)
     #[arg(long)]
     pub scan: bool,
 

@@ -1,7 +1,10 @@
 //! `queuey dead edit <QUEUE> (POSITION | --message-id ID)`: repair one dead letter and retry it.
 //!
 //! The order of work is what makes a loss impossible. The dead letter is found by a peek and
-//! held unacknowledged on the peek's channel from then on. Then, and only in this order:
+//! held unacknowledged on the peek's channel from then on. Its queue's room is judged as a
+//! replay's (`dead::room`): a copy that would not fit, or into a queue whose length limits
+//! cannot be read, is not published (unless `--allow-drop-head`, where it may push out the
+//! queue's oldest job). Then, and only in this order:
 //! (1) the original is appended to an archive in the export format, and the file and its
 //! directory are flushed to disk; (2) the edited copy is published to its original queue,
 //! confirmed and `mandatory`, and must come back delivered (not returned, not refused); (3) the
@@ -9,6 +12,7 @@
 //! original to q.dead: at worst the copy is in its queue and the original in q.dead too, never
 //! neither. (Tests stop it between the steps with `QUEUEY_TEST_EDIT_PAUSE`, see [`pause`].)
 
+use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -16,6 +20,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::broker::message_size;
+use crate::broker::peek::Peek;
 use crate::broker::publish::{Copy, Outcome, Publisher, frame_refusal};
 use crate::broker::session::Session;
 use crate::clock::now_secs;
@@ -24,6 +29,8 @@ use crate::dead::edit::{Edited, apply_sets, check_edited, finish, line_diff, pre
 use crate::dead::export::export_record;
 use crate::dead::peek::PeekOptions;
 use crate::dead::replay::{ReplayStamp, copy_id, replay_properties, set_attempt_header, target};
+use crate::dead::report::ReplayReport;
+use crate::dead::room::{Check, Rooms};
 use crate::endpoint::ConnectionSettings;
 use crate::error::{Error, ExitCode, Kind, Result};
 use crate::live::scan::explain_missing;
@@ -52,13 +59,18 @@ pub struct EditReport {
     pub diff: Vec<String>,
 }
 
-/// For the tests that kill queuey between the steps: with `QUEUEY_TEST_EDIT_PAUSE` naming a
-/// step (`found`, `archived`, `published`), queuey says so on stderr after that step and waits
-/// a minute, holding the original, to be killed there. Not for use outside tests.
+/// For the tests that act between the steps: with `QUEUEY_TEST_EDIT_PAUSE` naming a step
+/// (`found`, `archived`, `published`), queuey says so on stderr after that step and waits a
+/// minute (`QUEUEY_TEST_EDIT_PAUSE_SECS` seconds), holding the original, to be killed there or
+/// to meet what the test changed meanwhile. Not for use outside tests.
 fn pause(step: &str) {
     if std::env::var("QUEUEY_TEST_EDIT_PAUSE").is_ok_and(|s| s == step) {
         eprintln!("queuey test hook: paused after {step}");
-        std::thread::sleep(std::time::Duration::from_secs(60));
+        let secs = std::env::var("QUEUEY_TEST_EDIT_PAUSE_SECS")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(60);
+        std::thread::sleep(std::time::Duration::from_secs(secs));
     }
 }
 
@@ -110,7 +122,11 @@ pub async fn run(
             .with_hint("raise the delivery limit of q.dead with a policy, then edit it"));
         }
         pause("found");
-        let report = edit_held(&session, s, &dead, d.position, &d.message, output).await?;
+        let run = format!("edit-{}", crate::clock::unique_id());
+        let report = edit_held(&session, s, &dead, d.position, &d.message, &run, output).await?;
+        if report.outcome == REFUSED {
+            return Err(refused_copy(p, &run, &report, s).await?);
+        }
         if report.outcome == "published" {
             p.ack(d.tag).await?;
         }
@@ -158,13 +174,71 @@ pub async fn run(
     })
 }
 
-/// The edit of one held dead letter, up to its copy confirmed (the caller acks the original).
+/// The outcome of an edit whose copy the broker refused (nack): never printed, the caller
+/// turns it into the error (see [`refused_copy`]).
+const REFUSED: &str = "refused";
+
+/// The edited copy was refused (nack). A target that dead-letters what it refuses
+/// (`reject-publish-dlx`) may have sent it into q.dead, beside its original (held here, and
+/// staying): the job twice there. Its copy is looked for past the end of q.dead, by `run` (5 s
+/// at most, as a replay looks for its refused copies) and removed. The error says which.
+async fn refused_copy(
+    p: &mut Peek<'_>,
+    run: &str,
+    report: &EditReport,
+    s: &EditSettings,
+) -> Result<Error> {
+    let mut refused = HashMap::from([(1u64, report.target.clone())]);
+    let mut found = ReplayReport::default();
+    super::replay::remove_returned(p, run, &mut refused, &mut found).await?;
+    let what = format!(
+        "the edited copy to {:?} was refused by the broker (nack)",
+        report.target
+    );
+    let error = if refused.is_empty() {
+        Error::new(
+            Kind::BrokerRefused,
+            format!(
+                "{what}, which dead-lettered it into {:?}: queuey removed it there; the \
+                 original stays in {:?}",
+                report.queue, report.queue
+            ),
+        )
+        .with_hint(format!(
+            "{:?} is full (a length limit): make room there, then edit again",
+            report.target
+        ))
+    } else {
+        let mut find = vec!["dead", "ls", s.queue.name.as_str(), "--cause", "maxlen"];
+        match report.message_id.as_deref() {
+            Some(id) => find.extend(["--message-id", id]),
+            None => find.extend(["--header", "x-queuey-last-replay"]),
+        }
+        Error::new(
+            Kind::BrokerRefused,
+            format!("{what}; the original stays in {:?}", report.queue),
+        )
+        .with_hint(format!(
+            "if {:?} dead-letters what it refuses (reject-publish-dlx) into {:?}, the edited \
+             copy may be there too (not found within 5 s), the job twice: `{}` lists it",
+            report.target,
+            report.queue,
+            crate::shell::queuey_command(&find, &s.queue)
+        ))
+    };
+    Ok(error)
+}
+
+/// The edit of one held dead letter, up to its copy confirmed (the caller acks the original);
+/// a copy the broker refused is the outcome [`REFUSED`]. `run` is the edit's id, which the
+/// copy carries (`x-queuey-last-replay`).
 async fn edit_held(
     session: &Session,
     s: &EditSettings,
     dead: &str,
     position: u64,
     message: &Message,
+    run: &str,
     output: Output,
 ) -> Result<EditReport> {
     let dl = decode::decode(message, &s.queue.name, &s.queue.options);
@@ -239,6 +313,14 @@ async fn edit_held(
             return Ok(report);
         }
     }
+    // The target's room: a copy that does not fit (or whose target's limits cannot be read)
+    // would push out the target's oldest job or be refused; nothing is archived or published.
+    if let Some(why) = room_refusal(session, s, dead, &report.target, body.len()).await? {
+        return Err(Error::new(Kind::BrokerRefused, why).with_hint(
+            "nothing was archived or published: edit it again once the target has room (its \
+             consumers take jobs) or its limit is raised",
+        ));
+    }
     // (1) The original, archived and on disk.
     let archive = archive_path(s, dead)?;
     let record = export_record(dead, session.vhost(), position, message, &dl);
@@ -247,7 +329,7 @@ async fn edit_held(
     pause("archived");
     // (2) The edited copy, confirmed and routed.
     let stamp = ReplayStamp {
-        run: format!("edit-{}", crate::clock::unique_id()),
+        run: run.to_owned(),
         time: now_secs(),
         from: dead.to_owned(),
     };
@@ -274,10 +356,13 @@ async fn edit_held(
     publisher.close().await;
     match decided.first().map(|(_, o)| o) {
         Some(Outcome::Delivered) => {}
+        Some(Outcome::Refused) => {
+            report.outcome = REFUSED;
+            return Ok(report);
+        }
         other => {
             let why = match other {
                 Some(Outcome::Returned { text, .. }) => format!("returned: {text}"),
-                Some(Outcome::Refused) => "refused by the broker".to_owned(),
                 _ => "not confirmed".to_owned(),
             };
             return Err(Error::new(
@@ -297,6 +382,27 @@ async fn edit_held(
 /// " (attempt N)" for a body that is an envelope.
 fn attempt_note(attempt: Option<u32>) -> String {
     attempt.map_or_else(String::new, |n| format!(" (attempt {n})"))
+}
+
+/// Why the edited copy of `bytes` must not go to `target` (see `dead::room`: the rules of a
+/// replay's copies), `None` when it may.
+async fn room_refusal(
+    session: &Session,
+    s: &EditSettings,
+    dead: &str,
+    target: &str,
+    bytes: usize,
+) -> Result<Option<String>> {
+    let (known, _) = crate::broker::limits::learn(session, target).await?;
+    let mut rooms = Rooms::new(dead, s.allow_drop_head, true);
+    rooms.learned(target, known);
+    let bytes = u64::try_from(bytes).unwrap_or(u64::MAX);
+    Ok(
+        match rooms.check(target, bytes, std::time::Instant::now()) {
+            Check::Full(why) => Some(why.replace("the copy", "the edited copy")),
+            _ => None,
+        },
+    )
 }
 
 /// Opens the editor on `before` until the text is JSON (and an envelope stays one), or the

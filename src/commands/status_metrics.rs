@@ -1,13 +1,14 @@
 //! `queuey status -o prometheus`: the status screen as gauges, labelled `vhost` and `queue`,
-//! with the age of each q.dead's oldest dead letter (the head of a classic q.dead, a
-//! one-message peek returned in place) and, with `--scan`, its dead letters by cause.
+//! and with `--scan` the age of each classic q.dead's oldest dead letter and its dead letters
+//! by cause: both from one peek of the whole q.dead, every message returned in place (the head
+//! is not the oldest by the age queuey documents: `live::check::oldest_age`).
 
 use crate::broker::session::Session;
-use crate::dead::check::AgeReading;
+use crate::dead::check::{AgeReading, gaps};
 use crate::dead::filter::Filter;
 use crate::dead::peek::PeekOptions;
 use crate::error::Result;
-use crate::live::check::{QUORUM_NOT_PEEKED, head_age, is_quorum, scan};
+use crate::live::check::{QUORUM_NOT_PEEKED, is_quorum, scan};
 use crate::output::Output;
 use crate::output::prometheus::{self, GaugeFamily, queue_labels};
 use crate::output::sanitize::sanitize;
@@ -19,9 +20,10 @@ fn count(v: Option<u64>) -> Option<f64> {
     v.map(|v| v as f64)
 }
 
-/// Prints `report` as gauges, reading what the screen does not show: each q.dead's head age and,
-/// with `scan`, its dead letters by cause (classic q.dead only; a quorum one is never peeked by
-/// status, and said so).
+/// Prints `report` as gauges, reading what the screen does not show: each q.dead's oldest age
+/// and, with `scan`, its dead letters by cause (classic q.dead only; a quorum one is never
+/// peeked by status, and said so). The age gauge is the oldest of all, or no sample: a lower
+/// bound (a dead letter with no time, one held by another consumer) is said in a note.
 pub async fn print(
     session: &Session,
     queues: &[QueueSettings],
@@ -37,6 +39,7 @@ pub async fn print(
     let mut consumers = GaugeFamily::new("queue_consumers", "Consumers of q");
     let mut dead = GaugeFamily::new("dead_letters", "Dead letters in q.dead");
     let mut age = GaugeFamily::oldest_age();
+    let mut at_least = GaugeFamily::oldest_age_at_least();
     let mut by_cause = GaugeFamily::new(
         "dead_letters_by_cause",
         "Dead letters in q.dead by cause (status --scan)",
@@ -68,42 +71,52 @@ pub async fn print(
         holds.add(labels.clone(), l.hold_queues.count.map(|n| n as f64));
         waiting.add(labels.clone(), count(l.hold_queues.messages));
         drift.add(labels.clone(), Some(if l.drift { 1.0 } else { 0.0 }));
-        if !l.dead.exists {
+        // The oldest age and the causes need every dead letter read: only with --scan, so
+        // that a scrape of a fleet stays a listing (a million dead letters take minutes).
+        if !l.dead.exists || !scan_causes {
             continue;
         }
-        match head_age(session, q, PeekOptions::new()).await? {
+        let dead_name = sanitize(&l.dead.name);
+        if is_quorum(session, q).await == Some(true) {
+            output.note(&format!(
+                "note: {dead_name}: no oldest-age or by-cause gauges: {QUORUM_NOT_PEEKED}"
+            ));
+            continue;
+        }
+        let found = scan(
+            session,
+            q,
+            &Filter::default(),
+            PeekOptions::new(),
+            "status -o prometheus",
+            output,
+        )
+        .await?;
+        at_least.add(labels.clone(), found.oldest.at_least().map(|s| s as f64));
+        match found.oldest {
             AgeReading::Known { seconds, .. } => age.add(labels.clone(), Some(seconds as f64)),
             AgeReading::Empty => {}
-            AgeReading::Unknown { why } => output.note(&format!(
-                "note: {}: no oldest-age gauge: {why}",
-                sanitize(&l.dead.name)
+            AgeReading::AtLeast {
+                seconds,
+                without_time,
+                not_read,
+                ..
+            } => output.note(&format!(
+                "note: {dead_name}: no oldest-age gauge (the at-least gauge says {}): {}",
+                crate::duration::format_duration(std::time::Duration::from_secs(seconds)),
+                gaps(without_time, not_read)
             )),
+            AgeReading::Unknown { why } => {
+                output.note(&format!("note: {dead_name}: no oldest-age gauge: {why}"))
+            }
         }
-        if scan_causes {
-            if is_quorum(session, q).await == Some(true) {
-                output.note(&format!(
-                    "note: {}: no by-cause gauges: {QUORUM_NOT_PEEKED}",
-                    sanitize(&l.dead.name)
-                ));
-                continue;
-            }
-            let found = scan(
-                session,
-                q,
-                &Filter::default(),
-                PeekOptions::new(),
-                "status --scan",
-                output,
-            )
-            .await?;
-            for (cause, n) in found.by_cause {
-                let mut with = labels.clone();
-                with.push(("cause", cause));
-                by_cause.add(with, Some(n as f64));
-            }
+        for (cause, n) in found.by_cause {
+            let mut with = labels.clone();
+            with.push(("cause", cause));
+            by_cause.add(with, Some(n as f64));
         }
     }
     prometheus::print(&[
-        messages, consumers, dead, age, by_cause, holds, waiting, drift,
+        messages, consumers, dead, age, at_least, by_cause, holds, waiting, drift,
     ])
 }

@@ -1,7 +1,7 @@
 //! What `dead check` and `status` measure of a `q.dead` beyond its depth: the age of its oldest
-//! dead letter (the head, read with a one-message peek that returns it in place), the count and
-//! age of what a filter keeps (a whole peek), the dead letters by cause, and the rate at which
-//! dead letters arrive (the management API's statistics).
+//! dead letter, the count and age of what a filter keeps, the dead letters by cause (each a
+//! peek of the whole queue that returns every message in place), and the rate at which dead
+//! letters arrive (the management API's statistics).
 //!
 //! A quorum `q.dead` is never peeked here unless the operator passed `--spend-delivery-budget`:
 //! every peek of one may spend a delivery of the messages it reads (all of them before
@@ -12,8 +12,7 @@ use std::collections::BTreeMap;
 
 use crate::broker::session::Session;
 use crate::clock::now_secs;
-use crate::dead::check::AgeReading;
-use crate::dead::decode::{self, AgeFrom};
+use crate::dead::check::{AgeReading, Oldest};
 use crate::dead::filter::Filter;
 use crate::dead::peek::PeekOptions;
 use crate::error::{Error, Result};
@@ -35,60 +34,40 @@ pub async fn is_quorum(session: &Session, queue: &QueueSettings) -> Option<bool>
     }
 }
 
-fn since(from: AgeFrom) -> String {
-    match from {
-        AgeFrom::Death => "death".to_owned(),
-        AgeFrom::Enqueued => "enqueued".to_owned(),
-    }
-}
-
-/// The age of the head of `q.dead`: a peek of one message, returned in place.
-pub async fn head_age(
+/// The age of the oldest dead letter of `q.dead`: a peek of the whole queue, every message
+/// returned in place. The head is not the oldest by the age queuey documents (an application's
+/// dead letter is aged from its job's enqueue, and a job that retried for days dies after jobs
+/// enqueued a second ago), and a head with no time says nothing of the rest. A quorum `q.dead`
+/// is not peeked without `--spend-delivery-budget`: its age is then unknown.
+pub async fn oldest_age(
     session: &Session,
     queue: &QueueSettings,
     peek: PeekOptions,
+    output: Output,
 ) -> Result<AgeReading> {
     if is_quorum(session, queue).await == Some(true) && !peek.spend_delivery_budget {
         return Ok(AgeReading::Unknown {
             why: QUORUM_NOT_PEEKED.to_owned(),
         });
     }
-    let options = PeekOptions {
-        max_messages: Some(1),
-        window: 1,
-        ..peek
-    };
-    let now = now_secs();
-    let read = with_dead_peek(session, &queue.dead_queue(), options, async |p| {
-        let Some(head) = p.next().await? else {
-            return Ok(AgeReading::Empty);
-        };
-        let dl = decode::decode(&head.message, &queue.name, &queue.options);
-        Ok(match dl.age(now) {
-            Some((seconds, from)) => AgeReading::Known {
-                seconds,
-                since: since(from),
-            },
-            None => AgeReading::Unknown {
-                why: "the head of q.dead has no death time (x-death, timestamp) and no envelope \
-                      (enqueued_at_ms)"
-                    .to_owned(),
-            },
-        })
-    })
-    .await;
-    match read {
-        Ok(age) => Ok(age),
-        Err(e) => Err(explain_missing(session, queue, e).await),
-    }
+    let found = scan(
+        session,
+        queue,
+        &Filter::default(),
+        peek,
+        "the age of the oldest dead letter",
+        output,
+    )
+    .await?;
+    Ok(found.oldest)
 }
 
 /// What a whole peek of `q.dead` found: the dead letters `filter` keeps, the oldest of their
 /// ages, and their count by cause.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Scan {
     pub matched: u64,
-    pub oldest: Option<AgeReading>,
+    pub oldest: AgeReading,
     pub by_cause: BTreeMap<String, u64>,
 }
 
@@ -110,40 +89,35 @@ pub async fn scan(
         .with_hint("pass --spend-delivery-budget, or leave out what needs the scan"));
     }
     let now = now_secs();
-    let mut out = Scan::default();
-    let mut oldest: Option<(u64, AgeFrom)> = None;
-    let mut unknown = 0u64;
+    let mut matched = 0u64;
+    let mut by_cause = BTreeMap::<String, u64>::new();
+    let mut oldest = Oldest::default();
     let read = with_dead_peek(session, &queue.dead_queue(), peek, async |p| {
         let progress = Progress::new(output, Some(p.target), "scanning");
         while let Some((_, dl)) = next_matching(p, queue, filter, now, &progress).await? {
-            out.matched += 1;
-            *out.by_cause
-                .entry(dl.cause.as_str().to_owned())
-                .or_default() += 1;
-            match dl.age(now) {
-                Some(age) if oldest.is_none_or(|o| age.0 > o.0) => oldest = Some(age),
-                Some(_) => {}
-                None => unknown += 1,
-            }
+            matched += 1;
+            *by_cause.entry(dl.cause.as_str().to_owned()).or_default() += 1;
+            oldest.add(dl.age(now));
         }
         progress.finish();
-        Ok(())
+        // What the peek could not see may be older than all it read: messages others held
+        // when it began, and what a stop signal left unread.
+        // Consumers whose holdings the API does not count yet: some, how many unknown.
+        let mut unread = p.held_elsewhere.map_or(Some(0), |h| h.messages);
+        if p.interrupted() {
+            unread = unread.map(|n| n + p.target.saturating_sub(p.received()));
+        }
+        Ok(unread)
     })
     .await;
-    if let Err(e) = read {
-        return Err(explain_missing(session, queue, e).await);
+    match read {
+        Ok(unread) => Ok(Scan {
+            matched,
+            oldest: oldest.reading(unread),
+            by_cause,
+        }),
+        Err(e) => Err(explain_missing(session, queue, e).await),
     }
-    out.oldest = Some(match (oldest, out.matched) {
-        (_, 0) => AgeReading::Empty,
-        (Some((seconds, from)), _) => AgeReading::Known {
-            seconds,
-            since: since(from),
-        },
-        (None, _) => AgeReading::Unknown {
-            why: format!("none of the {unknown} dead letters has a death time or an envelope"),
-        },
-    });
-    Ok(out)
 }
 
 /// Dead letters arriving in `q.dead` per second, by the management API's statistics: the

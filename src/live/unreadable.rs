@@ -151,12 +151,12 @@ fn refusal(queue: &str, mark: &Mark, limit: Option<u64>) -> Error {
         String::new()
     };
     let limit = limit.map_or(String::new(), |l| format!(" (delivery limit {l})"));
-    let n = mark.before;
+    let n = crate::output::plural(mark.before, "delivery");
     Error::new(
         Kind::UnreadableMessage,
         format!(
             "queue {queue:?} holds a message queuey's AMQP client cannot parse: a run{when} \
-             met it after {n} deliveries. On this quorum queue{limit} every read that meets it \
+             met it after {n}. On this quorum queue{limit} every read that meets it \
              again closes its connection and spends one delivery of each message it holds, so \
              queuey does not read the queue again by itself"
         ),

@@ -25,6 +25,8 @@ pub struct QueueCheck {
     pub verdicts: Vec<Verdict>,
     /// Whether any threshold is crossed.
     pub crossed: bool,
+    /// Whether any threshold could not be judged (its value unknown).
+    pub unknown: bool,
 }
 
 /// The JSON document of `dead check`.
@@ -32,6 +34,8 @@ pub struct QueueCheck {
 pub struct CheckReport {
     pub vhost: String,
     pub crossed: bool,
+    /// Some threshold of some queue could not be judged: exit 11 when none is crossed.
+    pub unknown: bool,
     pub queues: Vec<QueueCheck>,
 }
 
@@ -60,39 +64,48 @@ pub fn print_report(report: &CheckReport, output: Output) -> Result<()> {
                         v.threshold.to_owned(),
                         v.value.map_or("?".to_owned(), unit),
                         unit(v.limit),
-                        match (v.crossed, v.value) {
-                            (true, _) => "CROSSED".to_owned(),
-                            (false, None) if v.note.as_deref() != Some("no dead letters") => {
-                                "unknown".to_owned()
-                            }
-                            _ => "ok".to_owned(),
-                        },
+                        match (v.crossed, v.unknown) {
+                            (true, _) => "CROSSED",
+                            (false, true) => "UNKNOWN",
+                            (false, false) => "ok",
+                        }
+                        .to_owned(),
                         v.note.clone().unwrap_or_default(),
                     ]);
                 }
             }
             output::print(table)?;
-            let crossed = report.queues.iter().filter(|q| q.crossed).count();
-            output::print(if crossed == 0 {
-                "every threshold holds".to_owned()
-            } else {
-                format!(
-                    "{crossed} of {} crossed a threshold (exit 1)",
-                    output::plural(report.queues.len() as u64, "queue")
-                )
-            })
+            output::print(summary(report))
         }
     }
 }
 
-/// The gauges of a check: each queue's dead letters and oldest age, and per threshold its
-/// limit and whether it is crossed.
+/// The line under the table: what crossed, what could not be judged, and the exit code.
+fn summary(report: &CheckReport) -> String {
+    let of = output::plural(report.queues.len() as u64, "queue");
+    let crossed = report.queues.iter().filter(|q| q.crossed).count();
+    let unknown = report.queues.iter().filter(|q| q.unknown).count();
+    match (crossed, unknown) {
+        (0, 0) => "every threshold holds".to_owned(),
+        (0, u) => format!(
+            "no threshold crossed, but {u} of {of} could not be judged: UNKNOWN is not ok \
+             (exit 11)"
+        ),
+        (c, 0) => format!("{c} of {of} crossed a threshold (exit 1)"),
+        (c, u) => format!("{c} of {of} crossed a threshold, {u} could not be judged (exit 1)"),
+    }
+}
+
+/// The gauges of a check: each queue's dead letters and oldest age (when known exactly), and
+/// per threshold its limit, whether it is crossed (no sample when it could not be judged), and
+/// whether it could not be judged.
 fn families(report: &CheckReport) -> Vec<GaugeFamily> {
     let mut count = GaugeFamily::new(
         "dead_letters",
         "Dead letters in q.dead (matching the filters, when given)",
     );
     let mut age = GaugeFamily::oldest_age();
+    let mut at_least = GaugeFamily::oldest_age_at_least();
     let mut rate = GaugeFamily::new(
         "dead_letter_arrival_rate",
         "Dead letters arriving in q.dead per second (management API statistics)",
@@ -100,6 +113,10 @@ fn families(report: &CheckReport) -> Vec<GaugeFamily> {
     let mut crossed = GaugeFamily::new(
         "dead_check_crossed",
         "1 when the dead-letter threshold is crossed, else 0",
+    );
+    let mut unknown = GaugeFamily::new(
+        "dead_check_unknown",
+        "1 when the dead-letter threshold could not be judged (its value unknown), else 0",
     );
     let mut limit = GaugeFamily::new("dead_check_limit", "The dead-letter threshold's limit");
     for q in &report.queues {
@@ -109,13 +126,25 @@ fn families(report: &CheckReport) -> Vec<GaugeFamily> {
             let mut with = labels.clone();
             with.push(("threshold", v.threshold.to_owned()));
             match v.threshold {
-                "max-age" => age.add(labels.clone(), v.value),
+                // Only the oldest of all: a lower bound (`at-least`) is no sample.
+                "max-age" => {
+                    if let Some(AgeReading::Known { seconds, .. }) = &q.oldest {
+                        age.add(labels.clone(), Some(*seconds as f64));
+                    }
+                    let bound = q.oldest.as_ref().and_then(AgeReading::at_least);
+                    at_least.add(labels.clone(), bound.map(|s| s as f64));
+                }
                 "max-rate" => rate.add(labels.clone(), v.value),
                 _ => {}
             }
-            crossed.add(with.clone(), Some(if v.crossed { 1.0 } else { 0.0 }));
+            let judged = v.crossed || !v.unknown;
+            crossed.add(
+                with.clone(),
+                judged.then_some(if v.crossed { 1.0 } else { 0.0 }),
+            );
+            unknown.add(with.clone(), Some(if v.unknown { 1.0 } else { 0.0 }));
             limit.add(with, Some(v.limit));
         }
     }
-    vec![count, age, rate, crossed, limit]
+    vec![count, age, at_least, rate, crossed, unknown, limit]
 }

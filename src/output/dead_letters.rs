@@ -336,11 +336,7 @@ pub fn render_show(
         "  died             {}",
         dl.died_at.map_or(
             "unknown (no x-death, no timestamp property)".into(),
-            |t| format!(
-                "{} ({} ago)",
-                utc_time(t),
-                format_age(now.saturating_sub(t))
-            )
+            |t| format!("{} ({})", utc_time(t), ago(now, t))
         )
     ));
     if let Some(c) = dl.delivery_count {
@@ -372,9 +368,9 @@ pub fn render_show(
             line(format!("  priority         {}", e.priority));
             let secs = e.enqueued_at_ms / 1000;
             line(format!(
-                "  enqueued         {} ({} ago)",
+                "  enqueued         {} ({})",
                 utc_time(secs),
-                format_age(now.saturating_sub(secs))
+                ago(now, secs)
             ));
             if let Some(c) = &e.correlation_id {
                 line(format!("  correlation id   {}", sanitize(c)));
@@ -570,4 +566,17 @@ pub fn render_body(body: &[u8], content_type: Option<&str>) -> String {
     }
     out.pop();
     out
+}
+
+/// How long ago `t` was at `now`, or how far in the future (a clock that is not queuey's,
+/// or a forged time: such a dead letter has no age, see `DeadLetter::age`).
+fn ago(now: u64, t: u64) -> String {
+    if t > now.saturating_add(crate::dead::decode::CLOCK_SKEW_SECS) {
+        format!(
+            "{} in the future: a wrong clock, so no age",
+            format_age(t - now)
+        )
+    } else {
+        format!("{} ago", format_age(now.saturating_sub(t)))
+    }
 }

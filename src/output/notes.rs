@@ -45,8 +45,8 @@ pub fn note_interrupted(
     crate::error::ExitCode::Interrupted
 }
 
-/// After a run over `queue` that others held messages of when it began: they were not read
-/// (the run's exit code is then 3).
+/// After a run over `queue` that had other consumers when it began: what they held
+/// unacknowledged was not read (the run's exit code is then 3).
 pub fn note_held_elsewhere(
     output: Output,
     queue: &str,
@@ -56,33 +56,27 @@ pub fn note_held_elsewhere(
         return;
     };
     let by = match h.consumers {
-        0 => "no consumer: a connection that is gone, whose deliveries the broker has not \
-              returned yet"
-            .to_owned(),
         1 => "1 other consumer".to_owned(),
         n => format!("{n} other consumers"),
     };
-    output.warn(&format!(
-        "{} of {} {} held unacknowledged by {by}, and {} not read: {} to {} when {} acked or \
-         rejected, or when the connection holding {} closes; run the command again then \
-         (`rabbitmqctl list_consumers` and the management UI's queue page show who holds them)",
-        plural(h.messages, "dead letter"),
-        sanitize(queue),
-        if h.messages == 1 { "was" } else { "were" },
-        if h.messages == 1 {
-            "it was"
-        } else {
-            "they were"
-        },
-        if h.messages == 1 {
-            "it returns"
-        } else {
-            "they return"
-        },
-        sanitize(queue),
-        if h.messages == 1 { "it is" } else { "they are" },
-        if h.messages == 1 { "it" } else { "them" },
-    ));
+    let queue = sanitize(queue);
+    let then = "when they are acked or rejected, or when the connection holding them closes; \
+                run the command again then (`rabbitmqctl list_consumers` and the management UI's \
+                queue page show who holds them)";
+    output.warn(&match h.messages {
+        Some(n) => format!(
+            "{} of {queue} {} held unacknowledged by {by}, and not read: {} back in {queue} {then}",
+            plural(n, "dead letter"),
+            if n == 1 { "was" } else { "were" },
+            if n == 1 { "it comes" } else { "they come" },
+        ),
+        None => format!(
+            "{queue} has {by}: the dead letters {} holds unacknowledged were not read, and \
+             the management API counts none yet (its statistics are seconds old, or it did not \
+             answer), so this run may have missed some: they come back in {queue} {then}",
+            if h.consumers == 1 { "it" } else { "they" },
+        ),
+    });
 }
 
 /// The warning after a peek that republished messages on their last delivery.

@@ -52,6 +52,16 @@ impl GaugeFamily {
         )
     }
 
+    /// A lower bound of that age, which `status` and `dead check` both export: the oldest age
+    /// known, also when some dead letters have none (no x-death, timestamp or envelope) or were
+    /// not read. An alert on it never fires wrongly; the exact gauge is then left out.
+    pub fn oldest_age_at_least() -> GaugeFamily {
+        GaugeFamily::new(
+            "dead_letter_oldest_age_at_least_seconds",
+            "The oldest dead letter in q.dead is at least this old: the oldest age known, also when some dead letters have no time or were not read",
+        )
+    }
+
     /// Adds a sample when `value` is known.
     pub fn add(&mut self, labels: Vec<(&'static str, String)>, value: Option<f64>) {
         if let Some(value) = value {

@@ -9,9 +9,22 @@ use crate::output::{self, Format, Output, noun_for, plural, rate_text};
 use crate::plan::bounds::Overflow;
 
 /// Prints the report of a replay (or of a dry run), from q.dead or (`from_file`) an export.
-pub fn print_report(r: &ReplayReport, from_file: bool, output: Output) -> Result<()> {
+///
+/// `find_refused` is the `dead ls` command that lists refused copies a target dead-lettered (see
+/// [`ReplayReport::dead_lettered_not_found`]).
+pub fn print_report(
+    r: &ReplayReport,
+    from_file: bool,
+    find_refused: &str,
+    output: Output,
+) -> Result<()> {
     if output.format == Format::Json {
-        return output::print_json(r);
+        output::print_json(r)?;
+        // Said on stderr too: a log keeps what the JSON's count means.
+        if r.dead_lettered_not_found > 0 {
+            output.warn(&refused_not_found(r, from_file, find_refused));
+        }
+        return Ok(());
     }
     let bounded = r.targets.iter().any(|t| t.room.is_some());
     let mut header = if r.dry_run {
@@ -46,9 +59,12 @@ pub fn print_report(r: &ReplayReport, from_file: bool, output: Output) -> Result
         } else {
             // A target that was full says so in its own column; the reason in full is in the
             // JSON.
-            let why = match &t.room {
-                Some(room) if room.full > 0 && room.full == t.failed => {
+            let why = match (&t.room, &t.limits_unread) {
+                (Some(room), _) if room.full > 0 && room.full == t.failed => {
                     "full: not published (see its length limit)".to_owned()
+                }
+                (_, Some(unread)) if unread.kept > 0 && unread.kept == t.failed => {
+                    "length limits unread: not published (see below)".to_owned()
                 }
                 _ => sanitize(t.failure.as_deref().unwrap_or("")),
             };
@@ -107,10 +123,17 @@ pub fn print_report(r: &ReplayReport, from_file: bool, output: Output) -> Result
             ));
         }
         let full = full_total(r);
-        if r.would_fail > full {
+        // Those kept for unread limits are said below, with why.
+        let unread: u64 = r
+            .targets
+            .iter()
+            .filter_map(|t| t.limits_unread.as_ref())
+            .map(|u| u.kept)
+            .sum();
+        if r.would_fail > full + unread {
             s.push_str(&format!(
                 ", {} would fail and stay (their target queue does not exist)",
-                r.would_fail - full
+                r.would_fail - full - unread
             ));
         }
         if full > 0 {
@@ -124,16 +147,8 @@ pub fn print_report(r: &ReplayReport, from_file: bool, output: Output) -> Result
                 r.already_copied
             ));
         }
-        if !r.limits_unread.is_empty() {
-            s.push_str(&format!(
-                "; the length limits of {} could not be read (no management API): the broker \
-                 will refuse what does not fit",
-                r.limits_unread
-                    .iter()
-                    .map(|q| sanitize(q))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
+        for clause in unread_clauses(r) {
+            s.push_str(&clause);
         }
         s.push_str("; nothing moved");
         s
@@ -166,6 +181,9 @@ pub fn print_report(r: &ReplayReport, from_file: bool, output: Output) -> Result
                      limit)"
                 ));
             }
+        }
+        for clause in unread_clauses(r) {
+            s.push_str(&clause);
         }
         if r.dead_lettered_back > 0 {
             s.push_str(&format!(
@@ -238,16 +256,86 @@ pub fn print_report(r: &ReplayReport, from_file: bool, output: Output) -> Result
         })?;
     }
     if r.dead_lettered_not_found > 0 {
-        output.warn(&format!(
-            "{} refused by a target that dead-letters into {} did not come back there within \
-             5 s: if the broker delivers them later, each is a job twice in {} (its dead \
-             letter stayed); `queuey dead ls` shows them with cause maxlen",
-            plural(r.dead_lettered_not_found, "copy"),
-            sanitize(&r.source),
-            sanitize(&r.source)
-        ));
+        output.warn(&refused_not_found(r, from_file, find_refused));
     }
     Ok(())
+}
+
+/// For each target whose length limits could not be read: why, and what became of its copies
+/// (kept, or published under `--allow-drop-head`), in plain words.
+fn unread_clauses(r: &ReplayReport) -> Vec<String> {
+    let mut targets: Vec<&TargetReport> = r
+        .targets
+        .iter()
+        .filter(|t| t.limits_unread.is_some())
+        .collect();
+    targets.sort_by(|a, b| a.queue.cmp(&b.queue));
+    let mut out = Vec::new();
+    for t in targets {
+        let Some(u) = &t.limits_unread else { continue };
+        let queue = sanitize(&t.queue);
+        let head = format!(
+            "; the length limits of {queue} could not be read ({})",
+            sanitize(&u.why)
+        );
+        if u.kept > 0 {
+            out.push(format!(
+                "{head}: {} {} in {} (a limit set by a policy, which AMQP cannot see, with \
+                 RabbitMQ's default overflow drop-head would take each copy and push out one of \
+                 {queue}'s oldest jobs); --allow-drop-head publishes them anyway, accepting that",
+                plural(u.kept, "dead letter"),
+                if r.dry_run { "would stay" } else { "stay" },
+                sanitize(&r.source)
+            ));
+        }
+        if u.published > 0 {
+            out.push(if r.dry_run {
+                format!(
+                    "{head}: {} would be published under --allow-drop-head (if {queue} is at a \
+                     drop-head limit, each would push out one of its oldest jobs)",
+                    plural(u.published, "copy")
+                )
+            } else {
+                format!(
+                    "{head}: {} published under --allow-drop-head (if {queue} was at a \
+                     drop-head limit, each pushed out one of its oldest jobs)",
+                    plural(u.published, "copy")
+                )
+            });
+        }
+    }
+    out
+}
+
+/// The warning for refused copies that may be in a dead-letter queue, not found there: how
+/// many, why they may be there, and the `dead ls` that lists them (`find_refused`).
+fn refused_not_found(r: &ReplayReport, from_file: bool, find_refused: &str) -> String {
+    let n = r.dead_lettered_not_found;
+    let copies = plural(n, "copy");
+    let (were, them) = if n == 1 {
+        ("was", "it")
+    } else {
+        ("were", "them")
+    };
+    if from_file {
+        format!(
+            "the broker refused {copies} (nack) that what queuey read of the target does not \
+             explain (no limit, drop-head, or limits it could not read): a limit set since may \
+             be reject-publish-dlx and have dead-lettered {them}, e.g. into the queue's q.dead; \
+             each such job would then be there and in the file (whose line stays to replay), \
+             to run twice if both are replayed; `{}` lists such copies",
+            sanitize(find_refused)
+        )
+    } else {
+        let source = sanitize(&r.source);
+        format!(
+            "{copies} that the broker refused (nack) may have been dead-lettered into {source} \
+             by their target (a reject-publish-dlx limit, whether queuey read it or it was set \
+             since) and {were} not found there within 5 s: any that is there, or arrives later, \
+             is a job twice in {source} (its dead letter stayed); `{}` lists such copies",
+            sanitize(find_refused)
+        )
+    }
 }
 
 /// Copies not published (or, in a dry run, that would not be) because their target was full.

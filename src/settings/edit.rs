@@ -21,6 +21,8 @@ pub struct EditSettings {
     pub sets: Vec<(Pointer, String)>,
     pub archive: Option<PathBuf>,
     pub yes: bool,
+    /// `--allow-drop-head`: publish even where the copy may push out the target's oldest job.
+    pub allow_drop_head: bool,
     pub peek: PeekOptions,
 }
 
@@ -50,6 +52,7 @@ pub fn edit_settings(a: &DeadEditArgs, file: Option<&TopologyFile>) -> Result<Ed
         sets,
         archive: a.archive.clone(),
         yes: a.yes,
+        allow_drop_head: a.allow_drop_head,
         peek: peek_options(&a.peek)?,
     })
 }

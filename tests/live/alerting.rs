@@ -5,7 +5,9 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use crate::common::app::{App, DEAD_LETTERS};
+use queuey_core::Envelope;
+
+use crate::common::app::{App, DEAD_LETTERS, Doomed, FATAL_WHY, MALFORMED_BODY, Mode};
 use crate::common::{Broker, json, queuey, stderr};
 
 /// (family, labels) -> value, as a parser of the text format reads `text`.
@@ -81,26 +83,29 @@ fn dead_check_exits_1_on_each_crossed_threshold_and_0_otherwise() {
         "{text}"
     );
 
-    // Age of the head: a one-message peek, the head returned in place.
+    // Age: the oldest of every dead letter (a whole peek, each returned in place). The four
+    // jobs are aged from their enqueue; the malformed body has no time at all, so the oldest
+    // is known only from below: enough to cross a limit, never to hold one.
     let before = broker.bodies(&app.dead);
-    let head_is_job = serde_json::from_str::<serde_json::Value>(&before[0]).is_ok();
     std::thread::sleep(Duration::from_secs(2));
     let out = check(&[q, "--max-age", "1s", "-o", "json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let doc = json(&out);
     let oldest = &doc["queues"][0]["oldest"];
-    if head_is_job {
-        assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-        assert_eq!(oldest["kind"], "known");
-        assert_eq!(
-            oldest["since"], "enqueued",
-            "an application's dead letter has no death time"
-        );
-        assert!(oldest["seconds"].as_u64().expect("seconds") >= 2);
-    } else {
-        assert_eq!(out.status.code(), Some(0), "an unknown age crosses nothing");
-        assert_eq!(oldest["kind"], "unknown");
-    }
+    assert_eq!(oldest["kind"], "at-least", "{doc:#}");
+    assert_eq!(
+        oldest["since"], "enqueued",
+        "an application's dead letter has no death time"
+    );
+    assert!(oldest["seconds"].as_u64().expect("seconds") >= 2);
     let out = check(&[q, "--max-age", "1h"]);
+    assert_eq!(
+        out.status.code(),
+        Some(11),
+        "the malformed body may be older than 1h: unknown, not ok: {}",
+        stderr(&out)
+    );
+    let out = check(&[q, "--max-age", "1h", "--older-than", "0s"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(
         broker.bodies(&app.dead),
@@ -146,7 +151,12 @@ fn dead_check_exits_1_on_each_crossed_threshold_and_0_otherwise() {
             last = None;
             break;
         }
-        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        // 11 while the management API has no statistics for q.dead yet.
+        assert!(
+            matches!(out.status.code(), Some(0 | 11)),
+            "{}",
+            stderr(&out)
+        );
         last = Some(json(&out));
     }
     assert!(last.is_none(), "the rate never crossed 1/s: {last:#?}");
@@ -179,7 +189,12 @@ fn a_quorum_dead_queue_is_peeked_for_its_age_only_with_the_flag() {
     broker.publish_props(&dead, b"died two minutes ago", props);
     broker.wait_for_count(&dead, 1);
     let out = check(&[&q, "--max-age", "1m", "-o", "json"]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        out.status.code(),
+        Some(11),
+        "not peeked, not judged: {}",
+        stderr(&out)
+    );
     let doc = json(&out);
     assert_eq!(doc["queues"][0]["oldest"]["kind"], "unknown");
     assert!(
@@ -284,4 +299,242 @@ fn prometheus_output_parses_with_labels_escaped() {
         .output()
         .expect("queuey runs");
     assert_eq!(out.status.code(), Some(2));
+}
+
+/// Milliseconds since the Unix epoch, `ago` back.
+fn epoch_ms_ago(ago: Duration) -> u64 {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("the clock");
+    u64::try_from(now.saturating_sub(ago).as_millis()).expect("milliseconds fit")
+}
+
+const TWO_DAYS: Duration = Duration::from_secs(2 * 86_400);
+
+/// The application's worker dead-letters each of `steps` in turn: it runs one step, waits until
+/// `q.dead` holds one more dead letter, then runs the next, so that they lie in q.dead in this
+/// order (the library writes them: headers, body, no death time).
+fn dead_letter_in_order<const S: usize>(app: &App<'_, S>, steps: &[&dyn Fn()]) {
+    app.declare();
+    let worker = app.start(Mode::Normal);
+    for (i, step) in steps.iter().enumerate() {
+        step();
+        let want = u32::try_from(i + 1).expect("a few");
+        worker.until(
+            &format!("{want} dead letters in {}", app.dead),
+            Duration::from_secs(30),
+            |_| app.count(&app.dead) == Some(want),
+        );
+    }
+    worker.stop();
+}
+
+/// A job of the application enqueued `ago` back (its envelope's `enqueued_at_ms`), published
+/// to `q` through the library; it fails fatally, and the worker dead-letters it.
+fn doomed_enqueued_ago<const S: usize>(app: &App<'_, S>, ago: Duration) -> String {
+    let mut envelope = Envelope::new(&Doomed::<S> {
+        why: FATAL_WHY.to_owned(),
+    })
+    .expect("an envelope");
+    envelope.enqueued_at_ms = epoch_ms_ago(ago);
+    app.publish_envelope(&envelope);
+    envelope.job_id.to_string()
+}
+
+/// The `max-age` verdict of the first queue of a check's JSON.
+fn age_verdict(doc: &serde_json::Value) -> serde_json::Value {
+    doc["queues"][0]["verdicts"]
+        .as_array()
+        .and_then(|v| v.iter().find(|v| v["threshold"] == "max-age"))
+        .cloned()
+        .unwrap_or_else(|| panic!("no max-age verdict in {doc:#}"))
+}
+
+/// The gauges of `dead check -o prometheus` for `q`: (family, threshold label or "") -> value.
+fn gauges(out: &std::process::Output, vhost: &str, q: &str) -> BTreeMap<(String, String), f64> {
+    metrics(&String::from_utf8_lossy(&out.stdout))
+        .into_iter()
+        .filter(|((_, l), _)| l.get("vhost").map(String::as_str) == Some(vhost))
+        .filter(|((_, l), _)| l.get("queue").map(String::as_str) == Some(q))
+        .map(|((name, l), v)| (name, l.get("threshold").cloned().unwrap_or_default(), v))
+        .map(|(name, t, v)| ((name, t), v))
+        .collect()
+}
+
+#[test]
+fn the_age_gate_sees_an_old_dead_letter_behind_a_young_head() {
+    let broker = Broker::connect();
+    let app = App::<20>::new(&broker, "age-behind");
+    let q = app.q;
+    // Head: a job enqueued now. Behind it: a job enqueued two days ago that died after it (a
+    // job that retried or deferred for days does).
+    let young = std::cell::RefCell::new(String::new());
+    let old = std::cell::RefCell::new(String::new());
+    dead_letter_in_order(
+        &app,
+        &[
+            &|| *young.borrow_mut() = doomed_enqueued_ago(&app, Duration::ZERO),
+            &|| *old.borrow_mut() = doomed_enqueued_ago(&app, TWO_DAYS),
+        ],
+    );
+    let before = broker.ids(&app.dead);
+    assert_eq!(
+        before,
+        [young.take(), old.take()],
+        "the young one is the head"
+    );
+
+    let out = check(&[q, "--max-age", "1h", "-o", "json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let doc = json(&out);
+    let oldest = &doc["queues"][0]["oldest"];
+    assert_eq!(oldest["kind"], "known", "{doc:#}");
+    assert_eq!(oldest["since"], "enqueued");
+    let seconds = oldest["seconds"].as_u64().expect("seconds");
+    assert!(seconds >= TWO_DAYS.as_secs(), "{doc:#}");
+    let v = age_verdict(&doc);
+    assert_eq!(v["crossed"], true, "{v}");
+    assert_eq!(v["value"].as_f64(), Some(seconds as f64));
+    let table = check(&[q, "--max-age", "1h"]);
+    assert_eq!(table.status.code(), Some(1), "{}", stderr(&table));
+    let text = String::from_utf8_lossy(&table.stdout);
+    assert!(text.contains("CROSSED") && text.contains("2d"), "{text}");
+    // Holds at a limit above the oldest.
+    let out = check(&[q, "--max-age", "3d"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+
+    // status reads no dead letter without --scan: no age gauge (a scrape stays a listing);
+    // with it, the gauge is the oldest too.
+    let status = |args: &[&str]| {
+        let (mut cmd, _dir) = queuey();
+        let out = cmd
+            .args(["status", q, "-o", "prometheus"])
+            .args(args)
+            .output()
+            .expect("queuey runs");
+        assert!(out.status.success(), "{}", stderr(&out));
+        gauges(&out, &broker.vhost, q)
+    };
+    let g = status(&[]);
+    assert!(
+        !g.keys()
+            .any(|(family, _)| family.starts_with("queuey_dead_letter_oldest_age")),
+        "{g:#?}"
+    );
+    let g = status(&["--scan"]);
+    let age = g
+        .get(&(
+            "queuey_dead_letter_oldest_age_seconds".to_owned(),
+            String::new(),
+        ))
+        .copied();
+    assert!(
+        age.is_some_and(|a| a >= TWO_DAYS.as_secs_f64()),
+        "{age:?} in {g:#?}"
+    );
+    assert_eq!(
+        g.get(&(
+            "queuey_dead_letter_oldest_age_at_least_seconds".to_owned(),
+            String::new()
+        ))
+        .copied(),
+        age,
+        "exact, so the lower bound is the same"
+    );
+    assert_eq!(
+        broker.ids(&app.dead),
+        before,
+        "every look returned them in place"
+    );
+}
+
+#[test]
+fn a_dead_letter_without_a_time_at_the_head_never_makes_the_age_gate_hold() {
+    let broker = Broker::connect();
+    let app = App::<21>::new(&broker, "age-timeless");
+    let q = app.q;
+    let vhost = broker.vhost.clone();
+    // Head: a body that is not an envelope, which the library dead-letters as it was ("malformed
+    // envelope": no x-death, no timestamp, no envelope). Behind it: a job enqueued two days ago.
+    dead_letter_in_order(
+        &app,
+        &[&|| app.publish_raw(MALFORMED_BODY), &|| {
+            doomed_enqueued_ago(&app, TWO_DAYS);
+        }],
+    );
+    let before = broker.bodies(&app.dead);
+    assert_eq!(before[0].as_bytes(), MALFORMED_BODY, "the head has no time");
+
+    // What is behind it is older than the limit: crossed, whatever the head's age.
+    let out = check(&[q, "--max-age", "1h", "-o", "json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let doc = json(&out);
+    let oldest = &doc["queues"][0]["oldest"];
+    assert_eq!(oldest["kind"], "at-least", "{doc:#}");
+    assert!(oldest["seconds"].as_u64().expect("seconds") >= TWO_DAYS.as_secs());
+    assert_eq!(age_verdict(&doc)["crossed"], true);
+    let out = check(&[q, "--max-age", "1h", "-o", "prometheus"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let g = gauges(&out, &vhost, q);
+    let at = |family: &str| g.get(&(family.to_owned(), "max-age".to_owned())).copied();
+    assert_eq!(at("queuey_dead_check_crossed"), Some(1.0), "{g:#?}");
+    assert_eq!(at("queuey_dead_check_unknown"), Some(0.0), "{g:#?}");
+
+    // Below the limit: the head may be older than it, or not. Not "holds" (0), not "crossed"
+    // (1): unknown, exit 11, and why.
+    let out = check(&[q, "--max-age", "3d", "-o", "json"]);
+    assert_eq!(out.status.code(), Some(11), "{}", stderr(&out));
+    let doc = json(&out);
+    let v = age_verdict(&doc);
+    assert_eq!(
+        (v["crossed"].clone(), v["unknown"].clone()),
+        (false.into(), true.into()),
+        "{v}"
+    );
+    assert_eq!(v["value"], serde_json::Value::Null);
+    assert!(
+        stderr(&out).contains("1 dead letter has no time"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(doc["crossed"], false);
+    assert_eq!(doc["unknown"], true);
+    let table = check(&[q, "--max-age", "3d"]);
+    assert_eq!(table.status.code(), Some(11));
+    let text = String::from_utf8_lossy(&table.stdout);
+    assert!(
+        text.contains("UNKNOWN") && !text.contains("every threshold holds"),
+        "{text}"
+    );
+    let out = check(&[q, "--max-age", "3d", "-o", "prometheus"]);
+    assert_eq!(out.status.code(), Some(11), "{}", stderr(&out));
+    let g = gauges(&out, &vhost, q);
+    let at = |family: &str| g.get(&(family.to_owned(), "max-age".to_owned())).copied();
+    assert_eq!(
+        at("queuey_dead_check_crossed"),
+        None,
+        "no made-up 0: {g:#?}"
+    );
+    assert_eq!(at("queuey_dead_check_unknown"), Some(1.0), "{g:#?}");
+    assert_eq!(at("queuey_dead_check_limit"), Some(3.0 * 86_400.0));
+    let any = |family: &str| g.get(&(family.to_owned(), String::new())).copied();
+    assert_eq!(
+        any("queuey_dead_letter_oldest_age_seconds"),
+        None,
+        "a lower bound is no oldest age: {g:#?}"
+    );
+    assert!(
+        any("queuey_dead_letter_oldest_age_at_least_seconds")
+            .is_some_and(|a| a >= TWO_DAYS.as_secs_f64()),
+        "{g:#?}"
+    );
+
+    // Judged on the dead letters with an age only, as the note says: holds.
+    let out = check(&[q, "--max-age", "3d", "--older-than", "0s"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        broker.bodies(&app.dead),
+        before,
+        "every look returned them in place"
+    );
 }

@@ -278,8 +278,37 @@ fn a_port_speaking_http_is_not_amqp() {
         "{err}"
     );
     assert!(lines[1].contains("management port 15672"), "{err}");
+    assert!(!err.contains("ParserErrors"), "no parser debug dump: {err}");
     // queuey spoke first, as AMQP clients do: the protocol header.
     assert_eq!(&server.join().unwrap(), b"AMQP\x00\x00\x09\x01");
+}
+
+/// `--url` given the management API's port, a classic mistake: the broker's HTTP server waits
+/// 5 s for a request line and drops the connection ("connection aborted", RabbitMQ 3.10.8 and
+/// 4.3.6 alike), and queuey says which port that is.
+#[test]
+fn the_management_port_in_the_amqp_url_is_named() {
+    let api = crate::common::test_api_url();
+    let port = api
+        .rsplit(':')
+        .next()
+        .unwrap_or_default()
+        .trim_end_matches('/');
+    let url = format!("amqp://guest:guest@127.0.0.1:{port}/%2f");
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args(["ping", "--url", &url, "--connect-timeout", "30s"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains(&format!("port {port} is usually the management API's"))
+            || err.contains("not its management API's (15672)")
+            || err.contains("management port 15672"),
+        "{err}"
+    );
+    assert!(!err.contains("ParserErrors"), "no parser debug dump: {err}");
 }
 
 /// A management API that answers for a cluster of its own: `/api/overview` says

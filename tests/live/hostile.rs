@@ -259,7 +259,7 @@ fn a_message_queueys_client_cannot_parse_is_named_and_nothing_is_removed() {
     }
     let out = queuey().args(["dead", "ls", &q]).output().unwrap();
     assert!(
-        stderr(&out).contains("after 1 deliveries"),
+        stderr(&out).contains("after 1 delivery:"),
         "how far it read: {}",
         stderr(&out)
     );
@@ -321,7 +321,7 @@ fn a_quorum_dead_queue_with_an_unreadable_message_is_not_read_again_by_itself() 
         assert_eq!(again.status.code(), Some(7), "{}", stderr(&again));
         assert!(
             stderr(&again).contains("does not read the queue again by itself")
-                && stderr(&again).contains("after 1 deliveries")
+                && stderr(&again).contains("after 1 delivery")
                 && stderr(&again).contains("--retry-unreadable"),
             "{}",
             stderr(&again)

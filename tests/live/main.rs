@@ -18,6 +18,8 @@
 //! | 15 | `prune::prune_keeps_what_waits_and_what_the_topology_file_lists` |
 //! | 16 | `later::replay_after_5s_reaches_the_worker_after_the_delay_and_not_before` |
 //! | 17 | `repair::a_job_repaired_with_set_is_handled_by_the_real_worker` |
+//! | 20 | `alerting::the_age_gate_sees_an_old_dead_letter_behind_a_young_head` |
+//! | 21 | `alerting::a_dead_letter_without_a_time_at_the_head_never_makes_the_age_gate_hold` |
 
 #[path = "../common/mod.rs"]
 mod common;

@@ -368,7 +368,9 @@ fn returns_over_several_channels_are_attributed_and_decided_in_order() {
 /// the broker nack copies past the limit; their dead letters stay in q.dead, in order, and the
 /// run says so with exit code 3. Nothing is in both places, nothing is lost. Run without the
 /// management API, so that queuey cannot read the limit and the broker is what refuses (with
-/// the API, queuey does not publish what would not fit: `bounded_targets`).
+/// the API, queuey does not publish what would not fit:
+/// `bounded_targets_take_what_fits_and_the_rest_stays`), and with
+/// `--allow-drop-head`, the consent a target whose limits are unread needs.
 #[test]
 fn copies_the_broker_refuses_leave_their_dead_letters_in_place() {
     let broker = Broker::connect();
@@ -391,6 +393,9 @@ fn copies_the_broker_refuses_leave_their_dead_letters_in_place() {
     let out = cmd
         .args(["dead", "replay", &q, "-o", "json"])
         .args(["--api-url", "http://127.0.0.1:1", "--assume-classic"])
+        // Unread limits keep the copies unless the operator consents (see
+        // `a_target_whose_limits_cannot_be_read_keeps_its_jobs_and_the_dead_letters_stay`).
+        .arg("--allow-drop-head")
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
@@ -845,7 +850,11 @@ fn connection_closed_by_the_broker_mid_replay_loses_nothing() {
     );
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
-    assert!(stderr(&out).contains("still in"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("everything else is still only in"),
+        "{}",
+        stderr(&out)
+    );
     eventually(
         "q.dead and the target to add up",
         Duration::from_secs(30),
@@ -1680,8 +1689,8 @@ fn bounded_targets_take_what_fits_and_the_rest_stays() {
     assert_each_id_once(&broker, &q, &dead, &ids);
 }
 
-/// What queuey cannot foresee (no management API to read the limit, or a producer filling the
-/// queue in between) the broker refuses, and a `reject-publish-dlx` target dead-letters each
+/// What queuey cannot foresee (no management API to read the limit, here with the operator's
+/// consent `--allow-drop-head`, or a producer filling the queue in between) the broker refuses, and a `reject-publish-dlx` target dead-letters each
 /// refused copy back into q.dead, where its dead letter stayed: queuey finds those copies
 /// there (this run's, by run id and copy number) and removes them, and says so. Every id is
 /// once across q and q.dead (it was twice for 7 of 10 before: the issue). The same on 3.10
@@ -1694,6 +1703,7 @@ fn refused_copies_dead_lettered_back_are_not_doubled() {
     let out = cmd
         .args(["dead", "replay", &q])
         .args(["--api-url", "http://127.0.0.1:1", "--assume-classic"])
+        .arg("--allow-drop-head")
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
@@ -1716,6 +1726,411 @@ fn refused_copies_dead_lettered_back_are_not_doubled() {
     for (_, props) in broker.snapshot(&dead) {
         let headers = props.headers().as_ref().unwrap();
         assert!(headers.inner().get("x-death").is_none(), "{headers:?}");
+    }
+}
+
+/// A work queue `q` with no dead-letter exchange (a job it pushes out is gone), its `q.dead`,
+/// 3 jobs waiting in `q` and `n` dead letters bound for `q` in `q.dead`; `args` are `q`'s
+/// arguments. Returns (q, q.dead, the waiting jobs' ids, the dead letters' ids).
+pub(crate) fn busy_work_queue(
+    broker: &Broker,
+    label: &str,
+    args: FieldTable,
+    n: usize,
+) -> (String, String, Vec<String>, Vec<String>) {
+    let q = broker.queue_name(label);
+    let dead = format!("{q}.dead");
+    broker.track_queue(&dead);
+    broker.declare(&dead, FieldTable::default());
+    broker.declare(&q, args);
+    let waiting: Vec<String> = (0..3).map(|i| format!("work-{i}")).collect();
+    broker.publish_ids(&q, &waiting);
+    let ids = fill(broker, &dead, &[q.as_str()], &["fatal error: x"], n);
+    broker.wait_for_count(&dead, n as u32);
+    (q, dead, waiting, ids)
+}
+
+/// Without the management API queuey cannot see a target's length limit (an argument, or a
+/// policy, which AMQP never shows), and RabbitMQ's default overflow, drop-head, refuses
+/// nothing: it takes each copy and pushes out the queue's oldest job. So the copies to such a
+/// target are not published: the dry run and the run say why and how to go on, the dead
+/// letters stay in order, the jobs waiting in `q` stay, exit 3 (before, all 5 went and 3
+/// waiting jobs were lost, exit 0). `--allow-drop-head` is the operator's consent: then they
+/// go, and the summary says what that may have cost. The same on 3.10 and 4.3.
+#[test]
+fn a_target_whose_limits_cannot_be_read_keeps_its_jobs_and_the_dead_letters_stay() {
+    let broker = Broker::connect();
+    let no_api = ["--api-url", "http://127.0.0.1:1", "--assume-classic"];
+    let (q, dead, waiting, ids) = busy_work_queue(
+        &broker,
+        "unseen",
+        table(vec![("x-max-length", AMQPValue::LongLongInt(3))]),
+        5,
+    );
+    let out = run(&[&["dead", "replay", &q, "--dry-run"][..], &no_api].concat());
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains(&format!(
+            "dry run: 5 of 5 dead letters in {dead} match: 0 would be replayed; the length \
+             limits of {q} could not be read (no management API): 5 dead letters would stay \
+             in {dead}"
+        )) && stdout(&out).contains("--allow-drop-head publishes them anyway"),
+        "{}",
+        stdout(&out)
+    );
+    let out = run(&[&["dead", "replay", &q, "-o", "json"][..], &no_api].concat());
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    let report = json(&out);
+    assert_eq!(
+        (
+            &report["moved"],
+            &report["failed"],
+            &report["limits_unread"]
+        ),
+        (
+            &serde_json::json!(0),
+            &serde_json::json!(5),
+            &serde_json::json!([q.clone()])
+        ),
+        "{report}"
+    );
+    let unread = &report["targets"][0]["limits_unread"];
+    assert_eq!(
+        (&unread["why"], &unread["kept"], &unread["published"]),
+        (
+            &serde_json::json!("no management API"),
+            &serde_json::json!(5),
+            &serde_json::json!(0)
+        ),
+        "{report}"
+    );
+    assert_eq!(broker.ids(&q), waiting, "the waiting jobs stay");
+    assert_eq!(broker.ids(&dead), ids, "the dead letters stay, in order");
+
+    let out = run(&[&["dead", "replay", &q][..], &no_api].concat());
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("length limits unread: not published (see below)")
+            && stdout(&out).contains(&format!(
+                "the length limits of {q} could not be read (no management API): 5 dead \
+                 letters stay in {dead}"
+            )),
+        "{}",
+        stdout(&out)
+    );
+
+    // With the operator's consent, the copies go: q (max-length 3, drop-head) keeps the last 3.
+    let out = run(&[&["dead", "replay", &q, "--allow-drop-head"][..], &no_api].concat());
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains(&format!(
+            "the length limits of {q} could not be read (no management API): 5 copies \
+             published under --allow-drop-head (if {q} was at a drop-head limit, each pushed \
+             out one of its oldest jobs)"
+        )),
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(broker.ids(&q), ids[2..].to_vec());
+    assert_eq!(broker.count(&dead), 0);
+}
+
+/// A policy set a moment before the run binds it: the broker enforces a new policy at once,
+/// while the API shows it on the queue seconds later (measured: 1.3 to 5 s on 3.10.8 and
+/// 4.3.6), so queuey reads the policy listings, which are current at once, and computes the
+/// effective policy itself. `q` holds 3 jobs; a `max-length` 3 policy (then an operator
+/// policy) is set and the replay runs at once: nothing fits, the 5 dead letters stay, the 3
+/// jobs stay (before, the 5 copies went and pushed out the 3 jobs, exit 0). The same on 3.10
+/// and 4.3.
+#[test]
+fn a_policy_set_just_before_the_replay_is_honoured() {
+    let broker = Broker::connect();
+    for operator in [false, true] {
+        let label = if operator {
+            "fresh-op-policy"
+        } else {
+            "fresh-policy"
+        };
+        let (q, dead, waiting, ids) = busy_work_queue(&broker, label, FieldTable::default(), 5);
+        broker.set_policy(
+            &q,
+            &format!("^{}$", regex_escape(&q)),
+            serde_json::json!({"max-length": 3}),
+            operator,
+        );
+        let (mut cmd, _dir) = queuey();
+        let out = cmd
+            .args(["dead", "replay", &q, "-o", "json"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(3), "{label}: {}", stderr(&out));
+        let report = json(&out);
+        let target = &report["targets"][0];
+        assert_eq!(
+            (
+                &report["moved"],
+                &report["failed"],
+                &target["room"]["max_length"],
+                &target["room"]["held_at_start"],
+                &target["room"]["overflow"],
+            ),
+            (
+                &serde_json::json!(0),
+                &serde_json::json!(5),
+                &serde_json::json!(3),
+                &serde_json::json!(3),
+                &serde_json::json!("drop-head"),
+            ),
+            "{label}: {report}"
+        );
+        assert_eq!(broker.ids(&q), waiting, "{label}: the waiting jobs stay");
+        assert_eq!(broker.ids(&dead), ids, "{label}: the dead letters stay");
+    }
+}
+
+/// A limit the run could not have read: the broker's refusal (nack) is the news. `q` has its
+/// overflow (`reject-publish-dlx` or `reject-publish`) and its dead-letter route as arguments
+/// but no length limit, so queuey reads it as unbounded; once its first copy is in `q`, the
+/// test sets a `max-length 1` policy, and every later copy is refused. queuey cannot have seen
+/// that limit (it read the target before it was set), however exactly it reads policies.
+///
+/// - `reject-publish-dlx`: the broker dead-letters each refused copy back into q.dead, beside
+///   its dead letter. queuey looks there (the refusal says a limit came since, which may dead-
+///   letter anywhere), finds its copies and removes them: `dead_lettered_back` = `refused`, no
+///   warning, each id once across q and q.dead. Before, it looked only when it had read a
+///   `reject-publish-dlx` limit: the refused jobs stayed twice in q.dead (the issue: 8 of 10).
+/// - `reject-publish`: nothing comes back; after its 5 s look, queuey says how many refused
+///   copies may be in q.dead twice and the `dead ls` that lists them
+///   (`dead_lettered_not_found` = `refused`). Before, it said nothing.
+///
+/// Exit 3 both ways; the same on 3.10 and 4.3.
+#[test]
+fn copies_refused_by_a_limit_set_after_the_run_read_the_target_are_accounted_for() {
+    let broker = Broker::connect();
+    for overflow in ["reject-publish-dlx", "reject-publish"] {
+        let q = broker.queue_name("late-limit");
+        let dead = format!("{q}.dead");
+        broker.track_queue(&dead);
+        broker.declare(&dead, FieldTable::default());
+        broker.declare(
+            &q,
+            table(vec![
+                ("x-overflow", long_str(overflow)),
+                ("x-dead-letter-exchange", long_str("")),
+                ("x-dead-letter-routing-key", long_str(&dead)),
+            ]),
+        );
+        let n = 24;
+        let ids = fill(&broker, &dead, &[q.as_str()], &["fatal error: x"], n);
+        broker.wait_for_count(&dead, n as u32);
+        let dir = tempfile::tempdir().unwrap();
+        // 6 s at this rate: the policy lands mid-run even on a busy machine.
+        let child = queuey_process(dir.path())
+            .args(["dead", "replay", &q, "--rate", "4", "-o", "json"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The first copy is in q: queuey has read q (before its first copy), with no limit.
+        eventually("the first copy in q", Duration::from_secs(60), || {
+            (broker.count(&q) >= 1).then_some(())
+        });
+        broker.set_policy(
+            &q,
+            &format!("^{}$", regex_escape(&q)),
+            serde_json::json!({"max-length": 1}),
+            false,
+        );
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(3), "{overflow}: {}", stderr(&out));
+        let report = json(&out);
+        let t = &report["targets"][0];
+        let moved = report["moved"].as_u64().unwrap();
+        let refused = t["refused"].as_u64().unwrap();
+        assert!(
+            refused > 0,
+            "{overflow}: the policy came after the last copy (a slow machine?): {report}"
+        );
+        assert_eq!(
+            (moved + refused, report["failed"].as_u64(), &t["room"]),
+            (n as u64, Some(refused), &Value::Null),
+            "{overflow}: every copy moved or refused, q read with no limit: {report}"
+        );
+        assert_eq!(broker.ids(&q), ids[..moved as usize].to_vec(), "{overflow}");
+        assert_eq!(
+            broker.ids(&dead),
+            ids[moved as usize..].to_vec(),
+            "{overflow}: the dead letters of the refused copies, in order, and nothing else"
+        );
+        assert_each_id_once(&broker, &q, &dead, &ids);
+        let err = stderr(&out);
+        if overflow == "reject-publish-dlx" {
+            assert_eq!(
+                (
+                    &report["dead_lettered_back"],
+                    &t["dead_lettered_back"],
+                    &report["dead_lettered_not_found"]
+                ),
+                (
+                    &Value::from(refused),
+                    &Value::from(refused),
+                    &Value::from(0)
+                ),
+                "{report}"
+            );
+            assert!(!err.contains("not found there"), "{err}");
+            // The dead letters left are the originals, not the broker's copies.
+            for (_, props) in broker.snapshot(&dead) {
+                let headers = props.headers().as_ref().unwrap();
+                assert!(headers.inner().get("x-death").is_none(), "{headers:?}");
+            }
+        } else {
+            assert_eq!(
+                (
+                    &report["dead_lettered_back"],
+                    &report["dead_lettered_not_found"]
+                ),
+                (&Value::from(0), &Value::from(refused)),
+                "{report}"
+            );
+            assert!(
+                err.contains(&format!(
+                    "{refused} copies that the broker refused (nack) may have been \
+                     dead-lettered into {dead} by their target"
+                )) && err.contains(&format!(
+                    "`queuey dead ls {q} --cause maxlen --header x-queuey-last-replay` lists \
+                     such copies"
+                )),
+                "{err}"
+            );
+        }
+    }
+}
+
+/// The same limit set mid-run, under `--from-file`: the refused copies go, dead-lettered by
+/// `q`, into q.dead while their lines stay in the file to replay. A file run has no q.dead in
+/// hand to look in: it counts them (`dead_lettered_not_found` = `refused`) and says that each
+/// such job is then in q.dead and in the file, with the `dead ls` that lists them. Before, it
+/// said nothing. The same on 3.10 and 4.3.
+#[test]
+fn copies_refused_during_a_replay_from_a_file_by_a_limit_set_since_are_said() {
+    let broker = Broker::connect();
+    let q = broker.queue_name("late-limit-file");
+    let dead = format!("{q}.dead");
+    broker.track_queue(&dead);
+    broker.declare(&dead, FieldTable::default());
+    broker.declare(
+        &q,
+        table(vec![
+            ("x-overflow", long_str("reject-publish-dlx")),
+            ("x-dead-letter-exchange", long_str("")),
+            ("x-dead-letter-routing-key", long_str(&dead)),
+        ]),
+    );
+    let n = 24;
+    let ids = fill(&broker, &dead, &[q.as_str()], &["fatal error: x"], n);
+    broker.wait_for_count(&dead, n as u32);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("dead.jsonl");
+    let out = queuey_in(dir.path())
+        .args([
+            "dead",
+            "export",
+            &q,
+            "--output-file",
+            file.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(broker.drain_ids(&dead).len(), n);
+    let child = queuey_process(dir.path())
+        .args(["dead", "replay", &q, "--from-file", file.to_str().unwrap()])
+        .args(["--rate", "4", "-o", "json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    eventually("the first copy in q", Duration::from_secs(60), || {
+        (broker.count(&q) >= 1).then_some(())
+    });
+    broker.set_policy(
+        &q,
+        &format!("^{}$", regex_escape(&q)),
+        serde_json::json!({"max-length": 1}),
+        false,
+    );
+    let out = child.wait_with_output().unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    let report = json(&out);
+    let moved = report["moved"].as_u64().unwrap();
+    let refused = report["targets"][0]["refused"].as_u64().unwrap();
+    assert!(refused > 0, "the policy came after the last copy: {report}");
+    assert_eq!(
+        (moved + refused, &report["dead_lettered_not_found"]),
+        (n as u64, &Value::from(refused)),
+        "{report}"
+    );
+    assert!(
+        err.contains(&format!("the broker refused {refused} copies (nack)"))
+            && err.contains("there and in the file (whose line stays to replay)")
+            && err.contains(&format!(
+                "`queuey dead ls {q} --cause maxlen --header x-queuey-last-replay` lists such \
+                 copies"
+            )),
+        "{err}"
+    );
+    // Where the refused jobs are: in q.dead, dead-lettered by q (and in the file).
+    assert_eq!(broker.ids(&q), ids[..moved as usize].to_vec());
+    eventually(
+        "the refused copies in q.dead",
+        Duration::from_secs(10),
+        || (broker.count(&dead) == refused as u32).then_some(()),
+    );
+    assert_each_id_once(&broker, &q, &dead, &ids);
+}
+
+/// The review's case as it was reported: a policy with the whole limit (`max-length 2`,
+/// `reject-publish-dlx`, dead-lettering back into q.dead) set on an empty `q` right before the
+/// replay. Whether queuey read it (the API shows a new policy seconds late) or the broker
+/// refused the copies (then they came back into q.dead), each id is once across q and q.dead
+/// afterwards; the 8 that do not fit stay as their dead letters, and a refusal is accounted
+/// for. Before, the 8 refused copies stayed in q.dead beside their dead letters.
+#[test]
+fn a_reject_publish_dlx_policy_set_just_before_the_replay_doubles_nothing() {
+    let broker = Broker::connect();
+    let q = broker.queue_name("late-policy");
+    let dead = format!("{q}.dead");
+    broker.track_queue(&dead);
+    broker.declare(&dead, FieldTable::default());
+    broker.declare(&q, FieldTable::default());
+    let ids = fill(&broker, &dead, &[q.as_str()], &["fatal error: x"], 10);
+    broker.wait_for_count(&dead, 10);
+    broker.set_policy(
+        &q,
+        &format!("^{}$", regex_escape(&q)),
+        serde_json::json!({"max-length": 2, "overflow": "reject-publish-dlx",
+            "dead-letter-exchange": "", "dead-letter-routing-key": dead}),
+        false,
+    );
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args(["dead", "replay", &q, "-o", "json"])
+        .output()
+        .unwrap();
+    let report = json(&out);
+    assert_each_id_once(&broker, &q, &dead, &ids);
+    let t = &report["targets"][0];
+    assert_eq!(report["dead_lettered_not_found"], 0, "{report}");
+    assert_eq!(t["dead_lettered_back"], t["refused"], "{report}");
+    if report["failed"] != 0 {
+        assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+        assert_eq!(
+            (&report["moved"], &report["failed"]),
+            (&Value::from(2), &Value::from(8))
+        );
+        assert_eq!(broker.ids(&q), ids[..2].to_vec());
     }
 }
 
@@ -1743,6 +2158,27 @@ fn dead_letters_held_by_another_consumer_are_reported_and_never_success() {
             FieldTable::default(),
         ))
         .unwrap();
+    // A consumer alone makes a look incomplete: without the management API (or before its
+    // statistics, seconds old, count what the consumer took) queuey cannot say how many it
+    // holds, and says so rather than call 70 of 70 complete.
+    broker.wait_for_count(&dead, 70);
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args(["dead", "ls", &q, "--limit", "0", "-o", "json"])
+        .args(["--api-url", "http://127.0.0.1:1", "--assume-classic"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(&format!("{dead} has 1 other consumer"))
+            && stderr(&out).contains("may have missed some"),
+        "{}",
+        stderr(&out)
+    );
+    let j = json(&out);
+    assert!(j["held_elsewhere"]["messages"].is_null(), "{j}");
+    assert_eq!(j["held_elsewhere"]["consumers"], 1, "{j}");
+    assert_eq!(j["scanned"], 70);
     // queuey learns what is held from the management API's statistics.
     eventually(
         "the API to count 30 unacknowledged",
@@ -2123,4 +2559,45 @@ fn a_replay_stopped_by_its_limit_says_how_far_it_read() {
         stdout(&out)
     );
     assert_eq!((broker.count(&q), broker.count(&dead)), (1, 1));
+}
+
+/// A dead letter whose headers name the dead-letter queue itself as its original queue (a
+/// tool that moved it there, or a hand-made header): a copy would only move it to the back of
+/// q.dead without its death headers. It stays, named, exit 3; the others move.
+#[test]
+fn a_dead_letter_from_the_dead_letter_queue_itself_is_not_moved_into_it() {
+    let broker = Broker::connect();
+    let (q, dead, targets) = setup(&broker, "self-dead", 1);
+    let ids = fill(
+        &broker,
+        &dead,
+        &[targets[0].as_str(), dead.as_str()],
+        &["x"],
+        6,
+    );
+    for args in [&["--dry-run"][..], &[][..]] {
+        let (mut cmd, _dir) = queuey();
+        let out = cmd
+            .args(["dead", "replay", &q, "-o", "json"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(3), "{args:?}: {}", stderr(&out));
+        let report = json(&out);
+        let row = report["targets"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["queue"] == dead.as_str())
+            .unwrap_or_else(|| panic!("a row for {dead}: {report}"));
+        assert!(
+            row.to_string()
+                .contains("itself: a copy would only move it to its back"),
+            "{row}"
+        );
+    }
+    let moved: Vec<String> = ids.iter().step_by(2).cloned().collect();
+    let stayed: Vec<String> = ids.iter().skip(1).step_by(2).cloned().collect();
+    assert_eq!(broker.ids(&targets[0]), moved);
+    assert_eq!(broker.ids(&dead), stayed, "they stay, with their headers");
 }

@@ -250,11 +250,18 @@ fn rerun(cluster: &Cluster, via: Via, dir: &Path, f: &Fixture, label: &str) -> O
     match out.status.code() {
         Some(0) => assert!(summary["held_elsewhere"].is_null(), "{summary}"),
         Some(3) => {
+            // How many, when the management API's statistics (seconds old) count them; else
+            // the consumers that may hold them.
+            let held = &summary["held_elsewhere"];
             assert!(
-                summary["held_elsewhere"]["messages"].as_u64() > Some(0),
-                "{label}: exit 3 names the dead letters held elsewhere: {summary}"
+                held["messages"].as_u64() > Some(0)
+                    || (held["messages"].is_null() && held["consumers"].as_u64() > Some(0)),
+                "{label}: exit 3 names what is held elsewhere: {summary}"
             );
-            assert!(err.contains("held unacknowledged by"), "{err}");
+            assert!(
+                err.contains("held unacknowledged by") || err.contains("may have missed some"),
+                "{err}"
+            );
         }
         other => panic!("{label}: the rerun exited {other:?}: {err}"),
     }

@@ -372,6 +372,20 @@ fn kill_queuey_three_times(label: &str, dead_type: &str) {
 
 /// Runs a replay, breaks the node with `fault` mid-run, mends it with `mend`, and reruns; over
 /// a `q.dead` of `dead_type`.
+/// Reads "; N more copies published before the stop" out of a failed run's warning (0 when
+/// it names none).
+fn copies_in_doubt(stderr: &str) -> u64 {
+    let Some(i) = stderr.find(" published before the stop") else {
+        return 0;
+    };
+    stderr[..i]
+        .rsplit("; ")
+        .next()
+        .and_then(|s| s.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("a count of copies in doubt in {stderr}"))
+}
+
 fn broker_fault(label: &str, dead_type: &str, fault: impl Fn(&Node), mend: impl Fn(&Node)) {
     let _lock = Node::lock();
     let node = Node::start(1);
@@ -396,6 +410,7 @@ fn broker_fault(label: &str, dead_type: &str, fault: impl Fn(&Node), mend: impl 
     assert_ne!(status.code(), Some(0), "{err}");
     assert!(err.contains("the broker does not confirm acks"), "{err}");
     let (copied, removed) = reported_counts(&err);
+    let in_doubt = copies_in_doubt(&err);
     mend(&node);
     let broker = Broker::connect_node(&node);
     wait_settled(&broker, &f);
@@ -412,11 +427,17 @@ fn broker_fault(label: &str, dead_type: &str, fault: impl Fn(&Node), mend: impl 
         "{removed} reported removed, but q.dead holds {in_dead} of {}",
         f.total
     );
+    // Every copy in the target beyond the confirmed ones was announced as possibly there.
+    assert!(
+        in_target - copied <= in_doubt,
+        "{in_target} in the target, {copied} confirmed, but only {in_doubt} said to be in doubt: {err}"
+    );
     let (lost, dup) = lost_and_duplicated(&broker, &f);
     assert_eq!(lost, 0);
     eprintln!(
-        "{label}: queuey said copied and confirmed {copied}, removed {removed}; found \
-         {in_dead} in q.dead, {in_target} in the target; 0 lost, {dup} in both places"
+        "{label}: queuey said copied and confirmed {copied}, removed {removed}, {in_doubt} \
+         more in doubt; found {in_dead} in q.dead, {in_target} in the target; 0 lost, {dup} in \
+         both places"
     );
     let summary = rerun(&node, dir.path(), &f);
     eprintln!(

@@ -285,16 +285,24 @@ impl AmqpTarget {
         format!(
             "{}://{}:{MASK}@{}:{}/{}",
             if self.tls { "amqps" } else { "amqp" },
-            utf8_percent_encode(&self.username, NON_ALPHANUMERIC),
+            utf8_percent_encode(&self.username, SHOWN),
             host_for_url(&self.host),
             self.port,
             // A list whose next item is not a URL is read as one URL whose vhost holds the
             // rest, commas and all (`/,user:secret@host`): what looks like a password there is
             // masked before it is encoded.
-            utf8_percent_encode(&redact::mask_userinfo(&self.vhost), NON_ALPHANUMERIC),
+            utf8_percent_encode(&redact::mask_userinfo(&self.vhost), SHOWN),
         )
     }
 }
+
+/// What a shown URL percent-encodes in a user name or a vhost: all but RFC 3986's unreserved
+/// characters, so `orders-eu` reads as written and `/` as `%2F`.
+const SHOWN: &percent_encoding::AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
 
 /// Where the management HTTP API is and who to talk to it as.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -442,6 +450,12 @@ mod tests {
         );
         assert_eq!(t.password(), "guest");
         assert_eq!(t.display(), "amqp://guest:***@localhost:5672/%2F");
+        // Unreserved characters are shown as written.
+        let t = AmqpTarget::parse("amqp://ops.user:pw@mq:5672/orders-eu_1.~x%2Fy").unwrap();
+        assert_eq!(
+            t.display(),
+            "amqp://ops.user:***@mq:5672/orders-eu_1.~x%2Fy"
+        );
     }
 
     #[test]

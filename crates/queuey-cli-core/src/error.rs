@@ -36,6 +36,9 @@ pub enum ExitCode {
     Declined = 9,
     /// What was asked for is not there: `dead show` found no such message in q.dead.
     NotFound = 10,
+    /// `dead check` could not judge a threshold (its value unknown) and found none crossed: a
+    /// gate that cannot see never says "holds" (0).
+    Unknown = 11,
     /// A bug in queuey.
     Internal = 70,
     /// Stopped by Ctrl-C (SIGINT) after finishing what was in flight.
@@ -44,7 +47,7 @@ pub enum ExitCode {
 
 impl ExitCode {
     /// Every code, in order.
-    pub const ALL: [ExitCode; 13] = [
+    pub const ALL: [ExitCode; 14] = [
         ExitCode::Ok,
         ExitCode::Drift,
         ExitCode::Usage,
@@ -56,6 +59,7 @@ impl ExitCode {
         ExitCode::Io,
         ExitCode::Declined,
         ExitCode::NotFound,
+        ExitCode::Unknown,
         ExitCode::Internal,
         ExitCode::Interrupted,
     ];
@@ -115,6 +119,11 @@ impl ExitCode {
                 "not found: dead show or dead edit found no message at that position or with \
                  that message id in q.dead (the queue itself exists; a missing queue is 7)"
             }
+            ExitCode::Unknown => {
+                "unknown: dead check could not judge a threshold it was asked for (a value it \
+                 could not measure, the note says why: an age no dead letter tells, a quorum \
+                 q.dead not peeked, a rate without statistics) and found none crossed"
+            }
             ExitCode::Internal => "internal error (a bug in queuey)",
             ExitCode::Interrupted => {
                 "interrupted: Ctrl-C (SIGINT), SIGTERM or SIGHUP stopped a replay or purge cleanly"
@@ -145,13 +154,15 @@ impl ExitCode {
     }
 
     /// The code of a run made of several results: the most severe wins, where errors outrank
-    /// `Partial`, which outranks `Drift`, which outranks `Ok`.
+    /// `Partial`, which outranks `Drift`, which outranks `Unknown`, which outranks `Ok` (a
+    /// threshold crossed is news; one that could not be judged is said beside it).
     pub fn merge(self, other: ExitCode) -> ExitCode {
         fn rank(c: ExitCode) -> u8 {
             match c {
                 ExitCode::Ok => 0,
-                ExitCode::Drift => 1,
-                ExitCode::Partial => 2,
+                ExitCode::Unknown => 1,
+                ExitCode::Drift => 2,
+                ExitCode::Partial => 3,
                 ExitCode::Usage
                 | ExitCode::Unreachable
                 | ExitCode::AccessRefused
@@ -160,8 +171,8 @@ impl ExitCode {
                 | ExitCode::Io
                 | ExitCode::Declined
                 | ExitCode::NotFound
-                | ExitCode::Internal => 3,
-                ExitCode::Interrupted => 4,
+                | ExitCode::Internal => 4,
+                ExitCode::Interrupted => 5,
             }
         }
         if rank(other) > rank(self) {
@@ -383,12 +394,16 @@ mod tests {
         );
         assert_eq!(Interrupted.merge(Api), Interrupted);
         assert_eq!(Ok.merge(Ok), Ok);
+        assert_eq!(Ok.merge(Unknown), Unknown);
+        assert_eq!(Unknown.merge(Drift), Drift);
+        assert_eq!(Drift.merge(Unknown), Drift);
+        assert_eq!(Unknown.merge(Api), Api);
     }
 
     #[test]
     fn codes_are_stable() {
         let codes: Vec<u8> = ExitCode::ALL.iter().map(|c| c.code()).collect();
-        assert_eq!(codes, vec![0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 70, 130]);
+        assert_eq!(codes, vec![0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 70, 130]);
     }
 
     #[test]

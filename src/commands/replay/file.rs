@@ -127,7 +127,15 @@ pub(super) async fn from_file(
                 continue;
             }
             Step::Would { to, reset } => {
-                match super::room::admit(session, &run.rooms, &to, message.body.len()).await? {
+                match super::room::admit_with_return(
+                    session,
+                    s,
+                    &run.rooms,
+                    &to,
+                    message.body.len(),
+                )
+                .await?
+                {
                     None => report.would(&to, reset),
                     Some(why) => report.would_not_fit(&to, why),
                 }
@@ -182,7 +190,9 @@ pub(super) async fn from_file(
     for (target, room) in run.rooms.borrow().reports() {
         report.set_room(target, room);
     }
-    report.limits_unread = run.rooms.borrow().unread();
+    for (target, unread) in run.rooms.borrow().unread() {
+        report.set_unread(&target, unread);
+    }
     if s.dry_run {
         check_targets(session, s, report).await;
     } else if !report.interrupted {
@@ -221,6 +231,12 @@ impl<'a> FileRun<'a> {
         self.journal.after_publish(&decided)?;
         for (t, outcome) in decided {
             self.rooms.borrow_mut().decided(&t.target);
+            if outcome == Outcome::Refused && !self.rooms.borrow().refusal_explained(&t.target) {
+                // A refusal that what the run read of the target does not explain: a limit
+                // set since, which may have dead-lettered the copy while its line stays to
+                // replay. A file run has no q.dead in hand to look in: the summary says so.
+                report.dead_lettered_not_found += 1;
+            }
             if outcome == Outcome::Delivered {
                 Tally::add(&self.tally.copied, 1);
             }

@@ -23,6 +23,9 @@ mod room;
 mod settle;
 mod step;
 
+/// `dead edit` looks for its refused copy as a replay does.
+pub(super) use room::remove_returned;
+
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -39,11 +42,11 @@ use crate::duration::format_duration;
 use crate::endpoint::ConnectionSettings;
 use crate::error::{Error, ExitCode, Kind, Result};
 use crate::live::scan::explain_missing;
-use crate::output::Output;
 use crate::output::notes::note_rescued;
 use crate::output::progress::Progress;
 use crate::output::replay::print_report;
 use crate::output::sanitize::sanitize;
+use crate::output::{Output, plural};
 use crate::queue::MAX_QUEUE_NAME_BYTES;
 use crate::settings::ReplaySettings;
 use crate::signals::{StopFlag, stop_flag};
@@ -168,16 +171,43 @@ pub async fn run(
         } else {
             " Run the same command again: it does not copy again what the journal records".into()
         };
+        // Copies published whose dead letters were not acked: unconfirmed (the broker may
+        // have taken them) or confirmed just before the stop. Until a rerun finds them by the
+        // journal, each of those jobs may be in two places.
+        let in_doubt = Tally::get(&tally.in_flight);
+        let doubt = match in_doubt {
+            0 => String::new(),
+            n => format!(
+                "; {} published before the stop and not removed from {source} may also be in \
+                 {} target already (a rerun looks for {} there, by the journal, before copying \
+                 again)",
+                plural(n, "more copy"),
+                if n == 1 { "its" } else { "their" },
+                if n == 1 { "it" } else { "them" },
+            ),
+        };
         output.warn(&format!(
             "stopped early: copied and confirmed {copied}, removed from {source} {acked} \
              (acks sent; the broker does not confirm acks, so up to {acked} of these may come \
-             back{journal}); everything else is still in {source}.{again}"
+             back{journal}){doubt}; everything else is still only in {source}.{again}"
         ));
         return Err(e);
     }
     crate::output::notes::note_held_elsewhere(output, &report.source, report.held_elsewhere);
     report.connected_to = session.connected_to();
-    print_report(&report, s.from_file.is_some(), output)?;
+    let find_refused = crate::shell::queuey_command(
+        &[
+            "dead",
+            "ls",
+            &s.queue.name,
+            "--cause",
+            "maxlen",
+            "--header",
+            "x-queuey-last-replay",
+        ],
+        &s.queue,
+    );
+    print_report(&report, s.from_file.is_some(), &find_refused, output)?;
     Ok(report.exit_code())
 }
 

@@ -17,7 +17,8 @@ use crate::error::Result;
 use crate::settings::ReplaySettings;
 
 /// Why `copy` cannot be published (`None`: it can): the frame size, the broker's
-/// `max_message_size`, with `--after` its hold queue, then its target's room (`holds` and
+/// `max_message_size`, with `--after` its hold queue, then its target's room (with `--after`,
+/// the hold queue's and that of the queue it returns to) (`holds` and
 /// `rooms` are the run's, see `after` and `room`).
 pub(super) async fn refusal<T>(
     session: &Session,
@@ -35,5 +36,5 @@ pub(super) async fn refusal<T>(
     if let Some(why) = super::after::ensure_hold(session, s, holds, &copy.queue).await? {
         return Ok(Some(why));
     }
-    super::room::admit(session, rooms, &copy.queue, copy.body.len()).await
+    super::room::admit_with_return(session, s, rooms, &copy.queue, copy.body.len()).await
 }

@@ -164,19 +164,16 @@ pub(super) async fn from_queue(
             acker.barrier().await?;
         }
         report.depth_at_start = Some(depth_at_start);
-        // Refused copies the broker dead-lettered back into q.dead: doubles of dead letters
-        // that stayed, removed (after the acks, which no longer take a multiple).
+        // Refused copies the broker dead-lettered (or may have) back into q.dead: doubles of
+        // dead letters that stayed, removed (after the acks, which no longer take a multiple).
+        // Those not found may be there all the same, or arrive later: the summary says so.
         let mut refused = shared.refused.take();
         if !refused.is_empty() && !stop.is_set() {
             let mut back = ReplayReport::default();
             super::room::remove_returned(p, &stamp.run, &mut refused, &mut back).await?;
             report.absorb(back);
         }
-        let surely_back = refused
-            .values()
-            .filter(|t| shared.rooms.borrow().refused_copies_return(t) == Some(true))
-            .count();
-        report.dead_lettered_not_found = surely_back as u64;
+        report.dead_lettered_not_found = refused.len() as u64;
         report.scanned = read.scanned;
         report.matched = read.matched;
         report.limit = s.limit;
@@ -194,7 +191,9 @@ pub(super) async fn from_queue(
     for (target, room) in shared.rooms.borrow().reports() {
         report.set_room(target, room);
     }
-    report.limits_unread = shared.rooms.borrow().unread();
+    for (target, unread) in shared.rooms.borrow().unread() {
+        report.set_unread(&target, unread);
+    }
     if s.dry_run {
         super::check_targets(session, s, report).await;
     } else {
@@ -203,7 +202,7 @@ pub(super) async fn from_queue(
         // queue others held dead letters of (a dead node's consumers) was not read whole, and
         // the copies an earlier run made of those are in its records (on a 4.3 cluster, a
         // rerun that dropped them copied 128 jobs twice once the node came back).
-        let held = report.held_elsewhere.is_some_and(|h| h.messages > 0);
+        let held = report.held_elsewhere.is_some();
         shared
             .journal
             .into_inner()
@@ -366,9 +365,11 @@ impl Reader<'_, '_> {
         Ok(read)
     }
 
-    /// Whether a copy of `bytes` to `target` fits there (see `dead::room`): `None`, or why not.
+    /// Whether a copy of `bytes` to `target` fits there (see `dead::room`; with `--after`, the
+    /// queue it returns to too): `None`, or why not.
     async fn admit(&self, target: &str, bytes: usize) -> Result<Option<String>> {
-        super::room::admit(self.shared.session, &self.shared.rooms, target, bytes).await
+        let sh = self.shared;
+        super::room::admit_with_return(sh.session, sh.s, &sh.rooms, target, bytes).await
     }
 
     /// The dead letter stays in q.dead.
@@ -551,6 +552,8 @@ impl Publish<'_, '_> {
                     != Some(false)
             {
                 // It may be back in q.dead, dead-lettered by its target: looked for at the end.
+                // So is a copy refused by a target the run read with no limit (or did not
+                // read): the refusal itself says a limit came since, maybe reject-publish-dlx.
                 self.shared
                     .refused
                     .borrow_mut()

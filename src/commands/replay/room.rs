@@ -9,10 +9,29 @@ use crate::broker::peek::{Delivered, Peek};
 use crate::broker::session::Session;
 use crate::dead::replay::replay_mark;
 use crate::dead::report::ReplayReport;
-use crate::dead::room::{Check, Known, Room, Rooms};
+use crate::dead::room::{Check, Known, Rooms};
 use crate::error::Result;
-use crate::plan::bounds::bounds_of;
-use crate::queue::MAX_QUEUE_NAME_BYTES;
+use crate::settings::ReplaySettings;
+
+/// Whether one more copy of `bytes` to `to` may be published (see [`admit`]); with `--after`,
+/// `to` is a hold queue and the queue its copies return to is asked first: the copy lands there
+/// by dead-lettering when its delay ends, and what that queue does at its limit then (push out
+/// its oldest job, or drop the copy) no client is told. Its room is judged now, with every copy
+/// the run sent on its way counted as held there.
+pub(super) async fn admit_with_return(
+    session: &Session,
+    s: &ReplaySettings,
+    rooms: &RefCell<Rooms>,
+    to: &str,
+    bytes: usize,
+) -> Result<Option<String>> {
+    if let Some(back) = super::after::returns_to(s, to)
+        && let Some(why) = admit(session, rooms, back, bytes).await?
+    {
+        return Ok(Some(format!("where the copy would return: {why}")));
+    }
+    admit(session, rooms, to, bytes).await
+}
 
 /// Whether one more copy of `bytes` to `target` may be published: `None` when it may, else
 /// why not (it is not published, and its dead letter stays). Reads the target the first time
@@ -31,8 +50,10 @@ pub(super) async fn admit(
             Check::Admit => return Ok(None),
             Check::Full(why) => return Ok(Some(why)),
             Check::Learn => {
-                let known = learn(session, target).await?;
-                rooms.borrow_mut().learned(target, known);
+                let (known, queue_type) = crate::broker::limits::learn(session, target).await?;
+                let mut rooms = rooms.borrow_mut();
+                rooms.learned(target, known);
+                rooms.learned_type(target, queue_type.as_deref());
             }
             Check::Recount => match session.passive_declare(target).await? {
                 Some(counts) => rooms.borrow_mut().recounted(
@@ -46,52 +67,6 @@ pub(super) async fn admit(
     }
 }
 
-/// What a target queue does at its length limit, and how full it is now: its definition and
-/// effective policy from the management API, its ready messages by a passive declare (exact;
-/// the API's statistics can be seconds old), its ready bytes from the API (the only source).
-async fn learn(session: &Session, target: &str) -> Result<Known> {
-    if target.len() > MAX_QUEUE_NAME_BYTES {
-        // No such queue can exist; the copy fails on its name.
-        return Ok(Known::Missing);
-    }
-    let live = match session.live_queue(target).await {
-        Ok(Some(live)) => live,
-        Ok(None) => return Ok(Known::Missing),
-        Err(e) if e.kind.is_api() => return Ok(Known::Unknown),
-        Err(e) => return Err(e),
-    };
-    if let Some((online, members)) = live.majority_lost() {
-        return Ok(Known::Closed(format!(
-            "is a quorum queue with {online} of its {members} members online: it takes no \
-             message until a majority ({}) is back",
-            members / 2 + 1
-        )));
-    }
-    let Some(bounds) = bounds_of(
-        target,
-        live.queue_type.as_deref(),
-        &live.arguments,
-        live.effective_policy_definition.as_ref(),
-    ) else {
-        return Ok(Known::Unbounded);
-    };
-    let Some(counts) = session.passive_declare(target).await? else {
-        return Ok(Known::Missing);
-    };
-    let held = u64::from(counts.messages_ready);
-    let bytes = match live.message_bytes_ready {
-        Some(b) => Some(b),
-        None if held == 0 => Some(0),
-        None => None,
-    };
-    Ok(Known::Bounded(Room::new(
-        bounds,
-        held,
-        bytes,
-        Instant::now(),
-    )))
-}
-
 /// How long a run looks for refused copies coming back into q.dead.
 const RETURN_WAIT: Duration = Duration::from_secs(5);
 
@@ -100,7 +75,7 @@ const RETURN_WAIT: Duration = Duration::from_secs(5);
 /// copies are missing, until all are found or [`RETURN_WAIT`] has passed. Each one found (this
 /// run's copy, by its run id and copy number, refused: `refused`) is a double of a dead letter
 /// that stayed, and is acked; anything else read so is held and returned with the rest.
-pub(super) async fn remove_returned(
+pub(in crate::commands) async fn remove_returned(
     p: &mut Peek<'_>,
     run: &str,
     refused: &mut HashMap<u64, String>,

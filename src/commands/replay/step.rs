@@ -31,6 +31,8 @@ pub(super) struct Stepper<'a> {
     now: u64,
     /// Dead letters the filters selected so far (the last one's copy number).
     pub(super) matched: u64,
+    /// The logical queue's dead-letter queue, which no copy goes into.
+    dead: String,
 }
 
 impl<'a> Stepper<'a> {
@@ -40,6 +42,7 @@ impl<'a> Stepper<'a> {
             stamp,
             now: stamp.time,
             matched: 0,
+            dead: s.queue.dead_queue(),
         }
     }
 
@@ -60,7 +63,21 @@ impl<'a> Stepper<'a> {
             return Step::Unmatched;
         }
         self.matched += 1;
-        let to = super::after::hold_target(s, target(&dl, s.to.as_deref()));
+        let original = target(&dl, s.to.as_deref());
+        if original == self.dead {
+            // Its headers name the dead-letter queue as where it came from (a tool that
+            // moved it there, or a hand-made header): a copy would only go to the back of
+            // that queue, without the headers that say why it died.
+            return Step::Cannot {
+                to: original,
+                why: format!(
+                    "its original queue is {} itself: a copy would only move it to its back, \
+                     without its death headers (use --to to name the queue it belongs in)",
+                    self.dead
+                ),
+            };
+        }
+        let to = super::after::hold_target(s, original);
         if s.dry_run {
             let reset = !s.keep_attempts && dl.envelope.as_ref().is_some_and(|e| e.attempt != 1);
             return Step::Would { to, reset };

@@ -2,12 +2,22 @@
 //!
 //! A threshold holds while its value is at most its limit; it is crossed above it. A value that
 //! could not be measured (the age of a quorum `q.dead` that queuey was not allowed to peek, a
-//! head with no time in it, a rate the management API does not give) is reported unknown and
-//! crosses nothing: queuey never guesses it, and says why.
+//! rate the management API does not give) is **unknown**: queuey never guesses it, says why,
+//! and a check with an unknown threshold and none crossed exits 11, never 0 ("holds").
+//!
+//! The age of the oldest dead letter is the largest age among *all* of them ([`Oldest`]), read
+//! by a peek of the whole `q.dead`: the head is not the oldest by the age queuey documents. An
+//! application's dead letter is aged from its job's `enqueued_at_ms` (it carries no death
+//! time), and a job that retried or deferred for days dies after jobs enqueued a second ago.
+//! A dead letter with no time at all, or one the peek could not read, makes the oldest age
+//! known only from below ([`AgeReading::AtLeast`]): enough to say "crossed", never "holds".
 
 use std::time::Duration;
 
 use serde::Serialize;
+
+use super::decode::AgeFrom;
+use crate::duration::format_duration;
 
 /// The limits asked for; at least one.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -32,10 +42,121 @@ impl Thresholds {
 pub enum AgeReading {
     /// `q.dead` (or, with filters, what matches) is empty: no age, nothing old.
     Empty,
-    /// Seconds, since the death (`death`) or since the job was enqueued (`enqueued`).
+    /// Seconds, since the death (`death`) or since the job was enqueued (`enqueued`), of the
+    /// oldest of every dead letter read, each of which had an age.
     Known { seconds: u64, since: String },
+    /// The oldest of the dead letters that have an age, while `without_time` dead letters have
+    /// none and `not_read` were not read (`None`: some, held by other consumers, how many the
+    /// management API does not count yet): the oldest of all is at least this old, maybe older.
+    AtLeast {
+        seconds: u64,
+        since: String,
+        without_time: u64,
+        not_read: Option<u64>,
+    },
     /// Not measured, and why.
     Unknown { why: String },
+}
+
+impl AgeReading {
+    /// Seconds the oldest dead letter is at least as old as: the oldest age known, exact or
+    /// a lower bound.
+    pub fn at_least(&self) -> Option<u64> {
+        match self {
+            AgeReading::Known { seconds, .. } | AgeReading::AtLeast { seconds, .. } => {
+                Some(*seconds)
+            }
+            AgeReading::Empty | AgeReading::Unknown { .. } => None,
+        }
+    }
+}
+
+/// The oldest age among the dead letters of one read of `q.dead`, and how many had none.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Oldest {
+    oldest: Option<(u64, AgeFrom)>,
+    /// Read, and with no time at all (no death time, no envelope).
+    without_time: u64,
+}
+
+/// The words of an [`AgeFrom`] in `since`.
+pub fn since(from: AgeFrom) -> String {
+    match from {
+        AgeFrom::Death => "death".to_owned(),
+        AgeFrom::Enqueued => "enqueued".to_owned(),
+    }
+}
+
+/// What kept an age from being the oldest of all, in words: `1 dead letter has no time (...)`.
+pub fn gaps(without_time: u64, not_read: Option<u64>) -> String {
+    let mut out = Vec::new();
+    match without_time {
+        0 => {}
+        1 => out.push("1 dead letter has no time (no x-death, timestamp or envelope)".to_owned()),
+        n => out.push(format!(
+            "{n} dead letters have no time (no x-death, timestamp or envelope)"
+        )),
+    }
+    match not_read {
+        Some(0) => {}
+        Some(1) => out.push("1 dead letter held by another consumer was not read".to_owned()),
+        Some(n) => out.push(format!(
+            "{n} dead letters held by other consumers were not read"
+        )),
+        None => out.push(
+            "dead letters held by other consumers were not read (how many, the management \
+             API does not count yet)"
+                .to_owned(),
+        ),
+    }
+    out.join(", and ")
+}
+
+/// The way out, where dead letters without a time keep the age from being known.
+fn judge_others(without_time: u64) -> &'static str {
+    if without_time > 0 {
+        "; --older-than 0s judges those with an age"
+    } else {
+        ""
+    }
+}
+
+impl Oldest {
+    /// Counts one dead letter read, with its age (`DeadLetter::age`), `None` when it has none.
+    pub fn add(&mut self, age: Option<(u64, AgeFrom)>) {
+        match age {
+            Some(a) if self.oldest.is_none_or(|o| a.0 > o.0) => self.oldest = Some(a),
+            Some(_) => {}
+            None => self.without_time += 1,
+        }
+    }
+
+    /// What the read says of the oldest age; `not_read`: dead letters the read could not see
+    /// (held unacknowledged by other consumers, or left when a stop signal ended it; `None`:
+    /// some, how many unknown).
+    pub fn reading(&self, not_read: Option<u64>) -> AgeReading {
+        let without_time = self.without_time;
+        match (self.oldest, without_time + not_read.unwrap_or(1)) {
+            (None, 0) => AgeReading::Empty,
+            (Some((seconds, from)), 0) => AgeReading::Known {
+                seconds,
+                since: since(from),
+            },
+            (Some((seconds, from)), _) => AgeReading::AtLeast {
+                seconds,
+                since: since(from),
+                without_time,
+                not_read,
+            },
+            (None, _) => AgeReading::Unknown {
+                why: format!(
+                    "{}{}",
+                    gaps(without_time, not_read),
+                    judge_others(without_time)
+                ),
+            },
+        }
+    }
 }
 
 /// One threshold's verdict.
@@ -47,6 +168,9 @@ pub struct Verdict {
     pub value: Option<f64>,
     pub limit: f64,
     pub crossed: bool,
+    /// Not judged: the value is not known well enough to say whether the limit holds. Never
+    /// with `crossed`.
+    pub unknown: bool,
     /// Said beside the value: where the age or the rate comes from, or why it is unknown.
     pub note: Option<String>,
 }
@@ -69,26 +193,12 @@ pub fn judge(t: &Thresholds, m: &Measured) -> Vec<Verdict> {
             value: Some(m.count as f64),
             limit: limit as f64,
             crossed: m.count > limit,
+            unknown: false,
             note: None,
         });
     }
     if let Some(limit) = t.max_age {
-        let limit = limit.as_secs_f64();
-        let (value, note) = match &m.age {
-            Some(AgeReading::Known { seconds, since }) => {
-                (Some(*seconds as f64), Some(format!("since {since}")))
-            }
-            Some(AgeReading::Empty) => (None, Some("no dead letters".to_owned())),
-            Some(AgeReading::Unknown { why }) => (None, Some(format!("unknown: {why}"))),
-            None => (None, Some("unknown: not measured".to_owned())),
-        };
-        out.push(Verdict {
-            threshold: "max-age",
-            crossed: value.is_some_and(|v| v > limit),
-            value,
-            limit,
-            note,
-        });
+        out.push(judge_age(limit, m.age.as_ref()));
     }
     if let Some(limit) = t.max_rate {
         let (value, note) = match &m.rate {
@@ -99,12 +209,65 @@ pub fn judge(t: &Thresholds, m: &Measured) -> Vec<Verdict> {
         out.push(Verdict {
             threshold: "max-rate",
             crossed: value.is_some_and(|v| v > limit),
+            unknown: value.is_none(),
             value,
             limit,
             note,
         });
     }
     out
+}
+
+/// `--max-age`: crossed when the oldest age is above the limit, which a lower bound can prove
+/// ([`AgeReading::AtLeast`]); held only when the oldest of all is known.
+fn judge_age(limit: Duration, age: Option<&AgeReading>) -> Verdict {
+    let secs = limit.as_secs_f64();
+    let verdict = |value: Option<u64>, crossed: bool, note: String| Verdict {
+        threshold: "max-age",
+        value: value.map(|v| v as f64),
+        limit: secs,
+        crossed,
+        unknown: value.is_none() && !crossed && note.starts_with("unknown"),
+        note: Some(note),
+    };
+    match age {
+        Some(AgeReading::Known { seconds, since }) => verdict(
+            Some(*seconds),
+            *seconds as f64 > secs,
+            format!("since {since}"),
+        ),
+        Some(AgeReading::Empty) => verdict(None, false, "no dead letters".to_owned()),
+        Some(AgeReading::AtLeast {
+            seconds,
+            since,
+            without_time,
+            not_read,
+        }) if *seconds as f64 > secs => verdict(
+            Some(*seconds),
+            true,
+            format!(
+                "at least, since {since}: {}",
+                gaps(*without_time, *not_read)
+            ),
+        ),
+        Some(AgeReading::AtLeast {
+            seconds,
+            without_time,
+            not_read,
+            ..
+        }) => verdict(
+            None,
+            false,
+            format!(
+                "unknown: the others are at most {} old, but {}{}",
+                format_duration(Duration::from_secs(*seconds)),
+                gaps(*without_time, *not_read),
+                judge_others(*without_time)
+            ),
+        ),
+        Some(AgeReading::Unknown { why }) => verdict(None, false, format!("unknown: {why}")),
+        None => verdict(None, false, "unknown: not measured".to_owned()),
+    }
 }
 
 #[cfg(test)]
@@ -150,6 +313,7 @@ mod tests {
         };
         let v = judge(&t, &unknown);
         assert!(v.iter().all(|v| !v.crossed));
+        assert!(v[1].unknown && v[2].unknown && !v[0].unknown, "{v:?}");
         assert_eq!(v[1].value, None);
         assert_eq!(v[1].note.as_deref(), Some("unknown: quorum"));
         let empty = Measured {
@@ -160,6 +324,7 @@ mod tests {
             judge(&t, &empty)[1].note.as_deref(),
             Some("no dead letters")
         );
+        assert!(!judge(&t, &empty)[1].unknown, "an empty q.dead holds");
         assert!(judge(&Thresholds::default(), &above).is_empty());
         assert!(Thresholds::default().is_empty());
         assert!(
@@ -168,6 +333,80 @@ mod tests {
                 ..Thresholds::default()
             }
             .is_empty()
+        );
+    }
+
+    fn age(m: &Measured, limit: u64) -> Verdict {
+        let t = Thresholds {
+            max_age: Some(Duration::from_secs(limit)),
+            ..Thresholds::default()
+        };
+        judge(&t, m).remove(0)
+    }
+
+    fn read(ages: &[Option<u64>], unread: u64) -> Measured {
+        let mut oldest = Oldest::default();
+        for a in ages {
+            oldest.add(a.map(|s| (s, AgeFrom::Enqueued)));
+        }
+        Measured {
+            age: Some(oldest.reading(Some(unread))),
+            ..Measured::default()
+        }
+    }
+
+    #[test]
+    fn the_oldest_is_the_largest_age_wherever_it_sits() {
+        // A head enqueued a second ago, a job enqueued two days ago behind it.
+        let m = read(&[Some(1), Some(172_800), Some(5)], 0);
+        assert_eq!(
+            m.age,
+            Some(AgeReading::Known {
+                seconds: 172_800,
+                since: "enqueued".into()
+            })
+        );
+        let v = age(&m, 3600);
+        assert!(v.crossed && !v.unknown, "{v:?}");
+        assert_eq!(v.value, Some(172_800.0));
+        assert!(!age(&m, 172_800).crossed, "holds at its limit");
+        assert_eq!(read(&[], 0).age, Some(AgeReading::Empty));
+    }
+
+    #[test]
+    fn a_dead_letter_without_a_time_can_prove_crossed_but_never_holds() {
+        // A head with no time, old ones behind it: crossed, by a lower bound.
+        let m = read(&[None, Some(7 * 365 * 86_400)], 0);
+        assert!(matches!(m.age, Some(AgeReading::AtLeast { .. })), "{m:?}");
+        let v = age(&m, 3600);
+        assert!(v.crossed && !v.unknown, "{v:?}");
+        assert!(v.note.as_deref().is_some_and(|n| n.starts_with("at least")));
+        // Young ones behind it: the head may be older than the limit, or not.
+        let v = age(&read(&[None, Some(10)], 0), 3600);
+        assert!(!v.crossed && v.unknown && v.value.is_none(), "{v:?}");
+        let note = v.note.unwrap_or_default();
+        assert_eq!(
+            note,
+            "unknown: the others are at most 10s old, but 1 dead letter has no time (no \
+             x-death, timestamp or envelope); --older-than 0s judges those with an age"
+        );
+        // Nothing but dead letters without a time.
+        let m = read(&[None, None], 0);
+        assert!(matches!(m.age, Some(AgeReading::Unknown { .. })), "{m:?}");
+        assert!(age(&m, 3600).unknown);
+        // Dead letters the peek could not read (held by another consumer): the same.
+        let v = age(&read(&[Some(10)], 2), 3600);
+        assert!(v.unknown, "{v:?}");
+        assert!(
+            v.note.as_deref().is_some_and(|n| n
+                .contains("2 dead letters held by other consumers were not read")
+                && !n.contains("--older-than")),
+            "{v:?}"
+        );
+        assert!(age(&read(&[Some(7200)], 2), 3600).crossed);
+        assert!(
+            age(&read(&[], 3), 3600).unknown,
+            "all of them held elsewhere"
         );
     }
 }

@@ -223,6 +223,10 @@ pub struct FirstDeath {
     pub exchange: Option<String>,
 }
 
+/// How far ahead of queuey's clock a dead letter's time may be and still be read as "now":
+/// the clocks of the broker's and the application's hosts are not queuey's.
+pub const CLOCK_SKEW_SECS: u64 = 300;
+
 /// What queuey knows about one dead letter.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct DeadLetter {
@@ -265,9 +269,14 @@ pub struct DeadLetter {
 
 impl DeadLetter {
     /// Seconds since it died, or since its job was enqueued where no death time is known, at
-    /// `now` (seconds since the epoch).
+    /// `now` (seconds since the epoch). A time up to [`CLOCK_SKEW_SECS`] ahead of `now` is the
+    /// two clocks' difference (age 0); one further ahead is no age at all (`None`, as for a
+    /// dead letter without a time): a wrong clock or a forged header, which no `--older-than`
+    /// or `--max-age` should take for a fresh dead letter.
     pub fn age(&self, now: u64) -> Option<(u64, AgeFrom)> {
-        self.time().map(|(t, from)| (now.saturating_sub(t), from))
+        self.time()
+            .filter(|(t, _)| *t <= now.saturating_add(CLOCK_SKEW_SECS))
+            .map(|(t, from)| (now.saturating_sub(t), from))
     }
 
     /// When it died (seconds since the epoch), else when its job was enqueued.
@@ -343,15 +352,22 @@ pub fn decode(message: &Message, queue: &str, options: &RabbitMqOptions) -> Dead
             )
         })
     });
-    let (original_queue, original_queue_from) =
-        match string_header(HEADER_ORIGINAL_QUEUE, &mut problems) {
-            Some(q) => (q, Source::Header),
-            None => match (&envelope, newest_not_hold) {
-                (Some(e), _) => (e.queue.clone(), Source::Envelope),
-                (None, Some(q)) => (q.clone(), Source::XDeath),
-                (None, None) => (queue.to_owned(), Source::Default),
-            },
-        };
+    // An empty name is no queue (the default exchange routes "" nowhere): read as absent.
+    let header_queue = string_header(HEADER_ORIGINAL_QUEUE, &mut problems).filter(|q| {
+        if q.is_empty() {
+            problems.push(format!("{HEADER_ORIGINAL_QUEUE} is empty"));
+        }
+        !q.is_empty()
+    });
+    let envelope_queue = envelope.as_ref().filter(|e| !e.queue.is_empty());
+    let (original_queue, original_queue_from) = match header_queue {
+        Some(q) => (q, Source::Header),
+        None => match (envelope_queue, newest_not_hold) {
+            (Some(e), _) => (e.queue.clone(), Source::Envelope),
+            (None, Some(q)) if !q.is_empty() => (q.clone(), Source::XDeath),
+            _ => (queue.to_owned(), Source::Default),
+        },
+    };
 
     let mut counter_header = |name: &str| {
         headers.get(name).and_then(|v| match unsigned_of(v) {
@@ -832,6 +848,30 @@ mod tests {
             "no death time: the age counts from the enqueue"
         );
         assert!(d.problems.is_empty(), "{:?}", d.problems);
+        // Its time 5 minutes ahead of queuey's clock: the clocks differ, age 0; further ahead,
+        // no age at all (a wrong clock), never a fresh dead letter.
+        let enqueued = 1_700_000_000;
+        assert_eq!(
+            d.age(enqueued - CLOCK_SKEW_SECS),
+            Some((0, AgeFrom::Enqueued))
+        );
+        assert_eq!(d.age(enqueued - CLOCK_SKEW_SECS - 1), None);
+    }
+
+    #[test]
+    fn an_empty_original_queue_header_is_no_queue() {
+        let mut m = library_dead_letter("boom");
+        if let Some(h) = m.properties.headers.as_mut() {
+            h.insert(HEADER_ORIGINAL_QUEUE.to_owned(), Value::LongStr(Vec::new()));
+        }
+        let d = decode(&m, "app.emails", &opts());
+        assert_eq!(d.original_queue, "app.emails");
+        assert_eq!(d.original_queue_from, Source::Envelope);
+        assert!(
+            d.problems.iter().any(|p| p.contains("is empty")),
+            "{:?}",
+            d.problems
+        );
     }
 
     #[test]

@@ -11,6 +11,7 @@ use std::time::Duration;
 use serde::Serialize;
 
 use super::decode::{Cause, DeadLetter, Message};
+use super::number::{self, Decimal};
 use super::pointer::{self, Pointer};
 use super::value::Properties;
 
@@ -102,21 +103,38 @@ impl HeaderCondition {
 pub struct WhereCondition {
     pub pointer: Pointer,
     pub value: Option<serde_json::Value>,
+    /// VALUE's exact decimal when it is a number: a number in the body is compared with it
+    /// as written, not as the nearest double ([`Decimal`]).
+    pub number: Option<Decimal>,
 }
 
 impl WhereCondition {
     pub fn parse(text: &str) -> Result<WhereCondition, String> {
         let (pointer, value) = pointer::parse_assignment(text, true)
             .map_err(|why| format!("invalid --where {text:?}: {why}"))?;
-        Ok(WhereCondition { pointer, value })
+        let number = match (&value, text.split_once('=')) {
+            (Some(serde_json::Value::Number(_)), Some((_, v))) => Decimal::parse(v.trim()),
+            _ => None,
+        };
+        Ok(WhereCondition {
+            pointer,
+            value,
+            number,
+        })
     }
 
-    /// Whether the body, parsed as JSON (`None`: it is not JSON), satisfies this condition.
-    pub fn holds(&self, body: Option<&serde_json::Value>) -> bool {
+    /// Whether the body, parsed as JSON (`None`: it is not JSON), satisfies this condition;
+    /// `raw` is the body as it came, whose numbers are compared as written.
+    pub fn holds(&self, body: Option<&serde_json::Value>, raw: &[u8]) -> bool {
         let found = body.and_then(|b| b.pointer(self.pointer.as_str()));
         match (&self.value, found) {
             (_, None) => false,
             (None, Some(_)) => true,
+            (Some(_), Some(serde_json::Value::Number(_))) if self.number.is_some() => {
+                number::raw_at(raw, &self.pointer.tokens())
+                    .and_then(|text| Decimal::parse(&text))
+                    .is_some_and(|got| Some(got) == self.number)
+            }
             (Some(want), Some(got)) => pointer::json_equal(want, got),
         }
     }
@@ -173,7 +191,7 @@ impl Filter {
             return true;
         }
         let parsed = serde_json::from_slice::<serde_json::Value>(body).ok();
-        self.wheres.iter().any(|w| w.holds(parsed.as_ref()))
+        self.wheres.iter().any(|w| w.holds(parsed.as_ref(), body))
     }
 
     /// Every filter but the payload's, on what was decoded and the properties.
@@ -653,6 +671,15 @@ mod tests {
         assert!(w(&["/payload/note"]).matches(&d, &m, 0), "null is present");
         assert!(w(&["/payload/note=null"]).matches(&d, &m, 0));
         assert!(w(&["/payload/a~1b=1"]).matches(&d, &m, 0), "an escaped key");
+        // Numbers exactly, beyond 64 bits and a double's digits too.
+        let big = message(
+            br#"{"id":123456789012345678901234567890,"f":0.1000000000000000055511151231257827}"#,
+        );
+        assert!(w(&["/id=123456789012345678901234567890"]).matches(&d, &big, 0));
+        assert!(w(&["/id=1.2345678901234567890123456789e29"]).matches(&d, &big, 0));
+        assert!(!w(&["/id=123456789012345678901234567891"]).matches(&d, &big, 0));
+        assert!(!w(&["/f=0.1"]).matches(&d, &big, 0));
+        assert!(w(&["/f=0.1000000000000000055511151231257827"]).matches(&d, &big, 0));
         assert!(!w(&["/payload/missing"]).matches(&d, &m, 0));
         assert!(w(&["/payload/customer={\"tier\":\"gold\",\"id\":42}"]).matches(&d, &m, 0));
         // OR within --where.

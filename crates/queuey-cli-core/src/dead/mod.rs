@@ -9,6 +9,7 @@ pub mod export;
 pub mod filter;
 pub mod journal;
 pub mod json_text;
+pub mod number;
 pub mod peek;
 pub mod pointer;
 pub mod replay;

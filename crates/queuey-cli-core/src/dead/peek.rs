@@ -55,7 +55,10 @@ impl PeekOptions {
 /// that is gone and whose deliveries the broker has not returned yet).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct HeldElsewhere {
-    pub messages: u64,
+    /// The management API's count of unacknowledged messages, `None` when it counts none (its
+    /// statistics are seconds old: a consumer that took messages a moment ago is not counted
+    /// yet) or cannot be read.
+    pub messages: Option<u64>,
     /// The queue's consumers then (exact: a passive declare).
     pub consumers: u32,
 }

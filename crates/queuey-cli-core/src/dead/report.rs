@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use crate::dead::room::RoomReport;
+use crate::dead::room::{RoomReport, Unread};
 use crate::error::ExitCode;
 use crate::plan::bounds::Overflow;
 use crate::queue::MAX_QUEUE_NAME_BYTES;
@@ -46,6 +46,10 @@ pub struct TargetReport {
     /// fit (not published: their dead letters stay), among `failed` / `would_fail`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub room: Option<RoomReport>,
+    /// Its length limits could not be read: why, the copies not published (their dead letters
+    /// stay, among `failed` / `would_fail`) and those published under `--allow-drop-head`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limits_unread: Option<Unread>,
     /// Refused copies the broker dead-lettered back into q.dead (a `reject-publish-dlx`
     /// target), found there and removed: their dead letters stayed, so each job is there once.
     pub dead_lettered_back: u64,
@@ -99,11 +103,15 @@ pub struct ReplayReport {
     /// Refused copies the broker dead-lettered back into q.dead, found there and removed (the
     /// sum of the targets' `dead_lettered_back`).
     pub dead_lettered_back: u64,
-    /// Targets whose length limits could not be read (no management API): the broker decides
-    /// what fits.
+    /// Targets whose length limits could not be read (no management API, the API refused, a
+    /// policy queuey cannot evaluate): their copies stay unless `--allow-drop-head` (each
+    /// target's `limits_unread` says why and how many).
     pub limits_unread: Vec<String>,
-    /// Refused copies whose target dead-letters into q.dead and that were not found there
-    /// within the wait: if they arrive later, each is a job twice in q.dead.
+    /// Refused copies their target dead-letters, or may have dead-lettered (a refusal the run
+    /// did not expect: a limit set since it read the target), into q.dead, and that were not
+    /// found there within the wait: any that is there, or arrives later, is a job twice in
+    /// q.dead. With `--from-file`, refused copies that may have been dead-lettered anywhere
+    /// (a file run does not look): their lines stay in the file.
     pub dead_lettered_not_found: u64,
     /// Dead letters others held (delivered, unacknowledged) when the run began: not read, so
     /// not replayed (exit 3).
@@ -287,6 +295,12 @@ impl ReplayReport {
         t.room = Some(room);
     }
 
+    /// A target whose length limits could not be read, and what the run did with its copies.
+    pub fn set_unread(&mut self, queue: &str, unread: Unread) {
+        self.limits_unread.push(queue.to_owned());
+        self.target(queue).limits_unread = Some(unread);
+    }
+
     pub fn fail(&mut self, queue: &str, why: String) {
         self.failed += 1;
         let t = self.target(queue);
@@ -329,7 +343,7 @@ mod tests {
     fn dead_letters_held_elsewhere_make_a_run_partial() {
         let mut r = ReplayReport::new(false);
         r.held_elsewhere = Some(crate::dead::peek::HeldElsewhere {
-            messages: 12,
+            messages: Some(12),
             consumers: 3,
         });
         assert_eq!(r.exit_code(), ExitCode::Partial);

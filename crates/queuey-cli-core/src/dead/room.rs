@@ -13,11 +13,16 @@
 //! not fit, the run counts again (at most once a second: consumers may have made room), and
 //! copies still in flight count as held. `max-length-bytes` is judged from the management API's
 //! `message_bytes_ready` at the start (statistics, seconds old) plus the bodies admitted since,
-//! never counted again. A dry run judges from the first count alone. Whatever a count misses (a
-//! producer filling the queue in between) the broker still refuses: the replay accounts for
-//! those copies too (`commands::replay`).
+//! never counted again. A dry run judges from the first count alone. What a count misses (a
+//! producer filling the queue in between) a `reject-publish` target still refuses (the replay
+//! accounts for those copies, `commands::replay`); a `drop-head` one would push out its oldest.
+//!
+//! A target whose limits could not be read at all (no management API, a policy queuey cannot
+//! evaluate) is never taken as unbounded, nor as one that refuses: a limit set by a policy,
+//! which AMQP cannot see, with RabbitMQ's default overflow (`drop-head`) takes every copy and
+//! pushes out as many of the queue's own jobs. Its copies stay, unless `--allow-drop-head`.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
@@ -34,13 +39,38 @@ pub enum Known {
     Missing,
     /// No length limit, or a stream.
     Unbounded,
-    /// Its limits could not be read (no management API): copies go, and the broker decides.
-    Unknown,
+    /// Its limits could not be read (no management API, the API refused, a policy queuey
+    /// cannot evaluate): why, in words. A limit set by a policy, which AMQP cannot see, with
+    /// RabbitMQ's default overflow (`drop-head`) would take each copy and push out the queue's
+    /// oldest job, refusing nothing: so copies go only with `--allow-drop-head`.
+    Unknown(Unread),
     /// Bounded: the room, counted.
     Bounded(Room),
     /// It takes nothing now (a quorum queue without a majority of its members online): why.
     /// Copies are not published, and their dead letters stay.
     Closed(String),
+}
+
+/// A target whose limits could not be read, and what the run did with its copies
+/// (`targets[].limits_unread` in JSON).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Unread {
+    /// Why not, in words: `no management API`.
+    pub why: String,
+    /// Copies not published (their dead letters stay).
+    pub kept: u64,
+    /// Copies published under `--allow-drop-head`.
+    pub published: u64,
+}
+
+impl Unread {
+    pub fn new(why: impl Into<String>) -> Unread {
+        Unread {
+            why: why.into(),
+            kept: 0,
+            published: 0,
+        }
+    }
 }
 
 /// A bounded target's room.
@@ -141,6 +171,9 @@ pub struct Rooms {
     /// A dry run never counts again: nothing it does changes the targets.
     dry_run: bool,
     targets: HashMap<String, Known>,
+    /// Targets of a type that never dead-letters a copy it refuses (see
+    /// [`Rooms::learned_type`]).
+    never_dead_letter_refused: HashSet<String>,
 }
 
 impl Rooms {
@@ -150,6 +183,7 @@ impl Rooms {
             allow_drop_head,
             dry_run,
             targets: HashMap::new(),
+            never_dead_letter_refused: HashSet::new(),
         }
     }
 
@@ -162,6 +196,21 @@ impl Rooms {
             return Check::Full(format!(
                 "{target:?} {why}, so the copy was not published and its dead letter stays in {:?}",
                 self.source
+            ));
+        }
+        if let Known::Unknown(unread) = known {
+            if self.allow_drop_head {
+                unread.published += 1;
+                return Check::Admit;
+            }
+            unread.kept += 1;
+            return Check::Full(format!(
+                "the length limits of {target:?} could not be read ({}): a limit set by a \
+                 policy, which AMQP cannot see, with RabbitMQ's default overflow (drop-head) \
+                 would take the copy and push out the queue's oldest job, so it was not \
+                 published and its dead letter stays in {:?}; --allow-drop-head publishes it \
+                 anyway",
+                unread.why, self.source
             ));
         }
         let Known::Bounded(room) = known else {
@@ -226,28 +275,64 @@ impl Rooms {
         }
     }
 
-    /// Whether copies `target` refuses come back into the queue replayed from: `Some(true)`
-    /// surely, `Some(false)` surely not, `None` when it cannot be told (limits unknown, or an
-    /// exchange decides).
-    pub fn refused_copies_return(&self, target: &str) -> Option<bool> {
-        match self.targets.get(target) {
-            Some(Known::Bounded(room)) => room.bounds.refused_copies_return_to(&self.source),
-            // Not bounded: nothing refuses a copy for its length.
-            Some(Known::Unbounded | Known::Missing | Known::Closed(_)) => Some(false),
-            Some(Known::Unknown) | None => None,
+    /// The type of `target` (the management API's `type`), when it is known: a quorum queue
+    /// never dead-letters a copy it refuses (it knows no `reject-publish-dlx`: RabbitMQ 3.10
+    /// and 4.3 run a quorum queue whose policy says so as `drop-head`, and refuse the argument),
+    /// and a stream refuses nothing for its length. Whatever a policy set later says, a refusal
+    /// by those is only a refusal.
+    pub fn learned_type(&mut self, target: &str, queue_type: Option<&str>) {
+        if matches!(queue_type, Some("quorum" | "stream")) {
+            self.never_dead_letter_refused.insert(target.to_owned());
         }
     }
 
-    /// The targets whose limits could not be read, by name.
-    pub fn unread(&self) -> Vec<String> {
-        let mut names: Vec<String> = self
+    /// Whether what the run read of `target` explains a refusal (a nack) by it, and so where
+    /// the refused copy is: a `reject-publish` or `reject-publish-dlx` limit (its dead-letter
+    /// route read with it), a type that never dead-letters what it refuses, or a target that
+    /// takes nothing. A target read with no limit, or as `drop-head` (which refuses nothing for
+    /// its length), or not read at all, does not: its refusal says that a limit was set after
+    /// the run read it (a policy: the API shows a new one seconds late) or was never read,
+    /// and such a limit may be `reject-publish-dlx`, whose dead-letter route the run does not
+    /// know either.
+    pub fn refusal_explained(&self, target: &str) -> bool {
+        if self.never_dead_letter_refused.contains(target) {
+            return true;
+        }
+        match self.targets.get(target) {
+            Some(Known::Bounded(room)) => room.bounds.overflow != Overflow::DropHead,
+            Some(Known::Closed(_)) => true,
+            Some(Known::Unbounded | Known::Missing | Known::Unknown(_)) | None => false,
+        }
+    }
+
+    /// Whether a copy `target` refused (nacked) is back in the queue replayed from,
+    /// dead-lettered there: `Some(true)` surely (`reject-publish-dlx` to that queue),
+    /// `Some(false)` surely not, `None` when it cannot be told (an exchange decides, or the
+    /// refusal is not what the run read of the target: see [`Rooms::refusal_explained`]).
+    pub fn refused_copies_return(&self, target: &str) -> Option<bool> {
+        if !self.refusal_explained(target) {
+            return None;
+        }
+        match self.targets.get(target) {
+            Some(Known::Bounded(room)) if !self.never_dead_letter_refused.contains(target) => {
+                room.bounds.refused_copies_return_to(&self.source)
+            }
+            _ => Some(false),
+        }
+    }
+
+    /// The targets whose limits could not be read, by name, with why and what the run did.
+    pub fn unread(&self) -> Vec<(String, Unread)> {
+        let mut unread: Vec<(String, Unread)> = self
             .targets
             .iter()
-            .filter(|(_, k)| **k == Known::Unknown)
-            .map(|(n, _)| n.clone())
+            .filter_map(|(n, k)| match k {
+                Known::Unknown(u) => Some((n.clone(), u.clone())),
+                _ => None,
+            })
             .collect();
-        names.sort();
-        names
+        unread.sort_by(|a, b| a.0.cmp(&b.0));
+        unread
     }
 
     /// The report of each bounded target: its limits and what the run did at them.
@@ -440,10 +525,50 @@ mod tests {
             why.contains("about 100 bytes of max-length-bytes 100"),
             "{why}"
         );
-        for known in [Known::Missing, Known::Unbounded, Known::Unknown] {
+        for known in [Known::Missing, Known::Unbounded] {
             let mut rooms = Rooms::new("q.dead", false, false);
             rooms.learned("x", known.clone());
             assert_eq!(rooms.check("x", 1 << 40, now), Check::Admit, "{known:?}");
+        }
+    }
+
+    /// Limits that could not be read are not assumed absent, nor assumed to refuse: a
+    /// drop-head limit refuses nothing and pushes out the target's oldest jobs. Copies stay,
+    /// unless --allow-drop-head, and the run says how many of each.
+    #[test]
+    fn unread_limits_keep_the_copies_unless_drop_head_is_allowed() {
+        let now = Instant::now();
+        for allow in [false, true] {
+            let mut rooms = Rooms::new("q.dead", allow, false);
+            rooms.learned("q", Known::Unknown(Unread::new("no management API")));
+            for _ in 0..3 {
+                let answer = rooms.check("q", 1, now);
+                if allow {
+                    assert_eq!(answer, Check::Admit);
+                } else {
+                    let Check::Full(why) = answer else {
+                        panic!("{answer:?}")
+                    };
+                    assert!(
+                        why.starts_with(
+                            "the length limits of \"q\" could not be read (no management API)"
+                        ),
+                        "{why}"
+                    );
+                    assert!(why.contains("push out the queue's oldest job"), "{why}");
+                    assert!(why.contains("stays in \"q.dead\""), "{why}");
+                    assert!(
+                        why.ends_with("--allow-drop-head publishes it anyway"),
+                        "{why}"
+                    );
+                }
+            }
+            let unread = rooms.unread();
+            assert_eq!(unread.len(), 1);
+            let (name, u) = &unread[0];
+            assert_eq!(name, "q");
+            assert_eq!((u.kept, u.published), if allow { (0, 3) } else { (3, 0) });
+            assert_eq!(rooms.refused_copies_return("q"), None);
         }
     }
 
@@ -458,5 +583,71 @@ mod tests {
         assert!(why.contains("\"q\" has 1 of 3 members online"), "{why}");
         assert!(why.contains("stays in \"q.dead\""), "{why}");
         assert_eq!(rooms.refused_copies_return("q"), Some(false));
+    }
+
+    /// A refusal by a target read with no limit, or as drop-head, or not read, is news: a limit
+    /// set since (a policy), which may dead-letter the copy anywhere, q.dead included. Only a
+    /// limit that refuses, or a type that never dead-letters, says where the copy is.
+    #[test]
+    fn a_refusal_the_run_did_not_expect_may_have_been_dead_lettered_anywhere() {
+        let now = Instant::now();
+        let to = |q: &str| Some(DeadLetterTo::Queue(q.into()));
+        let cases: Vec<(Known, Option<&str>, Option<bool>)> = vec![
+            (Known::Unbounded, Some("classic"), None),
+            (Known::Unbounded, None, None),
+            (Known::Missing, None, None),
+            (Known::Unknown(Unread::new("no management API")), None, None),
+            (Known::Unbounded, Some("quorum"), Some(false)),
+            (Known::Unbounded, Some("stream"), Some(false)),
+            (Known::Closed("down".into()), Some("quorum"), Some(false)),
+        ];
+        for (known, kind, expected) in cases {
+            let mut rooms = Rooms::new("q.dead", false, false);
+            rooms.learned("q", known.clone());
+            rooms.learned_type("q", kind);
+            assert_eq!(
+                rooms.refused_copies_return("q"),
+                expected,
+                "{known:?} {kind:?}"
+            );
+            assert_eq!(
+                rooms.refusal_explained("q"),
+                expected.is_some(),
+                "{known:?} {kind:?}"
+            );
+        }
+        let bounded_as = |overflow, dead: Option<DeadLetterTo>, kind| {
+            let mut rooms = Rooms::new("q.dead", false, false);
+            let mut b = bounds(Some(1), None, overflow);
+            b.dead_letters_to = dead;
+            rooms.learned("q", Known::Bounded(Room::new(b, 0, None, now)));
+            rooms.learned_type("q", kind);
+            rooms.refused_copies_return("q")
+        };
+        let classic = Some("classic");
+        assert_eq!(
+            bounded_as(Overflow::RejectPublishDlx, to("q.dead"), classic),
+            Some(true)
+        );
+        assert_eq!(
+            bounded_as(Overflow::RejectPublishDlx, to("other"), classic),
+            Some(false)
+        );
+        assert_eq!(
+            bounded_as(Overflow::RejectPublish, to("q.dead"), classic),
+            Some(false)
+        );
+        // drop-head refuses nothing for its length: a nack means the policy changed since.
+        assert_eq!(bounded_as(Overflow::DropHead, to("q.dead"), classic), None);
+        // A quorum queue runs a reject-publish-dlx policy as drop-head, and dead-letters no
+        // copy it refuses.
+        assert_eq!(
+            bounded_as(Overflow::RejectPublishDlx, to("q.dead"), Some("quorum")),
+            Some(false)
+        );
+        assert_eq!(
+            bounded_as(Overflow::DropHead, to("q.dead"), Some("quorum")),
+            Some(false)
+        );
     }
 }

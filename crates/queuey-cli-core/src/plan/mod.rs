@@ -13,6 +13,7 @@
 //!
 //! - `mod.rs`: the desired queues and the comparison with the API's definitions;
 //! - [`bounds`]: a bounded queue's limits and overflow (a replay's target);
+//! - [`policies`]: a queue's effective policy, computed from the vhost's policy listings;
 //! - [`fate`]: what a live `q.dead`'s arguments and policies do to its dead letters;
 //! - [`probe`]: the AMQP fallback's 406 reply, parsed into the same plan;
 //! - [`holds`]: the checks of live hold queues;
@@ -21,6 +22,7 @@
 pub mod bounds;
 pub mod fate;
 pub mod holds;
+pub mod policies;
 pub mod probe;
 pub mod prune;
 pub mod remedies;
