@@ -384,9 +384,12 @@ pub enum DeadCommand {
     /// Repair one dead letter and retry it: edit its body, publish it back, losing nothing
     ///
     /// Opens $VISUAL (else $EDITOR) on the body as pretty JSON, or applies --set POINTER=VALUE
-    /// (RFC 6901, as --where) without an editor. The edit must still parse, and a queuey
-    /// envelope must stay one (else queuey says why and offers to edit again); an unchanged
-    /// body changes nothing (exit 9). The job's attempt is set back to 1, as dead replay does.
+    /// (RFC 6901, as --where) without an editor. Only what is set changes: every other byte of
+    /// the body stays as written (numbers, escapes, key order). The edit must still parse, and
+    /// a queuey envelope must stay one by the library's rules (else queuey names the field and
+    /// refuses, exit 2, or on a terminal offers to edit again); an unchanged body changes
+    /// nothing (exit 9). The job's attempt is set back to 1, as dead replay does (body and
+    /// x-attempt), unless the edit sets it.
     /// queuey shows the diff and asks (--yes for scripts; without a terminal and without --yes
     /// it refuses, exit 2), then: (1) writes the original to an archive (the export format,
     /// flushed to disk), (2) publishes the edited copy to its original queue, confirmed and

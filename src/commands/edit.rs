@@ -25,18 +25,17 @@ use crate::broker::publish::{Copy, Outcome, Publisher, frame_refusal};
 use crate::broker::session::Session;
 use crate::clock::now_secs;
 use crate::dead::decode::{self, Message};
-use crate::dead::edit::{apply_sets, check_edited, line_diff, pretty, with_retries_back};
-use crate::dead::envelope;
+use crate::dead::edit::{Edited, apply_sets, check_edited, finish, line_diff, pretty};
 use crate::dead::export::export_record;
 use crate::dead::peek::PeekOptions;
-use crate::dead::replay::{ReplayStamp, copy_id, replay_properties, target};
+use crate::dead::replay::{ReplayStamp, copy_id, replay_properties, set_attempt_header, target};
 use crate::dead::report::ReplayReport;
 use crate::dead::room::{Check, Rooms};
 use crate::endpoint::ConnectionSettings;
 use crate::error::{Error, ExitCode, Kind, Result};
 use crate::live::scan::explain_missing;
 use crate::live::unreadable::with_dead_peek;
-use crate::output::sanitize::sanitize;
+use crate::output::sanitize::{sanitize, sanitize_message};
 use crate::output::{self, Format, Output};
 use crate::settings::{EditSettings, Which};
 
@@ -53,6 +52,9 @@ pub struct EditReport {
     pub outcome: &'static str,
     /// The archive that holds the original.
     pub archive: Option<String>,
+    /// The attempt the published envelope carries (1, unless the edit set it), also its
+    /// `x-attempt` header; `null` when the body is no queuey envelope.
+    pub attempt: Option<u32>,
     /// The diff shown: lines with `- `, `+ ` or two spaces.
     pub diff: Vec<String>,
 }
@@ -154,9 +156,10 @@ pub async fn run(
         Format::Json => output::print_json(&report)?,
         _ => output::print(match report.outcome {
             "published" => format!(
-                "published the edited copy to {} (attempt 1) and removed the original from {}; \
-                 the original is archived in {}",
+                "published the edited copy to {}{} and removed the original from {}; the \
+                 original is archived in {}",
                 sanitize(&report.target),
+                attempt_note(report.attempt),
                 sanitize(&report.queue),
                 sanitize(report.archive.as_deref().unwrap_or("?"))
             ),
@@ -246,32 +249,39 @@ async fn edit_held(
         target: target(&dl, None),
         ..EditReport::default()
     };
-    let Some(before) = pretty(&message.body) else {
-        return Err(Error::usage(format!(
-            "the dead letter at position {position} of {dead:?} has a body that is not JSON: \
-             dead edit edits JSON bodies"
+    let before = pretty(&message.body).map_err(|why| {
+        Error::usage(format!(
+            "the dead letter at position {position} of {dead:?} cannot be edited: {why}; dead \
+             edit edits JSON bodies"
         ))
         .with_hint(
             "`queuey dead show` prints it; `dead export` and `dead replay --from-file` move it",
-        ));
+        )
+    })?;
+    let refused = |why: String| {
+        Error::usage(format!(
+            "the edit of the dead letter at position {position} of {dead:?} is refused: {why}; \
+             nothing published, the dead letter stays"
+        ))
     };
-    let edited = if s.sets.is_empty() {
+    let Edited { body, attempt } = if s.sets.is_empty() {
         match edit_in_editor(&message.body, &before)? {
-            Some(body) => body,
+            Some(edited) => edited,
             None => {
                 report.outcome = "unchanged";
                 return Ok(report);
             }
         }
     } else {
-        apply_sets(&message.body, &s.sets).map_err(|why| {
+        let edited = apply_sets(&message.body, &s.sets).map_err(|why| {
             Error::usage(format!(
                 "--set on the dead letter at position {position}: {why}"
             ))
-        })?
+        })?;
+        finish(&message.body, edited).map_err(refused)?
     };
-    let body = with_retries_back(edited);
-    let after = pretty(&body).unwrap_or_default();
+    report.attempt = attempt;
+    let after = pretty(&body).map_err(|why| refused(format!("the edited body: {why}")))?;
     report.diff = line_diff(&before, &after);
     if before == after {
         report.outcome = "unchanged";
@@ -279,7 +289,10 @@ async fn edit_held(
     }
     if output.format != Format::Json || !s.yes {
         for line in &report.diff {
-            eprintln!("{}", sanitize(line));
+            // A diff line is JSON text, where a backslash always starts a JSON escape: kept as
+            // it is (`"\u00e9"` shows as written), while a bidi or other invisible character
+            // still shows as a `\u{..}` escape, which no JSON text can hold.
+            eprintln!("{}", sanitize_message(line));
         }
     }
     if !s.yes {
@@ -291,8 +304,9 @@ async fn edit_held(
             .with_hint("pass --yes to edit from a script"));
         }
         if !super::purge::confirm(&format!(
-            "Publish this to {} (attempt 1) and remove the original from {}? [y/N] ",
+            "Publish this to {}{} and remove the original from {}? [y/N] ",
             sanitize(&report.target),
+            attempt_note(report.attempt),
             sanitize(dead)
         ))? {
             report.outcome = "declined";
@@ -319,8 +333,10 @@ async fn edit_held(
         time: now_secs(),
         from: dead.to_owned(),
     };
-    let first = envelope::decode(&body).is_some();
-    let properties = replay_properties(&message.properties, &dl, &stamp, 1, first);
+    let mut properties = replay_properties(&message.properties, &dl, &stamp, 1, false);
+    if let Some(n) = attempt {
+        set_attempt_header(&mut properties, n);
+    }
     let copy = Copy::new(report.target.clone(), &properties, body, 1u64, 1)
         .map_err(|why| Error::usage(format!("cannot copy the dead letter: {why}")))?;
     if let Some(why) = frame_refusal(session, &copy).await? {
@@ -363,6 +379,11 @@ async fn edit_held(
     Ok(report)
 }
 
+/// " (attempt N)" for a body that is an envelope.
+fn attempt_note(attempt: Option<u32>) -> String {
+    attempt.map_or_else(String::new, |n| format!(" (attempt {n})"))
+}
+
 /// Why the edited copy of `bytes` must not go to `target` (see `dead::room`: the rules of a
 /// replay's copies), `None` when it may.
 async fn room_refusal(
@@ -384,9 +405,10 @@ async fn room_refusal(
     )
 }
 
-/// Opens the editor on `before` until the text parses (and an envelope stays one), or the
-/// operator gives up. `None`: unchanged, or given up.
-fn edit_in_editor(original: &[u8], before: &str) -> Result<Option<Vec<u8>>> {
+/// Opens the editor on `before` until the text is JSON (and an envelope stays one), or the
+/// operator gives up. `None`: unchanged, or given up on a terminal. Without a terminal to ask
+/// on, an edit that cannot be published is refused (exit 2).
+fn edit_in_editor(original: &[u8], before: &str) -> Result<Option<Edited>> {
     let editor = std::env::var("VISUAL")
         .ok()
         .filter(|e| !e.trim().is_empty())
@@ -420,11 +442,16 @@ fn edit_in_editor(original: &[u8], before: &str) -> Result<Option<Vec<u8>>> {
         if text.trim_end() == before.trim_end() {
             break Ok(None);
         }
-        match check_edited(original, &text) {
-            Ok(body) => break Ok(Some(body)),
+        match check_edited(&text).and_then(|body| finish(original, body)) {
+            Ok(edited) => break Ok(Some(edited)),
+            Err(why) if !io::stdin().is_terminal() => {
+                break Err(Error::usage(format!(
+                    "the edit is refused: {why}; nothing published, the dead letter stays"
+                )));
+            }
             Err(why) => {
                 eprintln!("{}", sanitize(&why));
-                if !io::stdin().is_terminal() || !super::purge::confirm("Edit again? [y/N] ")? {
+                if !super::purge::confirm("Edit again? [y/N] ")? {
                     break Ok(None);
                 }
             }

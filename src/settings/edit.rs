@@ -2,9 +2,8 @@
 
 use std::path::PathBuf;
 
-use serde_json::Value;
-
 use crate::cli::DeadEditArgs;
+use crate::dead::edit::value_text;
 use crate::dead::peek::PeekOptions;
 use crate::dead::pointer::{Pointer, parse_assignment};
 use crate::error::{Error, Result};
@@ -17,8 +16,9 @@ use super::{TopologyFile, Which, peek_options, resolve_queue};
 pub struct EditSettings {
     pub queue: QueueSettings,
     pub which: Which,
-    /// `--set`, in order; empty: the editor.
-    pub sets: Vec<(Pointer, Value)>,
+    /// `--set`, in order, each value as the JSON text it is put in the body as; empty: the
+    /// editor.
+    pub sets: Vec<(Pointer, String)>,
     pub archive: Option<PathBuf>,
     pub yes: bool,
     /// `--allow-drop-head`: publish even where the copy may push out the target's oldest job.
@@ -40,10 +40,10 @@ pub fn edit_settings(a: &DeadEditArgs, file: Option<&TopologyFile>) -> Result<Ed
     let sets = a
         .set
         .iter()
-        .map(|s| match parse_assignment(s, false) {
-            Ok((p, Some(v))) => Ok((p, v)),
-            Ok((_, None)) => Err(Error::settings(format!("invalid --set {s:?}: no value"))),
-            Err(why) => Err(Error::settings(format!("invalid --set {s:?}: {why}"))),
+        .map(|s| match (parse_assignment(s, false), s.split_once('=')) {
+            (Ok((p, Some(_))), Some((_, v))) => Ok((p, value_text(v))),
+            (Err(why), _) => Err(Error::settings(format!("invalid --set {s:?}: {why}"))),
+            _ => Err(Error::settings(format!("invalid --set {s:?}: no value"))),
         })
         .collect::<Result<_>>()?;
     Ok(EditSettings {

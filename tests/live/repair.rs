@@ -6,10 +6,12 @@ use std::io::{BufRead, BufReader};
 use std::process::Stdio;
 use std::time::Duration;
 
-use lapin::types::FieldTable;
+use lapin::types::{AMQPValue, FieldTable};
 
 use crate::common::app::{App, Mode, Outcome};
-use crate::common::{Broker, json, kill_mid_run, queuey, queuey_in, queuey_process, stderr};
+use crate::common::{
+    Broker, json, kill_mid_run, queuey, queuey_in, queuey_process, stderr, stdout,
+};
 
 #[test]
 fn a_job_repaired_with_set_is_handled_by_the_real_worker() {
@@ -66,7 +68,7 @@ fn a_job_repaired_with_set_is_handled_by_the_real_worker() {
     assert!(log.died().is_empty(), "{:?}", log.died());
 
     // Nothing changed: exit 9. No terminal and no --yes: refused, exit 2. A body that is no
-    // longer an envelope: refused, nothing published.
+    // longer an envelope: refused (exit 2: no terminal to edit it again on), nothing published.
     let edit = |extra: &[&str], editor: &str| {
         let (mut cmd, _dir) = queuey();
         cmd.env("EDITOR", editor)
@@ -81,9 +83,9 @@ fn a_job_repaired_with_set_is_handled_by_the_real_worker() {
         Some(2)
     );
     let out = edit(&["--yes"], "sed -i s/job_type/kind/");
-    assert_eq!(out.status.code(), Some(9), "{}", stderr(&out));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(
-        stderr(&out).contains("no longer a queuey envelope"),
+        stderr(&out).contains("no longer a queuey envelope: `job_type` is missing"),
         "{}",
         stderr(&out)
     );
@@ -185,6 +187,243 @@ fn killed_between_each_step_the_original_stays_in_the_dead_queue() {
     let copy: serde_json::Value = serde_json::from_str(&copies[0]).expect("JSON");
     assert_eq!(copy["payload"]["address"], "1 Main St");
     assert_eq!(copy["attempt"], 1, "its retries back");
+}
+
+/// A work queue and its q.dead holding one dead letter (`body`, message id `id`, `x-attempt` 3
+/// as the library's worker writes it), for the tests of what an edit may publish.
+fn one_dead_letter(broker: &Broker, label: &str, id: &str, body: &str) -> (String, String) {
+    let q = broker.queue_name(label);
+    let dead = format!("{q}.dead");
+    broker.declare(&q, FieldTable::default());
+    broker.declare(&dead, FieldTable::default());
+    broker.publish_props(
+        &dead,
+        body.as_bytes(),
+        lapin::BasicProperties::default()
+            .with_message_id(id.into())
+            .with_delivery_mode(2)
+            .with_headers(crate::common::table(vec![
+                ("x-attempt", AMQPValue::LongUInt(3)),
+                ("x-attempts", AMQPValue::LongUInt(3)),
+                ("x-original-queue", crate::common::long_str(&q)),
+                (
+                    "x-death-reason",
+                    crate::common::long_str("fatal error: edit me"),
+                ),
+            ])),
+    );
+    (q, dead)
+}
+
+fn envelope(id: &str, q: &str, payload: &str) -> String {
+    format!(
+        r#"{{"job_id":"{id}","job_type":"app.Ship","queue":"{q}","attempt":3,"enqueued_at_ms":1700000000000,"deferrals":0,"priority":0,"payload":{payload}}}"#
+    )
+}
+
+/// The copies in `q` (consumed), each its body and its `x-attempt` header.
+fn copies(broker: &Broker, q: &str) -> Vec<(String, Option<AMQPValue>)> {
+    let copies = broker
+        .snapshot(q)
+        .into_iter()
+        .map(|(body, props)| {
+            let attempt = props
+                .headers()
+                .as_ref()
+                .and_then(|h| h.inner().get("x-attempt").cloned());
+            (String::from_utf8_lossy(&body).into_owned(), attempt)
+        })
+        .collect();
+    broker.drain_ids(q);
+    copies
+}
+
+/// Review (3.10.8 and 4.3.6): `--set /job_id=not-a-uuid`, `--set '/attempt="x"'` and
+/// `--set /enqueued_at_ms=-1` were published (exit 0): the worker would dead-letter each again
+/// at once as a malformed envelope. And the summary said "(attempt 1)" while the copy went out
+/// with `"attempt":3` and `x-attempt: 3`. Now an edit the library's worker would not read is
+/// refused naming the field (exit 2, nothing published, the original in q.dead as it was); what
+/// is published says the same attempt in its body, its `x-attempt` and the summary.
+#[test]
+fn an_edit_the_worker_would_not_read_is_refused_and_the_attempt_is_told_true() {
+    let broker = Broker::connect();
+    let id = "66666666-6666-4666-8666-666666666666";
+    let q0 = broker.queue_name("edit-env");
+    let body = envelope(id, &format!("{q0}-x"), r#"{"address":"Nowhere 0"}"#);
+    let (q, dead) = one_dead_letter(&broker, "edit-env", id, &body);
+    let edit = |args: &[&str], editor: &str| {
+        let (mut cmd, _dir) = queuey();
+        cmd.env("EDITOR", editor)
+            .args(["dead", "edit", &q, "--message-id", id])
+            .args(args)
+            .output()
+            .expect("queuey runs")
+    };
+    for (args, says) in [
+        (
+            vec!["--set", "/job_id=not-a-uuid"],
+            "`job_id` must be a UUID",
+        ),
+        (
+            vec!["--set", "/attempt=\"x\""],
+            "`attempt` must be an integer",
+        ),
+        (
+            vec!["--set", "/payload=5", "--set", "/enqueued_at_ms=-1"],
+            "`enqueued_at_ms` must be an integer",
+        ),
+        (
+            vec!["--set", "/priority=256"],
+            "`priority` must be an integer from 0 to 255",
+        ),
+        (vec![], "`job_type` is missing"),
+    ] {
+        let out = edit(
+            &[args.as_slice(), &["--yes"]].concat(),
+            "sed -i s/job_type/kind/",
+        );
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(
+            err.contains("no longer a queuey envelope") && err.contains(says),
+            "{args:?}: {err}"
+        );
+        assert!(err.contains("nothing published"), "{args:?}: {err}");
+        assert_eq!(broker.count(&q), 0, "{args:?}: nothing published");
+        assert_eq!(
+            broker.bodies(&dead),
+            vec![body.clone()],
+            "{args:?}: the original stays"
+        );
+    }
+
+    // What the library reads goes: a payload of any shape (the handler's business), the
+    // attempt back to 1 in the body, the header and the summary alike.
+    let out = edit(&["--set", "/payload=5", "--yes"], "true");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains(&format!("published the edited copy to {q} (attempt 1)")),
+        "{}",
+        stdout(&out)
+    );
+    let expected = body
+        .replace("\"attempt\":3", "\"attempt\":1")
+        .replace(r#"{"address":"Nowhere 0"}"#, "5");
+    assert_eq!(
+        copies(&broker, &q),
+        vec![(expected, Some(AMQPValue::LongUInt(1)))]
+    );
+    assert_eq!(broker.count(&dead), 0);
+
+    // An attempt the operator sets is the one published, and said.
+    let (q2, _dead2) = one_dead_letter(&broker, "edit-env2", id, &body);
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args([
+            "dead",
+            "edit",
+            &q2,
+            "1",
+            "--set",
+            "/attempt=2",
+            "--yes",
+            "-o",
+            "json",
+        ])
+        .output()
+        .expect("queuey runs");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(json(&out)["attempt"], 2);
+    let expected = body.replace("\"attempt\":3", "\"attempt\":2");
+    assert_eq!(
+        copies(&broker, &q2),
+        vec![(expected, Some(AMQPValue::LongUInt(2)))]
+    );
+
+    // A JSON body that is no envelope has no attempt: none is claimed, its header left alone.
+    let plain = r#"{"order":5}"#;
+    let (q3, _dead3) = one_dead_letter(&broker, "edit-env3", "plain", plain);
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args(["dead", "edit", &q3, "1", "--set", "/order=6", "--yes"])
+        .output()
+        .expect("queuey runs");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains(&format!("published the edited copy to {q3} and removed")),
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(
+        copies(&broker, &q3),
+        vec![(r#"{"order":6}"#.to_owned(), Some(AMQPValue::LongUInt(3)))]
+    );
+}
+
+/// Review (4.3.6): with `--set /payload/addr=x`, the payload's
+/// `123456789012345678901234567890`, `0.1000000000000000055511151231257827` and `-0` were
+/// published as `1.2345678901234568e+29`, `0.1` and `-0.0`, its `"\u00e9"` as `"é"`, and the
+/// diff the operator approved showed those lines as unchanged. Now everything the operator did
+/// not set is published byte for byte, and the diff is of the exact texts.
+#[test]
+fn numbers_escapes_and_key_order_nobody_set_are_published_as_written() {
+    let broker = Broker::connect();
+    let id = "77777777-7777-4777-8777-777777777777";
+    let payload = r#"{"big":123456789012345678901234567890,"f":0.1000000000000000055511151231257827,"u":"\u00e9\ud83d\ude00","z":1.0,"n":-0,"k":12345678901234567,"a":{"y":1,"x":[1e2,2.50]}}"#;
+    let q0 = broker.queue_name("edit-exact");
+    let body = envelope(id, &q0, payload);
+    let (q, dead) = one_dead_letter(&broker, "edit-exact", id, &body);
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args(["dead", "edit", &q, "--message-id", id])
+        .args(["--set", "/payload/addr=x", "--set", "/payload/a/x/-=1.10"])
+        .args(["--yes", "-o", "json"])
+        .output()
+        .expect("queuey runs");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let expected = body
+        .replace("\"attempt\":3", "\"attempt\":1")
+        .replace("2.50]}}", "2.50,1.10]},\"addr\":\"x\"}");
+    assert_eq!(
+        copies(&broker, &q),
+        vec![(expected, Some(AMQPValue::LongUInt(1)))]
+    );
+    assert_eq!(broker.count(&dead), 0);
+    let report = json(&out);
+    let diff: Vec<&str> = report["diff"]
+        .as_array()
+        .expect("the diff")
+        .iter()
+        .map(|l| l.as_str().expect("a line"))
+        .collect();
+    for kept in [
+        "      \"big\": 123456789012345678901234567890,",
+        "      \"f\": 0.1000000000000000055511151231257827,",
+        r#"      "u": "\u00e9\ud83d\ude00","#,
+        "      \"z\": 1.0,",
+        "      \"n\": -0,",
+    ] {
+        assert!(diff.contains(&kept), "{kept:?} in {diff:#?}");
+    }
+    let changed: Vec<&str> = diff
+        .iter()
+        .copied()
+        .filter(|l| !l.starts_with("  "))
+        .collect();
+    assert_eq!(
+        changed,
+        [
+            "-   \"attempt\": 3,",
+            "+   \"attempt\": 1,",
+            "-         2.50",
+            "+         2.50,",
+            "+         1.10",
+            "-     }",
+            "+     },",
+            "+     \"addr\": \"x\"",
+        ],
+        "{diff:#?}"
+    );
 }
 
 /// `dead edit` publishes its copy under a replay's rules of room: into a work queue at its

@@ -2,7 +2,8 @@
 //! reset that changes nothing else.
 
 use proptest::prelude::*;
-use queuey_cli::dead::envelope;
+use queuey_cli::dead::pointer::check_pointer;
+use queuey_cli::dead::{envelope, json_text};
 use queuey_core::Envelope as LibraryEnvelope;
 
 fn ws() -> impl Strategy<Value = String> {
@@ -252,6 +253,8 @@ proptest! {
         let ours = envelope::decode(&body);
         let theirs = LibraryEnvelope::from_bytes(&body);
         prop_assert_eq!(ours.is_some(), theirs.is_ok(), "{:?}", String::from_utf8_lossy(&body));
+        // `dead edit`'s refusal of an edit is the same verdict, with the field named.
+        prop_assert_eq!(envelope::why_not(&body).is_none(), theirs.is_ok());
         if let (Some(o), Ok(t)) = (ours, theirs) {
             prop_assert_eq!(o.job_id, t.job_id.to_string());
             prop_assert_eq!(o.job_type, t.job_type);
@@ -282,6 +285,34 @@ proptest! {
         prop_assert_eq!(&out[span.start + 1..], &b[span.end..]);
         let digits = before.attempt.to_string();
         prop_assert_eq!(&b[span.clone()], digits.as_bytes());
+    }
+
+    /// `dead edit --set` changes the bytes of the value it sets and no other; a member it adds
+    /// is one the library ignores; the pretty text the operator sees and edits reads back to
+    /// the same body, every token as written.
+    #[test]
+    fn a_set_changes_only_what_it_sets(body in envelope_body(), value in value_literal()) {
+        let value = json_text::compact(&value);
+        let payload = check_pointer("/payload").expect("a pointer");
+        let out = json_text::set(&body, &payload, &value).expect("set");
+        let span = envelope::top_level_value(body.as_bytes(), "payload").expect("span");
+        prop_assert_eq!(&out[..span.start], &body[..span.start]);
+        prop_assert_eq!(&out[span.start..span.start + value.len()], value.as_str());
+        prop_assert_eq!(&out[span.start + value.len()..], &body[span.end..]);
+        prop_assert_eq!(json_text::check(&out), None);
+
+        let added = json_text::set(&body, &check_pointer("/queuey_note").expect("a pointer"), &value)
+            .expect("added");
+        prop_assert_eq!(
+            LibraryEnvelope::from_bytes(added.as_bytes()).ok(),
+            LibraryEnvelope::from_bytes(body.as_bytes()).ok()
+        );
+
+        let pretty = json_text::pretty(&body);
+        prop_assert_eq!(json_text::compact(&pretty), json_text::compact(&body));
+        let a: serde_json::Value = serde_json::from_str(&pretty).expect("pretty is JSON");
+        let b: serde_json::Value = serde_json::from_str(&body).expect("the body is JSON");
+        prop_assert_eq!(a, b);
     }
 
     #[test]

@@ -112,8 +112,8 @@ impl ExitCode {
             ExitCode::Io => "a local file could not be read or written",
             ExitCode::Declined => {
                 "declined: a confirmation prompt was answered no (dead purge, holds prune, dead \
-                 edit on a terminal), or dead edit's body came back unchanged or unusable; \
-                 nothing was changed"
+                 edit on a terminal), or dead edit's body came back unchanged (or unusable, and \
+                 the edit given up on a terminal); nothing was changed"
             }
             ExitCode::NotFound => {
                 "not found: dead show or dead edit found no message at that position or with \

@@ -1,55 +1,121 @@
 //! PURE: `dead edit`'s edit of a dead letter's body: `--set POINTER=VALUE` applied to its JSON,
-//! or the text an editor gave back, checked (it must still parse, and still be a queuey envelope
-//! if it was one), with the job's attempt set back to 1 as a replay does, and the diff shown
-//! before anything is published.
-
-use serde_json::Value;
+//! or the text an editor gave back, checked (it must still be JSON, and still be a queuey
+//! envelope if it was one, by the library's own rules), with the job's attempt set back to 1
+//! as a replay does, and the diff shown before anything is published.
+//!
+//! The body is edited as text ([`super::json_text`]): what the operator did not set stays
+//! exactly as it was written (numbers past `f64`, `-0`, string escapes, key order), and the
+//! diff compares the exact text of the original with the exact text of what is published, so a
+//! change the operator did not ask for could not hide in it.
 
 use super::envelope;
-use super::pointer::{self, Pointer};
+use super::json_text;
+use serde_json::Value;
 
-/// The body as the editor shows it: pretty JSON when it is JSON, else `None` (only a JSON body
-/// can be edited: a body that is not text has no faithful text form).
-pub fn pretty(body: &[u8]) -> Option<String> {
-    let value: Value = serde_json::from_slice(body).ok()?;
-    serde_json::to_string_pretty(&value).ok()
+use super::pointer::Pointer;
+
+/// How deep a body may nest to be edited: serde_json's own limit, past which no library that
+/// reads it with serde_json reads it (and the pretty text would grow with the square of it).
+pub const MAX_DEPTH: usize = 128;
+
+/// The body as the editor shows it and the diff compares it: pretty JSON, every string and
+/// number exactly as written; or why it cannot be edited (only a JSON body can be: a body that
+/// is not text has no faithful text form).
+pub fn pretty(body: &[u8]) -> Result<String, String> {
+    let text = std::str::from_utf8(body).map_err(|e| format!("it is not UTF-8 text ({e})"))?;
+    if let Some(e) = json_text::check(text) {
+        return Err(format!("it is not JSON ({e})"));
+    }
+    if json_text::depth(text) > MAX_DEPTH {
+        return Err(format!("it nests deeper than {MAX_DEPTH} levels"));
+    }
+    Ok(json_text::pretty(text))
 }
 
-/// `body` with every assignment applied, in order.
-pub fn apply_sets(body: &[u8], sets: &[(Pointer, Value)]) -> Result<Vec<u8>, String> {
-    let mut doc: Value = serde_json::from_slice(body)
-        .map_err(|e| format!("the body is not JSON ({e}): --set needs a JSON body"))?;
+/// VALUE of `--set` as the JSON text to put in the body: the operator's own text (without the
+/// whitespace between its tokens) when it is JSON, so that `1.10` stays `1.10`; else the text as
+/// a JSON string. JSON or not is decided as [`super::pointer::parse_value`] decides it (`--where`).
+pub fn value_text(text: &str) -> String {
+    match serde_json::from_str::<Value>(text) {
+        Ok(_) => json_text::compact(text),
+        Err(_) => Value::String(text.to_owned()).to_string(),
+    }
+}
+
+/// `body` with every assignment (a pointer and the JSON text of its value) applied, in order;
+/// every byte nobody set stays.
+pub fn apply_sets(body: &[u8], sets: &[(Pointer, String)]) -> Result<Vec<u8>, String> {
+    let not_json = |e: String| format!("the body is not JSON ({e}): --set needs a JSON body");
+    let mut text = std::str::from_utf8(body)
+        .map_err(|e| not_json(e.to_string()))?
+        .to_owned();
+    if let Some(e) = json_text::check(&text) {
+        return Err(not_json(e));
+    }
     for (p, v) in sets {
-        pointer::set(&mut doc, p, v.clone())?;
+        text = json_text::set(&text, p, v)?;
     }
-    serde_json::to_vec(&doc).map_err(|e| format!("cannot write the edited body: {e}"))
+    Ok(text.into_bytes())
 }
 
-/// The edited text read back, as the body to publish (compact JSON), or why it cannot be: it
-/// must parse as JSON, and a body that was a queuey envelope must still be one (the worker
-/// would dead-letter it again as `malformed envelope`).
-pub fn check_edited(original: &[u8], edited: &str) -> Result<Vec<u8>, String> {
-    let value: Value =
-        serde_json::from_str(edited).map_err(|e| format!("the edited body is not JSON: {e}"))?;
-    let body = serde_json::to_vec(&value).map_err(|e| format!("cannot write it: {e}"))?;
-    if envelope::decode(original).is_some() && envelope::decode(&body).is_none() {
-        return Err(
-            "the edited body is no longer a queuey envelope (job_id, job_type, queue, attempt, \
-             enqueued_at_ms, deferrals, priority and payload, of the library's types): the \
-             worker would dead-letter it again as a malformed envelope"
-                .to_owned(),
-        );
+/// The edited text read back, as the body to publish (compact JSON, every string and number as
+/// the editor left it), or why it cannot be: it must be JSON.
+pub fn check_edited(edited: &str) -> Result<Vec<u8>, String> {
+    if let Some(e) = json_text::check(edited) {
+        return Err(format!("the edited body is not JSON: {e}"));
     }
-    Ok(body)
+    Ok(json_text::compact(edited).into_bytes())
 }
 
-/// The body to publish: an envelope's `attempt` set back to 1 (its retries back, as `dead
-/// replay` does; every other byte kept), anything else as it is.
-pub fn with_retries_back(body: Vec<u8>) -> Vec<u8> {
-    match envelope::decode(&body) {
-        Some(e) if e.attempt != 1 => envelope::with_first_attempt(&body).unwrap_or(body),
-        _ => body,
+/// The body to publish, and the attempt its envelope carries (`None`: it is no envelope).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Edited {
+    pub body: Vec<u8>,
+    pub attempt: Option<u32>,
+}
+
+/// The edited body made ready to publish, or why it must not be.
+///
+/// A body that was a queuey envelope must still be one by the library's rules
+/// ([`envelope::why_not`] names the field), else the worker would dead-letter it again as a
+/// malformed envelope. Then the job gets its retries back: the envelope's `attempt` is set to 1
+/// (every other byte kept), as `dead replay` does, unless the edit itself gave `attempt` a new
+/// value, which is then what is published.
+pub fn finish(original: &[u8], edited: Vec<u8>) -> Result<Edited, String> {
+    let was = envelope::decode(original);
+    if was.is_some()
+        && let Some(why) = envelope::why_not(&edited)
+    {
+        return Err(format!(
+            "the edited body is no longer a queuey envelope: {why}; the worker would \
+             dead-letter it again as a malformed envelope"
+        ));
     }
+    let Some(now) = envelope::decode(&edited) else {
+        return Ok(Edited {
+            body: edited,
+            attempt: None,
+        });
+    };
+    let attempt_text = |body: &[u8]| {
+        envelope::top_level_value(body, "attempt")
+            .and_then(|span| body.get(span).map(<[u8]>::to_vec))
+    };
+    let set_by_the_edit = attempt_text(original) != attempt_text(&edited);
+    if set_by_the_edit || now.attempt == 1 {
+        return Ok(Edited {
+            body: edited,
+            attempt: Some(now.attempt),
+        });
+    }
+    let body = envelope::with_first_attempt(&edited).ok_or_else(|| {
+        "the envelope's attempt could not be set to 1 (no single top-level \"attempt\" key)"
+            .to_owned()
+    })?;
+    Ok(Edited {
+        body,
+        attempt: Some(1),
+    })
 }
 
 /// A line diff of `old` and `new` (longest common subsequence): each line with `- `, `+ ` or
@@ -89,49 +155,171 @@ pub fn line_diff(old: &str, new: &str) -> Vec<String> {
 mod tests {
     use super::*;
     use crate::dead::pointer::check_pointer;
-    use serde_json::json;
 
     const ENVELOPE: &str = r#"{"job_id":"7f3b3c6e-2f4b-4c8e-9a51-2d6f0e1b7a10","job_type":"shop.Ship","queue":"orders","attempt":3,"enqueued_at_ms":1,"deferrals":0,"priority":0,"payload":{"address":"Nowhere 0","order":5}}"#;
 
-    #[test]
-    fn sets_apply_in_order_and_the_attempt_comes_back_to_one() {
-        let sets = vec![
-            (
-                check_pointer("/payload/address").unwrap(),
-                json!("1 Main St"),
-            ),
-            (check_pointer("/payload/zip").unwrap(), json!("12345")),
-        ];
-        let edited = apply_sets(ENVELOPE.as_bytes(), &sets).unwrap();
-        let back = with_retries_back(edited);
-        let v: Value = serde_json::from_slice(&back).unwrap();
-        assert_eq!(v["payload"]["address"], "1 Main St");
-        assert_eq!(v["payload"]["zip"], "12345");
-        assert_eq!(v["attempt"], 1);
-        assert_eq!(v["job_type"], "shop.Ship", "the rest kept");
-        assert!(apply_sets(b"not json", &sets).is_err());
-        assert_eq!(with_retries_back(b"plain".to_vec()), b"plain");
+    fn sets(list: &[(&str, &str)]) -> Vec<(Pointer, String)> {
+        list.iter()
+            .map(|(p, v)| (check_pointer(p).unwrap(), (*v).to_owned()))
+            .collect()
+    }
+
+    fn edit(body: &str, list: &[(&str, &str)]) -> Result<Edited, String> {
+        let edited = apply_sets(body.as_bytes(), &sets(list))?;
+        finish(body.as_bytes(), edited)
     }
 
     #[test]
-    fn an_edit_must_parse_and_an_envelope_must_stay_one() {
-        assert!(check_edited(ENVELOPE.as_bytes(), "{").is_err());
-        let broken = ENVELOPE.replace("\"job_type\":\"shop.Ship\",", "");
-        let e = check_edited(ENVELOPE.as_bytes(), &broken).unwrap_err();
-        assert!(e.contains("no longer a queuey envelope"), "{e}");
-        let pretty_text = pretty(ENVELOPE.as_bytes()).unwrap();
-        let ok = check_edited(ENVELOPE.as_bytes(), &pretty_text).unwrap();
+    fn sets_apply_in_order_and_the_attempt_comes_back_to_one() {
+        let out = edit(
+            ENVELOPE,
+            &[
+                ("/payload/address", "\"1 Main St\""),
+                ("/payload/zip", "\"12345\""),
+            ],
+        )
+        .unwrap();
+        let expected = ENVELOPE
+            .replace("\"attempt\":3", "\"attempt\":1")
+            .replace("Nowhere 0\"", "1 Main St\"")
+            .replace("\"order\":5}", "\"order\":5,\"zip\":\"12345\"}");
+        assert_eq!(String::from_utf8(out.body).unwrap(), expected);
+        assert_eq!(out.attempt, Some(1));
+        assert!(apply_sets(b"not json", &sets(&[("/a", "1")])).is_err());
+        let plain = finish(b"[1]", b"[1,2]".to_vec()).unwrap();
+        assert_eq!((plain.body, plain.attempt), (b"[1,2]".to_vec(), None));
+    }
+
+    /// The attempt the operator sets is the one published; one left alone goes back to 1.
+    #[test]
+    fn an_attempt_the_edit_sets_is_kept() {
         assert_eq!(
-            ok,
+            edit(ENVELOPE, &[("/attempt", "2")]).unwrap().attempt,
+            Some(2)
+        );
+        let same = edit(ENVELOPE, &[("/attempt", "3"), ("/priority", "1")]).unwrap();
+        assert_eq!(
+            same.attempt,
+            Some(1),
+            "3 as it was: not an edit of the attempt"
+        );
+    }
+
+    /// The library's check, field by field (review: a job_id that is no UUID, a string
+    /// attempt and a negative enqueued_at_ms were published and dead-lettered again at once).
+    #[test]
+    fn an_envelope_must_stay_one_and_the_refusal_names_the_field() {
+        for (pointer, value, says) in [
+            ("/job_id", "\"not-a-uuid\"", "`job_id` must be a UUID"),
+            ("/attempt", "\"x\"", "`attempt` must be an integer"),
+            ("/attempt", "-1", "`attempt` must be an integer"),
+            ("/attempt", "1.0", "`attempt` must be an integer"),
+            (
+                "/enqueued_at_ms",
+                "-1",
+                "`enqueued_at_ms` must be an integer",
+            ),
+            (
+                "/priority",
+                "256",
+                "`priority` must be an integer from 0 to 255",
+            ),
+            ("/job_type", "null", "`job_type` must be a string"),
+            (
+                "/correlation_id",
+                "7",
+                "`correlation_id` must be a string or null",
+            ),
+        ] {
+            let e = edit(ENVELOPE, &[(pointer, value)]).unwrap_err();
+            assert!(
+                e.contains("no longer a queuey envelope") && e.contains(says),
+                "{pointer}={value}: {e}"
+            );
+        }
+        let missing = ENVELOPE.replace("\"job_type\":\"shop.Ship\",", "");
+        let e = finish(ENVELOPE.as_bytes(), missing.into_bytes()).unwrap_err();
+        assert!(e.contains("`job_type` is missing"), "{e}");
+        let twice = ENVELOPE.replace("\"attempt\":3", "\"attempt\":3,\"\\u0061ttempt\":3");
+        let e = finish(ENVELOPE.as_bytes(), twice.into_bytes()).unwrap_err();
+        assert!(e.contains("`attempt` is given more than once"), "{e}");
+        // What the library accepts is accepted: any payload, unknown keys, a UUID in another
+        // of the forms the uuid crate reads, a null correlation id.
+        for (pointer, value) in [
+            ("/payload", "5"),
+            ("/extra", "{\"a\":1}"),
+            ("/job_id", "\"7F3B3C6E2F4B4C8E9A512D6F0E1B7A10\""),
+            ("/correlation_id", "null"),
+        ] {
+            assert!(
+                edit(ENVELOPE, &[(pointer, value)]).is_ok(),
+                "{pointer}={value}"
+            );
+        }
+        // A body that was no envelope need not become one.
+        assert!(finish(b"{\"a\":1}", b"{\"a\":2}".to_vec()).is_ok());
+    }
+
+    /// Review: numbers nobody set came out rewritten (`1.2345678901234568e+29`, `0.1`, `-0.0`)
+    /// and the diff showed them as unchanged lines.
+    #[test]
+    fn what_the_operator_did_not_set_stays_exactly_as_written() {
+        let payload = r#"{"big":123456789012345678901234567890,"f":0.1000000000000000055511151231257827,"u":"\u00e9\ud83d\ude00","z":1.0,"n":-0,"k":12345678901234567}"#;
+        let body = ENVELOPE.replace(r#"{"address":"Nowhere 0","order":5}"#, payload);
+        let out = edit(&body, &[("/payload/addr", "\"x\"")]).unwrap();
+        let text = String::from_utf8(out.body.clone()).unwrap();
+        assert_eq!(
+            text,
+            body.replace("\"attempt\":3", "\"attempt\":1")
+                .replace("567}", "567,\"addr\":\"x\"}")
+        );
+        let before = pretty(body.as_bytes()).unwrap();
+        let after = pretty(&out.body).unwrap();
+        let diff = line_diff(&before, &after);
+        let changed: Vec<_> = diff.iter().filter(|l| !l.starts_with("  ")).collect();
+        assert_eq!(
+            changed,
+            [
+                "-   \"attempt\": 3,",
+                "+   \"attempt\": 1,",
+                "-     \"k\": 12345678901234567",
+                "+     \"k\": 12345678901234567,",
+                "+     \"addr\": \"x\""
+            ]
+        );
+        assert!(
+            before.contains("\"big\": 123456789012345678901234567890,"),
+            "{before}"
+        );
+        assert!(before.contains(r#""u": "\u00e9\ud83d\ude00","#), "{before}");
+        // A value set is written as the operator wrote it, not as f64 would.
+        let out = edit(&body, &[("/payload/n", "1.10")]).unwrap();
+        assert!(String::from_utf8(out.body).unwrap().contains("\"n\":1.10,"));
+        // A number no f64 holds is no envelope's (the library's payload is a serde_json Value),
+        // but a body that is no envelope keeps it too.
+        let out = edit(r#"{"e":1E400,"s":"a"}"#, &[("/s", "\"b\"")]).unwrap();
+        assert_eq!(out.body, br#"{"e":1E400,"s":"b"}"#);
+    }
+
+    #[test]
+    fn an_edited_text_must_be_json_and_is_published_compact() {
+        assert!(check_edited("{").is_err());
+        let pretty_text = pretty(ENVELOPE.as_bytes()).unwrap();
+        assert_eq!(
+            check_edited(&pretty_text).unwrap(),
             ENVELOPE.as_bytes(),
             "pretty JSON reads back to the same compact body"
         );
-        assert_eq!(
-            check_edited(b"[1]", "[1, 2]").unwrap(),
-            b"[1,2]",
-            "JSON that is no envelope"
+        assert_eq!(check_edited("[1, 2]").unwrap(), b"[1,2]");
+        assert!(pretty(b"\xff").unwrap_err().contains("not UTF-8"));
+        assert!(pretty(b"{\"a\":").unwrap_err().contains("not JSON"));
+        let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+        assert!(pretty(deep(MAX_DEPTH).as_bytes()).is_ok());
+        assert!(
+            pretty(deep(MAX_DEPTH + 1).as_bytes())
+                .unwrap_err()
+                .contains("deeper than 128")
         );
-        assert_eq!(pretty(b"\xff"), None);
     }
 
     #[test]
@@ -139,5 +327,15 @@ mod tests {
         let d = line_diff("a\nb\nc\n", "a\nB\nc\nd\n");
         assert_eq!(d, ["  a", "- b", "+ B", "  c", "+ d"]);
         assert!(line_diff("x", "x").iter().all(|l| l.starts_with("  ")));
+    }
+
+    #[test]
+    fn a_set_value_is_written_as_the_operator_wrote_it() {
+        assert_eq!(value_text("1.10"), "1.10");
+        assert_eq!(value_text(" { \"a\" : [1, 2e0] } "), "{\"a\":[1,2e0]}");
+        assert_eq!(value_text("\"\\u00e9\""), "\"\\u00e9\"");
+        assert_eq!(value_text("1 Main St"), "\"1 Main St\"");
+        assert_eq!(value_text("say \"hi\""), "\"say \\\"hi\\\"\"");
+        assert_eq!(value_text(""), "\"\"");
     }
 }

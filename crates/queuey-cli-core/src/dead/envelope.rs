@@ -21,7 +21,8 @@
 use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
-use serde_json::value::RawValue;
+
+use super::json_text::Members;
 
 /// The envelope as the library defines it (queuey-core 1.1.0, `src/envelope.rs`), for decoding
 /// only. Field types and serde attributes must stay the library's: they decide which bodies
@@ -77,6 +78,72 @@ pub fn decode(body: &[u8]) -> Option<Envelope> {
     })
 }
 
+/// Why the library would not decode `body` as an envelope, naming the field (`None`: it
+/// would). The verdict is [`decode`]'s, the library's own rules; the field is found by reading
+/// each of the library's fields alone with its type: missing (and not one with a default),
+/// given twice, or of the wrong type (`job_id` not a UUID, `attempt` not a `u32`,
+/// `enqueued_at_ms` not a `u64`, ...). Unknown keys are ignored, as the library ignores them.
+pub fn why_not(body: &[u8]) -> Option<String> {
+    let verdict = serde_json::from_slice::<WireEnvelope>(body).err()?;
+    let Ok(Members(members)) = serde_json::from_slice(body) else {
+        return Some(format!("the body is not a JSON object ({verdict})"));
+    };
+    type Check = fn(&str) -> serde_json::Result<()>;
+    fn is<T: serde::de::DeserializeOwned>(text: &str) -> serde_json::Result<()> {
+        serde_json::from_str::<T>(text).map(drop)
+    }
+    let fields: [(&str, bool, Check, &str); 9] = [
+        ("job_id", true, is::<uuid::Uuid>, "a UUID"),
+        ("job_type", true, is::<String>, "a string"),
+        ("queue", true, is::<String>, "a string"),
+        (
+            "attempt",
+            true,
+            is::<u32>,
+            "an integer from 0 to 4294967295",
+        ),
+        (
+            "enqueued_at_ms",
+            true,
+            is::<u64>,
+            "an integer from 0 to 18446744073709551615",
+        ),
+        (
+            "deferrals",
+            false,
+            is::<u32>,
+            "an integer from 0 to 4294967295",
+        ),
+        ("priority", false, is::<u8>, "an integer from 0 to 255"),
+        (
+            "correlation_id",
+            false,
+            is::<Option<String>>,
+            "a string or null",
+        ),
+        ("payload", true, is::<serde_json::Value>, "any JSON value"),
+    ];
+    for (name, required, check, wanted) in fields {
+        let mut given = members
+            .iter()
+            .filter(|(k, _)| k == name)
+            .map(|(_, v)| v.get());
+        match (given.next(), given.next()) {
+            (None, _) if required => return Some(format!("`{name}` is missing")),
+            (None, _) => {}
+            (Some(_), Some(_)) => return Some(format!("`{name}` is given more than once")),
+            (Some(text), None) => {
+                if let Err(e) = check(text) {
+                    let e = e.to_string();
+                    let e = e.rsplit_once(" at line ").map_or(e.as_str(), |(e, _)| e);
+                    return Some(format!("`{name}` must be {wanted} ({e})"));
+                }
+            }
+        }
+    }
+    Some(verdict.to_string())
+}
+
 /// `body` with its envelope's top-level `attempt` set to `1` and every other byte unchanged.
 ///
 /// `body` must be one [`decode`] accepts; `None` when it is not an object with exactly one
@@ -107,34 +174,6 @@ pub fn top_level_value(body: &[u8], key: &str) -> Option<Range<usize>> {
     let start = (text.as_ptr() as usize).checked_sub(body.as_ptr() as usize)?;
     let span = start..start.checked_add(text.len())?;
     (body.get(span.clone())? == text.as_bytes()).then_some(span)
-}
-
-/// A JSON object's members in order, each value the raw text it borrows from the input.
-struct Members<'a>(Vec<(String, &'a RawValue)>);
-
-impl<'de> Deserialize<'de> for Members<'de> {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visit;
-        impl<'de> serde::de::Visitor<'de> for Visit {
-            type Value = Members<'de>;
-
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a JSON object")
-            }
-
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<Self::Value, A::Error> {
-                let mut members = Vec::new();
-                while let Some(member) = map.next_entry::<String, &'de RawValue>()? {
-                    members.push(member);
-                }
-                Ok(Members(members))
-            }
-        }
-        d.deserialize_map(Visit)
-    }
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ pub mod envelope;
 pub mod export;
 pub mod filter;
 pub mod journal;
+pub mod json_text;
 pub mod number;
 pub mod peek;
 pub mod pointer;

@@ -4,7 +4,8 @@
 //! serde_json's [`serde_json::Value::pointer`] resolves a pointer; this module checks that a
 //! pointer is well formed before it is used (it starts with `/`, and `~` is only ever `~0` or
 //! `~1`), reads a VALUE as JSON when it parses as JSON and as a string otherwise, compares
-//! numbers by value (`42` equals `42.0`), and sets a value at a pointer.
+//! numbers by value (`42` equals `42.0`). (`dead edit --set` puts a value at a pointer with
+//! [`super::json_text::set`].)
 
 use serde_json::Value;
 
@@ -101,84 +102,6 @@ pub fn json_equal(a: &Value, b: &Value) -> bool {
     }
 }
 
-/// Sets the value at `pointer` in `doc`: replaces a member or an array element that exists,
-/// adds a member to an object, appends to an array with `-`. The parent must exist: a pointer
-/// through a missing member or index is refused, saying which.
-pub fn set(doc: &mut Value, pointer: &Pointer, value: Value) -> Result<(), String> {
-    let tokens = pointer.tokens();
-    let Some((last, parents)) = tokens.split_last() else {
-        *doc = value;
-        return Ok(());
-    };
-    let mut at = doc;
-    let mut path = String::new();
-    for token in parents {
-        let here = path.clone();
-        path = child(&path, token);
-        at = match at {
-            Value::Object(map) => map.get_mut(token),
-            Value::Array(items) => index(token, items.len()).and_then(|i| items.get_mut(i)),
-            _ => None,
-        }
-        .ok_or_else(|| {
-            format!(
-                "{}: {} has no {token:?}",
-                pointer.as_str(),
-                if here.is_empty() { "the body" } else { &here }
-            )
-        })?;
-    }
-    match at {
-        Value::Object(map) => {
-            map.insert(last.clone(), value);
-            Ok(())
-        }
-        Value::Array(items) if last == "-" => {
-            items.push(value);
-            Ok(())
-        }
-        Value::Array(items) => match index(last, items.len()) {
-            Some(i) => {
-                items[i] = value;
-                Ok(())
-            }
-            None => Err(format!(
-                "{}: {} has {} elements, no index {last:?} (\"-\" appends)",
-                pointer.as_str(),
-                if path.is_empty() { "the body" } else { &path },
-                items.len()
-            )),
-        },
-        other => Err(format!(
-            "{}: {} is {}, which has no members",
-            pointer.as_str(),
-            if path.is_empty() { "the body" } else { &path },
-            kind(other)
-        )),
-    }
-}
-
-/// An array index as RFC 6901 writes one (digits, no leading zero), below `len`.
-fn index(token: &str, len: usize) -> Option<usize> {
-    let digits = !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit());
-    if !digits || (token.len() > 1 && token.starts_with('0')) {
-        return None;
-    }
-    token.parse::<usize>().ok().filter(|i| *i < len)
-}
-
-/// What kind of JSON value `v` is, for messages.
-pub fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -223,26 +146,5 @@ mod tests {
         assert!(json_equal(&json!({"a": [1, 2.0]}), &json!({"a": [1.0, 2]})));
         assert!(!json_equal(&json!({"a": 1}), &json!({"a": 1, "b": 2})));
         assert!(!json_equal(&json!([1]), &json!([1, 1])));
-    }
-
-    #[test]
-    fn set_replaces_adds_and_appends_but_never_makes_parents() {
-        let mut doc = json!({"payload": {"items": [1, 2], "id": 7}});
-        let p = |s: &str| check_pointer(s).unwrap();
-        set(&mut doc, &p("/payload/id"), json!(8)).unwrap();
-        set(&mut doc, &p("/payload/new"), json!("x")).unwrap();
-        set(&mut doc, &p("/payload/items/0"), json!(0)).unwrap();
-        set(&mut doc, &p("/payload/items/-"), json!(3)).unwrap();
-        assert_eq!(
-            doc,
-            json!({"payload": {"items": [0, 2, 3], "id": 8, "new": "x"}})
-        );
-        let e = set(&mut doc, &p("/payload/missing/x"), json!(1)).unwrap_err();
-        assert!(e.contains("/payload has no \"missing\""), "{e}");
-        let e = set(&mut doc, &p("/payload/items/5"), json!(1)).unwrap_err();
-        assert!(e.contains("3 elements"), "{e}");
-        assert!(set(&mut doc, &p("/payload/items/01"), json!(1)).is_err());
-        let e = set(&mut doc, &p("/payload/id/x"), json!(1)).unwrap_err();
-        assert!(e.contains("a number"), "{e}");
     }
 }

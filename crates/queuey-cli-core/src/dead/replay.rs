@@ -182,9 +182,18 @@ pub fn replay_properties(
         Value::I64(previous.saturating_add(1)),
     );
     if first_attempt {
-        headers.insert(HEADER_ATTEMPT.into(), Value::U32(1));
+        set_attempt_header(&mut out, 1);
     }
     out
+}
+
+/// `x-attempt` set to `attempt`, the attempt the copy's envelope says (as the library's
+/// producer writes it, a `u32`): the header and the body never disagree.
+pub fn set_attempt_header(props: &mut Properties, attempt: u32) {
+    props
+        .headers
+        .get_or_insert_default()
+        .insert(HEADER_ATTEMPT.into(), Value::U32(attempt));
 }
 
 /// The copy number a replayed message carries (to attribute a returned copy).
