@@ -247,16 +247,14 @@ pub fn print_groups(
                     .collect();
                 row.push(stats.count.to_string());
                 row.push(stats.bytes.to_string());
-                row.push(
-                    stats
-                        .oldest
-                        .map_or("-".into(), |t| format_age(now.saturating_sub(t))),
-                );
-                row.push(
-                    stats
-                        .newest
-                        .map_or("-".into(), |t| format_age(now.saturating_sub(t))),
-                );
+                let age = |t: Option<u64>, enqueued: bool| {
+                    t.map_or("-".into(), |t| {
+                        let star = if enqueued { "*" } else { "" };
+                        format!("{}{star}", format_age(now.saturating_sub(t)))
+                    })
+                };
+                row.push(age(stats.oldest, stats.oldest_enqueued));
+                row.push(age(stats.newest, stats.newest_enqueued));
                 table.add_row(row);
             }
             output::print(table)?;
@@ -265,8 +263,18 @@ pub fn print_groups(
             } else {
                 String::new()
             };
+            let starred = groups
+                .groups
+                .values()
+                .any(|g| g.oldest_enqueued || g.newest_enqueued);
+            let star = if starred {
+                "; age*: since the job was enqueued (an application's dead letter carries no \
+                 death time)"
+            } else {
+                ""
+            };
             output.note(&format!(
-                "{matched} matching of {scanned} scanned in {}{partial}",
+                "{matched} matching of {scanned} scanned in {}{partial}{star}",
                 sanitize(dead)
             ));
             Ok(())

@@ -28,7 +28,14 @@ pub fn print_report(
     }
     let bounded = r.targets.iter().any(|t| t.room.is_some());
     let mut header = if r.dry_run {
-        vec!["target queue", "would move", "would fail", "exists"]
+        // With --after the targets are hold queues, which the run declares: what must exist
+        // is the queue each returns to.
+        let exists = if r.after.is_some() {
+            "returns to an existing queue"
+        } else {
+            "exists"
+        };
+        vec!["target queue", "would move", "would fail", exists]
     } else {
         vec!["target queue", "moved", "failed", "why"]
     };

@@ -25,6 +25,23 @@ fn replay_after_5s_reaches_the_worker_after_the_delay_and_not_before() {
     broker.track_queue(&hold);
     let worker = app.start(Mode::FailOnceThenSucceed);
 
+    // The dry run's table names the hold queue as the target, and says that the queue it
+    // returns to exists (the hold queue itself is declared by the run).
+    let out = replay(&[
+        q,
+        "--message-id",
+        &ids.exhausted,
+        "--after",
+        "5s",
+        "--dry-run",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let table = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        table.contains("returns to an existing queue") && table.contains(hold.as_str()),
+        "{table}"
+    );
+
     let t0 = Instant::now();
     let out = replay(&[
         q,

@@ -322,6 +322,9 @@ pub struct GroupStats {
     /// of a job whose dead letter carries no death time.
     pub oldest: Option<u64>,
     pub newest: Option<u64>,
+    /// Whether `oldest` / `newest` is a job's enqueue time (no death time known).
+    pub oldest_enqueued: bool,
+    pub newest_enqueued: bool,
 }
 
 /// Running counts per group: memory grows with the number of distinct keys, never with the
@@ -345,9 +348,16 @@ impl Grouping {
         let g = self.groups.entry(key).or_default();
         g.count += 1;
         g.bytes = g.bytes.saturating_add(dl.size as u64);
-        if let Some((t, _)) = dl.time() {
-            g.oldest = Some(g.oldest.map_or(t, |o| o.min(t)));
-            g.newest = Some(g.newest.map_or(t, |n| n.max(t)));
+        if let Some((t, from)) = dl.time() {
+            let enqueued = from == super::decode::AgeFrom::Enqueued;
+            if g.oldest.is_none_or(|o| t < o) {
+                g.oldest = Some(t);
+                g.oldest_enqueued = enqueued;
+            }
+            if g.newest.is_none_or(|n| t > n) {
+                g.newest = Some(t);
+                g.newest_enqueued = enqueued;
+            }
         }
     }
 
