@@ -515,6 +515,20 @@ fn dead_ls_groups_real_dead_letters_by_cause() {
             ["decode", "exhausted", "fatal", "malformed", "no-handler"].map(|c| (c.to_owned(), 1))
         )
     );
+    // The library writes no death time: the ages of its dead letters are since their job was
+    // enqueued, marked `*` and said under the table (the malformed body has no age at all).
+    let out = ok(&["dead", "ls", app.q, "--group-by", "cause"]);
+    let table = stdout(&out);
+    let exhausted = table
+        .lines()
+        .find(|l| l.contains(" exhausted "))
+        .unwrap_or_else(|| panic!("an exhausted row: {table}"));
+    assert!(exhausted.contains("s* "), "{exhausted}");
+    assert!(
+        stderr(&out).contains("age*: since the job was enqueued"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 // ---- 5. and 6. replay, and the real worker after it ---------------------------------------
