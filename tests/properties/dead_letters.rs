@@ -282,7 +282,16 @@ proptest! {
         };
         let dl = decode::decode(&message, "q", &RabbitMqOptions::default());
         prop_assert_eq!(dl.size, body.len());
+        // Never an empty name: the default exchange routes "" nowhere.
+        prop_assert!(!dl.original_queue.is_empty());
         match headers.get(HEADER_ORIGINAL_QUEUE) {
+            // An empty x-original-queue is read as absent (and named as a problem).
+            Some(Value::ShortStr(s)) if s.is_empty() => {
+                prop_assert_ne!(dl.original_queue_from, Source::Header);
+            }
+            Some(Value::LongStr(b)) if b.is_empty() => {
+                prop_assert_ne!(dl.original_queue_from, Source::Header);
+            }
             Some(Value::ShortStr(s)) => prop_assert_eq!(&dl.original_queue, s),
             Some(Value::LongStr(b)) => {
                 prop_assert_eq!(dl.original_queue_from, Source::Header);
