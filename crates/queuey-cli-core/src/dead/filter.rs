@@ -11,7 +11,8 @@ use std::time::Duration;
 use serde::Serialize;
 
 use super::decode::{Cause, DeadLetter, Message};
-use super::number::{self, Decimal};
+use super::json_text;
+use super::number::Decimal;
 use super::pointer::{self, Pointer};
 use super::value::Properties;
 
@@ -131,8 +132,10 @@ impl WhereCondition {
             (_, None) => false,
             (None, Some(_)) => true,
             (Some(_), Some(serde_json::Value::Number(_))) if self.number.is_some() => {
-                number::raw_at(raw, &self.pointer.tokens())
-                    .and_then(|text| Decimal::parse(&text))
+                std::str::from_utf8(raw)
+                    .ok()
+                    .and_then(|body| json_text::value_at(body, &self.pointer.tokens()))
+                    .and_then(Decimal::parse)
                     .is_some_and(|got| Some(got) == self.number)
             }
             (Some(want), Some(got)) => pointer::json_equal(want, got),

@@ -234,6 +234,28 @@ fn child(body: &str, at: Range<usize>, token: &str) -> Result<Option<Range<usize
     Ok(found.and_then(|raw| span_in(body, raw.get())))
 }
 
+/// The text of the JSON value at `tokens` (RFC 6901, unescaped) in `body`, as written: `None`
+/// when the body is not JSON or holds nothing there. A member named twice is its last one, as
+/// serde_json reads it (so `--where` compares the value its pointer found).
+pub fn value_at<'a>(body: &'a str, tokens: &[String]) -> Option<&'a str> {
+    let mut at: &RawValue = serde_json::from_str(body).ok()?;
+    for token in tokens {
+        let text = at.get().trim();
+        at = match text.as_bytes().first() {
+            Some(b'{') => {
+                members(text)?
+                    .into_iter()
+                    .rev()
+                    .find(|(k, _)| k == token)?
+                    .1
+            }
+            Some(b'[') => *elements(text)?.get(index(token)?)?,
+            _ => return None,
+        };
+    }
+    Some(at.get().trim())
+}
+
 /// An array index as RFC 6901 writes one (digits, no leading zero).
 fn index(token: &str) -> Option<usize> {
     let digits = !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit());

@@ -3,11 +3,8 @@
 //! integer beyond 64 bits, or a decimal of more digits than a double holds, as the nearest
 //! double, so `123456789012345678901234567890` would equal `123456789012345678901234567891`.
 //! Here a number is its decimal value: sign, significant digits and exponent, so `42`, `42.0`
-//! and `4.2e1` are one value, and `-0` is `0`.
-
-use std::collections::HashMap;
-
-use serde_json::value::RawValue;
+//! and `4.2e1` are one value, and `-0` is `0`. (The number's text is found by
+//! [`super::json_text::value_at`].)
 
 /// A JSON number's exact decimal value: `digits` × 10^`exponent`, `digits` without leading or
 /// trailing zeros (empty for zero, whose sign is dropped).
@@ -68,30 +65,6 @@ impl Decimal {
     }
 }
 
-/// The text of the JSON value at `pointer` (RFC 6901 tokens, unescaped) in `body`, as written:
-/// `None` when the body is not JSON or holds nothing there. A member named twice is its last
-/// one, as serde_json reads it.
-pub fn raw_at(body: &[u8], tokens: &[String]) -> Option<String> {
-    let mut at: &RawValue = serde_json::from_slice(body).ok()?;
-    for token in tokens {
-        let text = at.get().trim_start();
-        at = if text.starts_with('{') {
-            let members: HashMap<String, &RawValue> = serde_json::from_str(at.get()).ok()?;
-            members.get(token).copied()?
-        } else if text.starts_with('[') {
-            let items: Vec<&RawValue> = serde_json::from_str(at.get()).ok()?;
-            let digits = !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit());
-            if !digits || (token.len() > 1 && token.starts_with('0')) {
-                return None;
-            }
-            items.get(token.parse::<usize>().ok()?).copied()?
-        } else {
-            return None;
-        };
-    }
-    Some(at.get().trim().to_owned())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -127,6 +100,10 @@ mod tests {
 
     #[test]
     fn the_text_at_a_pointer() {
+        use crate::dead::json_text::value_at;
+        let raw_at = |body: &[u8], tokens: &[String]| {
+            value_at(std::str::from_utf8(body).ok()?, tokens).map(str::to_owned)
+        };
         let body =
             br#"{"a": {"big": 123456789012345678901234567890, "l": [1, 2.50]}, "a": {"big": 7}}"#;
         let t = |p: &[&str]| raw_at(body, &p.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>());
