@@ -109,7 +109,7 @@ fn dry_run_room(q: &str) -> Value {
 fn the_overflow_in_force_is_a_classic_queues_argument_and_a_quorum_queues_policy() {
     let broker = Broker::connect();
     let version = broker.rabbitmq_version();
-    let cases: [(&str, Option<&str>, Option<&str>, &str, &str, &str, Value); 6] = [
+    let cases = [
         // (type, x-overflow, policy overflow) -> (what the broker did, overflow, from, note)
         (
             "classic",
