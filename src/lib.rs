@@ -60,6 +60,11 @@ pub fn run() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => {
             let json = asks_for_json(&args);
+            // Nothing but this error is printed now, so every argument's `user:password@`
+            // may be registered (a filter's `a:b@c` masked here costs nothing).
+            for arg in &args {
+                redact::register_userinfo_of(arg);
+            }
             if let Some(text) = misplaced_flag_error(&e) {
                 eprintln!("{}", output::for_stderr(&text));
                 if json {
@@ -70,12 +75,12 @@ pub fn run() -> ExitCode {
             // clap prints help and version to stdout with success, usage errors to stderr;
             // a usage error quotes the argument it refused, which may hold a password.
             if e.use_stderr() {
-                let text = e.render().to_string();
-                let masked = redact::redact(&text);
-                if masked == text {
+                let styled = e.render().ansi().to_string();
+                let text = output::for_stderr(&strip_sgr(&styled));
+                if text == e.render().to_string() {
                     let _ = e.print();
                 } else {
-                    eprint!("{masked}");
+                    eprint!("{text}");
                 }
                 if json {
                     let first = text.lines().next().unwrap_or_default();
@@ -168,6 +173,31 @@ fn misplaced_flag_error(e: &clap::Error) -> Option<String> {
         "error: {flag} is an option of `queuey {subcommand}`: it goes after the subcommand, as in\n  \
          {corrected}"
     ))
+}
+
+/// `text` without its colour codes (`ESC [ digits;... m`, what clap styles its errors with),
+/// and with every other character as it was: an argument's own escape character stays, for
+/// [`output::for_stderr`] to mask around and to show escaped. (clap's plain rendering strips
+/// every escape sequence, and with it the start of an argument such as `ESC:pw@`, which then
+/// no longer has the shape of a password.)
+fn strip_sgr(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(esc) = rest.find("\x1b[") {
+        out.push_str(&rest[..esc]);
+        let params = &rest[esc + 2..];
+        let len = params
+            .find(|c: char| !(c.is_ascii_digit() || c == ';'))
+            .unwrap_or(params.len());
+        if params[len..].starts_with('m') {
+            rest = &params[len + 1..];
+        } else {
+            out.push('\x1b');
+            rest = &rest[esc + 1..];
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Prints `err` once, on stderr, with its hint and without secrets; a closed stdout is silent.

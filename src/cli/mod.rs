@@ -451,7 +451,7 @@ pub struct DeadCheckArgs {
     pub max_count: Option<u64>,
 
     /// Crossed when the oldest dead letter is older than this (e.g. 1h); reads q.dead whole
-    #[arg(long, value_name = "DURATION")]
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     pub max_age: Option<String>,
 
     /// Crossed when dead letters arrive faster than this (e.g. 0.5 or 0.5/s), by the
@@ -509,11 +509,11 @@ pub struct FilterArgs {
     /// Died longer ago than this (e.g. 7d). Without a death time (x-death or the timestamp
     /// property; an application's dead letter has neither), the time since the job was
     /// enqueued counts: never less than the time since it died
-    #[arg(long, value_name = "DURATION")]
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     pub older_than: Option<String>,
 
     /// Died more recently than this (e.g. 1h); the same age as --older-than
-    #[arg(long, value_name = "DURATION")]
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     pub newer_than: Option<String>,
 
     /// A header's value (NAME=VALUE) or presence (NAME). Given several times, any of them
@@ -696,12 +696,12 @@ pub struct DeadReplayArgs {
     /// queuey library uses for that delay (q.deferred.{ttl_ms}, declared with the library's
     /// arguments, the delay rounded up with the retry granularity), and the broker returns them
     /// to their queue when it has passed; no process stays running. At most 24d20h31m23s647ms
-    #[arg(long, value_name = "DURATION")]
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     pub after: Option<String>,
 
     /// Stop (cleanly, exit 7) when the broker has blocked publishing (a memory or disk alarm)
     /// for this long, instead of waiting for the alarm to clear (e.g. 30s; default: wait)
-    #[arg(long, value_name = "DURATION")]
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     pub blocked_timeout: Option<String>,
 
     /// Publish the copies over N channels, whole batches in turn (1 to 16): for a broker whose
@@ -765,7 +765,7 @@ pub struct QueueSelection {
 #[command(next_help_heading = "Queue settings (override the topology file)")]
 pub struct QueueSettingsArgs {
     /// Queue-wide message TTL of q (x-message-ttl), e.g. 1h or 30s; at most 49d17h2m47s295ms
-    #[arg(long, value_name = "DURATION")]
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     pub message_ttl: Option<String>,
 
     /// Priority levels of q (x-max-priority), 0 (no priorities) to 255; classic queues only.
@@ -791,11 +791,11 @@ pub struct QueueSettingsArgs {
     pub deferred_suffix: Option<String>,
 
     /// Rounding step of retry and delayed-enqueue delays [default: 1s]
-    #[arg(long, value_name = "DURATION")]
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     pub retry_granularity: Option<String>,
 
     /// Rounding step of deferral delays [default: 1s]
-    #[arg(long, value_name = "DURATION")]
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     pub deferred_granularity: Option<String>,
 }
 
@@ -924,11 +924,11 @@ pub struct ArgsArgs {
     pub selection: QueueSelection,
 
     /// A retry or delayed-enqueue delay: adds the hold queue it waits in (retry granularity)
-    #[arg(long, value_name = "DURATION")]
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     pub delay: Vec<String>,
 
     /// A deferral delay: adds the hold queue it waits in (deferral granularity)
-    #[arg(long, value_name = "DURATION")]
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     pub defer: Vec<String>,
 
     #[command(flatten)]

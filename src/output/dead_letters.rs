@@ -531,6 +531,18 @@ fn typed_lines(out: &mut Vec<String>, depth: usize, name: &str, v: &Value) {
     }
 }
 
+/// A text body under its heading, escaped; the heading says when it was, since only then is
+/// a backslash doubled (`\\x1b` is the sender's four characters, `\x1b` an escape character).
+fn shown_text(len: usize, kind: &str, text: &str) -> String {
+    let shown = sanitize_multiline(text);
+    let escaped = if shown == text {
+        ""
+    } else {
+        "; invisible characters escaped, backslashes doubled"
+    };
+    format!("Body ({len} bytes, {kind}{escaped})\n{shown}")
+}
+
 /// The body: pretty JSON, text, or a hex dump, always escaped.
 pub fn render_body(body: &[u8], content_type: Option<&str>) -> String {
     if body.is_empty() {
@@ -541,17 +553,9 @@ pub fn render_body(body: &[u8], content_type: Option<&str>) -> String {
             || matches!(text.trim_start().chars().next(), Some('{' | '['));
         if looks_json && let Ok(v) = serde_json::from_str::<Json>(text) {
             let pretty = serde_json::to_string_pretty(&v).unwrap_or_else(|_| text.to_owned());
-            return format!(
-                "Body ({} bytes, JSON)\n{}",
-                body.len(),
-                sanitize_multiline(&pretty)
-            );
+            return shown_text(body.len(), "JSON", &pretty);
         }
-        return format!(
-            "Body ({} bytes, text)\n{}",
-            body.len(),
-            sanitize_multiline(text)
-        );
+        return shown_text(body.len(), "text", text);
     }
     let mut out = format!("Body ({} bytes, binary)\n", body.len());
     for (i, chunk) in body.chunks(16).enumerate() {
@@ -586,5 +590,25 @@ fn ago(now: u64, t: u64) -> String {
         )
     } else {
         format!("{} ago", format_age(now.saturating_sub(t)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::render_body;
+
+    #[test]
+    fn a_body_is_escaped_only_when_it_must_be_and_says_so() {
+        let path = br#"{"path": "C:\\jobs\\n1"}"#;
+        let shown = render_body(path, Some("application/json"));
+        assert!(shown.starts_with("Body (24 bytes, JSON)\n"), "{shown}");
+        assert!(shown.contains(r#""path": "C:\\jobs\\n1""#), "{shown}");
+        let hostile = "C:\\jobs \u{1b}[2J".as_bytes();
+        let shown = render_body(hostile, None);
+        assert_eq!(
+            shown,
+            "Body (12 bytes, text; invisible characters escaped, backslashes doubled)\n\
+             C:\\\\jobs \\x1b[2J"
+        );
     }
 }

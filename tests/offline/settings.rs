@@ -489,3 +489,21 @@ fn a_queue_missing_from_the_topology_file_is_named() {
         .unwrap();
     assert!(!stderr(&out).contains("not in"), "{}", stderr(&out));
 }
+
+/// A negative duration is queuey's own error, naming the flag, wherever it is written: clap
+/// alone would read `-5m` as an unknown flag.
+#[test]
+fn a_negative_duration_is_named_as_such() {
+    for args in [
+        &["dead", "ls", "orders", "--older-than", "-5m"][..],
+        &["dead", "ls", "orders", "--older-than=-5m"],
+        &["dead", "purge", "orders", "--newer-than", "-1h", "--yes"],
+    ] {
+        let (mut cmd, _dir) = queuey();
+        let out = cmd.args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(err.contains("invalid duration \"-"), "{args:?}: {err}");
+        assert!(!err.contains("unexpected argument"), "{args:?}: {err}");
+    }
+}

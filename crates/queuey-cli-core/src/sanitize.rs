@@ -8,19 +8,30 @@
 
 /// `text` with control, bidi-override and other invisible formatting characters escaped.
 /// Newlines and tabs are escaped too: the result is always one line.
+///
+/// A backslash is doubled only when something else in `text` is escaped: then `\x1b` written
+/// by the sender and an escaped escape character must look different. Text with nothing to
+/// escape is shown as it is, so that a path or a JSON escape (`C:\dir`, `\n`) reads and pastes
+/// as written.
 pub fn sanitize(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        push_char(&mut out, c, false, true);
-    }
-    out
+    escape_all(text, false)
 }
 
 /// Like [`sanitize`] but keeps newlines and tabs, for multi-line bodies.
 pub fn sanitize_multiline(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
+    escape_all(text, true)
+}
+
+fn escape_all(text: &str, keep_lines: bool) -> String {
+    let plain = text
+        .chars()
+        .all(|c| is_visible(c) || (keep_lines && matches!(c, '\n' | '\t')));
+    if plain {
+        return text.to_owned();
+    }
+    let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {
-        push_char(&mut out, c, true, true);
+        push_char(&mut out, c, keep_lines, true);
     }
     out
 }
@@ -95,7 +106,11 @@ mod tests {
         assert_eq!(sanitize("zero\u{200b}width"), "zero\\u{200b}width");
         assert_eq!(sanitize("\u{7f}\u{9b}"), "\\x7f\\x9b");
         assert_eq!(sanitize_multiline("a\n\tb\x07"), "a\n\tb\\x07");
-        assert_eq!(sanitize("C:\\x1b"), "C:\\\\x1b");
+        // A backslash is doubled only beside something escaped, where it must be told apart.
+        assert_eq!(sanitize("C:\\x1b"), "C:\\x1b");
+        assert_eq!(sanitize("C:\\x1b\x1b"), "C:\\\\x1b\\x1b");
+        assert_eq!(sanitize_multiline("a\\n\nb"), "a\\n\nb");
+        assert_eq!(sanitize_multiline("a\\n\rb"), "a\\\\n\\rb");
         assert_eq!(
             sanitize_message("bad \"a\\\"b\":\n  hint\x1b[2J\u{202e}"),
             "bad \"a\\\"b\":\n  hint\\x1b[2J\\u{202e}"
