@@ -107,8 +107,24 @@ async fn bounded(
     policy: Option<Value>,
 ) -> Result<Known> {
     let queue_type = live.queue_type.as_deref();
-    let Some(bounds) = bounds_of(target, queue_type, &live.arguments, policy.as_ref()) else {
-        return Ok(Known::Unbounded);
+    // Which of the argument and the policy decides, and what counts against a byte limit,
+    // depend on the type and the version (`plan::bounds`); a version the API does not tell is
+    // judged as the least known one.
+    let version = match session.broker_version().await {
+        Ok(v) => v.map(|v| (v.major, v.minor)),
+        Err(e) if e.kind.is_api() => None,
+        Err(e) => return Err(e),
+    };
+    let bounds = match bounds_of(
+        target,
+        queue_type,
+        &live.arguments,
+        policy.as_ref(),
+        version,
+    ) {
+        Ok(Some(bounds)) => bounds,
+        Ok(None) => return Ok(Known::Unbounded),
+        Err(Unevaluable(why)) => return Ok(Known::Unknown(Unread::new(why))),
     };
     let Some(counts) = session.passive_declare(target).await? else {
         return Ok(Known::Missing);

@@ -30,6 +30,7 @@ mod connection;
 mod dead;
 mod hostile;
 mod later;
+mod limits;
 mod output;
 mod payload;
 mod permissions;

@@ -607,6 +607,7 @@ mod tests {
                 max_length_bytes: None,
                 overflow,
                 overflow_from: Origin::Argument,
+                overflow_note: None,
                 dead_letters_to: Some(DeadLetterTo::Queue(to.into())),
             },
             held_at_start: 3,

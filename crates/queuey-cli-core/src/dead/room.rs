@@ -277,8 +277,7 @@ impl Rooms {
 
     /// The type of `target` (the management API's `type`), when it is known: a quorum queue
     /// never dead-letters a copy it refuses (it knows no `reject-publish-dlx`: RabbitMQ 3.10
-    /// and 4.3 run a quorum queue whose policy says so as `drop-head`, and refuse the argument),
-    /// and a stream refuses nothing for its length. Whatever a policy set later says, a refusal
+    /// and 4.3 run a quorum queue whose policy or argument says so as `drop-head`), and a stream refuses nothing for its length. Whatever a policy set later says, a refusal
     /// by those is only a refusal.
     pub fn learned_type(&mut self, target: &str, queue_type: Option<&str>) {
         if matches!(queue_type, Some("quorum" | "stream")) {
@@ -397,6 +396,7 @@ mod tests {
             max_length_bytes: bytes,
             overflow,
             overflow_from: Origin::Policy,
+            overflow_note: None,
             dead_letters_to: Some(DeadLetterTo::Queue("q.dead".into())),
         }
     }

@@ -34,7 +34,20 @@ impl DeadLetterFate<'_> {
             dead: &computed.name,
             exchange: text("x-dead-letter-exchange", "dead-letter-exchange"),
             routing_key: text("x-dead-letter-routing-key", "dead-letter-routing-key"),
-            overflow: text("x-overflow", "overflow"),
+            // The type's rule (`plan::bounds`): a quorum `q.dead`'s policy wins, and it runs
+            // reject-publish-dlx as drop-head; where the rule cannot tell, the argument's.
+            overflow: match bounds::overflow_of(
+                &computed.name,
+                Some(&live.effective_type()),
+                live.arguments.get("x-overflow").and_then(Value::as_str),
+                live.effective_policy_definition
+                    .as_ref()
+                    .and_then(|d| d.get("overflow"))
+                    .and_then(Value::as_str),
+            ) {
+                Ok((overflow, _, _)) => Some(overflow.name().to_owned()),
+                Err(_) => text("x-overflow", "overflow"),
+            },
         }
     }
 

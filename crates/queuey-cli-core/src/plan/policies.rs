@@ -15,8 +15,12 @@
 //! a key the type does not support does not apply at all). Of those, the one with the highest
 //! `priority` wins; between equal priorities RabbitMQ takes them in the order of its store,
 //! which the API does not show. Operator policies are chosen the same way, and merged into the
-//! policy key by key: a limit set by both is the smaller (`max-length`, `max-length-bytes`,
-//! `message-ttl`, `expires`, `delivery-limit`, ...), a key set by one is taken as it is.
+//! policy key by key (`rabbit_policy:get/2`, `rabbit_policies:merge_policy_value/3`): a limit
+//! set by both is the smaller (`max-length`, `max-length-bytes`, `message-ttl`, `expires`,
+//! `delivery-limit`, ...), `overflow` set by both is the operator policy's (RabbitMQ 4.x: 3.10
+//! refuses `overflow` in an operator policy; measured on 4.3.6, docs/broker-notes.md), a key set
+//! by one is taken as it is. Which of the merged value and the queue's argument then decides
+//! is the queue type's rule (`plan::bounds`).
 //!
 //! Whatever cannot be evaluated faithfully (a pattern this regex engine would read otherwise
 //! than PCRE, equal priorities that disagree on a limit, a key whose support differs between
@@ -170,7 +174,7 @@ pub fn effective_definition(
                 }
                 _ => {}
             }
-        } else if value.is_boolean() && op_value.is_boolean() {
+        } else if key == "overflow" || (value.is_boolean() && op_value.is_boolean()) {
             merged.insert(key, op_value);
         } else if LIMIT_KEYS.contains(&key.as_str()) && *value != op_value {
             return Err(Unevaluable(format!(
@@ -432,7 +436,8 @@ mod tests {
         assert!(why.contains("priority 1"), "{why}");
     }
 
-    /// RabbitMQ's merge: the smaller limit; a key of one side taken as it is.
+    /// RabbitMQ's merge: the smaller limit; the operator policy's overflow; a key of one side
+    /// taken as it is.
     #[test]
     fn an_operator_policy_merges_by_the_smaller_limit() {
         let ps = [policy(
@@ -464,6 +469,21 @@ mod tests {
             .unwrap()
             .unwrap();
         assert_eq!(d["max-length"], json!(10));
+        // RabbitMQ 4.x: the operator policy's overflow replaces the policy's.
+        let op_overflow = [policy(
+            "op",
+            "^q",
+            "queues",
+            0.0,
+            json!({"overflow": "drop-head"}),
+        )];
+        let d = effective_definition("q", "quorum", &ps, OperatorPolicies::Listed(&op_overflow))
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            (&d["max-length"], &d["overflow"]),
+            (&json!(10), &json!("drop-head"))
+        );
         let only_op = effective_definition("z", "classic", &[], OperatorPolicies::Listed(&ops))
             .unwrap()
             .unwrap();
