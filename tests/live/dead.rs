@@ -477,6 +477,44 @@ fn export_is_lossless_and_never_overwrites() {
     assert_eq!(got_dl, want_dl);
 }
 
+/// A dead letter with hundreds of x-death entries is one table row of a few lines: the newest
+/// three and how many more; the JSON keeps every entry.
+#[test]
+fn a_row_shows_the_newest_deaths_and_counts_the_rest() {
+    let broker = Broker::connect();
+    let q = broker.queue_name("many-deaths");
+    let dead = format!("{q}.dead");
+    broker.declare(&dead, FieldTable::default());
+    broker.track_queue(&dead);
+    let deaths: Vec<AMQPValue> = (0..900)
+        .map(|i| {
+            AMQPValue::FieldTable(table(vec![
+                ("queue", long_str(&format!("src-{i}"))),
+                ("reason", long_str("rejected")),
+                ("count", AMQPValue::LongLongInt(i)),
+                ("time", AMQPValue::Timestamp(1_700_000_000)),
+            ]))
+        })
+        .collect();
+    let headers = table(vec![(
+        "x-death",
+        AMQPValue::FieldArray(FieldArray::from(deaths)),
+    )]);
+    broker.publish(&dead, &[b"{}".as_slice()], Some(headers));
+    let out = run(&["dead", "ls", &q]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("rejected @ src-2 x2"), "{text}");
+    assert!(!text.contains("src-3 "), "{text}");
+    assert!(text.contains("+897 more (dead show)"), "{text}");
+    assert!(text.lines().count() < 12, "{text}");
+    let out = run(&["dead", "ls", &q, "-o", "json"]);
+    assert_eq!(
+        json(&out)["messages"][0]["deaths"].as_array().map(Vec::len),
+        Some(900)
+    );
+}
+
 /// At least twenty malformed shapes, published straight into q.dead as a stranger could.
 fn malformed_corpus() -> Vec<(String, FieldTable, Vec<u8>)> {
     let entry = |pairs: Vec<(&str, AMQPValue)>| AMQPValue::FieldTable(table(pairs));
