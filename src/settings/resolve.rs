@@ -7,7 +7,7 @@ use super::file::TopologyFile;
 use crate::cli::{QueueSelection, QueueSettingsArgs};
 use crate::duration::{format_millis, parse_duration};
 use crate::error::{Error, Result};
-use crate::queue::{QueueSettings, Unlisted, validate_queue_name};
+use crate::queue::{QueueSettings, Sibling, Unlisted, validate_queue_name};
 use crate::topology::{self, MAX_DEFERRAL_MS, MAX_TTL_MS, QueueConfig, QueueType, RabbitMqOptions};
 
 /// The queues a command acts on, each with its settings merged and validated.
@@ -39,7 +39,58 @@ pub fn resolve_queues(
         }
         out.push(resolve_queue(&name, flags, file)?);
     }
+    // The queues named together are each other's siblings too, with their settings as
+    // resolved (flags included), over the file's.
+    let named: Vec<Sibling> = out
+        .iter()
+        .map(|q| Sibling {
+            name: q.name.clone(),
+            options: q.options.clone(),
+        })
+        .collect();
+    for q in &mut out {
+        q.siblings
+            .retain(|s| !named.iter().any(|n| n.name == s.name));
+        q.siblings
+            .extend(named.iter().filter(|n| n.name != q.name).cloned());
+    }
     Ok(out)
+}
+
+/// The topology file's logical queues other than `except`, with the suffixes that name their
+/// queues: the file's entry over its `[defaults]` over the library's (flags are for the queues
+/// a command names; an empty suffix, refused when that queue is resolved, counts as unset).
+fn file_siblings(file: Option<&TopologyFile>, except: &str) -> Vec<Sibling> {
+    let Some(file) = file else {
+        return Vec::new();
+    };
+    let suffix = |entry: &Option<String>, defaults: &Option<String>, library: &str| {
+        entry
+            .clone()
+            .or_else(|| defaults.clone())
+            .filter(|s| !s.is_empty())
+            .unwrap_or_else(|| library.to_owned())
+    };
+    file.queues
+        .iter()
+        .filter(|(name, _)| name != except)
+        .map(|(name, entry)| Sibling {
+            name: name.clone(),
+            options: RabbitMqOptions {
+                dead_suffix: suffix(
+                    &entry.dead_suffix,
+                    &file.defaults.dead_suffix,
+                    topology::DEFAULT_DEAD_SUFFIX,
+                ),
+                deferred_suffix: suffix(
+                    &entry.deferred_suffix,
+                    &file.defaults.deferred_suffix,
+                    topology::DEFAULT_DEFERRED_SUFFIX,
+                ),
+                ..RabbitMqOptions::default()
+            },
+        })
+        .collect()
 }
 
 /// A value and where it came from.
@@ -252,6 +303,7 @@ pub fn resolve_queue(
     });
     Ok(QueueSettings {
         unlisted,
+        siblings: file_siblings(file, name),
         name: name.to_owned(),
         config: QueueConfig {
             message_ttl,
