@@ -331,6 +331,62 @@ mod tests {
     }
 
     #[test]
+    fn every_other_logical_queue_of_the_topology_is_a_sibling() {
+        let f = file(
+            "[defaults]\ndead_suffix = \"-dlq\"\n[queues.k2]\n[queues.\"k2.deferred.5000\"]\n\
+             deferred_suffix = \".hold\"\n",
+        );
+        let names = |q: &QueueSettings| -> Vec<(String, String, String)> {
+            q.siblings
+                .iter()
+                .map(|s| {
+                    (
+                        s.name.clone(),
+                        s.options.dead_suffix.clone(),
+                        s.options.deferred_suffix.clone(),
+                    )
+                })
+                .collect()
+        };
+        let k2 = resolve_queue("k2", &flags(), Some(&f)).unwrap();
+        assert_eq!(
+            names(&k2),
+            [("k2.deferred.5000".into(), "-dlq".into(), ".hold".into())]
+        );
+        assert!(k2.claimed_elsewhere("k2.deferred.5000").is_some());
+        assert!(
+            resolve_queue("k2", &flags(), None)
+                .unwrap()
+                .siblings
+                .is_empty()
+        );
+        // Named together, queues are siblings with their settings as resolved, flags included.
+        let selection = QueueSelection {
+            queues: vec!["k2".into(), "other".into()],
+            all: false,
+        };
+        let with_flag = QueueSettingsArgs {
+            deferred_suffix: Some(".wait".into()),
+            ..flags()
+        };
+        let queues = resolve_queues(&selection, &with_flag, Some(&f)).unwrap();
+        assert_eq!(
+            names(&queues[0]),
+            [
+                ("k2.deferred.5000".into(), "-dlq".into(), ".hold".into()),
+                ("other".into(), "-dlq".into(), ".wait".into())
+            ]
+        );
+        assert_eq!(
+            names(&queues[1]),
+            [
+                ("k2.deferred.5000".into(), "-dlq".into(), ".hold".into()),
+                ("k2".into(), "-dlq".into(), ".wait".into())
+            ]
+        );
+    }
+
+    #[test]
     fn defaults_without_file() {
         let q = resolve_queue("orders", &flags(), None).unwrap();
         assert_eq!(q.config, QueueConfig::default());

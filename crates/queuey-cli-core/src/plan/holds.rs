@@ -119,9 +119,10 @@ pub fn missing_hold_marks(q: &str, live: &LiveDefinition) -> Option<String> {
         Some(v) => format!("{key} {v}"),
     };
     let mut missing = Vec::new();
-    if !args
+    if args
         .get(topology::ARG_MESSAGE_TTL)
-        .is_some_and(|v| v.as_u64().is_some())
+        .and_then(Value::as_u64)
+        .is_none()
     {
         missing.push(found(topology::ARG_MESSAGE_TTL));
     }
