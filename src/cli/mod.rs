@@ -508,7 +508,8 @@ pub struct FilterArgs {
 
     /// Died longer ago than this (e.g. 7d). Without a death time (x-death or the timestamp
     /// property; an application's dead letter has neither), the time since the job was
-    /// enqueued counts: never less than the time since it died
+    /// enqueued counts: never less than the time since it died, and much more for a job
+    /// replayed and dead again (dead purge keeps those unless --age-from-enqueued)
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     pub older_than: Option<String>,
 
@@ -737,6 +738,12 @@ pub struct DeadPurgeArgs {
     /// Write every removed message to FILE (export format) before removing it
     #[arg(long, value_name = "FILE")]
     pub archive: Option<PathBuf>,
+
+    /// Let --older-than remove dead letters that carry no death time by their job's enqueue
+    /// time. Without it they are kept, and counted: an application's dead letter has no death
+    /// time, and a job replayed and dead again a minute ago looks as old as its first enqueue
+    #[arg(long, requires = "older_than")]
+    pub age_from_enqueued: bool,
 
     #[command(flatten)]
     pub filters: FilterArgs,

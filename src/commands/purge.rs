@@ -16,7 +16,7 @@ use crate::dead::journal::{
 use crate::dead::peek::PeekOptions;
 use crate::endpoint::ConnectionSettings;
 use crate::error::{Error, ExitCode, Kind, Result};
-use crate::live::scan::{missing_dead_queue, next_matching, refuse_stream, with_declare_command};
+use crate::live::scan::{missing_dead_queue, refuse_stream, with_declare_command};
 use crate::live::unreadable::with_dead_peek;
 use crate::output::file::create_new_file;
 use crate::output::notes::note_rescued;
@@ -71,6 +71,9 @@ pub async fn run(
             report.connected_to = session.connected_to();
             return finish(&report, output);
         }
+        if let Some(note) = crate::output::purge::enqueue_age_note(&report, true) {
+            output.note(&note);
+        }
         if count == 0 {
             output.note(&format!(
                 "nothing in {} matches; nothing removed",
@@ -104,6 +107,9 @@ pub async fn run(
         if !whole_queue {
             report.scanned = Some(0);
         }
+        // Counted again by the purge itself.
+        report.kept_aged_by_enqueue = 0;
+        report.matched_aged_by_enqueue = 0;
     }
 
     if whole_queue {
@@ -182,12 +188,14 @@ async fn count_matching(
     let rescued = with_dead_peek(session, &dead, s.peek, async |p| {
         let progress = Progress::new(output, Some(p.target), "counting");
         report.held_elsewhere = p.held_elsewhere;
-        while next_matching(p, &s.queue, &s.filter, now, &progress)
-            .await?
-            .is_some()
-        {
-            matched += 1;
+        while let Some(d) = p.next().await? {
+            progress.inc(1);
+            let dl = decode::decode(&d.message, &s.queue.name, &s.queue.options);
+            if selects(s, &dl, &d.message, now, report) {
+                matched += 1;
+            }
         }
+        progress.finish();
         report.scanned = Some(p.received());
         Ok(p.rescuer.count)
     })
@@ -263,7 +271,7 @@ async fn remove_matching(
                 continue;
             }
             let dl = decode::decode(&message, &s.queue.name, &s.queue.options);
-            if !s.filter.matches(&dl, &message, now) {
+            if !selects(s, &dl, &message, now, report) {
                 if last_delivery {
                     // Kept, and returning it would end it: replace it by a fresh copy.
                     p.rescue(tag, &mut message).await?;
@@ -307,6 +315,31 @@ async fn remove_matching(
         a.finish()?;
     }
     Ok(())
+}
+
+/// Whether the purge removes `dl`: it passes the filters, and if `--older-than` selects it by
+/// its job's enqueue time alone (no death time: it may have died a second ago), only with
+/// `--age-from-enqueued`. Either way such a dead letter is counted in `report`.
+fn selects(
+    s: &PurgeSettings,
+    dl: &decode::DeadLetter,
+    message: &decode::Message,
+    now: u64,
+    report: &mut PurgeReport,
+) -> bool {
+    if !s.filter.matches(dl, message, now) {
+        return false;
+    }
+    if !s.filter.older_by_enqueue_only(dl, now) {
+        return true;
+    }
+    if s.age_from_enqueued {
+        report.matched_aged_by_enqueue += 1;
+        true
+    } else {
+        report.kept_aged_by_enqueue += 1;
+        false
+    }
 }
 
 /// Acks archived dead letters (the archive is on disk), then, once the broker has processed

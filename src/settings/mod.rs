@@ -206,6 +206,8 @@ pub struct PurgeSettings {
     pub yes: bool,
     pub dry_run: bool,
     pub archive: Option<PathBuf>,
+    /// `--age-from-enqueued`: `--older-than` may remove a dead letter by its job's enqueue time.
+    pub age_from_enqueued: bool,
     pub peek: PeekOptions,
 }
 
@@ -442,6 +444,7 @@ impl Invocation {
                             yes: a.yes,
                             dry_run: a.dry_run,
                             archive: a.archive,
+                            age_from_enqueued: a.age_from_enqueued,
                             peek: peek_options(&a.peek)?,
                         },
                         connection: connection(file.as_ref())?,

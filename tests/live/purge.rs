@@ -445,3 +445,111 @@ fn declining_the_purge_prompt_exits_9() {
     assert_eq!(code(&out), 0, "{}", stdout(&out));
     assert_eq!(broker.message_count(&dead), Some(0));
 }
+
+/// A job enqueued two days ago (its envelope's `enqueued_at_ms`), published through the library;
+/// the worker dead-letters it fatally, now.
+fn doomed_two_days_ago<const S: usize>(app: &crate::common::app::App<'_, S>) -> String {
+    use crate::common::app::{Doomed, FATAL_WHY};
+    let mut envelope = queuey_core::Envelope::new(&Doomed::<S> {
+        why: FATAL_WHY.to_owned(),
+    })
+    .expect("an envelope");
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("the clock");
+    envelope.enqueued_at_ms =
+        u64::try_from((now - Duration::from_secs(2 * 86_400)).as_millis()).expect("fits");
+    app.publish_envelope(&envelope);
+    envelope.job_id.to_string()
+}
+
+/// The rule, the same on every version: an application's dead letter carries no death time, and
+/// the queuey library writes a dead letter's headers afresh from the envelope, so the replay
+/// record queuey puts on a copy (`x-queuey-last-replay`, with its time) does not survive the
+/// copy's second death (checked here on the real library), and `enqueued_at_ms` never changes.
+/// A job enqueued two days ago, replayed and dead again a second ago, is aged two days. `dead
+/// purge --older-than 1d` keeps it (and says so) unless `--age-from-enqueued`; a dead letter
+/// with a death time (here the `timestamp` property) two days old is removed as before.
+#[test]
+fn purge_older_than_keeps_a_young_dead_letter_aged_by_its_enqueue() {
+    use crate::common::app::{App, Mode};
+    let broker = Broker::connect();
+    // Slot 22: see the list in main.rs.
+    let app = App::<22>::new(&broker, "purge-enqueue-age");
+    let q = app.q;
+    app.declare();
+    let job = doomed_two_days_ago(&app);
+    let worker = app.start(Mode::Normal);
+    worker.until("the job dead once", Duration::from_secs(30), |_| {
+        app.count(&app.dead) == Some(1)
+    });
+    // The operator replays it; the application fails it again at once.
+    let out = run(&["dead", "replay", q]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    worker.until("the job dead again", Duration::from_secs(30), |log| {
+        log.died().len() == 2 && app.count(&app.dead) == Some(1)
+    });
+    worker.stop();
+    let snapshot = broker.snapshot(&app.dead);
+    let (body, props) = &snapshot[0];
+    let headers = props.headers().clone().unwrap_or_default();
+    let names: Vec<String> = headers.inner().keys().map(|k| k.to_string()).collect();
+    assert!(
+        !names
+            .iter()
+            .any(|n| n == "x-queuey-last-replay" || n == "x-queuey-replays"),
+        "the library writes the dead letter's headers afresh: {names:?}"
+    );
+    assert!(props.timestamp().is_none(), "no death time: {props:?}");
+    let envelope: serde_json::Value = serde_json::from_slice(body).expect("an envelope");
+    assert_eq!(envelope["job_id"], job.as_str());
+    // A dead letter with a death time two days old (the timestamp property), behind it.
+    let two_days_ago = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("the clock")
+        .as_secs()
+        - 2 * 86_400;
+    broker.publish_props(
+        &app.dead,
+        b"old",
+        lapin::BasicProperties::default()
+            .with_message_id("old-death".into())
+            .with_timestamp(two_days_ago),
+    );
+
+    let purge = |args: &[&str]| {
+        let mut all = vec!["dead", "purge", q, "--older-than", "1d"];
+        all.extend_from_slice(args);
+        run(&all)
+    };
+    let out = purge(&["--dry-run", "-o", "json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let doc = json(&out);
+    assert_eq!(doc["matched"], 1, "{doc:#}");
+    assert_eq!(doc["kept_aged_by_enqueue"], 1, "{doc:#}");
+    assert!(
+        stderr(&out).contains("1 dead letter would be kept")
+            && stderr(&out).contains("--age-from-enqueued"),
+        "{}",
+        stderr(&out)
+    );
+
+    let out = purge(&["--yes"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(stdout(&out).contains("removed 1 dead letter"), "{}", stdout(&out));
+    assert!(stderr(&out).contains("1 dead letter kept"), "{}", stderr(&out));
+    assert_eq!(broker.ids(&app.dead), [job.clone()], "the young one stays");
+
+    // Told to, the enqueue age counts.
+    let out = purge(&["--yes", "--age-from-enqueued", "-o", "json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let doc = json(&out);
+    assert_eq!(doc["removed"], 1, "{doc:#}");
+    assert_eq!(doc["matched_aged_by_enqueue"], 1, "{doc:#}");
+    assert_eq!(doc["kept_aged_by_enqueue"], 0, "{doc:#}");
+    assert_eq!(broker.message_count(&app.dead), Some(0));
+
+    // --age-from-enqueued alone is a usage error.
+    let out = run(&["dead", "purge", q, "--age-from-enqueued", "--dry-run"]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+}
