@@ -9,7 +9,7 @@ use crate::broker::peek::{Delivered, Peek};
 use crate::broker::session::Session;
 use crate::clock::now_secs;
 use crate::dead::decode;
-use crate::dead::export::{export_record, read_record};
+use crate::dead::export::{self, EndLine, ExportLine, export_record, read_record};
 use crate::dead::journal::{
     Boot, Line, Scope, Unfinished, boot_line, digest, read_line, run_line, settled_line,
 };
@@ -312,7 +312,18 @@ async fn remove_matching(
     .await?;
     note_rescued(output, &dead, rescued);
     if let Some(a) = archive {
-        a.finish()?;
+        let mut end = EndLine::new("purge", session.vhost(), &dead);
+        end.records = a.written;
+        end.scanned = report.scanned;
+        if stop.is_set() {
+            end.finished = false;
+            end.why = Some(
+                "interrupted (a signal): every dead letter the archive holds was removed, the \
+                 rest stay in the dead-letter queue"
+                    .to_owned(),
+            );
+        }
+        a.finish(&end)?;
     }
     Ok(())
 }
@@ -429,7 +440,18 @@ impl Archive {
             held.revive_after_restart(boot);
             let whole = {
                 let bytes = std::fs::read(path).map_err(|e| io("read", &e))?;
-                bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1)
+                let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+                // An end line written just before a crash took the marker's removal: the
+                // records go on after it, so it goes.
+                let start = bytes[..whole.saturating_sub(1)]
+                    .iter()
+                    .rposition(|&b| b == b'\n')
+                    .map_or(0, |i| i + 1);
+                let last = String::from_utf8_lossy(&bytes[start..whole]);
+                match export::read_line(last.trim_end()) {
+                    Ok(ExportLine::End(_)) => start,
+                    _ => whole,
+                }
             };
             let file = File::options()
                 .append(true)
@@ -509,8 +531,20 @@ impl Archive {
             .map_err(|e| Error::io(format!("cannot write {}", self.marker.display()), &e))
     }
 
-    /// The purge ended cleanly: the archive is finished (its marker goes).
-    fn finish(self) -> Result<()> {
+    /// The purge ended cleanly: the archive gets its end line, and its marker goes.
+    fn finish(mut self, end: &EndLine) -> Result<()> {
+        let fail = |e: io::Error| {
+            Error::io(
+                format!("cannot write the archive {}", self.path.display()),
+                &e,
+            )
+        };
+        serde_json::to_writer(&mut self.writer, end).map_err(|e| fail(io::Error::from(e)))?;
+        self.writer.write_all(b"\n").map_err(fail)?;
+        self.writer
+            .flush()
+            .and_then(|()| self.writer.get_ref().sync_data())
+            .map_err(fail)?;
         match std::fs::remove_file(&self.marker) {
             Ok(()) => Ok(()),
             Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),

@@ -53,7 +53,11 @@ pub fn enqueue_age_note(r: &PurgeReport, before: bool) -> Option<String> {
         Some(format!(
             "{} {verb_kept}: {} every filter, but carry no death time, and --older-than would              select them only by the time since their job was enqueued (an application's dead              letter has no death time; a job replayed and dead again a minute ago looks as old as              its first enqueue). `queuey dead ls` shows their ages (age*); --age-from-enqueued              removes them by that age",
             plural(r.kept_aged_by_enqueue, "dead letter"),
-            if r.kept_aged_by_enqueue == 1 { "it passes" } else { "they pass" },
+            if r.kept_aged_by_enqueue == 1 {
+                "it passes"
+            } else {
+                "they pass"
+            },
         ))
     } else if r.matched_aged_by_enqueue > 0 {
         Some(format!(

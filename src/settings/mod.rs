@@ -394,9 +394,19 @@ impl Invocation {
                         if let Some(to) = &a.to {
                             validate_target_queue(to)?;
                             if *to == queue.dead_queue() {
-                                return Err(Error::settings(format!(
-                                    "--to {to:?} is the dead-letter queue itself: replaying into it would move nothing"
-                                )));
+                                if a.from_file.is_none() {
+                                    return Err(Error::settings(format!(
+                                        "--to {to:?} is the dead-letter queue itself: replaying \
+                                         it into itself would move nothing (--from-file F --to \
+                                         {to} restores an export or a purge archive into it)"
+                                    )));
+                                }
+                                if a.after.is_some() {
+                                    return Err(Error::settings(format!(
+                                        "--after with --to {to:?}: a restore into the \
+                                         dead-letter queue has no delay to wait"
+                                    )));
+                                }
                             }
                         }
                         Work::DeadReplay {

@@ -435,7 +435,10 @@ mod tests {
             ..Filter::default()
         };
         let died = dl();
-        assert!(!f.older_by_enqueue_only(&died, 2_000), "a death time is exact");
+        assert!(
+            !f.older_by_enqueue_only(&died, 2_000),
+            "a death time is exact"
+        );
         let mut enqueued = dl();
         enqueued.died_at = None;
         enqueued.envelope = Some(crate::dead::envelope::Envelope {
