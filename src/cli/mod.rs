@@ -647,7 +647,9 @@ pub struct DeadReplayArgs {
     #[command(flatten)]
     pub queue: DeadQueueArg,
 
-    /// Send every replayed message to this queue instead of its original queue
+    /// Send every replayed message to this queue instead of its original queue. With
+    /// --from-file, q.dead itself restores the file's dead letters as they were (death record
+    /// and attempts kept): a purge undone from its archive
     #[arg(long, value_name = "QUEUE")]
     pub to: Option<String>,
 
@@ -665,7 +667,9 @@ pub struct DeadReplayArgs {
 
     /// Replay the dead letters of an export file (`dead export`, `dead purge --archive`)
     /// instead of q.dead; nothing is removed from the file. A run that fails keeps a journal
-    /// of the lines it copied, so that its rerun goes on without copying them again
+    /// of the lines it copied, so that its rerun goes on without copying them again. A file
+    /// whose end line is missing or says its run stopped early is read, and said incomplete; a
+    /// last line cut short by a crash is left out, with a note
     #[arg(long, value_name = "FILE")]
     pub from_file: Option<PathBuf>,
 

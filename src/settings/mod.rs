@@ -16,7 +16,7 @@ use crate::duration::parse_duration;
 use crate::endpoint::ConnectionSettings;
 use crate::error::{Error, Result};
 use crate::output::{Format, Output};
-use crate::queue::{QueueSettings, Unlisted, validate_target_queue};
+use crate::queue::{QueueSettings, Unlisted};
 use crate::topology::RabbitMqOptions;
 
 /// The file read when neither `--config` nor `QUEUEY_CONFIG` names one.
@@ -27,6 +27,7 @@ pub mod connection;
 pub mod edit;
 pub mod file;
 pub mod prune;
+pub mod replay;
 pub mod resolve;
 pub mod tls;
 
@@ -391,24 +392,7 @@ impl Invocation {
                     cli::DeadCommand::Replay(a) => {
                         let queue =
                             resolve_queue(&a.queue.queue, &(&a.settings).into(), file.as_ref())?;
-                        if let Some(to) = &a.to {
-                            validate_target_queue(to)?;
-                            if *to == queue.dead_queue() {
-                                if a.from_file.is_none() {
-                                    return Err(Error::settings(format!(
-                                        "--to {to:?} is the dead-letter queue itself: replaying \
-                                         it into itself would move nothing (--from-file F --to \
-                                         {to} restores an export or a purge archive into it)"
-                                    )));
-                                }
-                                if a.after.is_some() {
-                                    return Err(Error::settings(format!(
-                                        "--after with --to {to:?}: a restore into the \
-                                         dead-letter queue has no delay to wait"
-                                    )));
-                                }
-                            }
-                        }
+                        replay::check_target(&a, &queue)?;
                         Work::DeadReplay {
                             replay: ReplaySettings {
                                 filter: filter_from_args(&a.filters)?,

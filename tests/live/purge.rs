@@ -563,7 +563,7 @@ fn purge_older_than_keeps_a_young_dead_letter_aged_by_its_enqueue() {
         "{}",
         stderr(&out)
     );
-    assert_eq!(broker.ids(&app.dead), [job.clone()], "the young one stays");
+    assert_eq!(broker.ids(&app.dead), [job], "the young one stays");
 
     // Told to, the enqueue age counts.
     let out = purge(&["--yes", "--age-from-enqueued", "-o", "json"]);

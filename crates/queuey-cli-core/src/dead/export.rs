@@ -84,6 +84,8 @@ impl EndLine {
 }
 
 /// One line of an export file: a record, or the end line.
+// The record is the common case: boxing it would cost an allocation per line.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum ExportLine {
     Record(Message),
