@@ -8,7 +8,7 @@ use crate::dead::check::{AgeReading, gaps};
 use crate::dead::filter::Filter;
 use crate::dead::peek::PeekOptions;
 use crate::error::Result;
-use crate::live::check::{QUORUM_NOT_PEEKED, is_quorum, scan};
+use crate::live::check::{is_quorum, quorum_not_peeked_here, scan};
 use crate::output::Output;
 use crate::output::prometheus::{self, GaugeFamily, queue_labels};
 use crate::output::sanitize::sanitize;
@@ -85,7 +85,8 @@ pub async fn print(
         let dead_name = sanitize(&l.dead.name);
         if is_quorum(session, q).await == Some(true) {
             output.note(&format!(
-                "note: {dead_name}: no oldest-age or by-cause gauges: {QUORUM_NOT_PEEKED}"
+                "note: {dead_name}: no oldest-age or by-cause gauges: {}",
+                quorum_not_peeked_here(session).await
             ));
             continue;
         }
