@@ -41,7 +41,9 @@ pub fn quorum_not_peeked(version: Option<BrokerVersion>) -> String {
                  killed mid-peek"
             .to_owned(),
     };
-    format!("q.dead is a quorum queue, which queuey peeks only with --spend-delivery-budget: {cost}")
+    format!(
+        "q.dead is a quorum queue, which queuey peeks only with --spend-delivery-budget: {cost}"
+    )
 }
 
 /// [`quorum_not_peeked`] for the broker of `session`.

@@ -212,7 +212,11 @@ fn a_quorum_dead_queue_is_peeked_for_its_age_only_with_the_flag() {
             "{why}"
         );
         assert_eq!(ls.status.code(), Some(0), "{}", stderr(&ls));
-        assert!(stderr(&ls).contains("this look spends no delivery"), "{}", stderr(&ls));
+        assert!(
+            stderr(&ls).contains("this look spends no delivery"),
+            "{}",
+            stderr(&ls)
+        );
     } else {
         assert!(
             why.contains("a peek spends one delivery of every message it reads")
@@ -612,7 +616,11 @@ fn prometheus_drift_is_1_for_a_missing_or_refused_queue_as_verify_exits_1() {
     assert_eq!(verify, Some(0));
     assert_eq!(at(&g, "queuey_drift"), Some(0.0), "{g:#?}");
     assert_eq!(at(&g, "queuey_queue_exists"), Some(1.0), "{g:#?}");
-    assert_eq!(at(&g, "queuey_dead_letter_queue_exists"), Some(1.0), "{g:#?}");
+    assert_eq!(
+        at(&g, "queuey_dead_letter_queue_exists"),
+        Some(1.0),
+        "{g:#?}"
+    );
     assert_eq!(at(&g, "queuey_dead_letters"), Some(0.0), "{g:#?}");
     // Without the management API nothing says whether the arguments are in sync: no drift
     // sample (never a made-up 0), the existence gauges still there.
@@ -627,7 +635,11 @@ fn prometheus_drift_is_1_for_a_missing_or_refused_queue_as_verify_exits_1() {
     assert_eq!(verify, Some(1));
     assert_eq!(at(&g, "queuey_drift"), Some(1.0), "{g:#?}");
     assert_eq!(at(&g, "queuey_queue_exists"), Some(1.0), "{g:#?}");
-    assert_eq!(at(&g, "queuey_dead_letter_queue_exists"), Some(0.0), "{g:#?}");
+    assert_eq!(
+        at(&g, "queuey_dead_letter_queue_exists"),
+        Some(0.0),
+        "{g:#?}"
+    );
     assert_eq!(at(&g, "queuey_dead_letters"), None, "no made-up 0: {g:#?}");
 
     // Both gone.
@@ -636,7 +648,11 @@ fn prometheus_drift_is_1_for_a_missing_or_refused_queue_as_verify_exits_1() {
     assert_eq!(verify, Some(1));
     assert_eq!(at(&g, "queuey_drift"), Some(1.0), "{g:#?}");
     assert_eq!(at(&g, "queuey_queue_exists"), Some(0.0), "{g:#?}");
-    assert_eq!(at(&g, "queuey_dead_letter_queue_exists"), Some(0.0), "{g:#?}");
+    assert_eq!(
+        at(&g, "queuey_dead_letter_queue_exists"),
+        Some(0.0),
+        "{g:#?}"
+    );
     assert_eq!(at(&g, "queuey_queue_messages"), None, "{g:#?}");
     // Missing is known without the API too (a passive declare).
     let (g, _) = look(&url, &admin.vhost, &q, &off);
@@ -665,7 +681,11 @@ fn prometheus_drift_is_1_for_a_missing_or_refused_queue_as_verify_exits_1() {
     assert_eq!(verify, Some(1), "refused as computed");
     assert_eq!(at(&g, "queuey_drift"), Some(1.0), "{g:#?}");
     assert_eq!(at(&g, "queuey_queue_exists"), Some(1.0), "{g:#?}");
-    assert_eq!(at(&g, "queuey_dead_letter_queue_exists"), Some(1.0), "{g:#?}");
+    assert_eq!(
+        at(&g, "queuey_dead_letter_queue_exists"),
+        Some(1.0),
+        "{g:#?}"
+    );
     assert_eq!(at(&g, "queuey_queue_messages"), Some(0.0), "{g:#?}");
     // The queues live in the vhost, which the guard deletes.
 }

@@ -542,17 +542,32 @@ mod tests {
 
     #[test]
     fn an_empty_user_spelled_out_is_refused_and_no_user_info_is_guest() {
-        for url in ["amqp://:s3cret@h/", "amqp://@h/", "amqp://:@h", "amqps://:pw@h:5671"] {
+        for url in [
+            "amqp://:s3cret@h/",
+            "amqp://@h/",
+            "amqp://:@h",
+            "amqps://:pw@h:5671",
+        ] {
             let err = AmqpTarget::parse(url).unwrap_err();
             assert_eq!(err.kind, Kind::BadUrl, "{url}");
-            assert!(err.to_string().contains("user name is empty"), "{url}: {err}");
+            assert!(
+                err.to_string().contains("user name is empty"),
+                "{url}: {err}"
+            );
             assert!(!err.to_string().contains("s3cret"), "{err}");
         }
         let t = AmqpTarget::parse("amqp://h/v").unwrap();
-        assert_eq!((t.username.as_str(), t.password(), t.password_given), ("guest", "guest", false));
+        assert_eq!(
+            (t.username.as_str(), t.password(), t.password_given),
+            ("guest", "guest", false)
+        );
         let t = AmqpTarget::parse("amqp://bob@h/v").unwrap();
         assert_eq!((t.username.as_str(), t.password_given), ("bob", false));
-        assert!(AmqpTarget::parse("amqp://bob:pw@h/v").unwrap().password_given);
+        assert!(
+            AmqpTarget::parse("amqp://bob:pw@h/v")
+                .unwrap()
+                .password_given
+        );
         // EXTERNAL sends no user name: an empty one is no mistake there.
         assert!(AmqpTarget::parse("amqps://@h/?auth_mechanism=external").is_ok());
         // An `@` in the vhost or the query is no user info.

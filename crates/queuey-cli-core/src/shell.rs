@@ -183,7 +183,10 @@ mod tests {
             .output()
             .expect("sh");
         assert!(!out.status.success(), "{out:?}");
-        assert!(!String::from_utf8_lossy(&out.stdout).contains("RAN"), "{out:?}");
+        assert!(
+            !String::from_utf8_lossy(&out.stdout).contains("RAN"),
+            "{out:?}"
+        );
         // A name the Debian wrapper would read again gets no command with it.
         assert!(add_user_tag_advice("a$b", "monitoring").contains("<user>"));
     }
