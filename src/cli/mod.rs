@@ -508,7 +508,8 @@ pub struct FilterArgs {
 
     /// Died longer ago than this (e.g. 7d). Without a death time (x-death or the timestamp
     /// property; an application's dead letter has neither), the time since the job was
-    /// enqueued counts: never less than the time since it died
+    /// enqueued counts: never less than the time since it died, and much more for a job
+    /// replayed and dead again (dead purge keeps those unless --age-from-enqueued)
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     pub older_than: Option<String>,
 
@@ -646,7 +647,9 @@ pub struct DeadReplayArgs {
     #[command(flatten)]
     pub queue: DeadQueueArg,
 
-    /// Send every replayed message to this queue instead of its original queue
+    /// Send every replayed message to this queue instead of its original queue. With
+    /// --from-file, q.dead itself restores the file's dead letters as they were (death record
+    /// and attempts kept): a purge undone from its archive
     #[arg(long, value_name = "QUEUE")]
     pub to: Option<String>,
 
@@ -664,7 +667,9 @@ pub struct DeadReplayArgs {
 
     /// Replay the dead letters of an export file (`dead export`, `dead purge --archive`)
     /// instead of q.dead; nothing is removed from the file. A run that fails keeps a journal
-    /// of the lines it copied, so that its rerun goes on without copying them again
+    /// of the lines it copied, so that its rerun goes on without copying them again. A file
+    /// whose end line is missing or says its run stopped early is read, and said incomplete; a
+    /// last line cut short by a crash is left out, with a note
     #[arg(long, value_name = "FILE")]
     pub from_file: Option<PathBuf>,
 
@@ -737,6 +742,12 @@ pub struct DeadPurgeArgs {
     /// Write every removed message to FILE (export format) before removing it
     #[arg(long, value_name = "FILE")]
     pub archive: Option<PathBuf>,
+
+    /// Let --older-than remove dead letters that carry no death time by their job's enqueue
+    /// time. Without it they are kept, and counted: an application's dead letter has no death
+    /// time, and a job replayed and dead again a minute ago looks as old as its first enqueue
+    #[arg(long, requires = "older_than")]
+    pub age_from_enqueued: bool,
 
     #[command(flatten)]
     pub filters: FilterArgs,
