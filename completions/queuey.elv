@@ -167,8 +167,14 @@ set edit:completion:arg-completer[queuey] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'queuey;holds;ls'= {
+            cand --message-ttl 'Queue-wide message TTL of q (x-message-ttl), e.g. 1h or 30s; at most 49d17h2m47s295ms'
+            cand --max-priority 'Priority levels of q (x-max-priority), 0 (no priorities) to 255; classic queues only. [default: 10, as the queuey library''s QueueConfig::new; none for a quorum q]'
+            cand --queue-type 'Queue type of q'
+            cand --delivery-limit 'Deliveries a message of a quorum q may take before it is dead-lettered to q.dead'
             cand --dead-suffix 'Suffix naming the dead-letter queue [default: .dead]'
             cand --deferred-suffix 'Infix between q and a hold queue''s TTL: hold queues are q + INFIX + "." + TTL in ms [default: .deferred]'
+            cand --retry-granularity 'Rounding step of retry and delayed-enqueue delays [default: 1s]'
+            cand --deferred-granularity 'Rounding step of deferral delays [default: 1s]'
             cand --url 'AMQP URL of the broker; the vhost is its path (%2f is "/"). Repeat it, or separate URLs with commas, for the nodes of a cluster: the first that answers is used'
             cand --api-url 'Management API URL, repeatable or comma-separated like --url [default: each AMQP address''s host, port 15672, same credentials, https for amqps]'
             cand --connect-timeout 'How long to wait for the broker to answer a connection'

@@ -141,8 +141,15 @@ complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls prune help" -f -a "ls" -d 'List the live hold queues of q, sorted by delay, with totals (management API)'
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls prune help" -f -a "prune" -d 'Delete the hold queues of q that are empty and unused, losing nothing to a race'
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls prune help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l message-ttl -d 'Queue-wide message TTL of q (x-message-ttl), e.g. 1h or 30s; at most 49d17h2m47s295ms' -r
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l max-priority -d 'Priority levels of q (x-max-priority), 0 (no priorities) to 255; classic queues only. [default: 10, as the queuey library\'s QueueConfig::new; none for a quorum q]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l queue-type -d 'Queue type of q' -r -f -a "classic\t''
+quorum\t''"
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l delivery-limit -d 'Deliveries a message of a quorum q may take before it is dead-lettered to q.dead' -r
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l dead-suffix -d 'Suffix naming the dead-letter queue [default: .dead]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL: hold queues are q + INFIX + "." + TTL in ms [default: .deferred]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l retry-granularity -d 'Rounding step of retry and delayed-enqueue delays [default: 1s]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l deferred-granularity -d 'Rounding step of deferral delays [default: 1s]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/"). Repeat it, or separate URLs with commas, for the nodes of a cluster: the first that answers is used' -r
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l api-url -d 'Management API URL, repeatable or comma-separated like --url [default: each AMQP address\'s host, port 15672, same credentials, https for amqps]' -r
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r

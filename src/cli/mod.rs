@@ -877,7 +877,9 @@ pub enum HoldsCommand {
     /// it went idle and when x-expires deletes it if it stays idle. Names that carry the
     /// deferred infix but no valid TTL are listed apart as "not a hold queue (bad name)"; a
     /// queue another logical queue of the topology file owns is not q's, and not listed. Needs
-    /// the management API (exit 6 without it).
+    /// the management API (exit 6 without it). Takes the queue settings of status, verify and
+    /// holds prune, so that one set of flags pastes into each; only the suffixes change which
+    /// queues are listed.
     Ls(HoldsLsArgs),
 
     /// Delete the hold queues of q that are empty and unused, losing nothing to a race
@@ -928,8 +930,9 @@ pub struct HoldsLsArgs {
     #[arg(value_name = "QUEUE")]
     pub queue: String,
 
+    // The queue settings `status`, `verify` and `holds prune` take (see `HoldsCommand::Ls`).
     #[command(flatten)]
-    pub settings: QueueNamesArgs,
+    pub settings: QueueSettingsArgs,
 }
 
 #[derive(Debug, Args)]

@@ -347,7 +347,7 @@ impl Invocation {
             cli::Command::Holds(cli::HoldsCommand::Ls(a)) => {
                 let file = TopologyFile::discover(global.config.as_deref())?;
                 Work::HoldsLs {
-                    queue: resolve_queue(&a.queue, &(&a.settings).into(), file.as_ref())?,
+                    queue: resolve_queue(&a.queue, &a.settings, file.as_ref())?,
                     connection: connection(file.as_ref())?,
                 }
             }

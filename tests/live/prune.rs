@@ -451,4 +451,56 @@ fn prune_deletes_only_what_is_certainly_a_hold_queue() {
     );
     assert_eq!(broker.message_count(&drifted), None);
     assert_eq!(broker.message_count(&hold), None);
+
+/// One set of queue settings pastes into `status`, `verify`, `holds ls` and `holds prune` (the
+/// same on 3.10.8 and 4.3.6): `holds ls` used to refuse `--max-priority` (clap: unexpected
+/// argument). It validates them as the others do, and lists the same hold queue.
+#[test]
+fn holds_ls_takes_the_queue_settings_of_status_verify_and_prune() {
+    let broker = Broker::connect();
+    let q = broker.queue_name("holds-flags");
+    broker.track_queue(&format!("{q}.dlq"));
+    let settings = [
+        "--max-priority",
+        "0",
+        "--message-ttl",
+        "1h",
+        "--dead-suffix",
+        ".dlq",
+    ];
+    let run = |words: &[&str], extra: &[&str]| {
+        let (mut cmd, _dir) = queuey();
+        cmd.args(words)
+            .arg(&q)
+            .args(extra)
+            .output()
+            .expect("queuey runs")
+    };
+    let out = run(
+        &["declare"],
+        &[&settings[..], &["--allow-unlisted"]].concat(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let hold = declare_hold(&broker, &q, 5000);
+    for (words, extra) in [
+        (&["status"][..], &[][..]),
+        (&["verify"][..], &[][..]),
+        (&["holds", "ls"][..], &["-o", "json"][..]),
+        (&["holds", "prune"][..], &["--dry-run"][..]),
+    ] {
+        let out = run(words, &[&settings[..], extra].concat());
+        assert_eq!(out.status.code(), Some(0), "{words:?}: {}", stderr(&out));
+        if words == ["holds", "ls"] {
+            let doc = json(&out);
+            assert_eq!(doc["hold_queues"][0]["name"], hold.as_str(), "{doc}");
+        }
+        // Validated the same way: an out-of-range value is a usage error everywhere.
+        let out = run(words, &["--max-priority", "300"]);
+        assert_eq!(out.status.code(), Some(2), "{words:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("max-priority"),
+            "{words:?}: {}",
+            stderr(&out)
+        );
+    }
 }
