@@ -451,6 +451,7 @@ fn prune_deletes_only_what_is_certainly_a_hold_queue() {
     );
     assert_eq!(broker.message_count(&drifted), None);
     assert_eq!(broker.message_count(&hold), None);
+}
 
 /// One set of queue settings pastes into `status`, `verify`, `holds ls` and `holds prune` (the
 /// same on 3.10.8 and 4.3.6): `holds ls` used to refuse `--max-priority` (clap: unexpected
