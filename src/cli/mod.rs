@@ -875,7 +875,8 @@ pub enum HoldsCommand {
     /// another queue sharing the prefix, not q.dead. For each: the delay, messages waiting,
     /// consumers (a hold queue should have none), whether its arguments match its name, when
     /// it went idle and when x-expires deletes it if it stays idle. Names that carry the
-    /// deferred infix but no valid TTL are listed apart as "not a hold queue (bad name)". Needs
+    /// deferred infix but no valid TTL are listed apart as "not a hold queue (bad name)"; a
+    /// queue another logical queue of the topology file owns is not q's, and not listed. Needs
     /// the management API (exit 6 without it). Takes the queue settings of status, verify and
     /// holds prune, so that one set of flags pastes into each; only the suffixes change which
     /// queues are listed.
@@ -889,8 +890,10 @@ pub enum HoldsCommand {
     /// expire on their own when idle (x-expires); prune removes the ones a change of delays
     /// left behind now. --unlisted keeps the delays the topology file lists (delays = [...],
     /// deferrals = [...]); --drift prunes only those whose arguments differ from their name's;
-    /// both: either. A quorum hold queue is never deleted (RabbitMQ refuses if-empty deletes
-    /// of quorum queues). Asks for confirmation on a terminal, as dead purge (--yes for
+    /// both: either. Only what is certainly a hold queue of q is ever deleted: never a queue
+    /// another logical queue of the topology owns (q.deferred.5000 listed as a queue of its
+    /// own), nor one without an x-message-ttl and dead-lettering back to q. A quorum hold
+    /// queue is never deleted (RabbitMQ refuses if-empty deletes of quorum queues). Asks for confirmation on a terminal, as dead purge (--yes for
     /// scripts; declined: exit 9); --dry-run says what it would delete. Needs the management
     /// API to list the hold queues, and the configure permission on them to delete.
     Prune(HoldsPruneArgs),
