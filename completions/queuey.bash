@@ -1106,7 +1106,7 @@ _queuey() {
             return 0
             ;;
         queuey__subcmd__dead__subcmd__purge)
-            opts="-y -o -q -h -V --yes --dry-run --archive --cause --reason --job-type --original-queue --attempts --older-than --newer-than --header --message-id --where --body-contains --spend-delivery-budget --quorum-at-risk --assume-classic --window --retry-unreadable --dead-suffix --deferred-suffix --url --api-url --connect-timeout --timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --help --version"
+            opts="-y -o -q -h -V --yes --dry-run --archive --age-from-enqueued --cause --reason --job-type --original-queue --attempts --older-than --newer-than --header --message-id --where --body-contains --spend-delivery-budget --quorum-at-risk --assume-classic --window --retry-unreadable --dead-suffix --deferred-suffix --url --api-url --connect-timeout --timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2046,17 +2046,41 @@ _queuey() {
             return 0
             ;;
         queuey__subcmd__holds__subcmd__ls)
-            opts="-o -q -h -V --dead-suffix --deferred-suffix --url --api-url --connect-timeout --timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --help --version"
+            opts="-o -q -h -V --message-ttl --max-priority --queue-type --delivery-limit --dead-suffix --deferred-suffix --retry-granularity --deferred-granularity --url --api-url --connect-timeout --timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --message-ttl)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-priority)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --queue-type)
+                    COMPREPLY=($(compgen -W "classic quorum" -- "${cur}"))
+                    return 0
+                    ;;
+                --delivery-limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --dead-suffix)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --deferred-suffix)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --retry-granularity)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --deferred-granularity)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

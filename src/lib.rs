@@ -8,8 +8,8 @@
 //! `queuey-cli-core`, re-exported here under the same names.
 
 pub use queuey_cli_core::{
-    cluster, dead, duration, endpoint, error, message_size, plan, queue, redact, shell, suggest,
-    tls, topology,
+    claims, cluster, dead, duration, endpoint, error, message_size, plan, queue, redact, shell,
+    suggest, tls, topology,
 };
 
 pub mod broker;

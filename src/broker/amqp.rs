@@ -308,10 +308,23 @@ fn credentials_refused(target: &AmqpTarget, text: &str) -> Error {
             target.username
         ),
     )
-    .with_hint(
-        "check the username and password in --url / QUEUEY_URL (the guest user can only \
-         connect from localhost)",
-    )
+    .with_hint(credentials_hint(target))
+}
+
+/// What to check after a refused login: the password the URL did not give, or the user and
+/// password it did (and, for guest, where it may log in from).
+fn credentials_hint(target: &AmqpTarget) -> String {
+    let mut hint = if target.password_given {
+        "check the username and password in --url / QUEUEY_URL".to_owned()
+    } else {
+        "the URL gives no password, so the default one (guest) was sent: give the user's \
+         password in --url / QUEUEY_URL, as amqp://user:password@host:5672/vhost"
+            .to_owned()
+    };
+    if target.username == "guest" {
+        hint.push_str(" (the guest user can only connect from localhost)");
+    }
+    hint
 }
 
 fn vhost_refused(target: &AmqpTarget, text: &str) -> Error {

@@ -279,9 +279,24 @@ impl ApiClient {
             )
             .with_hint(format!(
                 "the monitoring tag lets queuey read what it needs without any right to change \
-                 anything: rabbitmqctl set_user_tags {user} monitoring (this replaces the \
-                 user's tags: list them first with rabbitmqctl list_users)"
+                 anything: {}",
+                crate::shell::add_user_tag_advice(user, "monitoring")
             ))
+        } else if code == 401 && (lower.contains("login failed") || lower == "not_authorized") {
+            // 3.10 answers "Login failed", 4.x "Not_Authorized" (checked on 3.10.8 and 4.3.6):
+            // the credentials, not a tag (a user without one is "Not management user").
+            Error::new(
+                Kind::ApiRefused,
+                format!(
+                    "the management API refused the login of user {user:?}: its user name or \
+                     password is not accepted ({answered})"
+                ),
+            )
+            .with_hint(
+                "check the credentials: the API is asked with the AMQP URL's user and password \
+                 unless --api-url / QUEUEY_API_URL gives its own, as \
+                 http://user:password@host:15672; no tag is missing",
+            )
         } else if lower.contains("virtual host") {
             let vhost = segments.get(1).copied().unwrap_or("?");
             Error::new(
@@ -321,11 +336,12 @@ impl ApiClient {
                 Kind::ApiRefused,
                 format!("the management API at {api} refused user {user:?} ({code}): {reason}"),
             )
-            .with_hint(
+            .with_hint(format!(
                 "check the credentials (--api-url takes user:password@ when they differ from \
                  the AMQP URL's); the user needs the management, monitoring or administrator \
-                 tag: rabbitmqctl set_user_tags <user> monitoring",
-            )
+                 tag: {}",
+                crate::shell::add_user_tag_advice(user, "monitoring")
+            ))
         }
     }
 

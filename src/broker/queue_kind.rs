@@ -80,11 +80,13 @@ pub async fn queue_kind(
                     unacked: None,
                 });
             }
+            // The refusal's own hint first: wrong credentials need no tag, and a tag advice
+            // says how to add one without taking the user's others away.
             let fix = match (e.kind, &e.hint) {
-                (Kind::ApiRefused, _) => {
+                (_, Some(hint)) => format!("About the API: {hint};"),
+                (Kind::ApiRefused, None) => {
                     "Give the user the monitoring tag (it changes no right on queues)".to_owned()
                 }
-                (_, Some(hint)) => format!("About the API: {hint};"),
                 _ => "Enable the API (rabbitmq-plugins enable rabbitmq_management)".to_owned(),
             };
             return Err(Error::new(

@@ -508,7 +508,8 @@ pub struct FilterArgs {
 
     /// Died longer ago than this (e.g. 7d). Without a death time (x-death or the timestamp
     /// property; an application's dead letter has neither), the time since the job was
-    /// enqueued counts: never less than the time since it died
+    /// enqueued counts: never less than the time since it died, and much more for a job
+    /// replayed and dead again (dead purge keeps those unless --age-from-enqueued)
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     pub older_than: Option<String>,
 
@@ -646,7 +647,9 @@ pub struct DeadReplayArgs {
     #[command(flatten)]
     pub queue: DeadQueueArg,
 
-    /// Send every replayed message to this queue instead of its original queue
+    /// Send every replayed message to this queue instead of its original queue. With
+    /// --from-file, q.dead itself restores the file's dead letters as they were (death record
+    /// and attempts kept): a purge undone from its archive
     #[arg(long, value_name = "QUEUE")]
     pub to: Option<String>,
 
@@ -664,7 +667,9 @@ pub struct DeadReplayArgs {
 
     /// Replay the dead letters of an export file (`dead export`, `dead purge --archive`)
     /// instead of q.dead; nothing is removed from the file. A run that fails keeps a journal
-    /// of the lines it copied, so that its rerun goes on without copying them again
+    /// of the lines it copied, so that its rerun goes on without copying them again. A file
+    /// whose end line is missing or says its run stopped early is read, and said incomplete; a
+    /// last line cut short by a crash is left out, with a note
     #[arg(long, value_name = "FILE")]
     pub from_file: Option<PathBuf>,
 
@@ -737,6 +742,12 @@ pub struct DeadPurgeArgs {
     /// Write every removed message to FILE (export format) before removing it
     #[arg(long, value_name = "FILE")]
     pub archive: Option<PathBuf>,
+
+    /// Let --older-than remove dead letters that carry no death time by their job's enqueue
+    /// time. Without it they are kept, and counted: an application's dead letter has no death
+    /// time, and a job replayed and dead again a minute ago looks as old as its first enqueue
+    #[arg(long, requires = "older_than")]
+    pub age_from_enqueued: bool,
 
     #[command(flatten)]
     pub filters: FilterArgs,
@@ -864,8 +875,11 @@ pub enum HoldsCommand {
     /// another queue sharing the prefix, not q.dead. For each: the delay, messages waiting,
     /// consumers (a hold queue should have none), whether its arguments match its name, when
     /// it went idle and when x-expires deletes it if it stays idle. Names that carry the
-    /// deferred infix but no valid TTL are listed apart as "not a hold queue (bad name)". Needs
-    /// the management API (exit 6 without it).
+    /// deferred infix but no valid TTL are listed apart as "not a hold queue (bad name)"; a
+    /// queue another logical queue of the topology file owns is not q's, and not listed. Needs
+    /// the management API (exit 6 without it). Takes the queue settings of status, verify and
+    /// holds prune, so that one set of flags pastes into each; only the suffixes change which
+    /// queues are listed.
     Ls(HoldsLsArgs),
 
     /// Delete the hold queues of q that are empty and unused, losing nothing to a race
@@ -876,8 +890,10 @@ pub enum HoldsCommand {
     /// expire on their own when idle (x-expires); prune removes the ones a change of delays
     /// left behind now. --unlisted keeps the delays the topology file lists (delays = [...],
     /// deferrals = [...]); --drift prunes only those whose arguments differ from their name's;
-    /// both: either. A quorum hold queue is never deleted (RabbitMQ refuses if-empty deletes
-    /// of quorum queues). Asks for confirmation on a terminal, as dead purge (--yes for
+    /// both: either. Only what is certainly a hold queue of q is ever deleted: never a queue
+    /// another logical queue of the topology owns (q.deferred.5000 listed as a queue of its
+    /// own), nor one without an x-message-ttl and dead-lettering back to q. A quorum hold
+    /// queue is never deleted (RabbitMQ refuses if-empty deletes of quorum queues). Asks for confirmation on a terminal, as dead purge (--yes for
     /// scripts; declined: exit 9); --dry-run says what it would delete. Needs the management
     /// API to list the hold queues, and the configure permission on them to delete.
     Prune(HoldsPruneArgs),
@@ -914,8 +930,9 @@ pub struct HoldsLsArgs {
     #[arg(value_name = "QUEUE")]
     pub queue: String,
 
+    // The queue settings `status`, `verify` and `holds prune` take (see `HoldsCommand::Ls`).
     #[command(flatten)]
-    pub settings: QueueNamesArgs,
+    pub settings: QueueSettingsArgs,
 }
 
 #[derive(Debug, Args)]

@@ -109,6 +109,11 @@ pub fn report(queues: &[QueueSettings], delays: &[DelayRequest]) -> Result<ArgsR
 
 pub fn run(queues: &[QueueSettings], delays: &[DelayRequest], output: Output) -> Result<ExitCode> {
     let report = report(queues, delays)?;
+    let collisions: std::collections::BTreeSet<crate::claims::Collision> =
+        queues.iter().flat_map(QueueSettings::collisions).collect();
+    for collision in collisions {
+        output.note(&format!("note: {collision}"));
+    }
     print_report(&report, output)?;
     Ok(ExitCode::Ok)
 }

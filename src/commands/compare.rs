@@ -12,6 +12,7 @@ use futures_util::stream::{self, StreamExt};
 
 use super::{declare, verify};
 use crate::broker::session::Session;
+use crate::claims::Collision;
 use crate::endpoint::ConnectionSettings;
 use crate::error::{ExitCode, Result};
 use crate::live::inspect::{self as inspect, Inspected, Inspector};
@@ -76,6 +77,11 @@ async fn run_in(
         output.note(&format!("note: {note}"));
         notes.push(note);
     }
+    for collision in collisions(queues) {
+        let note = collision.to_string();
+        output.note(&format!("note: {note}"));
+        notes.push(note);
+    }
     inspector.read_vhost(queues.len()).await?;
     // Through the API, logical queues are read and declared a few at a time, results kept in
     // order: a fleet's round trips overlap instead of adding up. What may end in a channel
@@ -127,6 +133,12 @@ async fn run_in(
     };
     print_report(&report, mode, output)?;
     Ok(code)
+}
+
+/// The names two logical queues of the topology both claim, each once: a work or dead-letter
+/// queue that is also the name of another's hold queue.
+fn collisions(queues: &[QueueSettings]) -> std::collections::BTreeSet<Collision> {
+    queues.iter().flat_map(QueueSettings::collisions).collect()
 }
 
 /// Logical queues inspected and declared at once.

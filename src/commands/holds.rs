@@ -5,11 +5,14 @@
 //! filtered again with [`crate::topology::parse_deferred_queue_name`], so neither
 //! `q2.deferred.1000` nor `Q.DEFERRED.1000` (the API matches without case) is listed. Names that
 //! carry the infix but no valid TTL (`q.deferred.abc`) are listed apart, never dropped silently:
-//! something is declaring queues in q's namespace that no queuey application would.
+//! something is declaring queues in q's namespace that no queuey application would. A queue
+//! another logical queue of the topology owns (`q.deferred.5000` listed as a logical queue of
+//! its own, `q.deferred.dead` of a listed `q.deferred`) is not q's, and is not listed.
 
 use serde_json::Value;
 
 use crate::broker::api::LiveQueue;
+use crate::claims::set_aside;
 use crate::duration::format_millis;
 use crate::endpoint::ConnectionSettings;
 use crate::error::{ExitCode, Result};
@@ -122,6 +125,17 @@ pub async fn run(
     let (vhost_default, note) = vhost_default?;
     if let Some(note) = &note {
         output.note(&format!("note: {note}"));
+    }
+    for l in &live {
+        if let (Some(owner), Ok(Some(ttl))) = (
+            q.claimed_elsewhere(&l.name),
+            topology::parse_deferred_queue_name(&q.name, &l.name, &q.options),
+        ) {
+            output.note(&format!(
+                "note: {}; holds ls does not list it",
+                set_aside(&q.name, &l.name, ttl, &owner)
+            ));
+        }
     }
     let report = report(q, &session.settings().amqp.vhost, &live, vhost_default);
     print_report(&report, &q.options.deferred_suffix, output)?;

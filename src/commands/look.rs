@@ -21,7 +21,7 @@ use crate::queue::QueueSettings;
 use crate::settings::Which;
 
 use crate::clock::now_secs;
-use crate::dead::export::export_record;
+use crate::dead::export::{EndLine, export_record};
 use crate::live::scan::{explain_missing, next_matching};
 use crate::output::file::create_new_file;
 use crate::output::notes::{note_crash_cost, note_held_elsewhere, note_interrupted, note_rescued};
@@ -308,8 +308,34 @@ pub async fn export(
     .await;
     let looked = match peeked {
         Ok(v) => v,
-        Err(e) => return Err(explain_missing(&session, queue, e).await),
+        Err(e) => {
+            let e = explain_missing(&session, queue, e).await;
+            if output_file.is_some() {
+                // The file says it stopped early (best effort: the error is what matters).
+                let mut end = EndLine::new("export", &vhost, &dead);
+                end.records = exported;
+                end.finished = false;
+                end.why = Some(format!("stopped by an error: {}", e.message));
+                let _ = write_end(&mut sink, &end).and_then(|()| sink.flush());
+            }
+            return Err(e);
+        }
     };
+    if output_file.is_some() {
+        // The last line says whether the export went to its end: a file without it was cut
+        // short (a kill, a crash).
+        let mut end = EndLine::new("export", &vhost, &dead);
+        end.records = exported;
+        end.scanned = Some(looked.scanned);
+        if looked.interrupted {
+            end.finished = false;
+            end.why = Some(format!(
+                "interrupted (a signal) after {} of the {} dead letters the queue held",
+                looked.scanned, looked.target
+            ));
+        }
+        write_end(&mut sink, &end).map_err(write_error)?;
+    }
     sink.flush().map_err(write_error)?;
     drop(sink);
     if let Some(path) = output_file {
@@ -353,6 +379,12 @@ pub async fn export(
         )),
     }
     Ok(code)
+}
+
+/// Writes the end line of an export file.
+fn write_end(sink: &mut dyn Write, end: &EndLine) -> io::Result<()> {
+    serde_json::to_writer(&mut *sink, end).map_err(io::Error::from)?;
+    sink.write_all(b"\n")
 }
 
 /// The summary of `dead export` (`-o json` with `--output-file`).

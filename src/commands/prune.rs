@@ -1,11 +1,17 @@
 //! `queuey holds prune <QUEUE>... | --all`: deletes the hold queues that are empty and unused,
 //! with `queue.delete` `if-empty` `if-unused`, so that a message published into one meanwhile
 //! makes the broker refuse the delete: that queue is kept and reported, nothing is lost.
+//!
+//! Only what is certainly a hold queue of `q` is ever a candidate: named so, owned by no other
+//! logical queue of the topology ([`crate::queue::QueueSettings::claimed_elsewhere`]), and
+//! carrying the marks of one ([`plan::missing_hold_marks`]: an `x-message-ttl`, dead-lettering
+//! back to `q`).
 
 use std::io::{self, IsTerminal};
 
 use crate::broker::delete::DeleteReply;
 use crate::broker::session::Session;
+use crate::claims::set_aside;
 use crate::duration::format_millis;
 use crate::endpoint::ConnectionSettings;
 use crate::error::{Error, ExitCode, Kind, Result};
@@ -15,6 +21,7 @@ use crate::output::{Output, plural, sanitize::sanitize};
 use crate::plan::prune::{Decision, HoldFacts, decide};
 use crate::plan::{self};
 use crate::settings::PruneSettings;
+use crate::topology;
 
 pub async fn run(
     connection: &ConnectionSettings,
@@ -57,6 +64,16 @@ async fn prune(session: &Session, s: &PruneSettings, output: Output) -> Result<P
             }
         };
         for l in &live {
+            if let (Some(owner), Ok(Some(ttl))) = (
+                q.claimed_elsewhere(&l.name),
+                topology::parse_deferred_queue_name(&q.name, &l.name, &q.options),
+            ) {
+                output.note(&format!(
+                    "note: {}; holds prune leaves it alone",
+                    set_aside(&q.name, &l.name, ttl, &owner)
+                ));
+                continue;
+            }
             let definition = l.definition();
             let Some(check) = plan::check_hold_queue(q, &l.name, &definition, l.consumers, default)
             else {
@@ -72,6 +89,7 @@ async fn prune(session: &Session, s: &PruneSettings, output: Output) -> Result<P
                 consumers: l.consumers,
                 queue_type: l.queue_type.clone(),
                 arguments_ok: check.differences.is_empty(),
+                not_a_hold_queue: plan::missing_hold_marks(&q.name, &definition),
             };
             let (outcome, why) = match decide(&facts, scope) {
                 Decision::Prune if s.dry_run => ("would delete", None),

@@ -9,14 +9,14 @@ use crate::broker::peek::{Delivered, Peek};
 use crate::broker::session::Session;
 use crate::clock::now_secs;
 use crate::dead::decode;
-use crate::dead::export::{export_record, read_record};
+use crate::dead::export::{self, EndLine, ExportLine, export_record, read_record};
 use crate::dead::journal::{
     Boot, Line, Scope, Unfinished, boot_line, digest, read_line, run_line, settled_line,
 };
 use crate::dead::peek::PeekOptions;
 use crate::endpoint::ConnectionSettings;
 use crate::error::{Error, ExitCode, Kind, Result};
-use crate::live::scan::{missing_dead_queue, next_matching, refuse_stream, with_declare_command};
+use crate::live::scan::{missing_dead_queue, refuse_stream, with_declare_command};
 use crate::live::unreadable::with_dead_peek;
 use crate::output::file::create_new_file;
 use crate::output::notes::note_rescued;
@@ -71,6 +71,9 @@ pub async fn run(
             report.connected_to = session.connected_to();
             return finish(&report, output);
         }
+        if let Some(note) = crate::output::purge::enqueue_age_note(&report, true) {
+            output.note(&note);
+        }
         if count == 0 {
             output.note(&format!(
                 "nothing in {} matches; nothing removed",
@@ -104,6 +107,9 @@ pub async fn run(
         if !whole_queue {
             report.scanned = Some(0);
         }
+        // Counted again by the purge itself.
+        report.kept_aged_by_enqueue = 0;
+        report.matched_aged_by_enqueue = 0;
     }
 
     if whole_queue {
@@ -182,12 +188,14 @@ async fn count_matching(
     let rescued = with_dead_peek(session, &dead, s.peek, async |p| {
         let progress = Progress::new(output, Some(p.target), "counting");
         report.held_elsewhere = p.held_elsewhere;
-        while next_matching(p, &s.queue, &s.filter, now, &progress)
-            .await?
-            .is_some()
-        {
-            matched += 1;
+        while let Some(d) = p.next().await? {
+            progress.inc(1);
+            let dl = decode::decode(&d.message, &s.queue.name, &s.queue.options);
+            if selects(s, &dl, &d.message, now, report) {
+                matched += 1;
+            }
         }
+        progress.finish();
         report.scanned = Some(p.received());
         Ok(p.rescuer.count)
     })
@@ -263,7 +271,7 @@ async fn remove_matching(
                 continue;
             }
             let dl = decode::decode(&message, &s.queue.name, &s.queue.options);
-            if !s.filter.matches(&dl, &message, now) {
+            if !selects(s, &dl, &message, now, report) {
                 if last_delivery {
                     // Kept, and returning it would end it: replace it by a fresh copy.
                     p.rescue(tag, &mut message).await?;
@@ -304,9 +312,45 @@ async fn remove_matching(
     .await?;
     note_rescued(output, &dead, rescued);
     if let Some(a) = archive {
-        a.finish()?;
+        let mut end = EndLine::new("purge", session.vhost(), &dead);
+        end.records = a.written;
+        end.scanned = report.scanned;
+        if stop.is_set() {
+            end.finished = false;
+            end.why = Some(
+                "interrupted (a signal): every dead letter the archive holds was removed, the \
+                 rest stay in the dead-letter queue"
+                    .to_owned(),
+            );
+        }
+        a.finish(&end)?;
     }
     Ok(())
+}
+
+/// Whether the purge removes `dl`: it passes the filters, and if `--older-than` selects it by
+/// its job's enqueue time alone (no death time: it may have died a second ago), only with
+/// `--age-from-enqueued`. Either way such a dead letter is counted in `report`.
+fn selects(
+    s: &PurgeSettings,
+    dl: &decode::DeadLetter,
+    message: &decode::Message,
+    now: u64,
+    report: &mut PurgeReport,
+) -> bool {
+    if !s.filter.matches(dl, message, now) {
+        return false;
+    }
+    if !s.filter.older_by_enqueue_only(dl, now) {
+        return true;
+    }
+    if s.age_from_enqueued {
+        report.matched_aged_by_enqueue += 1;
+        true
+    } else {
+        report.kept_aged_by_enqueue += 1;
+        false
+    }
 }
 
 /// Acks archived dead letters (the archive is on disk), then, once the broker has processed
@@ -396,7 +440,18 @@ impl Archive {
             held.revive_after_restart(boot);
             let whole = {
                 let bytes = std::fs::read(path).map_err(|e| io("read", &e))?;
-                bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1)
+                let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+                // An end line written just before a crash took the marker's removal: the
+                // records go on after it, so it goes.
+                let start = bytes[..whole.saturating_sub(1)]
+                    .iter()
+                    .rposition(|&b| b == b'\n')
+                    .map_or(0, |i| i + 1);
+                let last = String::from_utf8_lossy(&bytes[start..whole]);
+                match export::read_line(last.trim_end()) {
+                    Ok(ExportLine::End(_)) => start,
+                    _ => whole,
+                }
             };
             let file = File::options()
                 .append(true)
@@ -476,8 +531,20 @@ impl Archive {
             .map_err(|e| Error::io(format!("cannot write {}", self.marker.display()), &e))
     }
 
-    /// The purge ended cleanly: the archive is finished (its marker goes).
-    fn finish(self) -> Result<()> {
+    /// The purge ended cleanly: the archive gets its end line, and its marker goes.
+    fn finish(mut self, end: &EndLine) -> Result<()> {
+        let fail = |e: io::Error| {
+            Error::io(
+                format!("cannot write the archive {}", self.path.display()),
+                &e,
+            )
+        };
+        serde_json::to_writer(&mut self.writer, end).map_err(|e| fail(io::Error::from(e)))?;
+        self.writer.write_all(b"\n").map_err(fail)?;
+        self.writer
+            .flush()
+            .and_then(|()| self.writer.get_ref().sync_data())
+            .map_err(fail)?;
         match std::fs::remove_file(&self.marker) {
             Ok(()) => Ok(()),
             Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),

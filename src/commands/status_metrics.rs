@@ -8,7 +8,7 @@ use crate::dead::check::{AgeReading, gaps};
 use crate::dead::filter::Filter;
 use crate::dead::peek::PeekOptions;
 use crate::error::Result;
-use crate::live::check::{QUORUM_NOT_PEEKED, is_quorum, scan};
+use crate::live::check::{is_quorum, quorum_not_peeked_here, scan};
 use crate::output::Output;
 use crate::output::prometheus::{self, GaugeFamily, queue_labels};
 use crate::output::sanitize::sanitize;
@@ -49,9 +49,12 @@ pub async fn print(
         "hold_queue_messages",
         "Messages waiting in the hold queues of q (statistics)",
     );
+    let mut exists = GaugeFamily::new("queue_exists", "1 when q exists, else 0");
+    let mut dead_exists =
+        GaugeFamily::new("dead_letter_queue_exists", "1 when q.dead exists, else 0");
     let mut drift = GaugeFamily::new(
         "drift",
-        "1 when q, q.dead or a hold queue differs from its computed definition, else 0",
+        "1 when queuey verify of q would exit 1 (q or q.dead missing, a queue or hold queue that differs from its computed definition, or one the broker refuses as computed), 0 when all are in sync",
     );
     for (l, q) in report.logical_queues.iter().zip(queues) {
         let labels = queue_labels(vhost, &l.name);
@@ -70,7 +73,10 @@ pub async fn print(
         dead.add(labels.clone(), count(ready(&l.dead)));
         holds.add(labels.clone(), l.hold_queues.count.map(|n| n as f64));
         waiting.add(labels.clone(), count(l.hold_queues.messages));
-        drift.add(labels.clone(), Some(if l.drift { 1.0 } else { 0.0 }));
+        let flag = |b: bool| if b { 1.0 } else { 0.0 };
+        exists.add(labels.clone(), Some(flag(l.work.exists)));
+        dead_exists.add(labels.clone(), Some(flag(l.dead.exists)));
+        drift.add(labels.clone(), l.out_of_sync().map(flag));
         // The oldest age and the causes need every dead letter read: only with --scan, so
         // that a scrape of a fleet stays a listing (a million dead letters take minutes).
         if !l.dead.exists || !scan_causes {
@@ -79,7 +85,8 @@ pub async fn print(
         let dead_name = sanitize(&l.dead.name);
         if is_quorum(session, q).await == Some(true) {
             output.note(&format!(
-                "note: {dead_name}: no oldest-age or by-cause gauges: {QUORUM_NOT_PEEKED}"
+                "note: {dead_name}: no oldest-age or by-cause gauges: {}",
+                quorum_not_peeked_here(session).await
             ));
             continue;
         }
@@ -117,6 +124,16 @@ pub async fn print(
         }
     }
     prometheus::print(&[
-        messages, consumers, dead, age, at_least, by_cause, holds, waiting, drift,
+        messages,
+        consumers,
+        dead,
+        age,
+        at_least,
+        by_cause,
+        holds,
+        waiting,
+        exists,
+        dead_exists,
+        drift,
     ])
 }

@@ -4,13 +4,13 @@
 //! letters arrive (the management API's statistics).
 //!
 //! A quorum `q.dead` is never peeked here unless the operator passed `--spend-delivery-budget`:
-//! every peek of one may spend a delivery of the messages it reads (all of them before
-//! RabbitMQ 4.3; on a crash, on every version), and a check that runs every minute would spend
+//! every peek of one spends a delivery of the messages it reads before RabbitMQ 4.3, and on
+//! every version a crash mid-peek does, and a check that runs every minute would spend
 //! them for ever. Its age is then unknown, and said so.
 
 use std::collections::BTreeMap;
 
-use crate::broker::session::Session;
+use crate::broker::session::{BrokerVersion, Session};
 use crate::clock::now_secs;
 use crate::dead::check::{AgeReading, Oldest};
 use crate::dead::filter::Filter;
@@ -22,9 +22,34 @@ use crate::output::Output;
 use crate::output::progress::Progress;
 use crate::queue::QueueSettings;
 
-/// Why a quorum `q.dead` is not peeked for its age.
-pub const QUORUM_NOT_PEEKED: &str = "q.dead is a quorum queue, which queuey peeks only with \
-     --spend-delivery-budget (a peek may spend a delivery of the messages it reads)";
+/// Why a quorum `q.dead` is not peeked for its age, as true on the broker's `version` (the
+/// same words as `dead ls`: before 4.3 every return spends a delivery; from 4.3 a look spends
+/// none, and only a crash mid-peek does).
+pub fn quorum_not_peeked(version: Option<BrokerVersion>) -> String {
+    let cost = match version {
+        Some(v) if v.at_least(4, 3) => format!(
+            "on RabbitMQ {v} a peek spends no delivery, but if queuey is killed or loses its \
+             connection mid-peek every message it holds spends one, a risk a check run every \
+             few minutes would take each time"
+        ),
+        Some(v) => format!(
+            "on RabbitMQ {v} a peek spends one delivery of every message it reads (RabbitMQ \
+             counts returned deliveries until 4.3)"
+        ),
+        None => "a peek spends one delivery of every message it reads before RabbitMQ 4.3 \
+                 (this broker's version is not known), and on every version if queuey is \
+                 killed mid-peek"
+            .to_owned(),
+    };
+    format!(
+        "q.dead is a quorum queue, which queuey peeks only with --spend-delivery-budget: {cost}"
+    )
+}
+
+/// [`quorum_not_peeked`] for the broker of `session`.
+pub async fn quorum_not_peeked_here(session: &Session) -> String {
+    quorum_not_peeked(session.broker_version().await.unwrap_or(None))
+}
 
 /// Whether `q.dead` is a quorum queue, by the management API (`None` without it).
 pub async fn is_quorum(session: &Session, queue: &QueueSettings) -> Option<bool> {
@@ -47,7 +72,7 @@ pub async fn oldest_age(
 ) -> Result<AgeReading> {
     if is_quorum(session, queue).await == Some(true) && !peek.spend_delivery_budget {
         return Ok(AgeReading::Unknown {
-            why: QUORUM_NOT_PEEKED.to_owned(),
+            why: quorum_not_peeked_here(session).await,
         });
     }
     let found = scan(
@@ -83,8 +108,9 @@ pub async fn scan(
 ) -> Result<Scan> {
     if is_quorum(session, queue).await == Some(true) && !peek.spend_delivery_budget {
         return Err(Error::usage(format!(
-            "{what} reads {:?} whole, and it is a quorum queue: {QUORUM_NOT_PEEKED}",
-            queue.dead_queue()
+            "{what} reads {:?} whole, and it is a quorum queue: {}",
+            queue.dead_queue(),
+            quorum_not_peeked_here(session).await
         ))
         .with_hint("pass --spend-delivery-budget, or leave out what needs the scan"));
     }

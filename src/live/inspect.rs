@@ -147,11 +147,11 @@ pub fn fallback_note(api_error: &Error, hold_queues: bool, probe: bool, user: &s
              would renew an idle hold queue's x-expires lease)",
         );
     }
-    if api_error.kind == Kind::ApiRefused {
+    if let (Kind::ApiRefused, None) = (api_error.kind, &api_error.hint) {
         note.push_str(&format!(
             ". A user with the monitoring tag gets the full diff: it reads the API and changes \
-             nothing (rabbitmqctl set_user_tags {} monitoring).",
-            crate::shell::quote(user)
+             nothing ({}).",
+            crate::shell::add_user_tag_advice(user, "monitoring")
         ));
     } else if let Some(hint) = &api_error.hint {
         note.push_str(&format!(". For a full diff: {hint}."));

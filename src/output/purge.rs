@@ -25,6 +25,13 @@ pub struct PurgeReport {
     /// With --archive: dead letters found already archived by an unfinished earlier purge
     /// into the same archive: removed without being written twice.
     pub already_archived: u64,
+    /// Dead letters that pass every filter but that `--older-than` would select by their job's
+    /// enqueue time alone (no death time: they may have died since, a job replayed and dead
+    /// again among them): kept, without `--age-from-enqueued`.
+    pub kept_aged_by_enqueue: u64,
+    /// With `--age-from-enqueued`: the matches `--older-than` selected by their job's enqueue
+    /// time alone (included in `matched`).
+    pub matched_aged_by_enqueue: u64,
     /// Stopped by a signal (Ctrl-C, SIGTERM, SIGHUP): the rest stays (exit 130).
     pub interrupted: bool,
     /// Dead letters others held when the purge began: not read, so not removed (exit 3).
@@ -34,8 +41,39 @@ pub struct PurgeReport {
     pub connected_to: Option<String>,
 }
 
+/// What the purge did with the dead letters `--older-than` judged by their job's enqueue time
+/// alone; `None` when there were none. `before`: said before the prompt (would be).
+pub fn enqueue_age_note(r: &PurgeReport, before: bool) -> Option<String> {
+    let (verb_kept, verb_removed) = if before || r.dry_run {
+        ("would be kept", "would be removed")
+    } else {
+        ("kept", "removed")
+    };
+    if r.kept_aged_by_enqueue > 0 {
+        Some(format!(
+            "{} {verb_kept}: {} every filter, but carry no death time, and --older-than would              select them only by the time since their job was enqueued (an application's dead              letter has no death time; a job replayed and dead again a minute ago looks as old as              its first enqueue). `queuey dead ls` shows their ages (age*); --age-from-enqueued              removes them by that age",
+            plural(r.kept_aged_by_enqueue, "dead letter"),
+            if r.kept_aged_by_enqueue == 1 {
+                "it passes"
+            } else {
+                "they pass"
+            },
+        ))
+    } else if r.matched_aged_by_enqueue > 0 {
+        Some(format!(
+            "{} of the matches {verb_removed} by --age-from-enqueued: aged since their job was              enqueued (no death time), they may have died much later",
+            r.matched_aged_by_enqueue
+        ))
+    } else {
+        None
+    }
+}
+
 /// Prints the report: JSON, or one line saying what was (or would be) removed.
 pub fn print_report(r: &PurgeReport, output: Output) -> Result<()> {
+    if let Some(note) = enqueue_age_note(r, false) {
+        output.note(&note);
+    }
     if output.format == Format::Json {
         return output::print_json(r);
     }

@@ -68,6 +68,23 @@ pub struct LogicalStatus {
     pub verify_command: String,
 }
 
+impl LogicalStatus {
+    /// What `verify` would decide of this logical queue: `Some(true)` when it would exit 1 (a
+    /// queue missing, a queue or hold queue that differs from its computed definition, or a
+    /// computed declaration the broker refuses), `Some(false)` when every queue exists and is
+    /// in sync, `None` when that is not known (the AMQP fallback reads no arguments and lists
+    /// no hold queues, and nothing known is out of sync).
+    pub fn out_of_sync(&self) -> Option<bool> {
+        if self.drift || self.refused || !self.missing.is_empty() {
+            Some(true)
+        } else if !self.arguments_checked || !self.hold_queues.checked {
+            None
+        } else {
+            Some(false)
+        }
+    }
+}
+
 /// The JSON document of `status`.
 #[derive(Debug, Serialize)]
 pub struct StatusReport {

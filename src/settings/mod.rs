@@ -16,7 +16,7 @@ use crate::duration::parse_duration;
 use crate::endpoint::ConnectionSettings;
 use crate::error::{Error, Result};
 use crate::output::{Format, Output};
-use crate::queue::{QueueSettings, Unlisted, validate_target_queue};
+use crate::queue::{QueueSettings, Unlisted};
 use crate::topology::RabbitMqOptions;
 
 /// The file read when neither `--config` nor `QUEUEY_CONFIG` names one.
@@ -27,6 +27,7 @@ pub mod connection;
 pub mod edit;
 pub mod file;
 pub mod prune;
+pub mod replay;
 pub mod resolve;
 pub mod tls;
 
@@ -206,6 +207,8 @@ pub struct PurgeSettings {
     pub yes: bool,
     pub dry_run: bool,
     pub archive: Option<PathBuf>,
+    /// `--age-from-enqueued`: `--older-than` may remove a dead letter by its job's enqueue time.
+    pub age_from_enqueued: bool,
     pub peek: PeekOptions,
 }
 
@@ -344,7 +347,7 @@ impl Invocation {
             cli::Command::Holds(cli::HoldsCommand::Ls(a)) => {
                 let file = TopologyFile::discover(global.config.as_deref())?;
                 Work::HoldsLs {
-                    queue: resolve_queue(&a.queue, &(&a.settings).into(), file.as_ref())?,
+                    queue: resolve_queue(&a.queue, &a.settings, file.as_ref())?,
                     connection: connection(file.as_ref())?,
                 }
             }
@@ -389,14 +392,7 @@ impl Invocation {
                     cli::DeadCommand::Replay(a) => {
                         let queue =
                             resolve_queue(&a.queue.queue, &(&a.settings).into(), file.as_ref())?;
-                        if let Some(to) = &a.to {
-                            validate_target_queue(to)?;
-                            if *to == queue.dead_queue() {
-                                return Err(Error::settings(format!(
-                                    "--to {to:?} is the dead-letter queue itself: replaying into it would move nothing"
-                                )));
-                            }
-                        }
+                        replay::check_target(&a, &queue)?;
                         Work::DeadReplay {
                             replay: ReplaySettings {
                                 filter: filter_from_args(&a.filters)?,
@@ -442,6 +438,7 @@ impl Invocation {
                             yes: a.yes,
                             dry_run: a.dry_run,
                             archive: a.archive,
+                            age_from_enqueued: a.age_from_enqueued,
                             peek: peek_options(&a.peek)?,
                         },
                         connection: connection(file.as_ref())?,

@@ -7,7 +7,7 @@ use super::file::TopologyFile;
 use crate::cli::{QueueSelection, QueueSettingsArgs};
 use crate::duration::{format_millis, parse_duration};
 use crate::error::{Error, Result};
-use crate::queue::{QueueSettings, Unlisted, validate_queue_name};
+use crate::queue::{QueueSettings, Sibling, Unlisted, validate_queue_name};
 use crate::topology::{self, MAX_DEFERRAL_MS, MAX_TTL_MS, QueueConfig, QueueType, RabbitMqOptions};
 
 /// The queues a command acts on, each with its settings merged and validated.
@@ -39,7 +39,58 @@ pub fn resolve_queues(
         }
         out.push(resolve_queue(&name, flags, file)?);
     }
+    // The queues named together are each other's siblings too, with their settings as
+    // resolved (flags included), over the file's.
+    let named: Vec<Sibling> = out
+        .iter()
+        .map(|q| Sibling {
+            name: q.name.clone(),
+            options: q.options.clone(),
+        })
+        .collect();
+    for q in &mut out {
+        q.siblings
+            .retain(|s| !named.iter().any(|n| n.name == s.name));
+        q.siblings
+            .extend(named.iter().filter(|n| n.name != q.name).cloned());
+    }
     Ok(out)
+}
+
+/// The topology file's logical queues other than `except`, with the suffixes that name their
+/// queues: the file's entry over its `[defaults]` over the library's (flags are for the queues
+/// a command names; an empty suffix, refused when that queue is resolved, counts as unset).
+fn file_siblings(file: Option<&TopologyFile>, except: &str) -> Vec<Sibling> {
+    let Some(file) = file else {
+        return Vec::new();
+    };
+    let suffix = |entry: &Option<String>, defaults: &Option<String>, library: &str| {
+        entry
+            .clone()
+            .or_else(|| defaults.clone())
+            .filter(|s| !s.is_empty())
+            .unwrap_or_else(|| library.to_owned())
+    };
+    file.queues
+        .iter()
+        .filter(|(name, _)| name != except)
+        .map(|(name, entry)| Sibling {
+            name: name.clone(),
+            options: RabbitMqOptions {
+                dead_suffix: suffix(
+                    &entry.dead_suffix,
+                    &file.defaults.dead_suffix,
+                    topology::DEFAULT_DEAD_SUFFIX,
+                ),
+                deferred_suffix: suffix(
+                    &entry.deferred_suffix,
+                    &file.defaults.deferred_suffix,
+                    topology::DEFAULT_DEFERRED_SUFFIX,
+                ),
+                ..RabbitMqOptions::default()
+            },
+        })
+        .collect()
 }
 
 /// A value and where it came from.
@@ -252,6 +303,7 @@ pub fn resolve_queue(
     });
     Ok(QueueSettings {
         unlisted,
+        siblings: file_siblings(file, name),
         name: name.to_owned(),
         config: QueueConfig {
             message_ttl,
@@ -276,6 +328,62 @@ mod tests {
 
     fn file(text: &str) -> TopologyFile {
         TopologyFile::parse(text, Path::new("queuey.toml")).unwrap()
+    }
+
+    #[test]
+    fn every_other_logical_queue_of_the_topology_is_a_sibling() {
+        let f = file(
+            "[defaults]\ndead_suffix = \"-dlq\"\n[queues.k2]\n[queues.\"k2.deferred.5000\"]\n\
+             deferred_suffix = \".hold\"\n",
+        );
+        let names = |q: &QueueSettings| -> Vec<(String, String, String)> {
+            q.siblings
+                .iter()
+                .map(|s| {
+                    (
+                        s.name.clone(),
+                        s.options.dead_suffix.clone(),
+                        s.options.deferred_suffix.clone(),
+                    )
+                })
+                .collect()
+        };
+        let k2 = resolve_queue("k2", &flags(), Some(&f)).unwrap();
+        assert_eq!(
+            names(&k2),
+            [("k2.deferred.5000".into(), "-dlq".into(), ".hold".into())]
+        );
+        assert!(k2.claimed_elsewhere("k2.deferred.5000").is_some());
+        assert!(
+            resolve_queue("k2", &flags(), None)
+                .unwrap()
+                .siblings
+                .is_empty()
+        );
+        // Named together, queues are siblings with their settings as resolved, flags included.
+        let selection = QueueSelection {
+            queues: vec!["k2".into(), "other".into()],
+            all: false,
+        };
+        let with_flag = QueueSettingsArgs {
+            deferred_suffix: Some(".wait".into()),
+            ..flags()
+        };
+        let queues = resolve_queues(&selection, &with_flag, Some(&f)).unwrap();
+        assert_eq!(
+            names(&queues[0]),
+            [
+                ("k2.deferred.5000".into(), "-dlq".into(), ".hold".into()),
+                ("other".into(), "-dlq".into(), ".wait".into())
+            ]
+        );
+        assert_eq!(
+            names(&queues[1]),
+            [
+                ("k2.deferred.5000".into(), "-dlq".into(), ".hold".into()),
+                ("k2".into(), "-dlq".into(), ".wait".into())
+            ]
+        );
     }
 
     #[test]

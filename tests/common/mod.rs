@@ -264,6 +264,15 @@ impl Broker {
         let _ = self.rt.block_on(ch.close(200, "ok".into()));
     }
 
+    /// Deletes `name` now (in this vhost), whatever it holds.
+    pub fn delete_queue(&self, name: &str) {
+        let ch = self.channel();
+        self.rt
+            .block_on(ch.queue_delete(name.into(), lapin::options::QueueDeleteOptions::default()))
+            .unwrap_or_else(|e| panic!("deleting {name}: {e}"));
+        let _ = self.rt.block_on(ch.close(200, "ok".into()));
+    }
+
     /// A logical queue `q` whose `q.dead` is a quorum queue with `x-delivery-limit` = `limit`
     /// and no dead-letter exchange, so a message returned past the limit is dropped. Returns
     /// (`q`, `q.dead`), both deleted on drop.

@@ -44,6 +44,55 @@ fn wrong_password_is_access_refused_and_never_printed() {
     );
 }
 
+/// The test broker's AMQP URL with `userinfo` in place of its user and password.
+fn url_with_userinfo(userinfo: &str) -> String {
+    let base = url::Url::parse(&crate::common::test_url()).expect("QUEUEY_TEST_URL is a URL");
+    format!(
+        "amqp://{userinfo}{}:{}/%2f",
+        base.host_str().unwrap_or("127.0.0.1"),
+        base.port().unwrap_or(5672)
+    )
+}
+
+/// A URL without a password sends the clients' default one, guest (the same on 3.10.8 and
+/// 4.3.6): a refused login says so, with the word guest shown (it is no secret: it used to be
+/// masked, "the *** user"), and the note about guest only for guest. An empty user spelled out
+/// (`amqp://:password@`) is a usage error, never a login as guest.
+#[test]
+fn a_url_without_password_or_with_an_empty_user_says_so() {
+    let _broker = Broker::connect();
+    let nobody = unique("no-pw-user");
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args(["ping", "--url", &url_with_userinfo(&format!("{nobody}@"))])
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(5), "{err}");
+    assert!(
+        err.contains(&format!("refused the login of user {nobody:?}"))
+            && err.contains("the URL gives no password, so the default one (guest) was sent"),
+        "{err}"
+    );
+    assert!(
+        !err.contains("the *** user") && !err.contains("only connect from localhost"),
+        "{err}"
+    );
+
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args(["ping", "--url", &url_with_userinfo(":Empty-user-pw7@")])
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("the user name is empty") && !err.contains("refused the login"),
+        "{err}"
+    );
+    assert!(!err.contains("Empty-user-pw7"), "{err}");
+}
+
 #[test]
 fn unknown_vhost_is_named() {
     let _broker = Broker::connect();

@@ -399,10 +399,17 @@ fn export_is_lossless_and_never_overwrites() {
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
     let text = std::fs::read_to_string(&file).unwrap();
-    let lines: Vec<Json> = text
+    let mut lines: Vec<Json> = text
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
+    // The last line says the export went to its end.
+    let end = lines.pop().expect("an end line");
+    assert_eq!(end["format"], "queuey.dead-letter.v1.end", "{end}");
+    assert_eq!(
+        (&end["finished"], &end["records"]),
+        (&Json::from(true), &Json::from(2))
+    );
     assert_eq!(lines.len(), 2);
     let rec = &lines[0];
     assert_eq!(rec["format"], "queuey.dead-letter.v1");
@@ -1377,10 +1384,14 @@ fn signals_during_a_look_at_a_quorum_queue_on_its_last_delivery_lose_nothing() {
                     }
                     "export" => {
                         assert!(err.contains("INCOMPLETE"), "{what}: {err}");
-                        let lines = std::fs::read_to_string(out_file(run))
-                            .unwrap()
-                            .lines()
-                            .count();
+                        let text = std::fs::read_to_string(out_file(run)).unwrap();
+                        // The file says it too: its end line.
+                        let end: Json =
+                            serde_json::from_str(text.lines().last().expect("a line")).unwrap();
+                        assert_eq!(end["format"], "queuey.dead-letter.v1.end", "{what}");
+                        assert_eq!(end["finished"], false, "{what}: {end}");
+                        let lines = text.lines().count() - 1;
+                        assert_eq!(end["records"].as_u64(), Some(lines as u64), "{what}");
                         assert!(
                             err.contains(&format!("exported {lines} of ")),
                             "{what}: the note counts the {lines} lines written: {err}"
@@ -1603,7 +1614,8 @@ fn export_to_a_file_prints_a_json_summary() {
     assert_eq!(doc["exported"], 3);
     assert_eq!(doc["scanned"], 3);
     assert_eq!(doc["output_file"], file.to_str().unwrap());
-    assert_eq!(fs::read_to_string(&file).unwrap().lines().count(), 3);
+    // Three records and the end line.
+    assert_eq!(fs::read_to_string(&file).unwrap().lines().count(), 4);
 }
 
 /// `--quorum-at-risk N` sets the rounds a quorum `q.dead` with a delivery limit is read in:

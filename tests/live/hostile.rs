@@ -364,8 +364,14 @@ fn an_export_line_with_a_float_that_is_not_finite_is_refused_before_publishing()
         vec![(dead_letter("one", target, "fatal error: x"), b"{}".to_vec())],
     );
     let (dir, export) = export_to_file(&q);
-    let mut record: serde_json::Value =
-        serde_json::from_str(std::fs::read_to_string(&export).unwrap().trim()).unwrap();
+    let mut record: serde_json::Value = serde_json::from_str(
+        std::fs::read_to_string(&export)
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
     for (i, value) in ["NaN", "inf", "-inf"].into_iter().enumerate() {
         record["properties"]["headers"]["score"] =
             serde_json::json!({"type": "f64", "value": value});

@@ -20,6 +20,7 @@
 //! | 17 | `repair::a_job_repaired_with_set_is_handled_by_the_real_worker` |
 //! | 20 | `alerting::the_age_gate_sees_an_old_dead_letter_behind_a_young_head` |
 //! | 21 | `alerting::a_dead_letter_without_a_time_at_the_head_never_makes_the_age_gate_hold` |
+//! | 22 | `purge::purge_older_than_keeps_a_young_dead_letter_aged_by_its_enqueue` |
 
 #[path = "../common/mod.rs"]
 mod common;

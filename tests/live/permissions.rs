@@ -58,6 +58,20 @@ fn assert_refused(out: &Output, permission: &str, user: &str) {
 
 const READ_ONLY: Option<(&str, &str, &str)> = Some(("", "", ".*"));
 
+/// Every `set_user_tags` queuey prints keeps the user's other tags: the command replaces the
+/// whole list (`set_user_tags guest monitoring` strips guest's administrator), so it names
+/// them with a placeholder a shell refuses to run unedited, and says why.
+fn assert_tag_advice_is_safe(err: &str) {
+    for (i, _) in err.match_indices("rabbitmqctl set_user_tags") {
+        let rest = &err[i..];
+        let line = rest.lines().next().unwrap_or_default();
+        assert!(
+            line.contains("monitoring <its current tags> (set_user_tags replaces"),
+            "an advice that would strip the user's tags: {line}"
+        );
+    }
+}
+
 #[test]
 fn a_read_only_monitoring_user_reads_everything_and_changes_nothing() {
     let broker = Broker::connect();
@@ -159,9 +173,11 @@ fn a_management_tag_is_enough_and_no_tag_falls_back_to_amqp_naming_the_tag() {
             && err.contains(&format!("{none:?}"))
             && err.contains("exists, not checked")
             && !err.contains("not available")
-            && !err.contains("rabbitmq-plugins enable"),
+            && !err.contains("rabbitmq-plugins enable")
+            && err.contains("set_user_tags"),
         "{err}"
     );
+    assert_tag_advice_is_safe(&err);
     let out = run_as(&none, &["status", &q]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert!(stdout(&out).contains("not checked"), "{}", stdout(&out));
@@ -175,6 +191,7 @@ fn a_management_tag_is_enough_and_no_tag_falls_back_to_amqp_naming_the_tag() {
     let out = run_as(&none, &["holds", "ls", &q]);
     assert_eq!(code(&out), 6, "{}", stderr(&out));
     assert!(stderr(&out).contains("set_user_tags"), "{}", stderr(&out));
+    assert_tag_advice_is_safe(&stderr(&out));
     // Peeking needs the queue type from the API, or the operator's word for it.
     let out = run_as(&none, &["dead", "ls", &q]);
     assert_eq!(code(&out), 6, "{}", stderr(&out));
@@ -183,6 +200,7 @@ fn a_management_tag_is_enough_and_no_tag_falls_back_to_amqp_naming_the_tag() {
         "{}",
         stderr(&out)
     );
+    assert_tag_advice_is_safe(&stderr(&out));
     let out = run_as(&none, &["dead", "ls", &q, "--assume-classic"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert!(stderr(&out).contains("1 shown of 1"), "{}", stderr(&out));
@@ -191,6 +209,49 @@ fn a_management_tag_is_enough_and_no_tag_falls_back_to_amqp_naming_the_tag() {
         broker.api_queue(&q).expect("q")["arguments"],
         broker.api_classic_arguments(serde_json::json!({"x-max-priority": 10}))
     );
+}
+
+/// A wrong management API password is a refused login, not a missing tag: 3.10 answers 401
+/// "Login failed", 4.3 401 "Not_Authorized" (both checked), and every command that reads the
+/// API says the credentials are not accepted and never advises a tag (the advice used to be
+/// `set_user_tags guest monitoring`, which would strip guest's administrator tag). The AMQP
+/// end (guest, right password) works: status falls back (exit 0), the others exit 6.
+#[test]
+fn a_wrong_api_password_is_a_refused_login_and_never_a_tag_advice() {
+    let broker = Broker::connect();
+    let q = logical(&broker, "perm-badpw", 1);
+    let mut api = url::Url::parse(&crate::common::test_api_url()).expect("an API URL");
+    let test: lapin::uri::AMQPUri = crate::common::test_url().parse().expect("a URL");
+    api.set_username(&test.authority.userinfo.username)
+        .expect("a user");
+    api.set_password(Some("wrong-Api-pw9")).expect("a password");
+    for (args, exit) in [
+        (vec!["status", &q], 0),
+        (vec!["verify", &q], 6),
+        (vec!["dead", "ls", &q], 6),
+        (vec!["holds", "ls", &q], 6),
+    ] {
+        let (mut cmd, _dir) = queuey();
+        let out = cmd
+            .env("QUEUEY_API_URL", api.as_str())
+            .args(&args)
+            .output()
+            .expect("queuey runs");
+        let err = stderr(&out);
+        assert_eq!(code(&out), exit, "{args:?}: {err}");
+        assert!(
+            err.contains("refused the login of user")
+                && err.contains("password is not accepted")
+                && err.contains("check the credentials")
+                && err.contains("http://user:password@host:15672"),
+            "{args:?}: {err}"
+        );
+        assert!(
+            !err.contains("set_user_tags") && !err.contains("monitoring tag"),
+            "{args:?}: a tag advice for a wrong password: {err}"
+        );
+        assert!(!err.contains("wrong-Api-pw9"), "{args:?}: {err}");
+    }
 }
 
 #[test]

@@ -12,7 +12,7 @@ use lapin::options::{BasicPublishOptions, ConfirmSelectOptions, QueueDeclareOpti
 use lapin::types::{AMQPValue, FieldTable};
 
 use crate::common::app::{App, DEFER_HOLD_MS};
-use crate::common::{Broker, eventually, json, long_str, queuey, queuey_in, stderr, table};
+use crate::common::{Broker, eventually, json, long_str, queuey, queuey_in, stderr, stdout, table};
 
 /// Declares the hold queue of `q` for `ttl` with the library's arguments.
 fn declare_hold(broker: &Broker, q: &str, ttl: u32) -> String {
@@ -171,10 +171,18 @@ fn prune_keeps_what_waits_and_what_the_topology_file_lists() {
     app.make_dead_letters();
     let q = app.q;
     // The application's deferral waits in its hold queue; two idle hold queues beside it, one
-    // of a listed delay, one whose arguments drift.
+    // of a listed delay, one whose arguments drift (no x-expires: still a hold queue of q, as
+    // it has a TTL and dead-letters back to q).
     let listed = declare_hold(&broker, q, 30_000);
     let drifted = format!("{q}.deferred.45000");
-    broker.declare(&drifted, FieldTable::default());
+    broker.declare(
+        &drifted,
+        table(vec![
+            ("x-message-ttl", AMQPValue::LongLongInt(45_000)),
+            ("x-dead-letter-exchange", long_str("")),
+            ("x-dead-letter-routing-key", long_str(q)),
+        ]),
+    );
     let waiting = app.hold(DEFER_HOLD_MS);
     wait_for_stats(&broker, &[listed.clone(), drifted.clone(), waiting.clone()]);
     let dir = tempfile::tempdir().expect("a directory");
@@ -237,4 +245,263 @@ fn prune_keeps_what_waits_and_what_the_topology_file_lists() {
         .output()
         .expect("queuey runs");
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}
+
+/// The rule of both versions (3.10.8 and 4.3.6 alike): a queue the topology file lists as a
+/// logical queue of its own (`q.deferred.5000`), or its queues (`q.deferred.dead`), is never
+/// one of q's hold queues, although its name is one: `holds prune` (any flags) leaves it,
+/// `verify` and `status` do not count it as q's (so they pass), `holds ls` does not list it,
+/// and `declare` and `verify` say why.
+#[test]
+fn a_logical_queue_named_like_a_hold_queue_is_never_pruned() {
+    let broker = Broker::connect();
+    let q = broker.queue_name("prune-sibling");
+    let sibling = format!("{q}.deferred.5000");
+    let infix = format!("{q}.deferred");
+    for name in [
+        format!("{q}.dead"),
+        infix.clone(),
+        format!("{infix}.dead"),
+        sibling.clone(),
+        format!("{sibling}.dead"),
+    ] {
+        broker.track_queue(&name);
+    }
+    let dir = tempfile::tempdir().expect("a directory");
+    std::fs::write(
+        dir.path().join("queuey.toml"),
+        format!("[queues.\"{q}\"]\n[queues.\"{infix}\"]\n[queues.\"{sibling}\"]\n"),
+    )
+    .expect("a topology file");
+    let run = |args: &[&str]| {
+        queuey_in(dir.path())
+            .args(args)
+            .output()
+            .expect("queuey runs")
+    };
+    let declared = run(&["declare", "--all"]);
+    assert!(declared.status.success(), "{}", stderr(&declared));
+    // An empty, unused queue: before the fix, exactly what prune deleted.
+    wait_for_stats(&broker, std::slice::from_ref(&sibling));
+
+    for args in [
+        &["holds", "prune", "--all", "--drift", "--yes", "-o", "json"][..],
+        &["holds", "prune", "--all", "--yes", "-o", "json"],
+        &["holds", "prune", &q, "--yes", "-o", "json"],
+    ] {
+        let out = run(args);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        let doc = json(&out);
+        assert_eq!(doc["deleted"], 0, "{args:?}: {doc}");
+        assert_eq!(doc["hold_queues"], serde_json::json!([]), "{args:?}: {doc}");
+        assert!(
+            stderr(&out).contains(&format!(
+                "{sibling:?} is named like the 5s hold queue of {q:?}, but it is the work \
+                 queue of the logical queue {sibling:?}"
+            )),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+        assert_eq!(
+            broker.message_count(&sibling),
+            Some(0),
+            "{args:?} deleted the logical queue {sibling}"
+        );
+    }
+    let out = run(&["verify", "--all", "-o", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let doc = json(&out);
+    for l in doc["logical_queues"].as_array().expect("logical queues") {
+        assert_eq!(l["status"], "in_sync", "{l}");
+        assert_eq!(l["hold_queues"]["queues"], serde_json::json!([]), "{l}");
+    }
+    assert!(
+        doc["notes"].to_string().contains("PRECONDITION_FAILED"),
+        "{}",
+        doc["notes"]
+    );
+    let out = run(&["status", "--all", "-o", "prometheus"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains(&format!("queuey_drift{{vhost=\"/\",queue=\"{q}\"}} 0")),
+        "{}",
+        stdout(&out)
+    );
+    let out = run(&["holds", "ls", &q, "-o", "json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc = json(&out);
+    assert_eq!(doc["hold_queues"], serde_json::json!([]), "{doc}");
+    assert_eq!(doc["bad_names"], serde_json::json!([]), "{doc}");
+    assert!(
+        stderr(&out).contains("holds ls does not list it"),
+        "{}",
+        stderr(&out)
+    );
+
+    assert!(
+        stderr(&declared).contains(&format!(
+            "{sibling:?} is the work queue of {sibling:?} and also the name of the 5s hold \
+             queue of {q:?}"
+        )),
+        "declare says the two names collide: {}",
+        stderr(&declared)
+    );
+    let out = run(&["verify", &sibling]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
+
+/// Without a topology file, `holds prune q` deletes only what is certainly a hold queue of `q`:
+/// named so, and declared with an `x-message-ttl` and dead-lettering back to `q` (the marks of
+/// every hold queue the library declares), whatever else drifted. A queue of that name without
+/// them (another application's work queue, a queue that dead-letters elsewhere) is left, with
+/// the reason, even with `--drift`. Both versions alike.
+#[test]
+fn prune_deletes_only_what_is_certainly_a_hold_queue() {
+    let broker = Broker::connect();
+    let q = broker.queue_name("prune-marks");
+    let work = format!("{q}.deferred.5000");
+    broker.declare(
+        &work,
+        table(vec![("x-max-priority", AMQPValue::LongLongInt(10))]),
+    );
+    let elsewhere = format!("{q}.deferred.6000");
+    broker.declare(
+        &elsewhere,
+        table(vec![
+            ("x-message-ttl", AMQPValue::LongLongInt(6000)),
+            ("x-dead-letter-exchange", long_str("")),
+            ("x-dead-letter-routing-key", long_str("somewhere-else")),
+        ]),
+    );
+    // A hold queue of q whose x-expires drifted: still certainly q's.
+    let drifted = format!("{q}.deferred.7000");
+    broker.declare(
+        &drifted,
+        table(vec![
+            ("x-message-ttl", AMQPValue::LongLongInt(7000)),
+            ("x-dead-letter-exchange", long_str("")),
+            ("x-dead-letter-routing-key", long_str(&q)),
+        ]),
+    );
+    let hold = declare_hold(&broker, &q, 8000);
+    let all = [
+        work.clone(),
+        elsewhere.clone(),
+        drifted.clone(),
+        hold.clone(),
+    ];
+    wait_for_stats(&broker, &all);
+    let (mut cmd, dir) = queuey();
+    let row = |doc: &serde_json::Value, name: &str| {
+        doc["hold_queues"]
+            .as_array()
+            .expect("rows")
+            .iter()
+            .find(|r| r["hold_queue"] == name)
+            .cloned()
+            .unwrap_or_else(|| panic!("no row for {name}: {doc}"))
+    };
+    let out = cmd
+        .args(["holds", "prune", &q, "--drift", "--dry-run", "-o", "json"])
+        .output()
+        .expect("queuey runs");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc = json(&out);
+    assert_eq!(row(&doc, &drifted)["outcome"], "would delete", "{doc}");
+    assert_eq!(row(&doc, &hold)["outcome"], "left", "{doc}");
+    for name in [&work, &elsewhere] {
+        let r = row(&doc, name);
+        assert_eq!(r["outcome"], "left", "{doc}");
+        assert!(
+            r["why"]
+                .as_str()
+                .is_some_and(|w| w.starts_with(&format!("not certainly a hold queue of {q:?}"))),
+            "{r}"
+        );
+    }
+    let out = queuey_in(dir.path())
+        .args(["holds", "prune", &q, "--yes", "-o", "json"])
+        .output()
+        .expect("queuey runs");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc = json(&out);
+    assert_eq!(doc["deleted"], 2, "{doc}");
+    assert_eq!(row(&doc, &drifted)["outcome"], "deleted", "{doc}");
+    assert_eq!(row(&doc, &hold)["outcome"], "deleted", "{doc}");
+    assert!(
+        row(&doc, &elsewhere)["why"].as_str().is_some_and(
+            |w| w.ends_with("this one has x-dead-letter-routing-key \"somewhere-else\"")
+        ),
+        "{doc}"
+    );
+    assert!(
+        row(&doc, &work)["why"]
+            .as_str()
+            .is_some_and(|w| w.ends_with(
+                "this one has no x-message-ttl, no x-dead-letter-exchange, no \
+             x-dead-letter-routing-key"
+            )),
+        "{doc}"
+    );
+    assert_eq!(broker.message_count(&work), Some(0), "{work} was deleted");
+    assert_eq!(
+        broker.message_count(&elsewhere),
+        Some(0),
+        "{elsewhere} was deleted"
+    );
+    assert_eq!(broker.message_count(&drifted), None);
+    assert_eq!(broker.message_count(&hold), None);
+}
+
+/// One set of queue settings pastes into `status`, `verify`, `holds ls` and `holds prune` (the
+/// same on 3.10.8 and 4.3.6): `holds ls` used to refuse `--max-priority` (clap: unexpected
+/// argument). It validates them as the others do, and lists the same hold queue.
+#[test]
+fn holds_ls_takes_the_queue_settings_of_status_verify_and_prune() {
+    let broker = Broker::connect();
+    let q = broker.queue_name("holds-flags");
+    broker.track_queue(&format!("{q}.dlq"));
+    let settings = [
+        "--max-priority",
+        "0",
+        "--message-ttl",
+        "1h",
+        "--dead-suffix",
+        ".dlq",
+    ];
+    let run = |words: &[&str], extra: &[&str]| {
+        let (mut cmd, _dir) = queuey();
+        cmd.args(words)
+            .arg(&q)
+            .args(extra)
+            .output()
+            .expect("queuey runs")
+    };
+    let out = run(
+        &["declare"],
+        &[&settings[..], &["--allow-unlisted"]].concat(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let hold = declare_hold(&broker, &q, 5000);
+    for (words, extra) in [
+        (&["status"][..], &[][..]),
+        (&["verify"][..], &[][..]),
+        (&["holds", "ls"][..], &["-o", "json"][..]),
+        (&["holds", "prune"][..], &["--dry-run"][..]),
+    ] {
+        let out = run(words, &[&settings[..], extra].concat());
+        assert_eq!(out.status.code(), Some(0), "{words:?}: {}", stderr(&out));
+        if words == ["holds", "ls"] {
+            let doc = json(&out);
+            assert_eq!(doc["hold_queues"][0]["name"], hold.as_str(), "{doc}");
+        }
+        // Validated the same way: an out-of-range value is a usage error everywhere.
+        let out = run(words, &["--max-priority", "300"]);
+        assert_eq!(out.status.code(), Some(2), "{words:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("max-priority"),
+            "{words:?}: {}",
+            stderr(&out)
+        );
+    }
 }

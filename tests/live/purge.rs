@@ -296,7 +296,18 @@ fn a_killed_archive_purge_is_finished_by_its_rerun_without_writing_twice() {
     );
     assert_eq!(broker.message_count(&dead), Some(0));
     let text = std::fs::read_to_string(&archive).unwrap();
-    let mut archived: Vec<String> = text
+    let (records, end) = text.trim_end().rsplit_once('\n').expect("lines");
+    let end: serde_json::Value = serde_json::from_str(end).unwrap();
+    assert_eq!(
+        (&end["format"], &end["command"], &end["finished"]),
+        (
+            &Value::from("queuey.dead-letter.v1.end"),
+            &Value::from("purge"),
+            &Value::from(true)
+        ),
+        "the rerun ends the archive: {end}"
+    );
+    let mut archived: Vec<String> = records
         .lines()
         .map(|l| {
             serde_json::from_str::<serde_json::Value>(l).unwrap()["properties"]["message_id"]
@@ -356,8 +367,14 @@ fn sigterm_stops_an_archiving_purge_cleanly() {
     );
     let text = std::fs::read_to_string(archive).unwrap();
     assert!(text.ends_with('\n'), "no line cut short by a clean stop");
+    // Its end line says the purge stopped early, and how many it holds.
+    let (records, end) = text.trim_end().rsplit_once('\n').expect("lines");
+    let end: serde_json::Value = serde_json::from_str(end).unwrap();
+    assert_eq!(end["format"], "queuey.dead-letter.v1.end", "{end}");
+    assert_eq!(end["finished"], false, "{end}");
+    assert_eq!(end["records"].as_u64(), Some(removed), "{end}");
     let mut archived: BTreeMap<String, usize> = BTreeMap::new();
-    for line in text.lines() {
+    for line in records.lines() {
         let record: serde_json::Value = serde_json::from_str(line).unwrap();
         let id = record["properties"]["message_id"]
             .as_str()
@@ -444,4 +461,272 @@ fn declining_the_purge_prompt_exits_9() {
     let out = answer("y\n");
     assert_eq!(code(&out), 0, "{}", stdout(&out));
     assert_eq!(broker.message_count(&dead), Some(0));
+}
+
+/// A job enqueued two days ago (its envelope's `enqueued_at_ms`), published through the library;
+/// the worker dead-letters it fatally, now.
+fn doomed_two_days_ago<const S: usize>(app: &crate::common::app::App<'_, S>) -> String {
+    use crate::common::app::{Doomed, FATAL_WHY};
+    let mut envelope = queuey_core::Envelope::new(&Doomed::<S> {
+        why: FATAL_WHY.to_owned(),
+    })
+    .expect("an envelope");
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("the clock");
+    envelope.enqueued_at_ms =
+        u64::try_from((now - Duration::from_secs(2 * 86_400)).as_millis()).expect("fits");
+    app.publish_envelope(&envelope);
+    envelope.job_id.to_string()
+}
+
+/// The rule, the same on every version: an application's dead letter carries no death time, and
+/// the queuey library writes a dead letter's headers afresh from the envelope, so the replay
+/// record queuey puts on a copy (`x-queuey-last-replay`, with its time) does not survive the
+/// copy's second death (checked here on the real library), and `enqueued_at_ms` never changes.
+/// A job enqueued two days ago, replayed and dead again a second ago, is aged two days. `dead
+/// purge --older-than 1d` keeps it (and says so) unless `--age-from-enqueued`; a dead letter
+/// with a death time (here the `timestamp` property) two days old is removed as before.
+#[test]
+fn purge_older_than_keeps_a_young_dead_letter_aged_by_its_enqueue() {
+    use crate::common::app::{App, Mode};
+    let broker = Broker::connect();
+    // Slot 22: see the list in main.rs.
+    let app = App::<22>::new(&broker, "purge-enqueue-age");
+    let q = app.q;
+    app.declare();
+    let job = doomed_two_days_ago(&app);
+    let worker = app.start(Mode::Normal);
+    worker.until("the job dead once", Duration::from_secs(30), |_| {
+        app.count(&app.dead) == Some(1)
+    });
+    // The operator replays it; the application fails it again at once.
+    let out = run(&["dead", "replay", q]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    worker.until("the job dead again", Duration::from_secs(30), |log| {
+        log.died().len() == 2 && app.count(&app.dead) == Some(1)
+    });
+    worker.stop();
+    let snapshot = broker.snapshot(&app.dead);
+    let (body, props) = &snapshot[0];
+    let headers = props.headers().clone().unwrap_or_default();
+    let names: Vec<String> = headers.inner().keys().map(|k| k.to_string()).collect();
+    assert!(
+        !names
+            .iter()
+            .any(|n| n == "x-queuey-last-replay" || n == "x-queuey-replays"),
+        "the library writes the dead letter's headers afresh: {names:?}"
+    );
+    assert!(props.timestamp().is_none(), "no death time: {props:?}");
+    let envelope: serde_json::Value = serde_json::from_slice(body).expect("an envelope");
+    assert_eq!(envelope["job_id"], job.as_str());
+    // A dead letter with a death time two days old (the timestamp property), behind it.
+    let two_days_ago = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("the clock")
+        .as_secs()
+        - 2 * 86_400;
+    broker.publish_props(
+        &app.dead,
+        b"old",
+        lapin::BasicProperties::default()
+            .with_message_id("old-death".into())
+            .with_timestamp(two_days_ago),
+    );
+
+    let purge = |args: &[&str]| {
+        let mut all = vec!["dead", "purge", q, "--older-than", "1d"];
+        all.extend_from_slice(args);
+        run(&all)
+    };
+    let out = purge(&["--dry-run", "-o", "json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let doc = json(&out);
+    assert_eq!(doc["matched"], 1, "{doc:#}");
+    assert_eq!(doc["kept_aged_by_enqueue"], 1, "{doc:#}");
+    assert!(
+        stderr(&out).contains("1 dead letter would be kept")
+            && stderr(&out).contains("--age-from-enqueued"),
+        "{}",
+        stderr(&out)
+    );
+
+    let out = purge(&["--yes"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("removed 1 dead letter"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(
+        stderr(&out).contains("1 dead letter kept"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(broker.ids(&app.dead), [job], "the young one stays");
+
+    // Told to, the enqueue age counts.
+    let out = purge(&["--yes", "--age-from-enqueued", "-o", "json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let doc = json(&out);
+    assert_eq!(doc["removed"], 1, "{doc:#}");
+    assert_eq!(doc["matched_aged_by_enqueue"], 1, "{doc:#}");
+    assert_eq!(doc["kept_aged_by_enqueue"], 0, "{doc:#}");
+    assert_eq!(broker.message_count(&app.dead), Some(0));
+
+    // --age-from-enqueued alone is a usage error.
+    let out = run(&["dead", "purge", q, "--age-from-enqueued", "--dry-run"]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+}
+
+/// Undoing a purge from its archive: `dead replay q --from-file ARCHIVE --to q.dead` puts the
+/// dead letters back as they were (reason, original queue, attempts: they decode as before),
+/// where a replay into q.dead from q.dead itself is still refused (it would move nothing). A
+/// copy of the archive cut short by a crash (its last line half written, no newline) is read
+/// all the same: the cut line is left out with a note, and the file's missing end line is said.
+#[test]
+fn a_purge_is_undone_from_its_archive_and_a_cut_archive_is_read_but_its_last_line() {
+    let broker = Broker::connect();
+    let (q, dead, _) = setup(&broker, "purge-undo", 0);
+    let ids = fill(&broker, &dead, &["orders"], &["timeout", "crash"], 40);
+    let dir = tempfile::tempdir().unwrap();
+    let archive = dir.path().join("purged.jsonl");
+    let archive_arg = archive.to_str().unwrap();
+    let ls_reason = |reason: &str| {
+        let out = run(&[
+            "dead", "ls", &q, "--reason", reason, "--limit", "0", "-o", "json",
+        ]);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        json(&out)["matched"].as_u64().unwrap()
+    };
+    let out = run(&[
+        "dead",
+        "purge",
+        &q,
+        "--yes",
+        "--reason",
+        "timeout",
+        "--archive",
+        archive_arg,
+    ]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!((ls_reason("timeout"), ls_reason("crash")), (0, 20));
+    let text = std::fs::read_to_string(&archive).unwrap();
+    let end: Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    assert_eq!(
+        (
+            &end["format"],
+            &end["command"],
+            &end["finished"],
+            &end["records"]
+        ),
+        (
+            &Value::from("queuey.dead-letter.v1.end"),
+            &Value::from("purge"),
+            &Value::from(true),
+            &Value::from(20)
+        ),
+        "{end}"
+    );
+
+    // Not from q.dead into itself.
+    let out = run(&["dead", "replay", &q, "--to", &dead]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(stderr(&out).contains("--from-file"), "{}", stderr(&out));
+
+    // A copy of the archive cut by a crash mid-line: 19 whole records and half of the 20th.
+    let cut = dir.path().join("cut.jsonl");
+    let records: Vec<&str> = text.lines().take(20).collect();
+    let mut cut_text = records[..19].join("\n") + "\n";
+    cut_text.push_str(&records[19][..records[19].len() / 2]);
+    std::fs::write(&cut, &cut_text).unwrap();
+    let out = run(&[
+        "dead",
+        "replay",
+        &q,
+        "--from-file",
+        cut.to_str().unwrap(),
+        "--to",
+        &dead,
+        "--dry-run",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let doc = json(&out);
+    assert_eq!(doc["would_move"], 19, "{doc:#}");
+    assert_eq!(doc["file_complete"], false, "{doc:#}");
+    let err = stderr(&out);
+    assert!(
+        err.contains("line 20, the last, is cut short") && err.contains("has no end line"),
+        "{err}"
+    );
+    assert!(!err.contains("not JSON"), "{err}");
+
+    // A file whose end line says its export was interrupted: read, and said INCOMPLETE.
+    let stopped = dir.path().join("stopped.jsonl");
+    let mut stopped_end = end.clone();
+    stopped_end["command"] = "export".into();
+    stopped_end["finished"] = false.into();
+    stopped_end["records"] = 5.into();
+    stopped_end["why"] = "interrupted (a signal) after 5 of the 40 dead letters".into();
+    std::fs::write(
+        &stopped,
+        records[..5].join("\n") + "\n" + &stopped_end.to_string() + "\n",
+    )
+    .unwrap();
+    let out = run(&[
+        "dead",
+        "replay",
+        &q,
+        "--from-file",
+        stopped.to_str().unwrap(),
+        "--to",
+        &dead,
+        "--dry-run",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(json(&out)["would_move"], 5);
+    assert_eq!(json(&out)["file_complete"], false);
+    let err = stderr(&out);
+    assert!(
+        err.contains("is INCOMPLETE") && err.contains("after 5 of the 40"),
+        "{err}"
+    );
+
+    // The whole archive back where it was: 20 dead letters, decoded as before.
+    let out = run(&[
+        "dead",
+        "replay",
+        &q,
+        "--from-file",
+        archive_arg,
+        "--to",
+        &dead,
+        "-o",
+        "json",
+    ]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let doc = json(&out);
+    assert_eq!(
+        (&doc["moved"], &doc["attempts_reset"]),
+        (&Value::from(20), &Value::from(0)),
+        "{doc:#}"
+    );
+    assert_eq!(doc["file_complete"], true, "{doc:#}");
+    assert!(!stderr(&out).contains("end line"), "{}", stderr(&out));
+    assert_eq!((ls_reason("timeout"), ls_reason("crash")), (20, 20));
+    let mut back = broker.ids(&dead);
+    back.sort();
+    let mut want = ids.clone();
+    want.sort();
+    assert_eq!(back, want, "every dead letter once");
+    let out = run(&[
+        "dead", "ls", &q, "--reason", "timeout", "--limit", "1", "-o", "json",
+    ]);
+    let first = &json(&out)["messages"][0];
+    assert_eq!(first["original_queue"], "orders", "{first:#}");
+    assert_eq!(first["attempts"], 5, "{first:#}");
 }

@@ -970,9 +970,11 @@ fn filtered_purge_with_archive_then_replay_from_the_archive() {
     let crash: Vec<String> = ids.iter().skip(1).step_by(2).cloned().collect();
     let timeout: Vec<String> = ids.iter().step_by(2).cloned().collect();
     assert_eq!(broker.ids(&dead), crash, "the rest stay, in order");
-    // The archive holds exactly what was removed.
+    // The archive holds exactly what was removed, and ends with its end line.
     let text = std::fs::read_to_string(&archive).unwrap();
-    let archived: Vec<String> = text
+    let (records, end) = text.trim_end().rsplit_once('\n').expect("lines");
+    assert!(end.contains("\"queuey.dead-letter.v1.end\""), "{end}");
+    let archived: Vec<String> = records
         .lines()
         .map(|l| {
             serde_json::from_str::<serde_json::Value>(l).unwrap()["properties"]["message_id"]

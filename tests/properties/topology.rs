@@ -5,8 +5,10 @@ use std::time::Duration;
 
 use proptest::prelude::*;
 use queuey_cli::duration::{format_millis, parse_duration};
+use queuey_cli::queue::{QueueSettings, Sibling};
 use queuey_cli::topology::{
-    self, ARG_EXPIRES, ARG_MESSAGE_TTL, ArgValue, MAX_DEFERRAL_MS, MAX_TTL_MS, RabbitMqOptions,
+    self, ARG_EXPIRES, ARG_MESSAGE_TTL, ArgValue, MAX_DEFERRAL_MS, MAX_TTL_MS, QueueConfig,
+    RabbitMqOptions,
 };
 use queuey_rabbitmq::topology as library;
 
@@ -176,6 +178,58 @@ proptest! {
         let name = o.deferred_queue(&queue, ttl);
         prop_assert_eq!(topology::parse_deferred_queue_name(&queue, &name, &o), Ok(Some(ttl)));
         prop_assert_eq!(topology::parse_deferred_queue_name(&queue, &o.dead_queue(&queue), &o), Ok(None));
+    }
+
+    /// Logical queues named from fragments that make them each other's hold-queue names
+    /// (`k`, `k.deferred`, `k.deferred.5000`, `k.deferred.5000.dead`...): no queue another
+    /// logical queue owns, named as the library names it (its work queue, its dead-letter
+    /// queue, its hold queues), is ever taken for a hold queue of `q`; and q's own hold
+    /// queues stay q's unless another logical queue owns that very name.
+    #[test]
+    fn no_queue_of_one_logical_queue_is_a_hold_queue_of_another(
+        names in prop::collection::btree_set(
+            prop::collection::vec(
+                prop::sample::select(vec!["k", ".deferred", ".5000", ".1", ".dead", ".x", "0"]),
+                1..5,
+            )
+            .prop_map(|parts| parts.concat()),
+            2..6,
+        ),
+        ttl in prop::sample::select(vec![1u32, 5000, MAX_DEFERRAL_MS]),
+    ) {
+        let o = RabbitMqOptions::default();
+        let names: Vec<String> = names.into_iter().collect();
+        let owned = |n: &str| {
+            [
+                n.to_owned(),
+                library::dead_queue_name(n, library::DEFAULT_DEAD_SUFFIX),
+                library::deferred_queue_name(n, library::DEFAULT_DEFERRED_SUFFIX, ttl),
+            ]
+        };
+        for q in &names {
+            let settings = QueueSettings {
+                name: q.clone(),
+                config: QueueConfig::default(),
+                options: o.clone(),
+                unlisted: None,
+                siblings: names
+                    .iter()
+                    .map(|n| Sibling { name: n.clone(), options: o.clone() })
+                    .collect(),
+            };
+            let claimed = |n: &str| {
+                topology::parse_deferred_queue_name(q, n, &o) != Ok(None)
+                    && settings.claimed_elsewhere(n).is_none()
+            };
+            for other in names.iter().filter(|n| *n != q) {
+                for n in owned(other) {
+                    prop_assert!(!claimed(&n), "{n:?} of {other:?} taken by {q:?}");
+                }
+            }
+            let own = library::deferred_queue_name(q, library::DEFAULT_DEFERRED_SUFFIX, ttl);
+            let elsewhere = names.iter().filter(|n| *n != q).any(|n| owned(n).contains(&own));
+            prop_assert_eq!(claimed(&own), !elsewhere, "{:?} of {:?}", own, q);
+        }
     }
 
     #[test]

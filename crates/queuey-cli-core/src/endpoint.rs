@@ -143,6 +143,9 @@ pub struct AmqpTarget {
     pub port: u16,
     pub username: String,
     password: String,
+    /// Whether the URL gives a password: without one the client's default, `guest`, is sent
+    /// (as RabbitMQ's clients do), and a refused login says so.
+    pub password_given: bool,
     pub vhost: String,
     pub query: AmqpQuery,
 }
@@ -242,15 +245,34 @@ impl AmqpTarget {
             )));
         }
         let port = url.port().unwrap_or(if tls { 5671 } else { 5672 });
+        // the client's own query parameters (heartbeat, frame_max, ...), validated as it would.
+        let query = AmqpQuery::parse(&url).map_err(|e| bad(&redact::redact(&e)))?;
+        // No user info at all is the client's default user, guest (amq-protocol-uri, as
+        // RabbitMQ's clients). An empty user spelled out (`amqp://:secret@host`) is a mistake,
+        // which the client would also read as guest: a login refused for "guest" then hides
+        // it. (EXTERNAL and ANONYMOUS send no user name.)
+        let sends_user = !matches!(
+            query.auth_mechanism.as_deref(),
+            Some("external" | "anonymous")
+        );
+        if url.username().is_empty() && sends_user && has_userinfo(input.trim()) {
+            return Err(bad(
+                "the user name is empty (nothing before the ':' or '@'); queuey does not read \
+                 that as the default user guest",
+            ));
+        }
         let username = match url.username() {
             "" => "guest".to_owned(),
             u => decode(u).map_err(|e| bad(&e))?,
         };
-        let password = match url.password() {
-            None => "guest".to_owned(),
-            Some(p) => decode(p).map_err(|e| bad(&e))?,
+        let (password, password_given) = match url.password() {
+            None => ("guest".to_owned(), false),
+            Some(p) => (decode(p).map_err(|e| bad(&e))?, true),
         };
-        redact::register_secret(&password, &username);
+        // The default password is no secret (every message would lose the word guest).
+        if password_given {
+            redact::register_secret(&password, &username);
+        }
         let vhost = match url.path() {
             "" => "/".to_owned(),
             path => {
@@ -263,14 +285,13 @@ impl AmqpTarget {
                 decode(raw).map_err(|e| bad(&e))?
             }
         };
-        // the client's own query parameters (heartbeat, frame_max, ...), validated as it would.
-        let query = AmqpQuery::parse(&url).map_err(|e| bad(&redact::redact(&e)))?;
         Ok(AmqpTarget {
             tls,
             host,
             port,
             username,
             password,
+            password_given,
             vhost,
             query,
         })
@@ -375,11 +396,15 @@ impl ApiTarget {
             "" => amqp.username.clone(),
             u => decode(u).map_err(|e| bad(&e))?,
         };
+        // A password taken from the AMQP URL is registered there (unless it is the default).
         let password = match url.password() {
             None => amqp.password.clone(),
-            Some(p) => decode(p).map_err(|e| bad(&e))?,
+            Some(p) => {
+                let password = decode(p).map_err(|e| bad(&e))?;
+                redact::register_secret(&password, &username);
+                password
+            }
         };
-        redact::register_secret(&password, &username);
         // Credentials travel in the Authorization header, never in the URL we keep.
         let _ = url.set_username("");
         let _ = url.set_password(None);
@@ -408,6 +433,15 @@ impl ApiTarget {
     pub fn display(&self) -> String {
         redact::redact(self.base.as_str().trim_end_matches('/'))
     }
+}
+
+/// Whether the URL `raw` spells out user info (an `@` in its authority), even an empty one.
+fn has_userinfo(raw: &str) -> bool {
+    let Some((_, rest)) = raw.split_once("://") else {
+        return false;
+    };
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    authority.contains('@')
 }
 
 fn decode(s: &str) -> std::result::Result<String, String> {
@@ -504,6 +538,40 @@ mod tests {
             assert_eq!(err.kind, Kind::BadUrl);
             assert!(!err.to_string().contains("hunter22"), "{err}");
         }
+    }
+
+    #[test]
+    fn an_empty_user_spelled_out_is_refused_and_no_user_info_is_guest() {
+        for url in [
+            "amqp://:s3cret@h/",
+            "amqp://@h/",
+            "amqp://:@h",
+            "amqps://:pw@h:5671",
+        ] {
+            let err = AmqpTarget::parse(url).unwrap_err();
+            assert_eq!(err.kind, Kind::BadUrl, "{url}");
+            assert!(
+                err.to_string().contains("user name is empty"),
+                "{url}: {err}"
+            );
+            assert!(!err.to_string().contains("s3cret"), "{err}");
+        }
+        let t = AmqpTarget::parse("amqp://h/v").unwrap();
+        assert_eq!(
+            (t.username.as_str(), t.password(), t.password_given),
+            ("guest", "guest", false)
+        );
+        let t = AmqpTarget::parse("amqp://bob@h/v").unwrap();
+        assert_eq!((t.username.as_str(), t.password_given), ("bob", false));
+        assert!(
+            AmqpTarget::parse("amqp://bob:pw@h/v")
+                .unwrap()
+                .password_given
+        );
+        // EXTERNAL sends no user name: an empty one is no mistake there.
+        assert!(AmqpTarget::parse("amqps://@h/?auth_mechanism=external").is_ok());
+        // An `@` in the vhost or the query is no user info.
+        assert!(AmqpTarget::parse("amqp://h/v%40x").is_ok());
     }
 
     #[test]

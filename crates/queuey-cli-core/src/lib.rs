@@ -5,7 +5,7 @@
 //! same names (`queuey_cli::dead`, `queuey_cli::plan`, ...).
 //!
 //! - [`topology`], [`queue`]: the broker queues of a logical queue, as the library names and
-//!   declares them;
+//!   declares them; [`claims`]: which logical queue owns a name two of them could claim;
 //! - [`plan`]: live arguments against computed ones, the diff and the remedies;
 //! - [`dead`]: dead-letter decoding, the envelope, filters, the export format, the replay's
 //!   copy and its journal's format;
@@ -15,6 +15,7 @@
 //!   passwords masked, shell quoting, outside text escaped, "did you mean", errors and exit
 //!   codes.
 
+pub mod claims;
 pub mod cluster;
 pub mod dead;
 pub mod duration;

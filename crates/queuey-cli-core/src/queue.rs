@@ -18,6 +18,17 @@ pub struct QueueSettings {
     /// Set when a topology file is in use and does not list this queue: its settings then come
     /// from the file's `[defaults]` and queuey's defaults, which is usually a typo in the name.
     pub unlisted: Option<Unlisted>,
+    /// The other logical queues of the topology (the topology file's, and the command line's):
+    /// a queue one of them owns is never taken for one of this queue's hold queues
+    /// ([`QueueSettings::claimed_elsewhere`]).
+    pub siblings: Vec<Sibling>,
+}
+
+/// Another logical queue of the same topology, with the suffixes that name its queues.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sibling {
+    pub name: String,
+    pub options: RabbitMqOptions,
 }
 
 impl QueueSettings {
@@ -147,6 +158,7 @@ mod tests {
             config: QueueConfig::default(),
             options: RabbitMqOptions::default(),
             unlisted: None,
+            siblings: Vec::new(),
         };
         assert_eq!(q.dead_queue(), "orders.dead");
         q.options.dead_suffix = "-dlq".into();

@@ -149,9 +149,47 @@ pub fn queuey_command(words: &[&str], queue: &crate::queue::QueueSettings) -> St
     command_line(&all)
 }
 
+/// How to give `user` the tag `tag` without taking any away. `rabbitmqctl set_user_tags`
+/// replaces the user's whole tag list (there is no command that adds one): the plain
+/// `set_user_tags guest monitoring` strips `administrator` from guest. So the command ends with
+/// a placeholder for the tags the user has now, `<its current tags>`, which a shell reads as a
+/// redirection from a file that does not exist: pasted unedited, it fails and changes nothing.
+pub fn add_user_tag_advice(user: &str, tag: &str) -> String {
+    let command = rabbitmqctl("/", &["set_user_tags", user, tag])
+        .unwrap_or_else(|| format!("rabbitmqctl set_user_tags <user> {tag}"));
+    format!(
+        "{command} <its current tags> (set_user_tags replaces the user's tags: list them in \
+         place of the placeholder, as `rabbitmqctl list_users` shows them)"
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_tag_advice_keeps_the_current_tags_and_cannot_run_unedited() {
+        let advice = add_user_tag_advice("ci bot", "monitoring");
+        assert!(
+            advice.starts_with("rabbitmqctl set_user_tags 'ci bot' monitoring <its current tags>"),
+            "{advice}"
+        );
+        assert!(advice.contains("replaces"), "{advice}");
+        // Pasted as it is, the shell refuses the redirection and runs nothing.
+        let command = advice.split(" (").next().unwrap_or_default();
+        let out = std::process::Command::new("sh")
+            .args(["-c", &command.replacen("rabbitmqctl", "echo RAN", 1)])
+            .current_dir(std::env::temp_dir())
+            .output()
+            .expect("sh");
+        assert!(!out.status.success(), "{out:?}");
+        assert!(
+            !String::from_utf8_lossy(&out.stdout).contains("RAN"),
+            "{out:?}"
+        );
+        // A name the Debian wrapper would read again gets no command with it.
+        assert!(add_user_tag_advice("a$b", "monitoring").contains("<user>"));
+    }
 
     #[test]
     fn regex_literals_for_patterns_and_for_the_api() {

@@ -21,7 +21,7 @@ use crate::broker::publish::{Copy, Outcome, Publisher, fits_amqp};
 use crate::broker::session::Session;
 use crate::clock::now_secs;
 use crate::dead::decode::Message;
-use crate::dead::export::read_record;
+use crate::dead::export::{EndLine, ExportLine, read_line};
 use crate::dead::journal::digest;
 use crate::dead::replay::{ReplayStamp, copy_id};
 use crate::dead::report::ReplayReport;
@@ -59,11 +59,23 @@ pub(super) async fn from_file(
     report.source = path.display().to_string();
     // First pass: every line must be a valid record, or nothing is published.
     let mut total = 0u64;
+    let mut end: Option<EndLine> = None;
     for line in records(path)? {
-        line?.1.map_err(|e| {
+        let (n, item) = line?;
+        match item.map_err(|e| {
             e.with_hint("nothing was replayed; the file must hold `queuey dead export` lines")
-        })?;
-        total += 1;
+        })? {
+            Item::Record(_) => {
+                total += 1;
+                end = None;
+            }
+            Item::End(e) => end = Some(e),
+            Item::CutShort => output.note(&cut_short_note(path, n)),
+        }
+    }
+    report.file_complete = Some(end.as_ref().is_some_and(|e| e.finished));
+    if let Some(note) = completeness_note(path, end.as_ref()) {
+        output.note(&note);
     }
     let stamp = ReplayStamp {
         run: crate::clock::unique_id(),
@@ -107,8 +119,11 @@ pub(super) async fn from_file(
         if stop.is_set() || stepper.at_limit() {
             break;
         }
-        let (n, record) = line?;
-        let mut message = record?;
+        let (n, item) = line?;
+        let mut message = match item? {
+            Item::Record(m) => m,
+            Item::End(_) | Item::CutShort => continue,
+        };
         report.scanned += 1;
         let mut d = digest(&message.properties, &message.body);
         // Copied by a run that did not finish (before filters: the copy exists whatever this
@@ -247,10 +262,66 @@ impl<'a> FileRun<'a> {
     }
 }
 
-/// The records of an export file with their line numbers, blank lines skipped: an error of
-/// the outer `Result` is one reading the file, of the inner one a line that is not a record
-/// (or whose message AMQP cannot carry).
-fn records(path: &Path) -> Result<impl Iterator<Item = Result<(usize, Result<Message>)>>> {
+/// A line of an export file.
+// The record is the common case: boxing it would cost an allocation per line.
+#[allow(clippy::large_enum_variant)]
+enum Item {
+    Record(Message),
+    /// The end line (`dead export --output-file`, `dead purge --archive`).
+    End(EndLine),
+    /// The last line, without a newline at its end, and not a whole record: a write cut short.
+    CutShort,
+}
+
+/// The note on a last line cut short (it is left out).
+fn cut_short_note(path: &Path, n: usize) -> String {
+    let file = path.display();
+    format!(
+        "{file} line {n}, the last, is cut short (no newline at its end: a write cut off by a \
+         kill or a crash) and is not a whole record: it is left out, the lines before it are \
+         read. Its dead letter was not lost: an export only reads, and a purge removes a dead \
+         letter only once its line is on disk, so it is still in the dead-letter queue (for a \
+         purge archive, the same `dead purge` with the same --archive finishes the purge and \
+         drops the line; `head -n {} {file}` leaves it out of a copy)",
+        n.saturating_sub(1),
+    )
+}
+
+/// What the file says of its own completeness, when it is not a finished run's.
+fn completeness_note(path: &Path, end: Option<&EndLine>) -> Option<String> {
+    let file = path.display();
+    match end {
+        Some(e) if e.finished => None,
+        Some(e) if e.command == "purge" => Some(format!(
+            "{file} ends with the end line of a purge of {} that stopped early ({}): it holds \
+             the {} dead letters that purge removed",
+            e.queue,
+            e.why.as_deref().unwrap_or("no reason given"),
+            e.records
+        )),
+        Some(e) => Some(format!(
+            "{file} is INCOMPLETE: its end line says the {} of {} stopped early ({}); it holds \
+             {} of its dead letters, the others were not read",
+            e.command,
+            e.queue,
+            e.why.as_deref().unwrap_or("no reason given"),
+            e.records
+        )),
+        None => Some(format!(
+            "{file} has no end line: if `dead export --output-file` or `dead purge --archive` \
+             wrote it, that run did not end (killed, or the machine stopped) and the file may be \
+             INCOMPLETE; the same purge with the same --archive finishes an unfinished purge. \
+             Files of `dead edit`, of `dead export` to standard output, and of a queuey without \
+             end lines have none"
+        )),
+    }
+}
+
+/// The lines of an export file with their line numbers, blank lines skipped: an error of the
+/// outer `Result` is one reading the file, of the inner one a line that is not a record (or
+/// whose message AMQP cannot carry). A last line without a newline at its end that is not a
+/// whole record is [`Item::CutShort`], not an error: a write cut short by a crash.
+fn records(path: &Path) -> Result<impl Iterator<Item = Result<(usize, Result<Item>)>>> {
     let file = std::fs::File::open(path).map_err(|e| {
         Error::io(
             format!("cannot read the export file {}", path.display()),
@@ -258,34 +329,49 @@ fn records(path: &Path) -> Result<impl Iterator<Item = Result<(usize, Result<Mes
         )
     })?;
     let path = path.to_owned();
-    Ok(BufReader::new(file)
-        .lines()
-        .enumerate()
-        .filter_map(move |(i, line)| {
-            let n = i + 1;
-            let line = match line {
-                Ok(l) => l,
+    let mut reader = BufReader::new(file);
+    let mut n = 0usize;
+    Ok(std::iter::from_fn(move || {
+        loop {
+            let mut bytes = Vec::new();
+            n += 1;
+            match reader.read_until(b'\n', &mut bytes) {
+                Ok(0) => return None,
+                Ok(_) => {}
                 Err(e) => {
                     return Some(Err(Error::io(
                         format!("cannot read {} line {n}", path.display()),
                         &e,
                     )));
                 }
-            };
-            if line.trim().is_empty() {
-                return None;
             }
-            let record = parse_record(&line).map_err(|why| {
-                Error::new(Kind::Usage, format!("{} line {n}: {why}", path.display()))
-            });
-            Some(Ok((n, record)))
-        }))
+            let whole = bytes.last() == Some(&b'\n');
+            let parsed = match std::str::from_utf8(&bytes) {
+                Ok(line) if line.trim().is_empty() => continue,
+                Ok(line) => parse_line(line.trim_end_matches(['\n', '\r'])),
+                Err(e) => Err(format!("not UTF-8: {e}")),
+            };
+            let item = match parsed {
+                Ok(item) => Ok(item),
+                Err(_) if !whole => Ok(Item::CutShort),
+                Err(why) => Err(Error::new(
+                    Kind::Usage,
+                    format!("{} line {n}: {why}", path.display()),
+                )),
+            };
+            return Some(Ok((n, item)));
+        }
+    }))
 }
 
-/// One line of an export file as a message to replay: read by [`read_record`], and checked now
-/// to fit AMQP, so that a bad line stops the run before anything is published.
-fn parse_record(line: &str) -> std::result::Result<Message, String> {
-    let message = read_record(line)?;
-    fits_amqp(&message.properties)?;
-    Ok(message)
+/// One line of an export file: a record to replay, read by [`read_line`] and checked now to
+/// fit AMQP, so that a bad line stops the run before anything is published; or the end line.
+fn parse_line(line: &str) -> std::result::Result<Item, String> {
+    match read_line(line)? {
+        ExportLine::Record(message) => {
+            fits_amqp(&message.properties)?;
+            Ok(Item::Record(message))
+        }
+        ExportLine::End(end) => Ok(Item::End(end)),
+    }
 }

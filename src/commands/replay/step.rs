@@ -4,7 +4,9 @@
 
 use crate::broker::publish::Copy;
 use crate::dead::decode::{self, DeadLetter, Message};
-use crate::dead::replay::{CopyBody, ReplayStamp, replay_body, replay_properties, target};
+use crate::dead::replay::{
+    CopyBody, ReplayStamp, replay_body, replay_properties, restore_properties, target,
+};
 use crate::queue::MAX_QUEUE_NAME_BYTES;
 use crate::settings::ReplaySettings;
 
@@ -31,8 +33,11 @@ pub(super) struct Stepper<'a> {
     now: u64,
     /// Dead letters the filters selected so far (the last one's copy number).
     pub(super) matched: u64,
-    /// The logical queue's dead-letter queue, which no copy goes into.
+    /// The logical queue's dead-letter queue, which no copy goes into, but a restore's.
     dead: String,
+    /// `--from-file F --to q.dead`: the dead letters go back as they were (their death record
+    /// and attempts kept).
+    restore: bool,
 }
 
 impl<'a> Stepper<'a> {
@@ -43,6 +48,7 @@ impl<'a> Stepper<'a> {
             now: stamp.time,
             matched: 0,
             dead: s.queue.dead_queue(),
+            restore: s.from_file.is_some() && s.to.as_deref() == Some(&s.queue.dead_queue()),
         }
     }
 
@@ -64,7 +70,7 @@ impl<'a> Stepper<'a> {
         }
         self.matched += 1;
         let original = target(&dl, s.to.as_deref());
-        if original == self.dead {
+        if original == self.dead && !self.restore {
             // Its headers name the dead-letter queue as where it came from (a tool that
             // moved it there, or a hand-made header): a copy would only go to the back of
             // that queue, without the headers that say why it died.
@@ -79,10 +85,19 @@ impl<'a> Stepper<'a> {
         }
         let to = super::after::hold_target(s, original);
         if s.dry_run {
-            let reset = !s.keep_attempts && dl.envelope.as_ref().is_some_and(|e| e.attempt != 1);
+            let reset = !s.keep_attempts
+                && !self.restore
+                && dl.envelope.as_ref().is_some_and(|e| e.attempt != 1);
             return Step::Would { to, reset };
         }
         let raw = std::mem::take(&mut message.body);
+        if self.restore {
+            let properties = restore_properties(&message.properties, &dl, self.stamp, self.matched);
+            return match Copy::new(to.clone(), &properties, raw, false, self.matched) {
+                Ok(copy) => Step::Copy(copy),
+                Err(why) => Step::Cannot { to, why },
+            };
+        }
         match copy_of(
             raw,
             message,

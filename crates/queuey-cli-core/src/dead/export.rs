@@ -42,10 +42,75 @@ pub fn export_record(
     })
 }
 
+/// The format tag of the end line: the last line of a file `dead export --output-file` or
+/// `dead purge --archive` wrote, once its run ended (finished, or stopped cleanly: a signal, an
+/// error). A file without one was cut short (the run was killed, the machine stopped) or was
+/// written by a queuey without end lines, or by `dead edit`.
+pub const END_FORMAT: &str = "queuey.dead-letter.v1.end";
+
+/// The end line of an export file or a purge archive.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct EndLine {
+    /// [`END_FORMAT`].
+    pub format: String,
+    /// `export` or `purge`.
+    pub command: String,
+    /// The run went to its end (of the queue, or of `--limit`); false: it stopped early, `why`.
+    pub finished: bool,
+    /// Records the run wrote to the file.
+    pub records: u64,
+    /// Messages the run read (unknown after an error).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scanned: Option<u64>,
+    pub vhost: String,
+    pub queue: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
+}
+
+impl EndLine {
+    pub fn new(command: &str, vhost: &str, queue: &str) -> EndLine {
+        EndLine {
+            format: END_FORMAT.to_owned(),
+            command: command.to_owned(),
+            finished: true,
+            records: 0,
+            scanned: None,
+            vhost: vhost.to_owned(),
+            queue: queue.to_owned(),
+            why: None,
+        }
+    }
+}
+
+/// One line of an export file: a record, or the end line.
+// The record is the common case: boxing it would cost an allocation per line.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExportLine {
+    Record(Message),
+    End(EndLine),
+}
+
+/// Reads one line of an export file: a record (see [`read_record`]) or the end line.
+pub fn read_line(line: &str) -> Result<ExportLine, String> {
+    let j: Json = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
+    if j.get("format").and_then(|f| f.as_str()) == Some(END_FORMAT) {
+        return serde_json::from_value(j)
+            .map(ExportLine::End)
+            .map_err(|e| format!("an end line that cannot be read: {e}"));
+    }
+    record_from_json(&j).map(ExportLine::Record)
+}
+
 /// Reads one line of an export file (`dead export`, `dead purge --archive`) back into the
-/// message it holds; the error says what is wrong with the line.
+/// message it holds; the error says what is wrong with the line (an end line is no record).
 pub fn read_record(line: &str) -> Result<Message, String> {
     let j: Json = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
+    record_from_json(&j)
+}
+
+fn record_from_json(j: &Json) -> Result<Message, String> {
     match j.get("format").and_then(|f| f.as_str()) {
         Some(EXPORT_FORMAT) => {}
         Some(other) => return Err(format!("format {other:?}, expected {EXPORT_FORMAT:?}")),
@@ -74,6 +139,23 @@ pub fn read_record(line: &str) -> Result<Message, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_end_line_reads_back_and_is_no_record() {
+        let mut end = EndLine::new("export", "/", "q.dead");
+        end.records = 3;
+        end.scanned = Some(5);
+        end.finished = false;
+        end.why = Some("interrupted".into());
+        let line = serde_json::to_string(&end).unwrap();
+        assert!(
+            line.starts_with(r#"{"format":"queuey.dead-letter.v1.end","#),
+            "{line}"
+        );
+        assert_eq!(read_line(&line), Ok(ExportLine::End(end)));
+        assert!(read_record(&line).unwrap_err().contains("expected"));
+        assert!(read_line(r#"{"format":"queuey.dead-letter.v1.end"}"#).is_err());
+    }
     use crate::dead::decode::decode;
     use crate::topology::RabbitMqOptions;
 

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use super::decode::{Cause, DeadLetter, Message};
+use super::decode::{AgeFrom, Cause, DeadLetter, Message};
 use super::json_text;
 use super::number::Decimal;
 use super::pointer::{self, Pointer};
@@ -180,6 +180,17 @@ impl Filter {
     /// never matches `--where`. The body is parsed only when `--where` asks.
     pub fn matches(&self, dl: &DeadLetter, message: &Message, now: u64) -> bool {
         self.matches_headers(dl, &message.properties, now) && self.matches_body(&message.body)
+    }
+
+    /// Whether `--older-than` judges `dl` by its job's enqueue time alone: it carries no death
+    /// time (an application's dead letter never does), so its age is an upper bound of the
+    /// time since it died. The queuey library never changes `enqueued_at_ms` (not on a retry,
+    /// a deferral, nor on queuey's replay) and writes a dead letter's headers afresh from the
+    /// envelope, so a job replayed a week after its enqueue that fails again at once is a dead
+    /// letter a second old that looks a week old. `dead purge` does not remove such a dead
+    /// letter by `--older-than` unless told to (`--age-from-enqueued`).
+    pub fn older_by_enqueue_only(&self, dl: &DeadLetter, now: u64) -> bool {
+        self.older_than.is_some() && matches!(dl.age(now), Some((_, AgeFrom::Enqueued)))
     }
 
     /// The payload filters alone: `--body-contains` (any), and `--where` (any) on the body
@@ -415,6 +426,43 @@ mod tests {
         for bad in ["", "..", "x", "5..2", "-1"] {
             assert!(AttemptRange::parse(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn older_than_by_enqueue_only_is_told_apart_from_a_death_time() {
+        let f = Filter {
+            older_than: Some(Duration::from_secs(500)),
+            ..Filter::default()
+        };
+        let died = dl();
+        assert!(
+            !f.older_by_enqueue_only(&died, 2_000),
+            "a death time is exact"
+        );
+        let mut enqueued = dl();
+        enqueued.died_at = None;
+        enqueued.envelope = Some(crate::dead::envelope::Envelope {
+            job_id: "j".into(),
+            job_type: "t".into(),
+            queue: "q".into(),
+            attempt: 1,
+            enqueued_at_ms: 1_000_000,
+            deferrals: 0,
+            priority: 0,
+            correlation_id: None,
+        });
+        assert!(f.older_by_enqueue_only(&enqueued, 2_000));
+        let mut no_time = enqueued.clone();
+        no_time.envelope = None;
+        assert!(!f.older_by_enqueue_only(&no_time, 2_000), "no age at all");
+        let newer = Filter {
+            newer_than: Some(Duration::from_secs(500)),
+            ..Filter::default()
+        };
+        assert!(
+            !newer.older_by_enqueue_only(&enqueued, 2_000),
+            "only --older-than over-estimates"
+        );
     }
 
     #[test]

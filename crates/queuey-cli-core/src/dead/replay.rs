@@ -128,6 +128,12 @@ pub fn replay_body(
     }
 }
 
+/// Headers a restored dead letter drops (`dead replay --from-file F --to q.dead`): only what a
+/// broker stamps on a delivery, and `CC` (which would route the copy to more queues). Its death
+/// record stays, so it decodes as it did.
+pub const RESTORE_DROPPED_HEADERS: [&str; 4] =
+    [X_DELIVERY_COUNT, X_ACQUIRED_COUNT, HEADER_RESCUED_AT, "CC"];
+
 /// The properties of the replayed copy of a dead letter; `copy` numbers the copies of a run.
 /// With `first_attempt` (the copy's envelope is on attempt 1), `x-attempt` is set to 1.
 pub fn replay_properties(
@@ -136,6 +142,30 @@ pub fn replay_properties(
     stamp: &ReplayStamp,
     copy: u64,
     first_attempt: bool,
+) -> Properties {
+    stamped(props, dl, stamp, copy, first_attempt, &DROPPED_HEADERS)
+}
+
+/// The properties of a dead letter restored into its dead-letter queue from a file (`dead
+/// replay --from-file F --to q.dead`): the dead letter as it was, its death record included
+/// (reason, original queue, attempts, `x-death`), with the replay record (`x-queuey-last-replay`,
+/// by which a rerun finds the copies in doubt) and `x-queuey-replays` one more.
+pub fn restore_properties(
+    props: &Properties,
+    dl: &DeadLetter,
+    stamp: &ReplayStamp,
+    copy: u64,
+) -> Properties {
+    stamped(props, dl, stamp, copy, false, &RESTORE_DROPPED_HEADERS)
+}
+
+fn stamped(
+    props: &Properties,
+    dl: &DeadLetter,
+    stamp: &ReplayStamp,
+    copy: u64,
+    first_attempt: bool,
+    dropped: &[&str],
 ) -> Properties {
     let previous = props
         .header(HEADER_REPLAYS)
@@ -148,7 +178,7 @@ pub fn replay_properties(
         .headers
         .iter()
         .flatten()
-        .filter(|(k, _)| !DROPPED_HEADERS.contains(&k.as_str()))
+        .filter(|(k, _)| !dropped.contains(&k.as_str()))
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
     let mut out = props.clone_without_headers();
@@ -229,6 +259,54 @@ mod tests {
     use super::*;
     use crate::dead::decode::{Message, decode};
     use crate::topology::{HEADER_DEFERRALS, RabbitMqOptions};
+
+    #[test]
+    fn a_restored_dead_letter_keeps_its_death_record() {
+        let (props, dl) = dead_letter(ENVELOPE);
+        let stamp = ReplayStamp {
+            run: "r".into(),
+            time: 1_800_000_000,
+            from: "archive.jsonl".into(),
+        };
+        let out = restore_properties(&props, &dl, &stamp, 7);
+        for kept in [
+            HEADER_ATTEMPTS,
+            HEADER_ATTEMPT,
+            HEADER_DEATH_REASON,
+            HEADER_ORIGINAL_QUEUE,
+            X_DEATH,
+            "x-first-death-queue",
+            "tenant",
+        ] {
+            assert_eq!(out.header(kept), props.header(kept), "{kept}");
+        }
+        assert_eq!(
+            out.header(HEADER_ATTEMPT),
+            Some(&Value::U32(3)),
+            "not reset"
+        );
+        assert_eq!(copy_id(&out), Some(7));
+        assert_eq!(out.header(HEADER_REPLAYS), Some(&Value::I64(1)));
+        assert_eq!(out.message_id, props.message_id);
+        let again = decode(
+            &Message {
+                properties: out.clone(),
+                body: ENVELOPE.as_bytes().to_vec(),
+                ..Message::default()
+            },
+            "orders",
+            &RabbitMqOptions::default(),
+        );
+        assert_eq!(
+            (
+                &again.reason,
+                again.attempts,
+                &again.original_queue,
+                again.cause
+            ),
+            (&dl.reason, dl.attempts, &dl.original_queue, dl.cause)
+        );
+    }
 
     const ENVELOPE: &str = r#"{"job_id":"67e55044-10b1-426f-9247-bb680e5fe0c8","job_type":"app::Send","queue":"orders","attempt":3,"enqueued_at_ms":1700000000000,"deferrals":2,"priority":0,"payload":{"n":1.0}}"#;
 

@@ -70,6 +70,10 @@ pub struct ReplayReport {
     /// How many messages q.dead held when the run began (`null` for a file): the run reads at
     /// most these.
     pub depth_at_start: Option<u64>,
+    /// `--from-file`: whether the file ends with the end line of a run that went to its end
+    /// (absent for a queue).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file_complete: Option<bool>,
     pub scanned: u64,
     pub matched: u64,
     /// `--limit`, when given (`null`: every match).

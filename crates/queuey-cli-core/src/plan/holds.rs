@@ -30,7 +30,9 @@ pub struct HoldPlan {
 }
 
 /// Checks a live queue whose name starts with `q` + deferred suffix. `None` when the name is
-/// not a hold queue of `q` at all (another queue sharing the prefix, a different case). The
+/// not a hold queue of `q` at all (another queue sharing the prefix, a different case), or
+/// when another logical queue of the topology owns it ([`QueueSettings::claimed_elsewhere`]:
+/// `q.deferred.5000` listed as a logical queue of its own is its own, not `q`'s). The
 /// application declares hold queues without `x-queue-type`: they are of the vhost's default
 /// type, `vhost_default`.
 ///
@@ -45,6 +47,9 @@ pub fn check_hold_queue(
     vhost_default: topology::QueueType,
 ) -> Option<HoldPlan> {
     let parsed = topology::parse_deferred_queue_name(&q.name, name, &q.options);
+    if parsed == Ok(None) || q.claimed_elsewhere(name).is_some() {
+        return None;
+    }
     let (policy, effective_policy_definition) = policy_info(live);
     let mut plan = HoldPlan {
         name: name.to_owned(),
@@ -98,6 +103,45 @@ pub fn check_hold_queue(
         plan.status = Status::Drift;
     }
     Some(plan)
+}
+
+/// What a live queue named like a hold queue of `q` lacks of the marks every hold queue is
+/// declared with (the library's `deferred_queue_args`): an `x-message-ttl`, and dead-lettering
+/// through the default exchange back to `q` (`x-dead-letter-exchange = ""`,
+/// `x-dead-letter-routing-key = q`). `None`: it has them, so it is certainly a hold queue of
+/// `q`, whatever else drifted (a TTL or an `x-expires` other than its name's). Without them a
+/// message in it would never come back to `q`: whatever made it, it is not a hold queue of
+/// `q`, and `holds prune` never deletes it.
+pub fn missing_hold_marks(q: &str, live: &LiveDefinition) -> Option<String> {
+    let args = &live.arguments;
+    let found = |key: &str| match args.get(key) {
+        None => format!("no {key}"),
+        Some(v) => format!("{key} {v}"),
+    };
+    let mut missing = Vec::new();
+    if args
+        .get(topology::ARG_MESSAGE_TTL)
+        .and_then(Value::as_u64)
+        .is_none()
+    {
+        missing.push(found(topology::ARG_MESSAGE_TTL));
+    }
+    for (key, wanted) in [
+        (topology::ARG_DEAD_LETTER_EXCHANGE, ""),
+        (topology::ARG_DEAD_LETTER_ROUTING_KEY, q),
+    ] {
+        if args.get(key).and_then(Value::as_str) != Some(wanted) {
+            missing.push(found(key));
+        }
+    }
+    (!missing.is_empty()).then(|| {
+        format!(
+            "not certainly a hold queue of {q:?}: a hold queue has an x-message-ttl and \
+             dead-letters back to {q:?} (x-dead-letter-exchange \"\", x-dead-letter-routing-key \
+             {q:?}); this one has {}",
+            missing.join(", ")
+        )
+    })
 }
 
 // ---------------------------------------------------------------------------------------------

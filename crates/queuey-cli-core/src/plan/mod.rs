@@ -28,7 +28,7 @@ pub mod prune;
 pub mod remedies;
 
 pub use fate::dead_letter_hazards;
-pub use holds::{HoldPlan, check_hold_queue};
+pub use holds::{HoldPlan, check_hold_queue, missing_hold_marks};
 pub use probe::{
     Inequivalence, ProbeOutcome, ReplyValue, parse_inequivalent, parse_invalid_arg, plan_from_probe,
 };

@@ -5,7 +5,8 @@
 //! statistics seconds old cannot lose a message, because the broker refuses to delete a queue
 //! that got one meanwhile. `--unlisted` and `--drift` narrow the candidates to the hold queues
 //! whose delay the topology file does not list, or whose arguments differ from their name's
-//! (either, when both are given).
+//! (either, when both are given). A queue named like a hold queue but without the marks of one
+//! (an `x-message-ttl`, dead-lettering back to `q`) is never a candidate, whatever the flags.
 
 use std::collections::BTreeSet;
 
@@ -23,6 +24,9 @@ pub struct HoldFacts {
     pub queue_type: Option<String>,
     /// Whether its arguments are those its name implies.
     pub arguments_ok: bool,
+    /// Why it may not be a hold queue at all ([`super::missing_hold_marks`]); `None` when it
+    /// carries the marks of one.
+    pub not_a_hold_queue: Option<String>,
 }
 
 /// What to select beyond "empty and unused".
@@ -45,6 +49,9 @@ pub enum Decision {
 }
 
 pub fn decide(h: &HoldFacts, scope: &PruneScope) -> Decision {
+    if let Some(why) = &h.not_a_hold_queue {
+        return Decision::Keep(why.clone());
+    }
     if h.queue_type.as_deref() == Some("quorum") {
         return Decision::Keep(
             "a quorum queue: RabbitMQ cannot delete one only if empty and unused".to_owned(),
@@ -87,6 +94,7 @@ mod tests {
             consumers: Some(0),
             queue_type: Some("classic".into()),
             arguments_ok: true,
+            not_a_hold_queue: None,
         }
     }
 
@@ -111,6 +119,29 @@ mod tests {
             matches!(busy(|h| h.queue_type = Some("quorum".into())), Decision::Keep(w) if w.contains("quorum"))
         );
         assert_eq!(busy(|h| h.queue_type = None), Decision::Prune);
+    }
+
+    #[test]
+    fn a_queue_without_the_marks_of_a_hold_queue_is_never_a_candidate() {
+        let mut h = hold(5000);
+        h.arguments_ok = false;
+        h.not_a_hold_queue = Some("not certainly a hold queue".into());
+        for scope in [
+            PruneScope::default(),
+            PruneScope {
+                unlisted: Some(BTreeSet::new()),
+                drift: true,
+            },
+            PruneScope {
+                unlisted: None,
+                drift: true,
+            },
+        ] {
+            assert_eq!(
+                decide(&h, &scope),
+                Decision::Keep("not certainly a hold queue".into())
+            );
+        }
     }
 
     #[test]

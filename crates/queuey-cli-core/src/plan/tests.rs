@@ -12,6 +12,7 @@ pub(crate) fn library_default(name: &str) -> QueueSettings {
         config: QueueConfig::default(),
         options: RabbitMqOptions::default(),
         unlisted: None,
+        siblings: Vec::new(),
     }
 }
 
@@ -484,6 +485,99 @@ fn hold_queues_are_checked_against_their_own_name() {
             check_hold_queue(&q, other, &good(1000), Some(0), QueueType::Classic).is_none(),
             "{other}"
         );
+    }
+}
+
+#[test]
+fn a_queue_the_topology_lists_is_never_checked_as_a_hold_queue() {
+    let mut q = settings("orders");
+    let work = live(json!({"x-max-priority": 10}));
+    for (name, args) in [
+        ("orders.deferred.5000", &work),
+        ("orders.deferred.dead", &work),
+    ] {
+        assert!(check_hold_queue(&q, name, args, Some(0), QueueType::Classic).is_some());
+    }
+    q.siblings = ["orders", "orders.deferred", "orders.deferred.5000"]
+        .into_iter()
+        .map(|n| crate::queue::Sibling {
+            name: n.to_owned(),
+            options: RabbitMqOptions::default(),
+        })
+        .collect();
+    for name in [
+        "orders.deferred.5000",
+        "orders.deferred.dead",
+        "orders.deferred.5000.dead",
+        "orders.deferred.deferred.1000",
+        "orders.deferred.5000.deferred.1000",
+    ] {
+        assert!(
+            check_hold_queue(&q, name, &work, Some(0), QueueType::Classic).is_none(),
+            "{name}"
+        );
+    }
+    let own = live(Value::Object(args_json(&topology::deferred_queue_args(
+        "orders", 1000,
+    ))));
+    let p = check_hold_queue(
+        &q,
+        "orders.deferred.1000",
+        &own,
+        Some(0),
+        QueueType::Classic,
+    );
+    assert_eq!(p.map(|p| p.status), Some(Status::InSync));
+}
+
+#[test]
+fn a_hold_queue_is_known_by_its_ttl_and_its_way_back() {
+    let own = |ttl: u32| Value::Object(args_json(&topology::deferred_queue_args("orders", ttl)));
+    assert_eq!(missing_hold_marks("orders", &live(own(1000))), None);
+    // Drifted, yet a hold queue of orders: another TTL, no x-expires.
+    let mut drifted = own(2000);
+    drifted.as_object_mut().unwrap().remove("x-expires");
+    assert_eq!(missing_hold_marks("orders", &live(drifted)), None);
+    let why = missing_hold_marks("orders", &live(json!({"x-max-priority": 10}))).unwrap();
+    assert!(
+        why.starts_with("not certainly a hold queue of \"orders\""),
+        "{why}"
+    );
+    assert!(
+        why.ends_with(
+            "this one has no x-message-ttl, no x-dead-letter-exchange, no \
+             x-dead-letter-routing-key"
+        ),
+        "{why}"
+    );
+    // Another queue's hold queue, or a TTL given as a string.
+    let why = missing_hold_marks(
+        "orders",
+        &live(own(1000).tap_key("x-dead-letter-routing-key", json!("other"))),
+    );
+    assert!(why.is_some_and(|w| w.ends_with("has x-dead-letter-routing-key \"other\"")));
+    let why = missing_hold_marks(
+        "orders",
+        &live(own(1000).tap_key("x-message-ttl", json!("1000"))),
+    );
+    assert!(why.is_some_and(|w| w.contains("x-message-ttl \"1000\"")));
+    let why = missing_hold_marks(
+        "orders",
+        &live(own(1000).tap_key("x-dead-letter-exchange", json!("dlx"))),
+    );
+    assert!(why.is_some_and(|w| w.contains("x-dead-letter-exchange \"dlx\"")));
+}
+
+trait TapKey {
+    fn tap_key(self, key: &str, value: Value) -> Value;
+}
+
+impl TapKey for Value {
+    fn tap_key(mut self, key: &str, value: Value) -> Value {
+        if let Some(map) = self.as_object_mut() {
+            map.insert(key.to_owned(), value);
+        }
+        self
     }
 }
 
