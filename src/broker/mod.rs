@@ -15,6 +15,7 @@ pub mod peek;
 pub mod permissions;
 pub mod publish;
 pub mod queue_kind;
+pub mod sent;
 pub mod server_properties;
 pub mod session;
 pub mod tls;

@@ -45,12 +45,9 @@
 //!   at once: a peek must hold what it has read to read further.)
 
 use std::collections::VecDeque;
-use std::future::Future;
-use std::pin::Pin;
-use std::task::Poll;
 use std::time::{Duration, Instant};
 
-use futures_util::{Stream, StreamExt};
+use futures_util::StreamExt;
 use lapin::options::{
     BasicAckOptions, BasicCancelOptions, BasicConsumeOptions, BasicNackOptions, BasicQosOptions,
 };
@@ -62,10 +59,12 @@ use super::convert::message_from_delivery;
 pub use super::held::held_by_others;
 use super::held::held_elsewhere;
 pub use super::queue_kind::{QueueKind, queue_kind};
+use super::sent::{Sent, ready_next};
 use super::session::Session;
 use crate::dead::decode::Message;
 pub use crate::dead::peek::at_risk;
 use crate::dead::peek::{HeldElsewhere, PeekOptions, RoundSizer};
+use crate::dead::returns::HeldTags;
 use crate::error::{Error, Kind, Result};
 use crate::signals::StopFlag;
 
@@ -107,32 +106,6 @@ enum Dryness {
     Dry,
 }
 
-/// A method of the peek's channel whose frame is on its way and whose reply is read later, so
-/// that the broker's round trip overlaps the caller's work.
-enum Sent<'a, T> {
-    Answered(Result<T>),
-    Owed(Pin<Box<dyn Future<Output = Result<T>> + 'a>>),
-}
-
-impl<'a, T> Sent<'a, T> {
-    /// Polls `method` once: lapin queues a method's frame on the first poll, so every frame
-    /// sent on the channel afterwards (an ack) reaches the broker behind it.
-    async fn send(mut method: Pin<Box<dyn Future<Output = Result<T>> + 'a>>) -> Sent<'a, T> {
-        match std::future::poll_fn(|cx| Poll::Ready(method.as_mut().poll(cx))).await {
-            Poll::Ready(r) => Sent::Answered(r),
-            Poll::Pending => Sent::Owed(method),
-        }
-    }
-
-    /// The reply, waited for as [`Session::owed`] waits.
-    async fn reply(self, session: &Session, what: &str, queue: &str) -> Result<T> {
-        match self {
-            Sent::Answered(r) => r,
-            Sent::Owed(method) => session.owed(what, &[queue], method).await,
-        }
-    }
-}
-
 /// A delivery taken from the broker and not yet handed to the caller.
 struct Arrived {
     tag: u64,
@@ -165,7 +138,16 @@ pub struct Peek<'a> {
     rounds_asked: u32,
     /// The last round's consumer, cancelled and its `cancel-ok` not read yet: its stream ends
     /// with whatever the broker delivered to it before the cancel.
-    cancelling: Option<(Sent<'a, ()>, Consumer)>,
+    cancelling: Option<(Sent<'a, ()>, Consumer, u32)>,
+    /// The round of the current consumer (counted from 0 as they become current).
+    round: u32,
+    /// On a quorum queue, the delivery tags held, by round, to return them in their order
+    /// ([`HeldTags`]); unused when `tags_unsure`.
+    held_tags: HeldTags,
+    /// Some delivery was acked where the peek cannot see which ([`Peek::acked_elsewhere`], a
+    /// rescue that failed): the held deliveries are returned by one `basic.nack(0, multiple)`,
+    /// which names no tag the broker may not know (and may reorder a quorum queue's).
+    tags_unsure: bool,
     /// The prefetch the channel gives its next consumer (`basic.qos` is sent when it changes).
     prefetch_set: Option<u16>,
     round_left: u64,
@@ -215,6 +197,9 @@ impl<'a> Peek<'a> {
             ahead: VecDeque::new(),
             rounds_asked: 0,
             cancelling: None,
+            round: 0,
+            held_tags: HeldTags::default(),
+            tags_unsure: false,
             prefetch_set: None,
             round_left: 0,
             outstanding: 0,
@@ -509,7 +494,7 @@ impl<'a> Peek<'a> {
 
     /// Records one delivery of the current round; ends the round when it is complete.
     async fn take(&mut self, delivery: lapin::message::Delivery) -> Result<()> {
-        self.hold(delivery);
+        self.hold(delivery, self.round);
         self.round_left = self.round_left.saturating_sub(1);
         if self.round_left == 0 {
             if self.kind.is_quorum() {
@@ -522,8 +507,11 @@ impl<'a> Peek<'a> {
     }
 
     /// Holds a delivery taken from the broker, to hand on in its turn.
-    fn hold(&mut self, delivery: lapin::message::Delivery) {
+    fn hold(&mut self, delivery: lapin::message::Delivery, round: u32) {
         let (tag, message) = message_from_delivery(delivery);
+        if self.kind.is_quorum() {
+            self.held_tags.hold(round, tag);
+        }
         self.sizer.weigh(message.body.len());
         self.outstanding += 1;
         self.fetched += 1;
@@ -551,8 +539,16 @@ impl<'a> Peek<'a> {
             return Ok(());
         }
         let n = batch.len() as u64;
-        self.rescuer.rescue_batch(&self.channel, &mut batch).await?;
+        let tags: Vec<u64> = batch.iter().map(|(tag, _)| *tag).collect();
+        if let Err(e) = self.rescuer.rescue_batch(&self.channel, &mut batch).await {
+            // Some of the batch may be acked: which, the peek cannot tell.
+            self.tags_unsure = true;
+            return Err(e);
+        }
         drop(batch);
+        for tag in tags {
+            self.held_tags.release(tag);
+        }
         for a in self.arrived.iter_mut() {
             if !a.rescued && at_risk(&a.message, limit) {
                 a.rescued = true;
@@ -588,6 +584,7 @@ impl<'a> Peek<'a> {
         {
             let what = format!("consuming from queue {:?}", self.queue);
             self.consumer = Some(sent.reply(self.session, &what, &self.queue).await?);
+            self.round += 1;
             self.round_left = prefetch;
         }
         Ok(())
@@ -658,7 +655,7 @@ impl<'a> Peek<'a> {
                     .await
                     .map_err(|e| session.amqp_error(&e, &context))
             });
-            self.cancelling = Some((Sent::send(cancel).await, consumer));
+            self.cancelling = Some((Sent::send(cancel).await, consumer, self.round));
         }
         Ok(())
     }
@@ -666,10 +663,10 @@ impl<'a> Peek<'a> {
     /// Reads the answer to [`Peek::cancel_round`], and holds what the cancelled consumer was
     /// sent before it (see [`Peek::drain`]).
     async fn settle_cancel(&mut self) -> Result<()> {
-        if let Some((sent, consumer)) = self.cancelling.take() {
+        if let Some((sent, consumer, round)) = self.cancelling.take() {
             let context = format!("cannot peek queue {:?}", self.queue);
             sent.reply(self.session, &context, &self.queue).await?;
-            self.drain(consumer, &context).await?;
+            self.drain(consumer, round, &context).await?;
         }
         Ok(())
     }
@@ -701,10 +698,10 @@ impl<'a> Peek<'a> {
 
     /// Holds what a cancelled consumer's stream yields up to its end (lapin ends it at the
     /// broker's `cancel-ok`).
-    async fn drain(&mut self, mut consumer: Consumer, context: &str) -> Result<()> {
+    async fn drain(&mut self, mut consumer: Consumer, round: u32, context: &str) -> Result<()> {
         loop {
             match tokio::time::timeout(Duration::from_secs(10), consumer.next()).await {
-                Ok(Some(Ok(delivery))) => self.hold(delivery),
+                Ok(Some(Ok(delivery))) => self.hold(delivery, round),
                 Ok(Some(Err(e))) => return Err(self.session.amqp_error(&e, context)),
                 Ok(None) => return Ok(()),
                 Err(_) => {
@@ -726,14 +723,20 @@ impl<'a> Peek<'a> {
     /// Replaces a held message on its last delivery by a fresh copy (see [`Rescuer`]), for a
     /// caller that keeps it: returning it would end it.
     pub async fn rescue(&mut self, tag: u64, message: &mut Message) -> Result<()> {
-        self.rescuer.rescue(&self.channel, tag, message).await?;
+        if let Err(e) = self.rescuer.rescue(&self.channel, tag, message).await {
+            self.tags_unsure = true;
+            return Err(e);
+        }
+        self.held_tags.release(tag);
         self.outstanding = self.outstanding.saturating_sub(1);
         Ok(())
     }
 
     /// An [`Acker`] on the channel holding the deliveries, to ack them from another stage of
-    /// a pipeline; report those acks with [`Peek::acked_elsewhere`].
-    pub fn acker(&self) -> Acker<'a> {
+    /// a pipeline; report those acks with [`Peek::acked_elsewhere`]. From then on the peek
+    /// cannot tell which tags are held, and returns what it holds in one nack.
+    pub fn acker(&mut self) -> Acker<'a> {
+        self.tags_unsure = true;
         Acker::new(self.session, &self.queue, self.channel.clone())
     }
 
@@ -744,6 +747,8 @@ impl<'a> Peek<'a> {
 
     /// Removes a held message from the queue for good (its copy is safe elsewhere).
     pub async fn ack(&mut self, tag: u64) -> Result<()> {
+        // Sent or not, the tag may be acked: it is never named to the broker again.
+        self.held_tags.release(tag);
         self.channel
             .basic_ack(tag, BasicAckOptions::default())
             .await
@@ -785,23 +790,36 @@ impl<'a> Peek<'a> {
             None
         };
         if self.outstanding > 0 {
-            // Tag 0 with multiple: every outstanding delivery of the channel. (The highest tag
-            // may have been acked, and RabbitMQ refuses a multiple nack of an unknown tag.)
-            self.channel
-                .basic_nack(
-                    0,
-                    BasicNackOptions {
-                        multiple: true,
-                        requeue: true,
-                    },
-                )
-                .await
-                .map_err(|e| {
-                    self.session.amqp_error(
-                        &e,
-                        &format!("cannot return the peeked messages of {:?}", self.queue),
+            // On a quorum queue, round by round, each nack naming a tag still held (see
+            // `HeldTags`), so that they go back in their order. Otherwise tag 0 with multiple:
+            // every outstanding delivery of the channel (the highest tag may have been acked,
+            // and RabbitMQ refuses a multiple nack of a tag it does not know: the channel would
+            // close, and a closed channel spends a delivery of everything it held).
+            // A last nack of tag 0 returns whatever the tags missed (none: a safety net; a
+            // nack of tag 0 with nothing held is no error, on 3.10 and 4.3).
+            let mut tags = if self.kind.is_quorum() && !self.tags_unsure {
+                self.held_tags.returns()
+            } else {
+                Vec::new()
+            };
+            tags.push(0);
+            for tag in tags {
+                self.channel
+                    .basic_nack(
+                        tag,
+                        BasicNackOptions {
+                            multiple: true,
+                            requeue: true,
+                        },
                     )
-                })?;
+                    .await
+                    .map_err(|e| {
+                        self.session.amqp_error(
+                            &e,
+                            &format!("cannot return the peeked messages of {:?}", self.queue),
+                        )
+                    })?;
+            }
         }
         let _ = self.channel.close(200, "peek done".into()).await;
         self.rescuer.close().await;
@@ -841,14 +859,4 @@ pub async fn with_peek<'s, T>(
     let value = result?;
     finished?;
     Ok(value)
-}
-
-/// The stream's next item when it is already here: one poll in this task's context (its waker
-/// registered), `None` when it is not.
-async fn ready_next<S: Stream + Unpin>(stream: &mut S) -> Option<Option<S::Item>> {
-    std::future::poll_fn(|cx| match stream.poll_next_unpin(cx) {
-        std::task::Poll::Ready(item) => std::task::Poll::Ready(Some(item)),
-        std::task::Poll::Pending => std::task::Poll::Ready(None),
-    })
-    .await
 }

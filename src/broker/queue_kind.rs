@@ -137,18 +137,8 @@ pub async fn queue_kind(
         .as_ref()
         .and_then(|p| p.get("delivery-limit"))
         .and_then(serde_json::Value::as_i64);
-    // RabbitMQ applies the lower of the argument and the policy.
-    let explicit = match (from_args, from_policy) {
-        (Some(a), Some(p)) => Some(a.min(p)),
-        (a, p) => a.or(p),
-    };
-    let delivery_limit = match explicit {
-        // 0 or a negative limit ends a message at its first return (3.x).
-        Some(n) => Some(u64::try_from(n).unwrap_or(0)),
-        None if version.is_some_and(|v| v.at_least(4, 0)) => Some(20),
-        None if version.is_none() => Some(20),
-        None => None,
-    };
+    let four = version.is_some_and(|v| v.at_least(4, 0));
+    let delivery_limit = effective_delivery_limit(from_args, from_policy, four, version.is_none());
     // From 4.3 a nack with requeue does not count; before, every return does.
     let returns_count = delivery_limit.is_some() && !version.is_some_and(|v| v.at_least(4, 3));
     let kind = QueueKind {
@@ -178,4 +168,54 @@ pub async fn queue_kind(
         ));
     }
     Ok(kind)
+}
+
+/// A quorum queue's delivery limit in force (`None`: unlimited) from its `x-delivery-limit`
+/// argument and its effective policy's `delivery-limit`, as `rabbit_quorum_queue` resolves them:
+/// the lower of the two; from 4.0, the higher when either is negative, and a negative limit
+/// in force is none at all, while no limit set at all is 20. Before 4.0 no limit is none, and
+/// 0 or a negative limit ends a message at its first return. On an unknown version, the
+/// reading that protects messages more: 3.x's for a negative limit, 4.x's default of 20.
+fn effective_delivery_limit(
+    argument: Option<i64>,
+    policy: Option<i64>,
+    four: bool,
+    unknown_version: bool,
+) -> Option<u64> {
+    let explicit = match (argument, policy) {
+        (Some(a), Some(p)) if four && (a < 0 || p < 0) => Some(a.max(p)),
+        (Some(a), Some(p)) => Some(a.min(p)),
+        (a, p) => a.or(p),
+    };
+    match explicit {
+        Some(n) if n < 0 && four => None,
+        Some(n) => Some(u64::try_from(n).unwrap_or(0)),
+        None if four || unknown_version => Some(20),
+        None => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::effective_delivery_limit as limit;
+
+    /// `rabbit_quorum_queue:resolve_delivery_limit/2` (4.x): min, or max when either is
+    /// negative; a negative limit in force is none (rabbit_fifo); nothing set is 20 from 4.0.
+    #[test]
+    fn the_delivery_limit_in_force_by_version() {
+        // 4.x
+        assert_eq!(limit(Some(5), Some(3), true, false), Some(3));
+        assert_eq!(limit(Some(-1), Some(3), true, false), Some(3));
+        assert_eq!(limit(Some(5), Some(-1), true, false), Some(5));
+        assert_eq!(limit(Some(-1), None, true, false), None);
+        assert_eq!(limit(None, Some(-1), true, false), None);
+        assert_eq!(limit(None, None, true, false), Some(20));
+        // 3.x
+        assert_eq!(limit(Some(5), Some(3), false, false), Some(3));
+        assert_eq!(limit(Some(-1), Some(3), false, false), Some(0));
+        assert_eq!(limit(None, None, false, false), None);
+        // Unknown: what protects messages more.
+        assert_eq!(limit(Some(-1), None, false, true), Some(0));
+        assert_eq!(limit(None, None, false, true), Some(20));
+    }
 }

@@ -91,9 +91,11 @@ pub fn print_ls(report: &LsReport, queue: &QueueSettings, output: Output) -> Res
                 }
                 row.extend([sanitize(&dl.original_queue), attempts_text(dl), cause]);
                 if with_deaths {
-                    let deaths: Vec<String> = dl
+                    // The newest few (x-death is newest first); `dead show` has them all.
+                    let mut deaths: Vec<String> = dl
                         .deaths
                         .iter()
+                        .take(MAX_DEATHS_IN_A_ROW)
                         .map(|d| {
                             format!(
                                 "{} @ {} x{}",
@@ -103,6 +105,12 @@ pub fn print_ls(report: &LsReport, queue: &QueueSettings, output: Output) -> Res
                             )
                         })
                         .collect();
+                    if dl.deaths.len() > MAX_DEATHS_IN_A_ROW {
+                        deaths.push(format!(
+                            "+{} more (dead show)",
+                            dl.deaths.len() - MAX_DEATHS_IN_A_ROW
+                        ));
+                    }
                     row.push(if deaths.is_empty() {
                         "-".to_owned()
                     } else {
@@ -530,6 +538,9 @@ fn typed_lines(out: &mut Vec<String>, depth: usize, name: &str, v: &Value) {
         }
     }
 }
+
+/// The x-death entries a table row shows (a hostile dead letter may carry hundreds).
+const MAX_DEATHS_IN_A_ROW: usize = 3;
 
 /// A text body under its heading, escaped; the heading says when it was, since only then is
 /// a backslash doubled (`\\x1b` is the sender's four characters, `\x1b` an escape character).

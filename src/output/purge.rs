@@ -106,10 +106,14 @@ pub fn print_report(r: &PurgeReport, output: Output) -> Result<()> {
             )
         } else {
             String::new()
-        } + if r.interrupted {
-            "; interrupted: the rest stays in the dead-letter queue"
-        } else {
-            ""
+        } + match (r.interrupted, &r.archive) {
+            // The archive is complete for what it holds: a purge that goes on writes another.
+            (true, Some(_)) => {
+                "; interrupted: the rest stays in the dead-letter queue (to go on, run the purge \
+                 again with another --archive file: this one is complete)"
+            }
+            (true, None) => "; interrupted: the rest stays in the dead-letter queue",
+            (false, _) => "",
         }
     };
     output::print(text)

@@ -246,7 +246,9 @@ pub fn print_report(
         s
     };
     output::print(summary)?;
-    if let Some(after) = &r.after {
+    // Said only where a copy was (or would be) made: nothing waits when nothing was copied.
+    let copied = if r.dry_run { r.would_move } else { r.moved };
+    if let Some(after) = r.after.as_ref().filter(|_| copied > 0) {
         output::print(if r.dry_run {
             format!(
                 "with --after {}: the copies would wait in hold queues of {} ms (declared by the \

@@ -42,6 +42,12 @@ fn replay_after_5s_reaches_the_worker_after_the_delay_and_not_before() {
         "{table}"
     );
 
+    // A run that copies nothing says nothing of copies waiting.
+    let out = replay(&[q, "--message-id", "no-such-id", "--after", "5s"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let said = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(!said.contains("hold queues"), "{said}");
+
     let t0 = Instant::now();
     let out = replay(&[
         q,

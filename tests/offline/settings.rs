@@ -182,7 +182,7 @@ fn every_bad_setting_is_refused_with_its_name_and_range() {
             assert!(err.contains(n), "{flags:?}: missing {n:?} in {err}");
         }
     }
-    for name in ["", "amq.orders", long_name.as_str()] {
+    for name in ["", "amq.orders", long_name.as_str(), "orders\nlive"] {
         let (mut cmd, _dir) = queuey();
         let out = cmd.args(["args", name]).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{name:?}");

@@ -80,6 +80,7 @@ pub fn validate_queue_name(name: &str, options: &RabbitMqOptions) -> Result<()> 
              (it refuses them with 403 ACCESS_REFUSED)"
         )));
     }
+    check_no_cr_lf("queue name", name)?;
     let longest_hold = topology::longest_deferred_queue_name(name, options);
     let dead = options.dead_queue(name);
     for (what, derived) in [
@@ -109,6 +110,23 @@ pub fn validate_target_queue(name: &str) -> Result<()> {
         return Err(Error::settings(format!(
             "invalid --to {:?}: a queue name is 1 to {MAX_QUEUE_NAME_BYTES} bytes",
             truncate_for_message(name)
+        )));
+    }
+    check_no_cr_lf("--to", name)
+}
+
+/// RabbitMQ removes carriage returns and line feeds from the name of a queue it declares
+/// (`rabbit_channel` strips them, seen on 3.10.8: `a\nb` is created as `ab`), so a name with
+/// one names no queue the broker can hold: every declare would "create" it, and nothing would
+/// ever find it.
+fn check_no_cr_lf(what: &str, name: &str) -> Result<()> {
+    if name.contains(['\r', '\n']) {
+        let stripped: String = name.chars().filter(|c| !matches!(c, '\r' | '\n')).collect();
+        return Err(Error::settings(format!(
+            "invalid {what} {:?}: it holds a line break, which RabbitMQ removes from queue names \
+             (it would declare {:?})",
+            truncate_for_message(name),
+            truncate_for_message(&stripped)
         )));
     }
     Ok(())
@@ -160,6 +178,16 @@ mod tests {
             "\"ordrs\" is not in conf/queuey.toml: it gets the file's [defaults] and queuey's \
              defaults; did you mean \"orders\" or \"order\"?"
         );
+    }
+
+    /// RabbitMQ strips CR and LF from a declared queue's name: such a name is refused.
+    #[test]
+    fn a_name_with_a_line_break_is_refused_naming_what_the_broker_would_make() {
+        let e = validate_queue_name("rv2-q\"u\\o\nte", &RabbitMqOptions::default()).unwrap_err();
+        assert!(e.message.contains("line break"), "{}", e.message);
+        assert!(e.message.contains(r#""rv2-q\"u\\ote""#), "{}", e.message);
+        assert!(validate_target_queue("a\rb").is_err());
+        assert!(validate_queue_name("a\tb", &RabbitMqOptions::default()).is_ok());
     }
 
     #[test]

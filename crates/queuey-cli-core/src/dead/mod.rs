@@ -14,5 +14,6 @@ pub mod peek;
 pub mod pointer;
 pub mod replay;
 pub mod report;
+pub mod returns;
 pub mod room;
 pub mod value;

@@ -1,0 +1,206 @@
+//! PURE: returning a quorum queue's held deliveries in their order.
+//!
+//! A look holds every delivery it reads and returns them all at its end. A quorum queue puts
+//! the messages of one `basic.nack` back in the order the nack lists them, but a nack that
+//! covers the deliveries of several consumers is split by consumer in an order of the broker's
+//! own (checked on 3.10.8 and 4.3.6: 8 messages read in rounds of 1, 2, 4 and one
+//! `basic.nack(0, multiple)` came back as m3 m4 m5 m6 m0 m1 m2 m7; the same rounds returned one
+//! nack per round, in order, came back in order). A look reads a quorum queue in rounds, a
+//! consumer each, so it returns them round by round: [`HeldTags`] keeps which round holds each
+//! delivery tag, and [`HeldTags::returns`] gives the tags to nack, each with `multiple`, in
+//! order: each covers one round's deliveries still held since the one before. (A look that
+//! acks as it goes, a replay or a purge, cannot tell which tags it still holds, and returns
+//! them with one nack of all: the order of what it keeps is then the broker's.)
+
+/// A run of consecutive delivery tags held by one round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Run {
+    round: u32,
+    first: u64,
+    last: u64,
+}
+
+/// The delivery tags a channel holds, by round (see the module's doc). Memory is a run per
+/// stretch of consecutive tags of one round, not a word per tag.
+#[derive(Clone, Debug, Default)]
+pub struct HeldTags {
+    /// Sorted by `first`, disjoint.
+    runs: Vec<Run>,
+}
+
+impl HeldTags {
+    /// `tag` was delivered to the consumer of `round`.
+    pub fn hold(&mut self, round: u32, tag: u64) {
+        // Tags grow; a cancelled round's late deliveries may be read after the next round's.
+        let at = self.runs.partition_point(|r| r.first < tag);
+        if self.runs.get(at).is_some_and(|r| r.first == tag) {
+            return; // held already
+        }
+        if at > 0 {
+            let before = &mut self.runs[at - 1];
+            if before.round == round && before.last + 1 == tag {
+                before.last = tag;
+                return;
+            }
+            if before.last >= tag {
+                return; // held already
+            }
+        }
+        self.runs.insert(
+            at,
+            Run {
+                round,
+                first: tag,
+                last: tag,
+            },
+        );
+    }
+
+    /// `tag` is held no more (acked, or replaced by a copy).
+    pub fn release(&mut self, tag: u64) {
+        let at = self.runs.partition_point(|r| r.last < tag);
+        let Some(run) = self.runs.get(at).copied() else {
+            return;
+        };
+        if tag < run.first {
+            return;
+        }
+        match (tag == run.first, tag == run.last) {
+            (true, true) => {
+                self.runs.remove(at);
+            }
+            (true, false) => self.runs[at].first = tag + 1,
+            (false, true) => self.runs[at].last = tag - 1,
+            (false, false) => {
+                self.runs[at].last = tag - 1;
+                self.runs.insert(
+                    at + 1,
+                    Run {
+                        round: run.round,
+                        first: tag + 1,
+                        last: run.last,
+                    },
+                );
+            }
+        }
+    }
+
+    /// Whether any tag is held.
+    pub fn is_empty(&self) -> bool {
+        self.runs.is_empty()
+    }
+
+    /// The tags to `basic.nack` with `multiple`, in this order, to return every held delivery
+    /// round by round: the last tag of each stretch of one round's tags. Each is held, so the
+    /// broker knows it; each nack covers only tags held since the one before.
+    ///
+    /// One nack per round, however large: nacks of at most 32 deliveries each (to stay within
+    /// what one nack is said to keep in order) put 4.3.6 out of order more often than not (1 of
+    /// 2 looks of 3 000 messages had a stretch of 224 moved back, against 0 of 3 with one nack
+    /// per round); one nack per round kept 3 000 messages in order through two looks in 3 of 3
+    /// tries on 3.10.8 and on 4.3.6.
+    pub fn returns(&self) -> Vec<u64> {
+        let mut out: Vec<u64> = Vec::new();
+        let mut previous: Option<u32> = None;
+        for run in &self.runs {
+            match out.last_mut() {
+                // The same round again, nothing of another in between: one nack for both.
+                Some(last) if previous == Some(run.round) => *last = run.last,
+                _ => out.push(run.last),
+            }
+            previous = Some(run.round);
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rounds_are_returned_one_after_another_in_tag_order() {
+        let mut h = HeldTags::default();
+        for tag in 1..=3 {
+            h.hold(0, tag);
+        }
+        for tag in 4..=9 {
+            h.hold(1, tag);
+        }
+        assert_eq!(h.returns(), [3, 9]);
+        for tag in 12..=80 {
+            h.hold(3, tag);
+        }
+        assert_eq!(h.returns(), [3, 9, 80], "one nack per round");
+        for tag in 12..=80 {
+            h.release(tag);
+        }
+        // A cancelled round's late delivery, read after the next round's.
+        h.hold(2, 11);
+        h.hold(1, 10);
+        assert_eq!(h.returns(), [3, 10, 11]);
+    }
+
+    #[test]
+    fn released_tags_are_never_named_and_a_gap_in_one_round_is_one_nack() {
+        let mut h = HeldTags::default();
+        for tag in 1..=5 {
+            h.hold(0, tag);
+        }
+        h.release(3);
+        assert_eq!(h.returns(), [5], "4..5 and 1..2: one multiple nack at 5");
+        h.release(5);
+        assert_eq!(h.returns(), [4]);
+        for tag in 6..=7 {
+            h.hold(1, tag);
+        }
+        h.release(7);
+        assert_eq!(h.returns(), [4, 6]);
+        for tag in [1, 2, 4, 6] {
+            h.release(tag);
+        }
+        assert!(h.is_empty());
+        assert!(h.returns().is_empty());
+        h.release(99);
+    }
+
+    /// Every held tag is covered once, by a nack of its own round.
+    #[test]
+    fn every_nack_covers_one_rounds_tags() {
+        let mut h = HeldTags::default();
+        let mut round_of = std::collections::BTreeMap::new();
+        for tag in 1..=500u64 {
+            let round = u32::try_from(tag / 70).unwrap();
+            h.hold(round, tag);
+            round_of.insert(tag, round);
+        }
+        for tag in (5..500).step_by(7) {
+            h.release(tag);
+            round_of.remove(&tag);
+        }
+        let mut covered = 0;
+        let mut from = 0;
+        for at in h.returns() {
+            assert!(round_of.contains_key(&at), "{at} is held");
+            let tags: Vec<(&u64, &u32)> = round_of.range(from + 1..=at).collect();
+            assert!(!tags.is_empty(), "{at}");
+            assert!(
+                tags.iter().all(|(_, r)| **r == *tags[0].1),
+                "{at}: one round"
+            );
+            covered += tags.len();
+            from = at;
+        }
+        assert_eq!(covered, round_of.len());
+    }
+
+    #[test]
+    fn a_tag_held_twice_is_one() {
+        let mut h = HeldTags::default();
+        h.hold(0, 1);
+        h.hold(0, 2);
+        h.hold(0, 2);
+        h.hold(1, 1);
+        assert_eq!(h.returns(), [2]);
+    }
+}
