@@ -51,7 +51,11 @@ pub fn enqueue_age_note(r: &PurgeReport, before: bool) -> Option<String> {
     };
     if r.kept_aged_by_enqueue > 0 {
         Some(format!(
-            "{} {verb_kept}: {} every filter, but carry no death time, and --older-than would              select them only by the time since their job was enqueued (an application's dead              letter has no death time; a job replayed and dead again a minute ago looks as old as              its first enqueue). `queuey dead ls` shows their ages (age*); --age-from-enqueued              removes them by that age",
+            "{} {verb_kept}: {} every filter, but carry no death time, and --older-than would \
+             select them only by the time since their job was enqueued (an application's dead \
+             letter has no death time; a job replayed and dead again a minute ago looks as old as \
+             its first enqueue). `queuey dead ls` shows their ages (age*); --age-from-enqueued \
+             removes them by that age",
             plural(r.kept_aged_by_enqueue, "dead letter"),
             if r.kept_aged_by_enqueue == 1 {
                 "it passes"
@@ -61,7 +65,8 @@ pub fn enqueue_age_note(r: &PurgeReport, before: bool) -> Option<String> {
         ))
     } else if r.matched_aged_by_enqueue > 0 {
         Some(format!(
-            "{} of the matches {verb_removed} by --age-from-enqueued: aged since their job was              enqueued (no death time), they may have died much later",
+            "{} of the matches {verb_removed} by --age-from-enqueued: aged since their job was \
+             enqueued (no death time), they may have died much later",
             r.matched_aged_by_enqueue
         ))
     } else {
