@@ -305,9 +305,12 @@ fn a_quorum_queues_byte_limit_counts_headers_on_4_and_queuey_does_not_guess_it()
         Duration::from_secs(30),
         || {
             broker.api_queue(&q).and_then(|v| {
+                // The API's counts lag, each on its own (seen on 4.3.6 under load: 10 ready
+                // and 0 bytes): every version counts the bodies at least.
                 (v["messages_ready"] == 10)
                     .then(|| v["message_bytes_ready"].as_u64())
                     .flatten()
+                    .filter(|bytes| *bytes >= 1000)
             })
         },
     );
