@@ -221,7 +221,7 @@ fn report(err: &Error, format: output::Format) -> ExitCode {
 /// the error is on stderr already.
 fn print_json_error(err: &Error) {
     use std::io::Write;
-    let doc = json_error(err);
+    let doc = output::json::to_string(&json_error(err)).unwrap_or_default();
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "{doc}");
 }
