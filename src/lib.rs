@@ -21,6 +21,7 @@ pub mod live;
 pub mod output;
 pub mod settings;
 pub mod signals;
+pub mod stacks;
 
 use error::{Error, ExitCode};
 

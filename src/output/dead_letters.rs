@@ -506,9 +506,17 @@ pub fn render_show(
     out
 }
 
+/// Past this nesting a header's lines indent no further and say their level: the indent of
+/// every level of a header 26 000 levels deep (a frame holds that many) would be gigabytes.
+const MAX_INDENT: usize = 32;
+
 fn typed_lines(out: &mut Vec<String>, depth: usize, name: &str, v: &Value) {
-    let indent = "  ".repeat(depth);
-    let label = format!("{indent}{}", sanitize(name));
+    let indent = "  ".repeat(depth.min(MAX_INDENT));
+    let label = if depth > MAX_INDENT {
+        format!("{indent}({depth}) {}", sanitize(name))
+    } else {
+        format!("{indent}{}", sanitize(name))
+    };
     match v {
         Value::Array(items) => {
             out.push(format!("{label:<36} array[{}]", items.len()));

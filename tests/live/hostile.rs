@@ -624,7 +624,10 @@ fn a_deeply_nested_header_survives_an_export_and_its_replay() {
         &dead,
         vec![
             (props.with_headers(headers), b"{}".to_vec()),
-            (dead_letter("plain", target, "fatal error: x"), b"{}".to_vec()),
+            (
+                dead_letter("plain", target, "fatal error: x"),
+                b"{}".to_vec(),
+            ),
         ],
     );
     broker.wait_for_count(&dead, 2);
@@ -636,7 +639,16 @@ fn a_deeply_nested_header_survives_an_export_and_its_replay() {
     let (_dir, export) = export_to_file(&q);
     let (mut cmd, _state) = queuey();
     let out = cmd
-        .args(["dead", "replay", &q, "-o", "json", "--to", target, "--from-file"])
+        .args([
+            "dead",
+            "replay",
+            &q,
+            "-o",
+            "json",
+            "--to",
+            target,
+            "--from-file",
+        ])
         .arg(&export)
         .output()
         .unwrap();
@@ -648,11 +660,18 @@ fn a_deeply_nested_header_survives_an_export_and_its_replay() {
         .find(|(_, p)| p.message_id().as_ref().map(|s| s.as_str()) == Some("deep"))
         .expect("the copy of the deep dead letter");
     assert_eq!(
-        copy.1.headers().as_ref().and_then(|h| h.inner().get("deep")),
+        copy.1
+            .headers()
+            .as_ref()
+            .and_then(|h| h.inner().get("deep")),
         Some(&deep),
         "the header whole"
     );
-    assert_eq!(broker.ids(&dead), ["deep", "plain"], "a file replay removes nothing");
+    assert_eq!(
+        broker.ids(&dead),
+        ["deep", "plain"],
+        "a file replay removes nothing"
+    );
 }
 
 /// A dead letter whose headers name `q.dead` itself as its original queue cannot be copied
@@ -669,9 +688,15 @@ fn a_line_naming_its_dead_queue_as_its_origin_fails_alone_in_a_file_replay() {
         &broker,
         &dead,
         vec![
-            (dead_letter("before", target, "fatal error: x"), b"{}".to_vec()),
+            (
+                dead_letter("before", target, "fatal error: x"),
+                b"{}".to_vec(),
+            ),
             (dead_letter("self", &dead, "fatal error: x"), b"{}".to_vec()),
-            (dead_letter("after", target, "fatal error: x"), b"{}".to_vec()),
+            (
+                dead_letter("after", target, "fatal error: x"),
+                b"{}".to_vec(),
+            ),
         ],
     );
     broker.wait_for_count(&dead, 3);
@@ -689,6 +714,94 @@ fn a_line_naming_its_dead_queue_as_its_origin_fails_alone_in_a_file_replay() {
     );
     assert_eq!(broker.ids(target), ["before", "after"]);
     assert_eq!(broker.ids(&dead), ["before", "self", "after"]);
+}
+
+/// A header of 25 000 nested arrays (125 KB: it fits the default frame of 131072 bytes, and
+/// RabbitMQ takes it from any publisher) aborted queuey on every look at its queue: the AMQP
+/// client's parser recursed once per level on its I/O thread's 2 MiB stack (`thread
+/// 'lapin-io-loop' has overflowed its stack`, exit 134, from 200 levels in a debug build), and
+/// queuey's own decoding ran on the 8 MiB main thread. Now every thread has a deep stack: the
+/// message is listed, shown (the indent stops at 32 levels, each line saying its level), purged
+/// into an archive and restored from it, the header whole. Same on 3.10 and 4.3.
+#[test]
+fn a_header_nested_as_deep_as_a_frame_holds_is_read_purged_and_restored() {
+    const DEPTH: usize = 25_000;
+    let broker = Broker::connect();
+    let (q, dead, targets) = setup(&broker, "deeper", 1);
+    let target = targets[0].as_bytes();
+    raw::publish(
+        &broker.url,
+        &broker.vhost,
+        &dead,
+        &[
+            raw::Raw {
+                message_id: b"deep",
+                headers: vec![(b"x-original-queue".as_slice(), target)],
+                encoded: vec![(b"deep".as_slice(), raw::nested_arrays(DEPTH, b"bottom"))],
+                body: b"{}",
+            },
+            raw::Raw::readable("after", target),
+        ],
+    );
+    broker.wait_for_count(&dead, 2);
+    let dir = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| {
+        let out = crate::common::queuey_in(dir.path())
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {:?} {}",
+            out.status,
+            stderr(&out)
+        );
+        out
+    };
+    assert_eq!(json(&run(&["dead", "ls", &q, "-o", "json"]))["scanned"], 2);
+    let shown = String::from_utf8_lossy(&run(&["dead", "show", &q, "1"]).stdout).into_owned();
+    assert!(
+        shown.contains(&format!("({}) [0]", DEPTH + 1)),
+        "the deepest level named"
+    );
+    assert!(
+        shown.len() < 4 << 20,
+        "{} bytes: the indent stops",
+        shown.len()
+    );
+    let archive = dir.path().join("purged.jsonl");
+    let archive_arg = archive.to_str().unwrap();
+    run(&["dead", "purge", &q, "--yes", "--archive", archive_arg]);
+    broker.wait_for_count(&dead, 0);
+    let out = run(&[
+        "dead",
+        "replay",
+        &q,
+        "-o",
+        "json",
+        "--from-file",
+        archive_arg,
+        "--to",
+        &dead,
+    ]);
+    assert_eq!(json(&out)["moved"].as_u64(), Some(2));
+    broker.wait_for_count(&dead, 2);
+    // The header as archived (the same typed JSON text) in an export of the restored message.
+    let archived = std::fs::read_to_string(&archive).unwrap();
+    let header = |line: &str| -> String {
+        let from = line.find("\"deep\":").expect("the deep header");
+        let to = from
+            + line[from..]
+                .find(",\"x-original-queue\"")
+                .expect("the next header");
+        line[from..to].to_owned()
+    };
+    let before = header(archived.lines().next().unwrap());
+    assert!(before.len() > 20 * DEPTH, "{} bytes", before.len());
+    let exported = String::from_utf8_lossy(&run(&["dead", "export", &q]).stdout).into_owned();
+    let first = exported.lines().next().unwrap();
+    assert!(first.contains("\"message_id\":\"deep\""), "the order kept");
+    assert!(header(first) == before, "the header whole");
 }
 
 /// Replays an export file of `q`'s dead letters to `target` and checks the partial outcome:

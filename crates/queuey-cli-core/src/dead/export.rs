@@ -102,8 +102,10 @@ pub enum ExportLine {
 /// reads 128 levels by default: a header nested 62 arrays deep, which RabbitMQ takes and queuey
 /// reads, made a line that `dead replay --from-file` refused, and the whole file with it (a
 /// purge archive holding such a line could not be replayed at all). This reads what any header
-/// queuey can receive makes; deeper is refused by its depth, before it is parsed.
-pub const MAX_LINE_DEPTH: usize = 4096;
+/// of a content header frame of the default size (131072 bytes: 26 214 nested arrays at most)
+/// makes, on the stack queuey runs on (`queuey_cli::stacks`); deeper is refused by its depth,
+/// before it is parsed.
+pub const MAX_LINE_DEPTH: usize = 2 * 26_214 + 16;
 
 /// One line of an export file as JSON, read however deep it nests up to [`MAX_LINE_DEPTH`].
 pub fn line_json(line: &str) -> Result<Json, String> {
@@ -284,7 +286,10 @@ mod tests {
         m.properties.headers = Some(Table::from([("deep".to_owned(), deep)]));
         let dl = decode(&m, "orders", &RabbitMqOptions::default());
         let line = export_record("q.dead", "/", 1, &m, &dl).to_string();
-        assert!(json_text::depth(&line) > 200, "deeper than serde_json reads");
+        assert!(
+            json_text::depth(&line) > 200,
+            "deeper than serde_json reads"
+        );
         let back = read_record(&line).expect("it reads back");
         assert_eq!(back.properties, m.properties);
         assert_eq!(read_line(&line), Ok(ExportLine::Record(back)));
