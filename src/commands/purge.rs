@@ -539,7 +539,8 @@ impl Archive {
                 &e,
             )
         };
-        crate::output::json::to_writer(&mut self.writer, end).map_err(|e| fail(io::Error::from(e)))?;
+        crate::output::json::to_writer(&mut self.writer, end)
+            .map_err(|e| fail(io::Error::from(e)))?;
         self.writer.write_all(b"\n").map_err(fail)?;
         self.writer
             .flush()

@@ -149,11 +149,11 @@ mod tests {
             "ok": "ünïcødé 注文 ✓ C:\\dir \"q\"",
             "n": [1, -0.5, null, true],
         });
-        for text in [to_string(&value).unwrap(), to_string_pretty(&value).unwrap()] {
-            assert!(
-                text.chars().all(|c| is_visible(c) || c == '\n'),
-                "{text:?}"
-            );
+        for text in [
+            to_string(&value).unwrap(),
+            to_string_pretty(&value).unwrap(),
+        ] {
+            assert!(text.chars().all(|c| is_visible(c) || c == '\n'), "{text:?}");
             assert!(
                 text.contains(r#""id\u202e""#)
                     && text.contains(r#""a\u009b2J\u007fb\u001b[31m""#)

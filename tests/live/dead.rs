@@ -363,7 +363,10 @@ fn json_output_escapes_what_could_fool_a_terminal_and_show_keeps_the_bodys_token
         let out = cmd.args(&args).output().unwrap();
         assert!(out.status.success(), "{args:?}: {}", stderr(&out));
         let text = stdout(&out);
-        assert!(!text.contains(raw), "{args:?}: raw characters leaked: {text:?}");
+        assert!(
+            !text.contains(raw),
+            "{args:?}: raw characters leaked: {text:?}"
+        );
         assert!(text.contains("\\u009b"), "{args:?}: {text}");
         // An export prints one record a line.
         let first = if args[1] == "export" {
@@ -378,7 +381,11 @@ fn json_output_escapes_what_could_fool_a_terminal_and_show_keeps_the_bodys_token
             _ if args.contains(&"--group-by") => doc["groups"][0]["key"]["reason"].as_str(),
             _ => doc["messages"][0]["message_id"].as_str(),
         };
-        let want = if args.contains(&"--group-by") { reason } else { id };
+        let want = if args.contains(&"--group-by") {
+            reason
+        } else {
+            id
+        };
         assert_eq!(found, Some(want), "{args:?}: {text}");
     }
     let (mut cmd, _dir) = queuey();
@@ -837,9 +844,18 @@ fn a_publishers_delivery_count_on_a_first_delivery_is_not_the_brokers() {
     let held = broker.snapshot(&dead);
     let order: Vec<String> = held
         .iter()
-        .map(|(_, p)| p.message_id().as_ref().map(|s| s.to_string()).unwrap_or_default())
+        .map(|(_, p)| {
+            p.message_id()
+                .as_ref()
+                .map(|s| s.to_string())
+                .unwrap_or_default()
+        })
         .collect();
-    assert_eq!(order, ["before", "forged", "after"], "{version:?}: none moved");
+    assert_eq!(
+        order,
+        ["before", "forged", "after"],
+        "{version:?}: none moved"
+    );
     assert!(
         held.iter().all(|(_, p)| p
             .headers()

@@ -394,12 +394,25 @@ mod tests {
         let (old, new) = (format!("{{\n{old}}}\n"), format!("{{\n{new}}}\n"));
         let d = line_diff(&old, &new);
         assert_eq!(d.first().map(String::as_str), Some("  {"));
-        assert_eq!(d.get(1).map(String::as_str), Some("  0"), "0 is both texts' first line");
+        assert_eq!(
+            d.get(1).map(String::as_str),
+            Some("  0"),
+            "0 is both texts' first line"
+        );
         assert_eq!(d.last().map(String::as_str), Some("  }"));
         assert_eq!(d.len(), 2 + 1 + 2 * 2_999);
         assert_eq!(sides(&d), (old, new));
-        for (old, new) in [("a\nb\nc\n", "a\nB\nc\nd\n"), ("", "x\n"), ("x\ny\n", ""), ("b\na\n", "a\nb\n")] {
-            assert_eq!(sides(&line_diff(old, new)), (old.to_owned(), new.to_owned()), "{old:?} {new:?}");
+        for (old, new) in [
+            ("a\nb\nc\n", "a\nB\nc\nd\n"),
+            ("", "x\n"),
+            ("x\ny\n", ""),
+            ("b\na\n", "a\nb\n"),
+        ] {
+            assert_eq!(
+                sides(&line_diff(old, new)),
+                (old.to_owned(), new.to_owned()),
+                "{old:?} {new:?}"
+            );
         }
     }
 

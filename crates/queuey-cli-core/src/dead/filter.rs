@@ -808,8 +808,14 @@ mod tests {
         assert!(w("/big=10e399").matches(&d, &big, 0), "numbers by value");
         assert!(!w("/big=1e401").matches(&d, &big, 0));
         assert!(!w("/n=[1]").matches(&d, &big, 0));
-        assert!(w("/s=1e400").matches(&d, &m(br#"{"s":"1e400"}"#), 0), "as a string");
-        assert!(!w("/s=42").matches(&d, &m(br#"{"s":"42"}"#), 0), "a string is not a number");
+        assert!(
+            w("/s=1e400").matches(&d, &m(br#"{"s":"1e400"}"#), 0),
+            "as a string"
+        );
+        assert!(
+            !w("/s=42").matches(&d, &m(br#"{"s":"42"}"#), 0),
+            "a string is not a number"
+        );
     }
 
     #[test]

@@ -192,7 +192,10 @@ mod tests {
         };
         assert!(at_risk(&with_count(Value::I64(5), true), Some(5)));
         assert!(!at_risk(&with_count(Value::I64(4), true), Some(5)));
-        assert!(at_risk(&with_count(Value::Timestamp(u64::MAX), true), Some(5)));
+        assert!(at_risk(
+            &with_count(Value::Timestamp(u64::MAX), true),
+            Some(5)
+        ));
         // Forged on a first delivery: it was returned no time (before: at risk).
         assert!(!at_risk(&with_count(Value::I64(99), false), Some(5)));
         assert!(!at_risk(&with_count(Value::I64(5), false), Some(1)));
