@@ -811,7 +811,7 @@ pub struct QueueSettingsArgs {
 }
 
 /// The two settings that name a logical queue's broker queues: all that the commands which
-/// only read or move messages (`dead ...`, `holds ls`) use.
+/// only read or move messages (`dead ...`) use.
 #[derive(Debug, Default, Args)]
 #[command(next_help_heading = "Queue names (override the topology file)")]
 pub struct QueueNamesArgs {
