@@ -130,11 +130,10 @@ fn where_selects_by_payload_in_ls_replay_and_purge() {
         .output()
         .expect("queuey runs");
     assert!(out.status.success(), "{}", stderr(&out));
-    // The summary's verbs agree with its counts.
+    // The summary's nouns agree with its counts (the job died on its first attempt: no reset).
     let said = String::from_utf8_lossy(&out.stdout);
     assert!(
-        said.contains("replayed 1 of 1 matching dead letter of")
-            && said.contains("; 1 job starts again at attempt 1"),
+        said.contains("replayed 1 of 1 matching dead letter of") && !said.contains("again"),
         "{said}"
     );
     broker.wait_for_count(q, 1);
