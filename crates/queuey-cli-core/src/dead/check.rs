@@ -359,6 +359,7 @@ mod tests {
                 since: "death".into(),
             }),
             rate: Some(Ok((0.5, "publish".into()))),
+            ..Measured::default()
         };
         let v = judge(&t, &at_limit);
         assert_eq!(
@@ -373,6 +374,7 @@ mod tests {
                 since: "death".into(),
             }),
             rate: Some(Ok((0.6, "publish".into()))),
+            ..Measured::default()
         };
         assert!(judge(&t, &above).iter().all(|v| v.crossed));
         let unknown = Measured {
@@ -381,6 +383,7 @@ mod tests {
                 why: "quorum".into(),
             }),
             rate: Some(Err("no statistics".into())),
+            ..Measured::default()
         };
         let v = judge(&t, &unknown);
         assert!(v.iter().all(|v| !v.crossed));
