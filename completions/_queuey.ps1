@@ -278,7 +278,7 @@ Register-ArgumentCompleter -Native -CommandName 'queuey' -ScriptBlock {
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Every queue in the topology file')
-            [CompletionResult]::new('--scan', '--scan', [CompletionResultType]::ParameterName, 'Also read q.dead whole (a peek that returns every message) for its dead letters by cause and the age of its oldest (a classic q.dead only: a quorum one is never peeked by status)')
+            [CompletionResult]::new('--scan', '--scan', [CompletionResultType]::ParameterName, 'Also read q.dead whole (a peek that returns every message) for its dead letters by cause and the age of its oldest (not a quorum q.dead with a delivery limit, as every one has from RabbitMQ 4.0: status never peeks one)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No progress bars and no notes on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No progress bars and no notes on stderr')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')

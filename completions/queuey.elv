@@ -264,7 +264,7 @@ set edit:completion:arg-completer[queuey] = {|@words|
             cand -o 'Output format'
             cand --output 'Output format'
             cand --all 'Every queue in the topology file'
-            cand --scan 'Also read q.dead whole (a peek that returns every message) for its dead letters by cause and the age of its oldest (a classic q.dead only: a quorum one is never peeked by status)'
+            cand --scan 'Also read q.dead whole (a peek that returns every message) for its dead letters by cause and the age of its oldest (not a quorum q.dead with a delivery limit, as every one has from RabbitMQ 4.0: status never peeks one)'
             cand -q 'No progress bars and no notes on stderr'
             cand --quiet 'No progress bars and no notes on stderr'
             cand -h 'Print help (see more with ''--help'')'

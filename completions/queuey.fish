@@ -216,7 +216,7 @@ complete -c queuey -n "__fish_queuey_using_subcommand status" -s o -l output -d 
 json\t'JSON (one document; streams print one object per line)'
 prometheus\t'Prometheus text format, for node_exporter\'s textfile collector (status, dead check)'"
 complete -c queuey -n "__fish_queuey_using_subcommand status" -l all -d 'Every queue in the topology file'
-complete -c queuey -n "__fish_queuey_using_subcommand status" -l scan -d 'Also read q.dead whole (a peek that returns every message) for its dead letters by cause and the age of its oldest (a classic q.dead only: a quorum one is never peeked by status)'
+complete -c queuey -n "__fish_queuey_using_subcommand status" -l scan -d 'Also read q.dead whole (a peek that returns every message) for its dead letters by cause and the age of its oldest (not a quorum q.dead with a delivery limit, as every one has from RabbitMQ 4.0: status never peeks one)'
 complete -c queuey -n "__fish_queuey_using_subcommand status" -s q -l quiet -d 'No progress bars and no notes on stderr'
 complete -c queuey -n "__fish_queuey_using_subcommand status" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c queuey -n "__fish_queuey_using_subcommand status" -s V -l version -d 'Print version'

@@ -21,6 +21,7 @@ pub mod live;
 pub mod output;
 pub mod settings;
 pub mod signals;
+pub mod stacks;
 
 use error::{Error, ExitCode};
 
@@ -221,7 +222,7 @@ fn report(err: &Error, format: output::Format) -> ExitCode {
 /// the error is on stderr already.
 fn print_json_error(err: &Error) {
     use std::io::Write;
-    let doc = json_error(err);
+    let doc = output::json::to_string(&json_error(err)).unwrap_or_default();
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "{doc}");
 }

@@ -1,3 +1,3 @@
 fn main() -> std::process::ExitCode {
-    std::process::ExitCode::from(queuey_cli::run().code())
+    std::process::ExitCode::from(queuey_cli::stacks::run_on_deep_stacks(queuey_cli::run).code())
 }

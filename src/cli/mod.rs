@@ -375,7 +375,8 @@ pub enum DeadCommand {
     /// and the JSON name each threshold, its value and its limit.
     ///
     /// A value queuey cannot measure is UNKNOWN, never guessed and never "holds": a quorum
-    /// q.dead is never peeked without --spend-delivery-budget, and a dead letter with neither a
+    /// q.dead with a delivery limit (every one from RabbitMQ 4.0) is never peeked without
+    /// --spend-delivery-budget, dead letters other consumers hold are not counted exactly, and a dead letter with neither a
     /// death time nor an envelope has no age (one that is older than the limit still crosses
     /// it; --older-than 0s judges only the dead letters with an age). With filters, the count
     /// and the age are those of the matching dead letters, read by the same whole peek.
@@ -811,7 +812,7 @@ pub struct QueueSettingsArgs {
 }
 
 /// The two settings that name a logical queue's broker queues: all that the commands which
-/// only read or move messages (`dead ...`, `holds ls`) use.
+/// only read or move messages (`dead ...`) use.
 #[derive(Debug, Default, Args)]
 #[command(next_help_heading = "Queue names (override the topology file)")]
 pub struct QueueNamesArgs {
@@ -858,8 +859,8 @@ pub struct StatusArgs {
     pub selection: QueueSelection,
 
     /// Also read q.dead whole (a peek that returns every message) for its dead letters by
-    /// cause and the age of its oldest (a classic q.dead only: a quorum one is never peeked
-    /// by status)
+    /// cause and the age of its oldest (not a quorum q.dead with a delivery limit, as every
+    /// one has from RabbitMQ 4.0: status never peeks one)
     #[arg(long)]
     pub scan: bool,
 

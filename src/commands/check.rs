@@ -9,6 +9,7 @@
 //! measured is unknown, never guessed; a check with an unknown threshold and none crossed
 //! exits 11, not 0 (`dead::check`).
 
+use crate::broker::held::held_elsewhere;
 use crate::broker::session::Session;
 use crate::dead::check::{Measured, judge};
 use crate::endpoint::ConnectionSettings;
@@ -43,11 +44,30 @@ async fn check_all(session: &Session, s: &CheckSettings, output: Output) -> Resu
     for q in &s.queues {
         let dead = q.dead_queue();
         let mut measured = Measured::default();
+        let mut held = None;
         let counted_by = if s.filter.is_empty() {
-            measured.count = match session.passive_declare(&dead).await? {
-                Some(c) => u64::from(c.messages_ready),
+            let exact = match session.passive_declare(&dead).await? {
+                Some(c) => c,
                 None => return Err(missing_dead_queue(session, q).await),
             };
+            measured.count = u64::from(exact.messages_ready);
+            // A passive declare counts the ready messages: what other consumers hold
+            // unacknowledged is still in q.dead, counted by the API's statistics if at all.
+            if exact.consumers > 0 {
+                let unacked = match session.live_queue(&dead).await {
+                    Ok(Some(live)) => live.messages_unacknowledged,
+                    _ => None,
+                };
+                held = held_elsewhere(unacked, exact);
+            }
+            match held.map(|h| h.messages) {
+                Some(Some(n)) => {
+                    measured.count = measured.count.saturating_add(n);
+                    measured.held = Some(n);
+                }
+                Some(None) => measured.not_counted = Some(None),
+                None => {}
+            }
             if s.thresholds.max_age.is_some() {
                 measured.age = Some(oldest_age(session, q, s.peek, output).await?);
             }
@@ -63,6 +83,10 @@ async fn check_all(session: &Session, s: &CheckSettings, output: Output) -> Resu
             )
             .await?;
             measured.count = found.matched;
+            measured.not_counted = match found.not_read {
+                Some(0) => None,
+                n => Some(n),
+            };
             measured.age = Some(found.oldest);
             "scan"
         };
@@ -85,7 +109,9 @@ async fn check_all(session: &Session, s: &CheckSettings, output: Output) -> Resu
             queue: q.name.clone(),
             dead_queue: dead,
             count: measured.count,
+            count_exact: measured.not_counted.is_none(),
             counted_by,
+            held_elsewhere: held,
             oldest: measured.age,
             verdicts,
         });

@@ -497,8 +497,9 @@ fn append_synced(path: &Path, record: &serde_json::Value) -> Result<()> {
         .append(true)
         .open(path)
         .map_err(failed)?;
-    let mut line = serde_json::to_vec(record)
-        .map_err(|e| Error::internal(format!("cannot encode the archive record: {e}")))?;
+    let mut line = crate::output::json::to_string(record)
+        .map_err(|e| Error::internal(format!("cannot encode the archive record: {e}")))?
+        .into_bytes();
     line.push(b'\n');
     file.write_all(&line).map_err(failed)?;
     file.sync_all().map_err(failed)?;

@@ -294,7 +294,7 @@ pub async fn export(
             let record = export_record(&dead, &vhost, position, &message, &dl);
             // `io::Error::from` keeps the kind of an I/O failure (a closed pipe stays
             // `BrokenPipe`, which ends the command quietly).
-            serde_json::to_writer(&mut sink, &record)
+            crate::output::json::to_writer(&mut sink, &record)
                 .map_err(|e| write_error(io::Error::from(e)))?;
             sink.write_all(b"\n").map_err(write_error)?;
             exported += 1;
@@ -383,7 +383,7 @@ pub async fn export(
 
 /// Writes the end line of an export file.
 fn write_end(sink: &mut dyn Write, end: &EndLine) -> io::Result<()> {
-    serde_json::to_writer(&mut *sink, end).map_err(io::Error::from)?;
+    crate::output::json::to_writer(&mut *sink, end).map_err(io::Error::from)?;
     sink.write_all(b"\n")
 }
 

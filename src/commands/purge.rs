@@ -420,7 +420,7 @@ impl Archive {
                     // A line may reach the file (a buffer flushed as the run failed) after the
                     // last `read` line of the marker: its position says it was read, so its
                     // record answers within that many too.
-                    let position = serde_json::from_str::<serde_json::Value>(line)
+                    let position = export::line_json(line)
                         .ok()
                         .and_then(|j| j.get("position").and_then(serde_json::Value::as_u64));
                     held.read = held.read.max(position.unwrap_or(0));
@@ -480,7 +480,7 @@ impl Archive {
     }
 
     fn write(&mut self, record: &serde_json::Value) -> Result<()> {
-        serde_json::to_writer(&mut self.writer, record).map_err(|e| {
+        crate::output::json::to_writer(&mut self.writer, record).map_err(|e| {
             Error::io(
                 format!("cannot write the archive {}", self.path.display()),
                 &io::Error::other(e),
@@ -539,7 +539,8 @@ impl Archive {
                 &e,
             )
         };
-        serde_json::to_writer(&mut self.writer, end).map_err(|e| fail(io::Error::from(e)))?;
+        crate::output::json::to_writer(&mut self.writer, end)
+            .map_err(|e| fail(io::Error::from(e)))?;
         self.writer.write_all(b"\n").map_err(fail)?;
         self.writer
             .flush()

@@ -37,7 +37,10 @@ pub async fn print(
         "Messages in q (ready, exact when counted by AMQP)",
     );
     let mut consumers = GaugeFamily::new("queue_consumers", "Consumers of q");
-    let mut dead = GaugeFamily::new("dead_letters", "Dead letters in q.dead");
+    let mut dead = GaugeFamily::new(
+        "dead_letters",
+        "Dead letters in q.dead (ready, and those other consumers hold unacknowledged)",
+    );
     let mut age = GaugeFamily::oldest_age();
     let mut at_least = GaugeFamily::oldest_age_at_least();
     let mut by_cause = GaugeFamily::new(
@@ -70,7 +73,12 @@ pub async fn print(
             labels.clone(),
             count(l.work.exists.then_some(l.work.counts.consumers).flatten()),
         );
-        dead.add(labels.clone(), count(ready(&l.dead)));
+        // Every dead letter, those another consumer holds included (they are still in q.dead):
+        // no sample while their number is not known.
+        dead.add(
+            labels.clone(),
+            count(l.dead.exists.then_some(l.dead.counts.messages).flatten()),
+        );
         holds.add(labels.clone(), l.hold_queues.count.map(|n| n as f64));
         waiting.add(labels.clone(), count(l.hold_queues.messages));
         let flag = |b: bool| if b { 1.0 } else { 0.0 };

@@ -3,13 +3,15 @@
 //! peek of the whole queue that returns every message in place), and the rate at which dead
 //! letters arrive (the management API's statistics).
 //!
-//! A quorum `q.dead` is never peeked here unless the operator passed `--spend-delivery-budget`:
+//! A quorum `q.dead` with a delivery limit is never peeked here unless the operator passed
+//! `--spend-delivery-budget`:
 //! every peek of one spends a delivery of the messages it reads before RabbitMQ 4.3, and on
 //! every version a crash mid-peek does, and a check that runs every minute would spend
 //! them for ever. Its age is then unknown, and said so.
 
 use std::collections::BTreeMap;
 
+use crate::broker::queue_kind::queue_kind;
 use crate::broker::session::{BrokerVersion, Session};
 use crate::clock::now_secs;
 use crate::dead::check::{AgeReading, Oldest};
@@ -51,11 +53,18 @@ pub async fn quorum_not_peeked_here(session: &Session) -> String {
     quorum_not_peeked(session.broker_version().await.unwrap_or(None))
 }
 
-/// Whether `q.dead` is a quorum queue, by the management API (`None` without it).
+/// Whether `q.dead` is a quorum queue with a delivery limit in force (its argument or policy;
+/// from RabbitMQ 4.0, 20 when none is set), by the management API (`None` without it): the
+/// quorum queues a peek can cost messages. Without a limit (RabbitMQ 3.x, none set) a returned
+/// delivery ends nothing, and such a queue is peeked as a classic one is.
 pub async fn is_quorum(session: &Session, queue: &QueueSettings) -> Option<bool> {
-    match session.live_queue(&queue.dead_queue()).await {
-        Ok(Some(live)) => Some(live.queue_type.as_deref() == Some("quorum")),
-        _ => None,
+    let options = PeekOptions {
+        spend_delivery_budget: true,
+        ..PeekOptions::new()
+    };
+    match queue_kind(session, &queue.dead_queue(), &options).await {
+        Ok(kind) => Some(kind.is_quorum() && kind.delivery_limit.is_some()),
+        Err(_) => None,
     }
 }
 
@@ -92,6 +101,9 @@ pub async fn oldest_age(
 #[derive(Clone, Debug)]
 pub struct Scan {
     pub matched: u64,
+    /// Dead letters the peek could not read: held by other consumers when it began, or left
+    /// when a stop signal ended it (`None`: some, how many the management API does not say).
+    pub not_read: Option<u64>,
     pub oldest: AgeReading,
     pub by_cause: BTreeMap<String, u64>,
 }
@@ -139,6 +151,7 @@ pub async fn scan(
     match read {
         Ok(unread) => Ok(Scan {
             matched,
+            not_read: unread,
             oldest: oldest.reading(unread),
             by_cause,
         }),

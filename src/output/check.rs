@@ -16,10 +16,17 @@ use crate::output::{self, Format, Output, sanitize::sanitize};
 pub struct QueueCheck {
     pub queue: String,
     pub dead_queue: String,
-    /// Dead letters in q.dead, or those matching the filters.
+    /// Dead letters in q.dead (ready, plus those other consumers hold when the management API
+    /// counts them), or those matching the filters.
     pub count: u64,
+    /// False when `count` is a lower bound: other consumers hold dead letters it could not
+    /// see (how many unknown, or, with filters, not read).
+    pub count_exact: bool,
     /// `amqp` (a passive declare: every dead letter, exact) or `scan` (a peek: the matches).
     pub counted_by: &'static str,
+    /// Other consumers of q.dead when the count was made (no filters): their consumers, and
+    /// the messages they hold unacknowledged by the management API (`null`: not counted yet).
+    pub held_elsewhere: Option<crate::dead::peek::HeldElsewhere>,
     /// The oldest dead letter's age, when --max-age asked for it.
     pub oldest: Option<AgeReading>,
     pub verdicts: Vec<Verdict>,
@@ -121,7 +128,8 @@ fn families(report: &CheckReport) -> Vec<GaugeFamily> {
     let mut limit = GaugeFamily::new("dead_check_limit", "The dead-letter threshold's limit");
     for q in &report.queues {
         let labels = queue_labels(&report.vhost, &q.queue);
-        count.add(labels.clone(), Some(q.count as f64));
+        // A lower bound is no sample, as an unknown value.
+        count.add(labels.clone(), q.count_exact.then_some(q.count as f64));
         for v in &q.verdicts {
             let mut with = labels.clone();
             with.push(("threshold", v.threshold.to_owned()));

@@ -506,9 +506,17 @@ pub fn render_show(
     out
 }
 
+/// Past this nesting a header's lines indent no further and say their level: the indent of
+/// every level of a header 26 000 levels deep (a frame holds that many) would be gigabytes.
+const MAX_INDENT: usize = 32;
+
 fn typed_lines(out: &mut Vec<String>, depth: usize, name: &str, v: &Value) {
-    let indent = "  ".repeat(depth);
-    let label = format!("{indent}{}", sanitize(name));
+    let indent = "  ".repeat(depth.min(MAX_INDENT));
+    let label = if depth > MAX_INDENT {
+        format!("{indent}({depth}) {}", sanitize(name))
+    } else {
+        format!("{indent}{}", sanitize(name))
+    };
     match v {
         Value::Array(items) => {
             out.push(format!("{label:<36} array[{}]", items.len()));
@@ -555,6 +563,11 @@ fn shown_text(len: usize, kind: &str, text: &str) -> String {
 }
 
 /// The body: pretty JSON, text, or a hex dump, always escaped.
+///
+/// JSON is indented as written, never read into values and printed again: that would show
+/// another body than the one in the queue (`123456789012345678901234567890` as
+/// `1.2345678901234568e29`, `1.50` as `1.5`, `-0` as `-0.0`, a key given twice once). A body
+/// nested deeper than `dead edit` edits is shown as text, as it came.
 pub fn render_body(body: &[u8], content_type: Option<&str>) -> String {
     if body.is_empty() {
         return "Body: empty".to_owned();
@@ -562,8 +575,7 @@ pub fn render_body(body: &[u8], content_type: Option<&str>) -> String {
     if let Ok(text) = std::str::from_utf8(body) {
         let looks_json = content_type.is_some_and(|c| c.contains("json"))
             || matches!(text.trim_start().chars().next(), Some('{' | '['));
-        if looks_json && let Ok(v) = serde_json::from_str::<Json>(text) {
-            let pretty = serde_json::to_string_pretty(&v).unwrap_or_else(|_| text.to_owned());
+        if looks_json && let Ok(pretty) = crate::dead::edit::pretty(body) {
             return shown_text(body.len(), "JSON", &pretty);
         }
         return shown_text(body.len(), "text", text);
@@ -607,6 +619,31 @@ fn ago(now: u64, t: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::render_body;
+
+    /// A JSON body is shown with every number, string and key as the queue holds it: before,
+    /// it was read into serde_json values and printed again, and `dead show` showed another
+    /// body (a big id rounded, `1.50` as `1.5`, `-0` as `-0.0`, `"\u00e9"` as `"é"`, a key
+    /// given twice once, with the second value).
+    #[test]
+    fn a_json_body_is_shown_as_written() {
+        let body = br#"{"id":123456789012345678901234567890,"n":1.50,"z":-0,"e":"\u00e9","a":1,"a":[2e0]}"#;
+        assert_eq!(
+            render_body(body, Some("application/json")),
+            format!(
+                "Body ({} bytes, JSON)\n{{\n  \"id\": 123456789012345678901234567890,\n  \"n\": 1.50,\n  \
+                 \"z\": -0,\n  \"e\": \"\\u00e9\",\n  \"a\": 1,\n  \"a\": [\n    2e0\n  ]\n}}",
+                body.len()
+            )
+        );
+        // A number past f64 is JSON too (serde_json's values refuse it).
+        assert!(render_body(b"[1e400]", None).starts_with("Body (7 bytes, JSON)\n[\n  1e400\n]"));
+        // Nested deeper than dead edit edits: the text as it came, on its one line.
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        assert_eq!(
+            render_body(deep.as_bytes(), None),
+            format!("Body (400 bytes, text)\n{deep}")
+        );
+    }
 
     #[test]
     fn a_body_is_escaped_only_when_it_must_be_and_says_so() {

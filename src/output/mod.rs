@@ -6,6 +6,7 @@
 
 pub mod dead_letters;
 pub mod file;
+pub mod json;
 pub mod notes;
 pub mod progress;
 pub mod prometheus;
@@ -148,9 +149,10 @@ pub fn print(text: impl std::fmt::Display) -> Result<()> {
     writeln!(out, "{text}").map_err(stdout_error)
 }
 
-/// Prints `value` as one pretty JSON document on stdout.
+/// Prints `value` as one pretty JSON document on stdout, what could fool a terminal escaped
+/// ([`json`]).
 pub fn print_json<T: Serialize>(value: &T) -> Result<()> {
-    let text = serde_json::to_string_pretty(value)
+    let text = json::to_string_pretty(value)
         .map_err(|e| Error::internal(format!("cannot encode JSON output: {e}")))?;
     print(text)
 }

@@ -175,12 +175,21 @@ pub fn print_report(
         );
         if r.attempts_reset > 0 {
             s.push_str(&format!(
-                "; {} start again at attempt 1",
-                plural(r.attempts_reset, "job")
+                "; {} {} again at attempt 1",
+                plural(r.attempts_reset, "job"),
+                if r.attempts_reset == 1 {
+                    "starts"
+                } else {
+                    "start"
+                }
             ));
         }
         if r.failed > 0 {
-            s.push_str(&format!("; {} failed and stay where they were", r.failed));
+            s.push_str(&if r.failed == 1 {
+                "; 1 failed and stays where it was".to_owned()
+            } else {
+                format!("; {} failed and stay where they were", r.failed)
+            });
             let full = full_total(r);
             if full > 0 {
                 s.push_str(&format!(

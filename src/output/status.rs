@@ -129,17 +129,17 @@ pub fn print_report(report: &StatusReport, output: Output) -> Result<()> {
                 .map_or("? consumers".to_owned(), |c| plural(c, "consumer"));
             format!("{messages}{unacked}, {consumers}{what}")
         };
-        // Each queue's real type: the live one where the source tells, else the computed one.
-        let work_type = l.work.queue_type.as_deref().unwrap_or(l.queue_type);
+        // Each queue's real type, as the broker tells it: none where the source cannot tell
+        // (the AMQP fallback, which cannot read the vhost's default queue type either, so the
+        // computed type could be wrong).
+        let live_type = |s: &QueueStatus| match &s.queue_type {
+            Some(t) => format!(" ({}{})", sanitize(t), s.counts.members_text()),
+            None => String::new(),
+        };
         table.add_row(vec![
             "work queue".to_owned(),
             if l.work.exists {
-                format!(
-                    "{} ({}{})",
-                    describe(&l.work, ""),
-                    sanitize(work_type),
-                    l.work.counts.members_text()
-                )
+                format!("{}{}", describe(&l.work, ""), live_type(&l.work))
             } else if l.refused {
                 format!(
                     "missing ({}), and the broker would refuse it: `{}` says why",
@@ -152,15 +152,11 @@ pub fn print_report(report: &StatusReport, output: Output) -> Result<()> {
                 )
             },
         ]);
-        let dead_type = match &l.dead.queue_type {
-            Some(t) => format!(" ({}{})", sanitize(t), l.dead.counts.members_text()),
-            None => String::new(),
-        };
         table.add_row(vec![
             "dead letters".to_owned(),
             describe(
                 &l.dead,
-                &format!(" in {}{dead_type}", sanitize(&l.dead.name)),
+                &format!(" in {}{}", sanitize(&l.dead.name), live_type(&l.dead)),
             ),
         ]);
         let holds = match (&l.hold_queues.count, l.hold_queues.checked) {

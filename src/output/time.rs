@@ -93,9 +93,17 @@ pub fn format_utc(millis: i64) -> String {
     )
 }
 
+/// The last second of the year 9999: later, a time is shown as its number.
+const LAST_SECOND_OF_9999: u64 = 253_402_300_799;
+
 /// Seconds since the epoch as `2026-11-29 13:57:32 UTC` (proleptic Gregorian, no leap seconds):
-/// death times and message timestamps in `dead show` and `dead ls`.
+/// death times and message timestamps in `dead show` and `dead ls`. A time past the year 9999
+/// (a forged or mistyped header: `u64::MAX`) is shown as its number, not as a date it is not
+/// (it was clamped to `i64::MAX` seconds, a date in the year 292277026596).
 pub fn utc_time(secs: u64) -> String {
+    if secs > LAST_SECOND_OF_9999 {
+        return format!("{secs} s after the epoch (past the year 9999)");
+    }
     let secs = i64::try_from(secs).unwrap_or(i64::MAX);
     let (y, m, d) = civil_from_days(secs.div_euclid(86_400));
     let in_day = secs.rem_euclid(86_400);
@@ -139,7 +147,15 @@ mod tests {
         assert_eq!(utc_time(0), "1970-01-01 00:00:00 UTC");
         assert_eq!(utc_time(951_782_400), "2000-02-29 00:00:00 UTC");
         assert_eq!(utc_time(1_795_960_652), "2026-11-29 13:57:32 UTC");
-        let _ = utc_time(u64::MAX);
+        assert_eq!(utc_time(LAST_SECOND_OF_9999), "9999-12-31 23:59:59 UTC");
+        assert_eq!(
+            utc_time(LAST_SECOND_OF_9999 + 1),
+            "253402300800 s after the epoch (past the year 9999)"
+        );
+        assert_eq!(
+            utc_time(u64::MAX),
+            "18446744073709551615 s after the epoch (past the year 9999)"
+        );
     }
 
     #[test]

@@ -255,7 +255,7 @@ fn the_topology_file_lists_addresses_as_a_list_or_a_comma_string_under_the_flags
 }
 
 /// With no flag and no topology file a queue is the library's default one: the core's tests
-/// build it so (`plan::tests::library_default`), without the CLI.
+/// build it so (`QueueSettings::library_default` in the core's tests), without the CLI.
 #[test]
 fn no_flag_and_no_file_is_the_librarys_default_queue() {
     let q = resolve_queue("orders", &crate::cli::QueueSettingsArgs::default(), None).unwrap();

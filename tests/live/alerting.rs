@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use queuey_core::Envelope;
 
 use crate::common::app::{App, DEAD_LETTERS, Doomed, FATAL_WHY, MALFORMED_BODY, Mode};
-use crate::common::{Broker, json, queuey, stderr};
+use crate::common::{Broker, eventually, json, queuey, stderr};
 
 /// (family, labels) -> value, as a parser of the text format reads `text`.
 fn metrics(text: &str) -> BTreeMap<(String, BTreeMap<String, String>), f64> {
@@ -171,6 +171,193 @@ fn dead_check_exits_1_on_each_crossed_threshold_and_0_otherwise() {
             .code(),
         Some(7)
     );
+}
+
+/// Dead letters another consumer holds unacknowledged are still in q.dead, though a passive
+/// declare counts only the ready ones and a peek cannot read them: `--max-count` counts them by
+/// the management API's statistics, and while it cannot (no API, or statistics not yet
+/// counting them) the count is a lower bound, enough to say "crossed", never "holds" (exit 11,
+/// no `queuey_dead_letters` sample). With filters, those not read may match: the count holds
+/// only if it would with all of them. The same on 3.10 and 4.3.
+#[test]
+fn max_count_counts_the_dead_letters_another_consumer_holds() {
+    let broker = Broker::connect();
+    let q = broker.queue_name("check-held");
+    let dead = format!("{q}.dead");
+    broker.declare(&dead, lapin::types::FieldTable::default());
+    broker.publish(&dead, &[b"x1", b"x2", b"x3", b"x4", b"x5"], None);
+    broker.wait_for_count(&dead, 5);
+    // Another tool takes 3 and holds them.
+    let ch = broker.channel();
+    broker
+        .rt
+        .block_on(ch.basic_qos(3, lapin::options::BasicQosOptions::default()))
+        .expect("basic.qos");
+    let _consumer = broker
+        .rt
+        .block_on(ch.basic_consume(
+            dead.as_str().into(),
+            "another-tool".into(),
+            lapin::options::BasicConsumeOptions::default(),
+            lapin::types::FieldTable::default(),
+        ))
+        .expect("basic.consume");
+    broker.wait_for_count(&dead, 2);
+    let verdict = |out: &std::process::Output| json(out)["queues"][0]["verdicts"][0].clone();
+
+    // Without the management API nothing says how many it holds: 2 ready is a lower bound.
+    let no_api = |args: &[&str]| {
+        let mut args = args.to_vec();
+        args.extend(["--api-url", "http://127.0.0.1:1"]);
+        check(&args)
+    };
+    let out = no_api(&[&q, "--max-count", "4", "-o", "json"]);
+    assert_eq!(out.status.code(), Some(11), "{}", stderr(&out));
+    let v = verdict(&out);
+    assert_eq!(
+        (v["unknown"].clone(), v["value"].clone()),
+        (true.into(), serde_json::Value::Null),
+        "{v}"
+    );
+    assert!(
+        stderr(&out).contains("other consumers hold dead letters unacknowledged"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(json(&out)["queues"][0]["count_exact"], false);
+    assert_eq!(json(&out)["queues"][0]["held_elsewhere"]["consumers"], 1);
+    let out = no_api(&[&q, "--max-count", "1"]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "2 ready already cross 1: {}",
+        stderr(&out)
+    );
+    let out = no_api(&[&q, "--max-count", "4", "-o", "prometheus"]);
+    assert_eq!(out.status.code(), Some(11), "{}", stderr(&out));
+    let m = metrics(&String::from_utf8_lossy(&out.stdout));
+    assert!(
+        !m.keys().any(|(name, _)| name == "queuey_dead_letters"),
+        "a lower bound is no sample: {m:?}"
+    );
+
+    // The API's statistics count what it holds (seconds later).
+    eventually(
+        "the API to count 3 unacknowledged",
+        Duration::from_secs(30),
+        || (broker.api_queue(&dead)?["messages_unacknowledged"] == 3).then_some(()),
+    );
+    let out = check(&[&q, "--max-count", "4", "-o", "json"]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "5 dead letters: {}",
+        stderr(&out)
+    );
+    let v = verdict(&out);
+    assert_eq!(v["value"], 5.0, "{v}");
+    assert!(
+        v["note"]
+            .as_str()
+            .is_some_and(|n| n.starts_with("including 3 dead letters held unacknowledged")),
+        "{v}"
+    );
+    let doc = json(&out);
+    assert_eq!(doc["queues"][0]["held_elsewhere"]["messages"], 3, "{doc}");
+    assert_eq!(doc["queues"][0]["count_exact"], true, "{doc}");
+    assert_eq!(check(&[&q, "--max-count", "5"]).status.code(), Some(0));
+    let out = check(&[&q, "--max-count", "4", "-o", "prometheus"]);
+    let m = metrics(&String::from_utf8_lossy(&out.stdout));
+    assert_eq!(
+        m.get(&(
+            "queuey_dead_letters".to_owned(),
+            labels(&[("vhost", broker.vhost.as_str()), ("queue", &q)])
+        )),
+        Some(&5.0),
+        "{m:?}"
+    );
+
+    // `status` counts them too: every dead letter in q.dead.
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args(["status", &q, "-o", "prometheus"])
+        .output()
+        .expect("queuey runs");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let m = metrics(&String::from_utf8_lossy(&out.stdout));
+    assert_eq!(
+        m.get(&(
+            "queuey_dead_letters".to_owned(),
+            labels(&[("vhost", broker.vhost.as_str()), ("queue", &q)])
+        )),
+        Some(&5.0),
+        "{m:?}"
+    );
+
+    // With filters: 2 read and matching, 3 not read, which may match.
+    let filtered =
+        |max: &str| check(&[&q, "--max-count", max, "--body-contains", "x", "-o", "json"]);
+    let out = filtered("4");
+    assert_eq!(out.status.code(), Some(11), "{}", stderr(&out));
+    assert!(
+        verdict(&out)["note"].as_str().is_some_and(|n| n
+            .contains("3 more dead letters held unacknowledged by other consumers were not read")),
+        "{}",
+        verdict(&out)
+    );
+    assert_eq!(
+        filtered("5").status.code(),
+        Some(0),
+        "all 5 matching would still hold 5"
+    );
+    assert_eq!(filtered("1").status.code(), Some(1), "2 matches cross 1");
+
+    // Let go: every dead letter is ready again, and counted exactly.
+    broker
+        .rt
+        .block_on(ch.close(200, "done".into()))
+        .expect("channel closed");
+    broker.wait_for_count(&dead, 5);
+    let out = check(&[&q, "--max-count", "4", "-o", "json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(verdict(&out)["value"], 5.0);
+    assert_eq!(verdict(&out)["note"], serde_json::Value::Null);
+}
+
+/// A quorum q.dead declared without a delivery limit: on RabbitMQ 3.x it has none, a peek
+/// costs its messages nothing, and `dead check --max-age` reads it as `dead ls` does, with no
+/// flag; from 4.0 it has the default limit of 20, and is peeked only with the flag.
+#[test]
+fn a_quorum_dead_queue_without_a_delivery_limit_is_peeked_as_the_version_allows() {
+    let broker = Broker::connect();
+    let q = broker.queue_name("check-quorum-nolimit");
+    let dead = format!("{q}.dead");
+    broker.declare(
+        &dead,
+        crate::common::table(vec![("x-queue-type", crate::common::long_str("quorum"))]),
+    );
+    let props = lapin::BasicProperties::default()
+        .with_delivery_mode(2)
+        .with_timestamp(
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .expect("the clock")
+                .as_secs()
+                - 120,
+        );
+    broker.publish_props(&dead, b"died two minutes ago", props);
+    broker.wait_for_count(&dead, 1);
+    let out = check(&[&q, "--max-age", "1m", "-o", "json"]);
+    let doc = json(&out);
+    if broker.rabbitmq_version() >= (4, 0) {
+        assert_eq!(out.status.code(), Some(11), "{}", stderr(&out));
+        assert_eq!(doc["queues"][0]["oldest"]["kind"], "unknown", "{doc}");
+    } else {
+        assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+        assert_eq!(doc["queues"][0]["oldest"]["kind"], "known", "{doc}");
+        assert_eq!(doc["queues"][0]["oldest"]["since"], "death", "{doc}");
+    }
+    assert_eq!(broker.count(&dead), 1);
 }
 
 #[test]

@@ -859,6 +859,22 @@ fn in_a_quorum_default_vhost_only_the_refused_priorities_are_not_in_sync() {
     let out = run_in(&["holds", "ls", app.q]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(stdout(&out).contains("| quorum "), "{}", stdout(&out));
+    // Without the management API neither a queue's type nor the vhost's default can be read:
+    // `status` names no type rather than the classic it would compute.
+    let out = run_in(&[
+        "status",
+        app.q,
+        "--max-priority",
+        "0",
+        "--api-url",
+        "http://127.0.0.1:1",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("0 messages ready, 0 consumers") && !text.contains("(classic)"),
+        "{text}"
+    );
 
     // Without the management API, the refusal comes from the broker itself, in its words: the
     // same answer, and nothing created beside it.

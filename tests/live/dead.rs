@@ -330,6 +330,77 @@ fn show_prints_one_message_whole_and_escaped() {
     assert_eq!(broker.ids(&dead), ["s-1", "s-2"]);
 }
 
+/// `-o json` and `dead export` print what could fool a terminal and that JSON lets through raw
+/// (a one-character CSI `U+009B`, DEL, a bidi override) as `\uXXXX` escapes: the same strings
+/// to a parser, visible to a reader. Before, serde_json wrote them raw. And `dead show` shows a
+/// JSON body's tokens as the queue holds them (before: a 30-digit id rounded to a double, a key
+/// given twice shown once). Same on 3.10 and 4.3.
+#[test]
+fn json_output_escapes_what_could_fool_a_terminal_and_show_keeps_the_bodys_tokens() {
+    let broker = Broker::connect();
+    let q = broker.queue_name("json-escapes");
+    let dead = format!("{q}.dead");
+    broker.declare(&dead, FieldTable::default());
+    broker.track_queue(&dead);
+    let id = "j-\u{9b}2J\u{202e}evil\u{7f}";
+    let reason = "boom\u{9b}31m\u{2066}";
+    let body = br#"{"id":123456789012345678901234567890,"n":1.50,"a":1,"a":2}"#;
+    broker.publish_props(
+        &dead,
+        body,
+        with_id(id)
+            .with_headers(queuey_headers("json-src", reason, 2))
+            .with_content_type("application/json".into()),
+    );
+    let raw = ['\u{9b}', '\u{202e}', '\u{7f}', '\u{2066}'];
+    for args in [
+        vec!["dead", "ls", &q, "-o", "json"],
+        vec!["dead", "show", &q, "1", "-o", "json"],
+        vec!["dead", "export", &q],
+        vec!["dead", "ls", &q, "--group-by", "reason", "-o", "json"],
+    ] {
+        let (mut cmd, _dir) = queuey();
+        let out = cmd.args(&args).output().unwrap();
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        let text = stdout(&out);
+        assert!(
+            !text.contains(raw),
+            "{args:?}: raw characters leaked: {text:?}"
+        );
+        assert!(text.contains("\\u009b"), "{args:?}: {text}");
+        // An export prints one record a line.
+        let first = if args[1] == "export" {
+            text.lines().next().unwrap_or_default()
+        } else {
+            text.as_str()
+        };
+        let doc: Json = serde_json::from_str(first).unwrap();
+        let found = match args[1] {
+            "export" => doc["properties"]["message_id"].as_str(),
+            "show" => doc["properties"]["message_id"].as_str(),
+            _ if args.contains(&"--group-by") => doc["groups"][0]["key"]["reason"].as_str(),
+            _ => doc["messages"][0]["message_id"].as_str(),
+        };
+        let want = if args.contains(&"--group-by") {
+            reason
+        } else {
+            id
+        };
+        assert_eq!(found, Some(want), "{args:?}: {text}");
+    }
+    let (mut cmd, _dir) = queuey();
+    let out = cmd.args(["dead", "show", &q, "1"]).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("\"id\": 123456789012345678901234567890,")
+            && text.contains("\"n\": 1.50,")
+            && text.contains("\"a\": 1,\n  \"a\": 2\n}"),
+        "{text}"
+    );
+    assert_eq!(broker.ids(&dead), [id]);
+}
+
 #[test]
 fn export_is_lossless_and_never_overwrites() {
     let broker = Broker::connect();
@@ -732,6 +803,66 @@ fn malformed_dead_letters_are_shown_for_what_they_are() {
         assert!(!stdout(&out).contains('\u{1b}'));
     }
     assert_eq!(broker.ids(&dead), before);
+}
+
+/// A message's own `x-delivery-count` (forged, or copied from another queue by its publisher)
+/// on its first delivery from a quorum `q.dead` (`redelivered` false: the broker stamps its
+/// count only on a redelivery) was read as the broker's count: at 99 over a limit of 5, a look
+/// took the message for one on its last delivery and replaced it by a copy ("republished",
+/// `x-queuey-rescued-at`), so `dead ls` changed the queue. Now a first delivery has been
+/// returned no time: the look changes nothing. The same rule on 3.10 (where any look at a
+/// quorum queue with a limit needs `--spend-delivery-budget`) and 4.3.
+#[test]
+fn a_publishers_delivery_count_on_a_first_delivery_is_not_the_brokers() {
+    let broker = Broker::connect();
+    let version = broker.rabbitmq_version();
+    let (q, dead) = broker.quorum_dead_queue("forged-count", 5);
+    broker.publish_props(&dead, b"b", with_id("before"));
+    broker.publish_props(
+        &dead,
+        b"f",
+        with_id("forged").with_headers(table(vec![(
+            "x-delivery-count",
+            AMQPValue::LongLongInt(99),
+        )])),
+    );
+    broker.publish_props(&dead, b"a", with_id("after"));
+    broker.wait_for_count(&dead, 3);
+    let mut args = vec![q.as_str(), "--limit", "0", "-o", "json"];
+    if version < (4, 3) {
+        args.push("--spend-delivery-budget");
+    }
+    let out = dead_ls(&args);
+    assert!(out.status.success(), "{version:?}: {}", stderr(&out));
+    assert!(
+        !stderr(&out).contains("republished"),
+        "{version:?}: {}",
+        stderr(&out)
+    );
+    assert_eq!(ids(&json(&out)), ["before", "forged", "after"]);
+    assert_still_holds(&broker, &dead, 3, "after the look");
+    let held = broker.snapshot(&dead);
+    let order: Vec<String> = held
+        .iter()
+        .map(|(_, p)| {
+            p.message_id()
+                .as_ref()
+                .map(|s| s.to_string())
+                .unwrap_or_default()
+        })
+        .collect();
+    assert_eq!(
+        order,
+        ["before", "forged", "after"],
+        "{version:?}: none moved"
+    );
+    assert!(
+        held.iter().all(|(_, p)| p
+            .headers()
+            .as_ref()
+            .is_none_or(|h| !h.inner().contains_key("x-queuey-rescued-at"))),
+        "{version:?}: none replaced by a copy"
+    );
 }
 
 /// A quorum `q.dead` with a delivery limit of 2 and no dead-letter exchange, where a message

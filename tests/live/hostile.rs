@@ -2,7 +2,7 @@
 //! takes, but that queuey's AMQP client or the broker's own limits make hard to move: each must
 //! be named, stay where it is, and never stop queuey from handling the others.
 
-use lapin::types::FieldTable;
+use lapin::types::{AMQPValue, FieldArray, FieldTable};
 
 use crate::common::{Broker, json, long_str, queuey, stderr};
 use crate::replay::{dead_letter, publish_all, setup};
@@ -120,7 +120,22 @@ mod raw {
         pub message_id: &'a [u8],
         /// Header names and long-string values, names taken as they are.
         pub headers: Vec<(&'a [u8], &'a [u8])>,
+        /// Header names and field values already encoded (type octet and value).
+        pub encoded: Vec<(&'a [u8], Vec<u8>)>,
         pub body: &'a [u8],
+    }
+
+    /// A field value of `depth` arrays, each holding the next, the last a long string:
+    /// encoded in a loop, however deep.
+    pub fn nested_arrays(depth: usize, bottom: &[u8]) -> Vec<u8> {
+        let mut value = vec![b'S'];
+        long(&mut value, bottom);
+        for _ in 0..depth {
+            let mut outer = vec![b'A'];
+            long(&mut outer, &value);
+            value = outer;
+        }
+        value
     }
 
     impl<'a> Raw<'a> {
@@ -129,6 +144,7 @@ mod raw {
             Raw {
                 message_id: id.as_bytes(),
                 headers: vec![(b"x-original-queue".as_slice(), target)],
+                encoded: Vec::new(),
                 body: b"{}",
             }
         }
@@ -138,6 +154,7 @@ mod raw {
             Raw {
                 message_id: b"bad-name",
                 headers: vec![(b"x-\xff\xfe".as_slice(), b"v".as_slice())],
+                encoded: Vec::new(),
                 body: b"bad",
             }
         }
@@ -184,6 +201,10 @@ mod raw {
                 table.push(b'S');
                 long(&mut table, value);
             }
+            for (name, value) in &m.encoded {
+                short(&mut table, name);
+                table.extend_from_slice(value);
+            }
             let mut header = 60u16.to_be_bytes().to_vec();
             header.extend_from_slice(&0u16.to_be_bytes());
             header.extend_from_slice(&(m.body.len() as u64).to_be_bytes());
@@ -227,6 +248,7 @@ fn a_message_queueys_client_cannot_parse_is_named_and_nothing_is_removed() {
             raw::Raw {
                 message_id: b"bad-\xc3\x28-id",
                 headers: vec![],
+                encoded: Vec::new(),
                 body: b"bad",
             },
             fine("after"),
@@ -577,6 +599,209 @@ fn a_quorum_message_on_its_last_delivery_over_max_message_size_is_named_and_the_
     let mut left = broker.drain_ids(&dead);
     left.sort();
     assert_eq!(left, expected, "{major}.{minor}");
+}
+
+/// A header nested 100 arrays deep (RabbitMQ takes it; a record nests two JSON levels for each)
+/// made an export line deeper than the 128 levels serde_json reads by default: `dead replay
+/// --from-file` refused the file ("recursion limit exceeded", exit 2), and a purge archive
+/// holding such a line could not be replayed at all. Now the line reads back and the copy
+/// carries the header as it was; `dead ls` and `dead show` read it. Same on 3.10 and 4.3.
+#[test]
+fn a_deeply_nested_header_survives_an_export_and_its_replay() {
+    const DEPTH: usize = 100;
+    let broker = Broker::connect();
+    let (q, dead, targets) = setup(&broker, "deep", 1);
+    let target = targets[0].as_str();
+    let mut deep = long_str("bottom");
+    for _ in 0..DEPTH {
+        deep = AMQPValue::FieldArray(FieldArray::from(vec![deep]));
+    }
+    let props = dead_letter("deep", target, "fatal error: x");
+    let mut headers: FieldTable = props.headers().clone().unwrap_or_default();
+    headers.insert("deep".into(), deep.clone());
+    publish_all(
+        &broker,
+        &dead,
+        vec![
+            (props.with_headers(headers), b"{}".to_vec()),
+            (
+                dead_letter("plain", target, "fatal error: x"),
+                b"{}".to_vec(),
+            ),
+        ],
+    );
+    broker.wait_for_count(&dead, 2);
+    for args in [vec!["dead", "ls", &q], vec!["dead", "show", &q, "1"]] {
+        let (mut cmd, _dir) = queuey();
+        let out = cmd.args(&args).output().unwrap();
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    }
+    let (_dir, export) = export_to_file(&q);
+    let (mut cmd, _state) = queuey();
+    let out = cmd
+        .args([
+            "dead",
+            "replay",
+            &q,
+            "-o",
+            "json",
+            "--to",
+            target,
+            "--from-file",
+        ])
+        .arg(&export)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(json(&out)["moved"].as_u64(), Some(2), "{}", stderr(&out));
+    let copies = broker.snapshot(target);
+    let copy = copies
+        .iter()
+        .find(|(_, p)| p.message_id().as_ref().map(|s| s.as_str()) == Some("deep"))
+        .expect("the copy of the deep dead letter");
+    assert_eq!(
+        copy.1
+            .headers()
+            .as_ref()
+            .and_then(|h| h.inner().get("deep")),
+        Some(&deep),
+        "the header whole"
+    );
+    assert_eq!(
+        broker.ids(&dead),
+        ["deep", "plain"],
+        "a file replay removes nothing"
+    );
+}
+
+/// A dead letter whose headers name `q.dead` itself as its original queue cannot be copied
+/// without `--to` (the copy would only go to the back of `q.dead`): from `q.dead` it stays and
+/// the others move (exit 3). From an export file it stopped the whole run at its line (exit 2,
+/// the lines before it copied), and every rerun stopped there again, though `--dry-run` said it
+/// would move. Now its line fails alone: exit 3, the others copied. Same on 3.10 and 4.3.
+#[test]
+fn a_line_naming_its_dead_queue_as_its_origin_fails_alone_in_a_file_replay() {
+    let broker = Broker::connect();
+    let (q, dead, targets) = setup(&broker, "self-origin", 1);
+    let target = targets[0].as_str();
+    publish_all(
+        &broker,
+        &dead,
+        vec![
+            (
+                dead_letter("before", target, "fatal error: x"),
+                b"{}".to_vec(),
+            ),
+            (dead_letter("self", &dead, "fatal error: x"), b"{}".to_vec()),
+            (
+                dead_letter("after", target, "fatal error: x"),
+                b"{}".to_vec(),
+            ),
+        ],
+    );
+    broker.wait_for_count(&dead, 3);
+    let (_dir, export) = export_to_file(&q);
+    let (mut cmd, _state) = queuey();
+    let out = cmd
+        .args(["dead", "replay", &q, "-o", "json", "--from-file"])
+        .arg(&export)
+        .output()
+        .unwrap();
+    let report = partial_keeping_one(&out, 2);
+    assert!(
+        report.to_string().contains("itself") && report.to_string().contains("line 2"),
+        "{report}"
+    );
+    assert_eq!(broker.ids(target), ["before", "after"]);
+    assert_eq!(broker.ids(&dead), ["before", "self", "after"]);
+}
+
+/// A header of 25 000 nested arrays (125 KB: it fits the default frame of 131072 bytes, and
+/// RabbitMQ takes it from any publisher) aborted queuey on every look at its queue: the AMQP
+/// client's parser recursed once per level on its I/O thread's 2 MiB stack (`thread
+/// 'lapin-io-loop' has overflowed its stack`, exit 134, from 200 levels in a debug build), and
+/// queuey's own decoding ran on the 8 MiB main thread. Now every thread has a deep stack: the
+/// message is listed, shown (the indent stops at 32 levels, each line saying its level), purged
+/// into an archive and restored from it, the header whole. Same on 3.10 and 4.3.
+#[test]
+fn a_header_nested_as_deep_as_a_frame_holds_is_read_purged_and_restored() {
+    const DEPTH: usize = 25_000;
+    let broker = Broker::connect();
+    let (q, dead, targets) = setup(&broker, "deeper", 1);
+    let target = targets[0].as_bytes();
+    raw::publish(
+        &broker.url,
+        &broker.vhost,
+        &dead,
+        &[
+            raw::Raw {
+                message_id: b"deep",
+                headers: vec![(b"x-original-queue".as_slice(), target)],
+                encoded: vec![(b"deep".as_slice(), raw::nested_arrays(DEPTH, b"bottom"))],
+                body: b"{}",
+            },
+            raw::Raw::readable("after", target),
+        ],
+    );
+    broker.wait_for_count(&dead, 2);
+    let dir = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| {
+        let out = crate::common::queuey_in(dir.path())
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {:?} {}",
+            out.status,
+            stderr(&out)
+        );
+        out
+    };
+    assert_eq!(json(&run(&["dead", "ls", &q, "-o", "json"]))["scanned"], 2);
+    let shown = String::from_utf8_lossy(&run(&["dead", "show", &q, "1"]).stdout).into_owned();
+    assert!(
+        shown.contains(&format!("({}) [0]", DEPTH + 1)),
+        "the deepest level named"
+    );
+    assert!(
+        shown.len() < 4 << 20,
+        "{} bytes: the indent stops",
+        shown.len()
+    );
+    let archive = dir.path().join("purged.jsonl");
+    let archive_arg = archive.to_str().unwrap();
+    run(&["dead", "purge", &q, "--yes", "--archive", archive_arg]);
+    broker.wait_for_count(&dead, 0);
+    let out = run(&[
+        "dead",
+        "replay",
+        &q,
+        "-o",
+        "json",
+        "--from-file",
+        archive_arg,
+        "--to",
+        &dead,
+    ]);
+    assert_eq!(json(&out)["moved"].as_u64(), Some(2));
+    broker.wait_for_count(&dead, 2);
+    // The header as archived (the same typed JSON text) in an export of the restored message.
+    let archived = std::fs::read_to_string(&archive).unwrap();
+    let header = |line: &str| -> String {
+        let from = line.find("\"deep\":").expect("the deep header");
+        let to = from
+            + line[from..]
+                .find(",\"x-original-queue\"")
+                .expect("the next header");
+        line[from..to].to_owned()
+    };
+    let before = header(archived.lines().next().unwrap());
+    assert!(before.len() > 20 * DEPTH, "{} bytes", before.len());
+    let exported = String::from_utf8_lossy(&run(&["dead", "export", &q]).stdout).into_owned();
+    let first = exported.lines().next().unwrap();
+    assert!(first.contains("\"message_id\":\"deep\""), "the order kept");
+    assert!(header(first) == before, "the header whole");
 }
 
 /// Replays an export file of `q`'s dead letters to `target` and checks the partial outcome:

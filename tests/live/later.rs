@@ -128,6 +128,18 @@ fn replay_after_5s_reaches_the_worker_after_the_delay_and_not_before() {
         "5s",
         "--to",
         "qy-test-no-such-queue",
+    ]);
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains("; 1 failed and stays where it was"), "{said}");
+    let out = replay(&[
+        q,
+        "--message-id",
+        &ids.no_handler,
+        "--after",
+        "5s",
+        "--to",
+        "qy-test-no-such-queue",
         "-o",
         "json",
     ]);

@@ -2603,3 +2603,71 @@ fn a_dead_letter_from_the_dead_letter_queue_itself_is_not_moved_into_it() {
     assert_eq!(broker.ids(&targets[0]), moved);
     assert_eq!(broker.ids(&dead), stayed, "they stay, with their headers");
 }
+
+/// A replay and a purge that keep some dead letters of a quorum `q.dead` return them in their
+/// order, on every version. They read the queue in rounds, a consumer each, and ack what they
+/// move as they go; a return of all they keep with one `basic.nack(0, multiple)` came back
+/// split by consumer in an order of the broker's own (3.10.8 and 4.3.6), so they return what
+/// they keep round by round, each nack naming the last tag of a round still held.
+#[test]
+fn a_replay_and_a_purge_keep_a_quorum_queues_order() {
+    let broker = Broker::connect();
+    let version = broker.rabbitmq_version();
+    let q = broker.queue_name("qkeep");
+    let dead = format!("{q}.dead");
+    broker.declare(&dead, table(vec![("x-queue-type", long_str("quorum"))]));
+    broker.track_queue(&dead);
+    let target = broker.queue_name("qkeep-target");
+    broker.declare(&target, FieldTable::default());
+    broker.track_queue(&target);
+    let sent = fill(
+        &broker,
+        &dead,
+        &[target.as_str()],
+        &["timeout", "crash", "oom"],
+        3000,
+    );
+    broker.wait_for_count(&dead, 3000);
+    let of = |k: usize| -> Vec<String> { sent.iter().skip(k).step_by(3).cloned().collect() };
+    // Rounds of 128 from 4.0 (its default delivery limit), of the window (500) before.
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args([
+            "dead", "replay", &q, "--reason", "timeout", "--window", "500",
+        ])
+        .args(["-o", "json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{version:?}: {}", stderr(&out));
+    assert_eq!(json(&out)["moved"], 1000, "{version:?}");
+    eventually("the kept ones to be back", Duration::from_secs(20), || {
+        (broker.message_count(&dead) == Some(2000)).then_some(())
+    });
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args([
+            "dead", "purge", &q, "--reason", "oom", "--yes", "--window", "500",
+        ])
+        .args(["-o", "json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{version:?}: {}", stderr(&out));
+    eventually(
+        "the crashed ones to be back",
+        Duration::from_secs(20),
+        || (broker.message_count(&dead) == Some(1000)).then_some(()),
+    );
+    let held = broker.drain_ids(&dead);
+    let crashed = of(1);
+    let first_off = held.iter().zip(&crashed).position(|(a, b)| a != b);
+    assert_eq!(
+        (held.len(), first_off),
+        (1000, None),
+        "{version:?}: the dead letters kept by a replay, then a purge, in the order sent; \
+         around the first out of place: {:?}",
+        first_off.map(|i| &held[i.saturating_sub(2)..(i + 6).min(held.len())])
+    );
+    let mut moved = broker.drain_ids(&target);
+    moved.sort();
+    assert_eq!(moved, of(0), "{version:?}: every timed-out one moved once");
+}

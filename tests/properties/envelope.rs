@@ -321,3 +321,21 @@ proptest! {
         let _ = envelope::with_first_attempt(&body);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    /// `dead show` shows a JSON body (an envelope or any other) with its own tokens, each as
+    /// written: only the whitespace between them differs. Before, it showed the body read into
+    /// serde_json values and printed again (numbers respelled, escapes undone, a key given
+    /// twice shown once).
+    #[test]
+    fn dead_show_shows_a_json_body_with_its_own_tokens(body in prop_oneof![envelope_body(), value_literal()]) {
+        let shown = queuey_cli::output::dead_letters::render_body(body.as_bytes(), Some("application/json"));
+        let (heading, text) = shown.split_once('\n').unwrap_or((shown.as_str(), ""));
+        prop_assert!(heading.contains("JSON"), "{}", heading);
+        if !heading.contains("escaped") {
+            prop_assert_eq!(json_text::compact(text), json_text::compact(&body));
+        }
+    }
+}

@@ -88,7 +88,8 @@ proptest! {
 
     #[test]
     fn a_body_that_is_not_json_matches_no_where(body in prop::collection::vec(any::<u8>(), 0..64), key in "[a-z]{1,5}") {
-        prop_assume!(serde_json::from_slice::<Value>(&body).is_err());
+        // Not JSON by JSON's grammar (serde_json's values refuse more: `[1e400]`).
+        prop_assume!(!std::str::from_utf8(&body).is_ok_and(|t| queuey_cli::dead::json_text::check(t).is_none()));
         let pointer = format!("/{key}");
         prop_assert!(!where_(&pointer).matches_body(&body));
         prop_assert!(!where_("/0").matches_body(&body));

@@ -187,23 +187,13 @@ impl QueueSettings {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::topology::{QueueConfig, RabbitMqOptions};
-
-    fn library_default(name: &str) -> QueueSettings {
-        QueueSettings {
-            name: name.to_owned(),
-            config: QueueConfig::default(),
-            options: RabbitMqOptions::default(),
-            unlisted: None,
-            siblings: Vec::new(),
-        }
-    }
+    use crate::topology::RabbitMqOptions;
 
     fn topology(names: &[&str]) -> Vec<QueueSettings> {
         names
             .iter()
             .map(|n| {
-                let mut q = library_default(n);
+                let mut q = QueueSettings::library_default(n);
                 q.siblings = names
                     .iter()
                     .map(|s| Sibling {
@@ -258,7 +248,7 @@ mod tests {
             "k2 reads it as a bad name with a shorter prefix"
         );
         // Without siblings nothing is claimed: the command line's queue alone.
-        let alone = library_default("k2");
+        let alone = QueueSettings::library_default("k2");
         assert_eq!(alone.claimed_elsewhere("k2.deferred.5000"), None);
     }
 

@@ -122,7 +122,8 @@ impl ExitCode {
             ExitCode::Unknown => {
                 "unknown: dead check could not judge a threshold it was asked for (a value it \
                  could not measure, the note says why: an age no dead letter tells, a quorum \
-                 q.dead not peeked, a rate without statistics) and found none crossed"
+                 q.dead not peeked, a count of dead letters other consumers hold, a rate \
+                 without statistics) and found none crossed"
             }
             ExitCode::Internal => "internal error (a bug in queuey)",
             ExitCode::Interrupted => {

@@ -141,6 +141,21 @@ fn truncate_for_message(name: &str) -> String {
 }
 
 #[cfg(test)]
+impl QueueSettings {
+    /// A queue as the library declares it by default (`QueueConfig::new`, `RabbitMqOptions`'
+    /// defaults): what settings resolve to with no flag and no topology file.
+    pub(crate) fn library_default(name: &str) -> QueueSettings {
+        QueueSettings {
+            name: name.to_owned(),
+            config: QueueConfig::default(),
+            options: RabbitMqOptions::default(),
+            unlisted: None,
+            siblings: Vec::new(),
+        }
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
 

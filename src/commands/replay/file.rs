@@ -157,11 +157,13 @@ pub(super) async fn from_file(
                 progress.inc(1);
                 continue;
             }
-            Step::Cannot { why, .. } => {
-                return Err(Error::new(
-                    Kind::Usage,
-                    format!("{} line {n}: {why}", path.display()),
-                ));
+            Step::Cannot { to, why } => {
+                // As from q.dead: this one is not copied (its line stays; nothing is removed
+                // from a file) and the others go on. It stopped the whole run, after the lines
+                // before it, and every rerun at the same line.
+                report.fail(&to, format!("line {n}: cannot copy the message: {why}"));
+                progress.inc(1);
+                continue;
             }
             Step::Copy(copy) => copy,
         };

@@ -178,7 +178,17 @@ pub struct Verdict {
 /// What one queue's check measured.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Measured {
+    /// Dead letters counted: those ready (a passive declare), plus `held` when the management
+    /// API counts them; with filters, those of a whole peek that matched.
     pub count: u64,
+    /// Dead letters other consumers hold unacknowledged (still in `q.dead`, yet out of reach
+    /// of a passive declare, which counts ready messages, and of a peek): `Some(n)` when `count`
+    /// includes them (the API's statistics), `None` otherwise.
+    pub held: Option<u64>,
+    /// Dead letters `count` could not see: `Some(Some(n))` held by other consumers and not
+    /// read (with filters: they may match), `Some(None)` some whose number the management API
+    /// does not give yet; `None` when the count missed none.
+    pub not_counted: Option<Option<u64>>,
     pub age: Option<AgeReading>,
     /// Dead letters per second, and where the figure comes from; `Err` says why it is unknown.
     pub rate: Option<Result<(f64, String), String>>,
@@ -188,14 +198,7 @@ pub struct Measured {
 pub fn judge(t: &Thresholds, m: &Measured) -> Vec<Verdict> {
     let mut out = Vec::new();
     if let Some(limit) = t.max_count {
-        out.push(Verdict {
-            threshold: "max-count",
-            value: Some(m.count as f64),
-            limit: limit as f64,
-            crossed: m.count > limit,
-            unknown: false,
-            note: None,
-        });
+        out.push(judge_count(limit, m));
     }
     if let Some(limit) = t.max_age {
         out.push(judge_age(limit, m.age.as_ref()));
@@ -216,6 +219,74 @@ pub fn judge(t: &Thresholds, m: &Measured) -> Vec<Verdict> {
         });
     }
     out
+}
+
+/// What a count did not see, in words (`3 more dead letters held by ...`).
+fn not_counted(missed: Option<u64>) -> String {
+    match missed {
+        Some(n) => format!(
+            "{} held unacknowledged by other consumers {} not read",
+            if n == 1 {
+                "1 more dead letter".to_owned()
+            } else {
+                format!("{n} more dead letters")
+            },
+            if n == 1 { "was" } else { "were" }
+        ),
+        None => "other consumers hold dead letters unacknowledged, which a count cannot see, \
+                 and the management API does not count them yet"
+            .to_owned(),
+    }
+}
+
+/// `--max-count`: the dead letters counted, with those other consumers hold. Those the count
+/// could not see make it a lower bound: enough to say "crossed", and "holds" only when all of
+/// them together stay within the limit.
+fn judge_count(limit: u64, m: &Measured) -> Verdict {
+    let verdict = |crossed: bool, unknown: bool, note: Option<String>| Verdict {
+        threshold: "max-count",
+        value: (!unknown).then_some(m.count as f64),
+        limit: limit as f64,
+        crossed,
+        unknown,
+        note,
+    };
+    let held = m.held.filter(|n| *n > 0).map(|n| {
+        format!(
+            "including {} held unacknowledged by other consumers (statistics, seconds old)",
+            if n == 1 {
+                "1 dead letter".to_owned()
+            } else {
+                format!("{n} dead letters")
+            }
+        )
+    });
+    match m.not_counted {
+        None | Some(Some(0)) => verdict(m.count > limit, false, held),
+        Some(missed) if m.count > limit => verdict(
+            true,
+            false,
+            Some(format!("at least: {}", not_counted(missed))),
+        ),
+        Some(Some(n)) if m.count.saturating_add(n) <= limit => verdict(
+            false,
+            false,
+            Some(format!(
+                "at most {}: {}",
+                m.count.saturating_add(n),
+                not_counted(Some(n))
+            )),
+        ),
+        Some(missed) => verdict(
+            false,
+            true,
+            Some(format!(
+                "unknown: {} counted, but {}",
+                m.count,
+                not_counted(missed)
+            )),
+        ),
+    }
 }
 
 /// `--max-age`: crossed when the oldest age is above the limit, which a lower bound can prove
@@ -288,6 +359,7 @@ mod tests {
                 since: "death".into(),
             }),
             rate: Some(Ok((0.5, "publish".into()))),
+            ..Measured::default()
         };
         let v = judge(&t, &at_limit);
         assert_eq!(
@@ -302,6 +374,7 @@ mod tests {
                 since: "death".into(),
             }),
             rate: Some(Ok((0.6, "publish".into()))),
+            ..Measured::default()
         };
         assert!(judge(&t, &above).iter().all(|v| v.crossed));
         let unknown = Measured {
@@ -310,6 +383,7 @@ mod tests {
                 why: "quorum".into(),
             }),
             rate: Some(Err("no statistics".into())),
+            ..Measured::default()
         };
         let v = judge(&t, &unknown);
         assert!(v.iter().all(|v| !v.crossed));
@@ -334,6 +408,65 @@ mod tests {
             }
             .is_empty()
         );
+    }
+
+    fn count(m: &Measured, limit: u64) -> Verdict {
+        let t = Thresholds {
+            max_count: Some(limit),
+            ..Thresholds::default()
+        };
+        judge(&t, m).remove(0)
+    }
+
+    #[test]
+    fn dead_letters_other_consumers_hold_count_and_an_unseen_number_never_holds() {
+        // Counted with the API's statistics: ready 0, held 3.
+        let held = Measured {
+            count: 3,
+            held: Some(3),
+            ..Measured::default()
+        };
+        let v = count(&held, 0);
+        assert!(v.crossed && !v.unknown && v.value == Some(3.0), "{v:?}");
+        assert!(
+            v.note
+                .as_deref()
+                .is_some_and(|n| n.starts_with("including 3 dead letters held")),
+            "{v:?}"
+        );
+        assert!(!count(&held, 3).crossed, "holds at its limit");
+        // Held, how many unknown: a count above the limit is crossed, else unknown.
+        let unseen = Measured {
+            count: 2,
+            not_counted: Some(None),
+            ..Measured::default()
+        };
+        let v = count(&unseen, 1);
+        assert!(v.crossed && !v.unknown, "{v:?}");
+        assert!(v.note.as_deref().is_some_and(|n| n.starts_with("at least")));
+        let v = count(&unseen, 5);
+        assert!(!v.crossed && v.unknown && v.value.is_none(), "{v:?}");
+        assert!(
+            v.note
+                .as_deref()
+                .is_some_and(|n| n.starts_with("unknown: 2 counted, but other consumers")),
+            "{v:?}"
+        );
+        // Matches of a peek, 4 held and not read: holds only if all of them would.
+        let peeked = Measured {
+            count: 1,
+            not_counted: Some(Some(4)),
+            ..Measured::default()
+        };
+        assert!(count(&peeked, 5).value == Some(1.0) && !count(&peeked, 5).unknown);
+        assert!(count(&peeked, 4).unknown);
+        assert!(count(&peeked, 0).crossed);
+        let none_missed = Measured {
+            count: 1,
+            not_counted: Some(Some(0)),
+            ..Measured::default()
+        };
+        assert_eq!(count(&none_missed, 0).note, None);
     }
 
     fn age(m: &Measured, limit: u64) -> Verdict {

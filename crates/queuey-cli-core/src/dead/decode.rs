@@ -153,7 +153,7 @@ impl Cause {
         let Some(r) = reason else {
             return Cause::Other;
         };
-        if max_attempts_of(r).is_some() {
+        if exhausted_attempts(r).is_some() {
             Cause::Exhausted
         } else if r.starts_with("fatal error: ") {
             Cause::Fatal
@@ -174,8 +174,15 @@ impl Cause {
     }
 }
 
-/// The N of the library's `max attempts (N) exhausted after attempt M: ...`.
+/// The N of the library's `max attempts (N) exhausted after attempt M: ...` (`None` too when N
+/// is past `u64`: the wording still says exhausted, [`Cause::of`]).
 pub fn max_attempts_of(reason: &str) -> Option<u64> {
+    exhausted_attempts(reason)?.parse().ok()
+}
+
+/// The digits of N when `reason` is the library's `max attempts (N) exhausted after attempt M:
+/// ...`, both plain digits, however many.
+fn exhausted_attempts(reason: &str) -> Option<&str> {
     let rest = reason.strip_prefix("max attempts (")?;
     let (n, rest) = rest.split_once(") exhausted after attempt ")?;
     if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
@@ -185,7 +192,7 @@ pub fn max_attempts_of(reason: &str) -> Option<u64> {
     if m.is_empty() || !m.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
-    n.parse().ok()
+    Some(n)
 }
 
 /// What an age is counted from.
@@ -610,6 +617,17 @@ mod tests {
             None
         );
         assert_eq!(of("max attempts (3) exhausted after attempt 3 boom"), None);
+    }
+
+    /// An N past `u64` is no number of attempts, but the wording is still the library's: the
+    /// cause is exhausted (it was `other`, and `--cause exhausted` missed it).
+    #[test]
+    fn an_absurd_max_attempts_is_still_exhausted() {
+        let reason = "max attempts (99999999999999999999999) exhausted after attempt 3: boom";
+        assert_eq!(max_attempts_of(reason), None);
+        assert_eq!(Cause::of(Some(reason)), Cause::Exhausted);
+        let at_max = format!("max attempts ({}) exhausted after attempt 3: x", u64::MAX);
+        assert_eq!(max_attempts_of(&at_max), Some(u64::MAX));
     }
 
     /// A table's preview: the job's payload for an envelope, else the body, whitespace

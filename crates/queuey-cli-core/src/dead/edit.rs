@@ -118,12 +118,43 @@ pub fn finish(original: &[u8], edited: Vec<u8>) -> Result<Edited, String> {
     })
 }
 
+/// Past this many cells (changed lines of the old text times changed lines of the new), the
+/// fewest changes are not searched for: the table of the search would take this many words of
+/// memory, and a body of megabytes has hundreds of thousands of lines (a 100 000-line body
+/// edited in one line asked for 10^10 cells, 80 GB, before the common start and end were set
+/// apart). The changed lines are then shown all removed, then all added: still a true diff.
+pub const MAX_DIFF_CELLS: usize = 4_000_000;
+
 /// A line diff of `old` and `new` (longest common subsequence): each line with `- `, `+ ` or
-/// two spaces.
+/// two spaces. The lines both start and end with are kept aside first, so an edit of a few
+/// lines costs the length of the texts, not its square; see [`MAX_DIFF_CELLS`].
 pub fn line_diff(old: &str, new: &str) -> Vec<String> {
     let a: Vec<&str> = old.lines().collect();
     let b: Vec<&str> = new.lines().collect();
+    let head = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let tail = a[head..]
+        .iter()
+        .rev()
+        .zip(b[head..].iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    let same = |l: &&str| format!("  {l}");
+    let mut out: Vec<String> = a[..head].iter().map(same).collect();
+    out.extend(middle_diff(
+        &a[head..a.len() - tail],
+        &b[head..b.len() - tail],
+    ));
+    out.extend(a[a.len() - tail..].iter().map(same));
+    out
+}
+
+/// The diff of the lines between the common start and end (see [`line_diff`]).
+fn middle_diff(a: &[&str], b: &[&str]) -> Vec<String> {
     let (n, m) = (a.len(), b.len());
+    if n.checked_mul(m).is_none_or(|cells| cells > MAX_DIFF_CELLS) {
+        let removed = a.iter().map(|l| format!("- {l}"));
+        return removed.chain(b.iter().map(|l| format!("+ {l}"))).collect();
+    }
     let mut lcs = vec![vec![0usize; m + 1]; n + 1];
     for i in (0..n).rev() {
         for j in (0..m).rev() {
@@ -327,6 +358,62 @@ mod tests {
         let d = line_diff("a\nb\nc\n", "a\nB\nc\nd\n");
         assert_eq!(d, ["  a", "- b", "+ B", "  c", "+ d"]);
         assert!(line_diff("x", "x").iter().all(|l| l.starts_with("  ")));
+    }
+
+    /// The texts each side of a diff: its kept and removed lines, its kept and added lines.
+    fn sides(diff: &[String]) -> (String, String) {
+        let side = |mark: &str| -> String {
+            diff.iter()
+                .filter_map(|l| l.strip_prefix("  ").or_else(|| l.strip_prefix(mark)))
+                .map(|l| format!("{l}\n"))
+                .collect()
+        };
+        (side("- "), side("+ "))
+    }
+
+    /// An edit of one line of a body of 100 000 lines (a few megabytes) costs the length of
+    /// the texts: before, the diff's table had a cell for every pair of lines (10^10 cells,
+    /// 80 GB), and `dead edit --set` on such a body ran the machine out of memory.
+    #[test]
+    fn a_diff_of_one_line_in_a_huge_body_costs_its_length() {
+        let old: String = (0..100_000).map(|i| format!("  {i},\n")).collect();
+        let new = old.replacen("  50000,\n", "  7,\n", 1);
+        let d = line_diff(&old, &new);
+        let changed: Vec<&String> = d.iter().filter(|l| !l.starts_with("  ")).collect();
+        assert_eq!(changed, ["-   50000,", "+   7,"]);
+        assert_eq!(d.len(), 100_001);
+        assert_eq!(sides(&d), (old, new));
+    }
+
+    /// Changed lines past [`MAX_DIFF_CELLS`] are all removed, then all added; the common start
+    /// and end stay kept lines; either way each side of the diff is its text.
+    #[test]
+    fn a_diff_too_large_to_search_is_still_true() {
+        let old: String = (0..3_000).map(|i| format!("{i}\n")).collect();
+        let new: String = (0..3_000).map(|i| format!("{}\n", i * 7)).collect();
+        let (old, new) = (format!("{{\n{old}}}\n"), format!("{{\n{new}}}\n"));
+        let d = line_diff(&old, &new);
+        assert_eq!(d.first().map(String::as_str), Some("  {"));
+        assert_eq!(
+            d.get(1).map(String::as_str),
+            Some("  0"),
+            "0 is both texts' first line"
+        );
+        assert_eq!(d.last().map(String::as_str), Some("  }"));
+        assert_eq!(d.len(), 2 + 1 + 2 * 2_999);
+        assert_eq!(sides(&d), (old, new));
+        for (old, new) in [
+            ("a\nb\nc\n", "a\nB\nc\nd\n"),
+            ("", "x\n"),
+            ("x\ny\n", ""),
+            ("b\na\n", "a\nb\n"),
+        ] {
+            assert_eq!(
+                sides(&line_diff(old, new)),
+                (old.to_owned(), new.to_owned()),
+                "{old:?} {new:?}"
+            );
+        }
     }
 
     #[test]

@@ -8,7 +8,10 @@
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as B64;
+use serde::Deserialize as _;
 use serde_json::{Value as Json, json};
+
+use crate::dead::json_text;
 
 use crate::dead::decode::{BROKER_BOOKKEEPING, DeadLetter, Message};
 use crate::dead::value::{Keys, Properties, Table, typed_table_json};
@@ -92,9 +95,36 @@ pub enum ExportLine {
     End(EndLine),
 }
 
+/// How deep (in JSON levels) an export line may nest to be read back.
+///
+/// A record nests two levels for each level of a header's arrays and tables (the typed form:
+/// `{"type": "array", "value": [{"type": ...}]}`) and four around the header table. serde_json
+/// reads 128 levels by default: a header nested 62 arrays deep, which RabbitMQ takes and queuey
+/// reads, made a line that `dead replay --from-file` refused, and the whole file with it (a
+/// purge archive holding such a line could not be replayed at all). This reads what any header
+/// of a content header frame of the default size (131072 bytes: 26 214 nested arrays at most)
+/// makes, on the stack queuey runs on (`queuey_cli::stacks`); deeper is refused by its depth,
+/// before it is parsed.
+pub const MAX_LINE_DEPTH: usize = 2 * 26_214 + 16;
+
+/// One line of an export file as JSON, read however deep it nests up to [`MAX_LINE_DEPTH`].
+pub fn line_json(line: &str) -> Result<Json, String> {
+    let depth = json_text::depth(line);
+    if depth > MAX_LINE_DEPTH {
+        return Err(format!(
+            "it nests {depth} levels deep, more than the {MAX_LINE_DEPTH} an export line may"
+        ));
+    }
+    let mut de = serde_json::Deserializer::from_str(line);
+    de.disable_recursion_limit();
+    Json::deserialize(&mut de)
+        .and_then(|j| de.end().map(|()| j))
+        .map_err(|e| format!("not JSON: {e}"))
+}
+
 /// Reads one line of an export file: a record (see [`read_record`]) or the end line.
 pub fn read_line(line: &str) -> Result<ExportLine, String> {
-    let j: Json = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
+    let j = line_json(line)?;
     if j.get("format").and_then(|f| f.as_str()) == Some(END_FORMAT) {
         return serde_json::from_value(j)
             .map(ExportLine::End)
@@ -106,7 +136,7 @@ pub fn read_line(line: &str) -> Result<ExportLine, String> {
 /// Reads one line of an export file (`dead export`, `dead purge --archive`) back into the
 /// message it holds; the error says what is wrong with the line (an end line is no record).
 pub fn read_record(line: &str) -> Result<Message, String> {
-    let j: Json = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
+    let j = line_json(line)?;
     record_from_json(&j)
 }
 
@@ -235,6 +265,41 @@ mod tests {
             back.properties.header("tenant"),
             m.properties.header("tenant")
         );
+    }
+
+    /// A message whose header nests deep (RabbitMQ takes it, queuey reads it) makes a line
+    /// deeper than serde_json's default 128 levels: it reads back, the header whole. Before,
+    /// `dead replay --from-file` refused the line ("recursion limit exceeded"), and the whole
+    /// file with it. A line deeper than [`MAX_LINE_DEPTH`] is refused by its depth.
+    #[test]
+    fn a_record_of_a_deeply_nested_header_reads_back() {
+        use crate::dead::value::Value;
+        let mut deep = Value::LongStr(b"bottom".to_vec());
+        for i in 0..100 {
+            deep = if i % 2 == 0 {
+                Value::Array(vec![deep])
+            } else {
+                Value::Table(Table::from([("k".to_owned(), deep)]))
+            };
+        }
+        let mut m = message();
+        m.properties.headers = Some(Table::from([("deep".to_owned(), deep)]));
+        let dl = decode(&m, "orders", &RabbitMqOptions::default());
+        let line = export_record("q.dead", "/", 1, &m, &dl).to_string();
+        assert!(
+            json_text::depth(&line) > 200,
+            "deeper than serde_json reads"
+        );
+        let back = read_record(&line).expect("it reads back");
+        assert_eq!(back.properties, m.properties);
+        assert_eq!(read_line(&line), Ok(ExportLine::Record(back)));
+        let too_deep = format!(
+            "{}{}",
+            "[".repeat(MAX_LINE_DEPTH + 1),
+            "]".repeat(MAX_LINE_DEPTH + 1)
+        );
+        assert!(read_record(&too_deep).unwrap_err().contains("levels deep"));
+        assert!(read_record("{} x").unwrap_err().starts_with("not JSON: "));
     }
 
     /// A line that is not a record of this format is refused, and the error says why.

@@ -100,12 +100,18 @@ impl HeaderCondition {
 /// VALUE, read as JSON when it parses as JSON, else as a string; numbers by value) or `POINTER`
 /// (something, `null` included, is at the pointer). A body that is not JSON never satisfies
 /// one.
+///
+/// JSON is JSON's grammar, not what serde_json's values can hold: the value at the pointer is
+/// found in the body's text as written ([`json_text::value_at`]), so a number past `f64`
+/// (`1e400`), a lone surrogate escape or nesting past serde_json's limit elsewhere in the body
+/// does not make it "not JSON" (it did: `--where /tenant=acme` missed such a dead letter).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WhereCondition {
     pub pointer: Pointer,
     pub value: Option<serde_json::Value>,
-    /// VALUE's exact decimal when it is a number: a number in the body is compared with it
-    /// as written, not as the nearest double ([`Decimal`]).
+    /// VALUE's exact decimal when it is a JSON number (`1e400` too, which serde_json reads as
+    /// no number): a number in the body is compared with it as written, not as the nearest
+    /// double ([`Decimal`]).
     pub number: Option<Decimal>,
 }
 
@@ -114,7 +120,7 @@ impl WhereCondition {
         let (pointer, value) = pointer::parse_assignment(text, true)
             .map_err(|why| format!("invalid --where {text:?}: {why}"))?;
         let number = match (&value, text.split_once('=')) {
-            (Some(serde_json::Value::Number(_)), Some((_, v))) => Decimal::parse(v.trim()),
+            (Some(_), Some((_, v))) => Decimal::parse(v.trim()),
             _ => None,
         };
         Ok(WhereCondition {
@@ -124,21 +130,20 @@ impl WhereCondition {
         })
     }
 
-    /// Whether the body, parsed as JSON (`None`: it is not JSON), satisfies this condition;
-    /// `raw` is the body as it came, whose numbers are compared as written.
-    pub fn holds(&self, body: Option<&serde_json::Value>, raw: &[u8]) -> bool {
-        let found = body.and_then(|b| b.pointer(self.pointer.as_str()));
-        match (&self.value, found) {
-            (_, None) => false,
-            (None, Some(_)) => true,
-            (Some(_), Some(serde_json::Value::Number(_))) if self.number.is_some() => {
-                std::str::from_utf8(raw)
-                    .ok()
-                    .and_then(|body| json_text::value_at(body, &self.pointer.tokens()))
-                    .and_then(Decimal::parse)
-                    .is_some_and(|got| Some(got) == self.number)
-            }
-            (Some(want), Some(got)) => pointer::json_equal(want, got),
+    /// Whether the body, as text (`None`: it is not UTF-8), satisfies this condition; its
+    /// numbers are compared as written.
+    pub fn holds(&self, body: Option<&str>) -> bool {
+        let Some(found) = body.and_then(|b| json_text::value_at(b, &self.pointer.tokens())) else {
+            return false;
+        };
+        let Some(want) = &self.value else {
+            return true;
+        };
+        let is_number = found.starts_with(|c: char| c == '-' || c.is_ascii_digit());
+        match &self.number {
+            Some(number) if is_number => Decimal::parse(found).as_ref() == Some(number),
+            _ => serde_json::from_str::<serde_json::Value>(found)
+                .is_ok_and(|got| pointer::json_equal(want, &got)),
         }
     }
 }
@@ -204,8 +209,8 @@ impl Filter {
         if self.wheres.is_empty() {
             return true;
         }
-        let parsed = serde_json::from_slice::<serde_json::Value>(body).ok();
-        self.wheres.iter().any(|w| w.holds(parsed.as_ref(), body))
+        let text = std::str::from_utf8(body).ok();
+        self.wheres.iter().any(|w| w.holds(text))
     }
 
     /// Every filter but the payload's, on what was decoded and the properties.
@@ -774,6 +779,43 @@ mod tests {
         assert!(WhereCondition::parse("payload/id=1").is_err());
         assert!(WhereCondition::parse("/a~2=1").is_err());
         assert!(WhereCondition::parse("=1").is_err());
+    }
+
+    /// A body is JSON by JSON's grammar: a number past `f64`, a lone surrogate escape or
+    /// nesting past serde_json's limit of 128 elsewhere in it made it "not JSON" to
+    /// `--where`, which then never matched it (`dead ls --where` hid it, `dead replay
+    /// --where` and `dead purge --where` left it).
+    #[test]
+    fn where_reads_json_that_serde_json_values_cannot_hold() {
+        let w = |spec: &str| Filter {
+            wheres: vec![WhereCondition::parse(spec).unwrap()],
+            ..Filter::default()
+        };
+        let deep = format!("{}1{}", "[".repeat(200), "]".repeat(200));
+        let (d, m) = (dl(), message);
+        for body in [
+            r#"{"tenant":"acme","big":1e400}"#.to_owned(),
+            format!(r#"{{"tenant":"acme","deep":{deep}}}"#),
+            r#"{"tenant":"acme","s":"\ud800"}"#.to_owned(),
+        ] {
+            let b = m(body.as_bytes());
+            assert!(w("/tenant=acme").matches(&d, &b, 0), "{body}");
+            assert!(w("/tenant").matches(&d, &b, 0), "{body}");
+            assert!(!w("/tenant=globex").matches(&d, &b, 0), "{body}");
+        }
+        let big = m(br#"{"big":1e400,"n":[1e400]}"#);
+        assert!(w("/big=1e400").matches(&d, &big, 0));
+        assert!(w("/big=10e399").matches(&d, &big, 0), "numbers by value");
+        assert!(!w("/big=1e401").matches(&d, &big, 0));
+        assert!(!w("/n=[1]").matches(&d, &big, 0));
+        assert!(
+            w("/s=1e400").matches(&d, &m(br#"{"s":"1e400"}"#), 0),
+            "as a string"
+        );
+        assert!(
+            !w("/s=42").matches(&d, &m(br#"{"s":"42"}"#), 0),
+            "a string is not a number"
+        );
     }
 
     #[test]

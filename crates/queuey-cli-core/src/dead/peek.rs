@@ -67,16 +67,25 @@ pub struct HeldElsewhere {
 /// delivery carrying `x-delivery-count` h has been returned h times (counted); returning it
 /// once more makes h+1, and the broker ends a message whose count passes the limit (seen on
 /// 3.10 and 4.3: with a limit of 1 the first counted return keeps it, the second drops it).
+///
+/// A first delivery (`redelivered` false) has been returned no time, whatever it carries: the
+/// broker stamps its count only on a redelivery, so an `x-delivery-count` there is the
+/// publisher's (forged, or copied from another queue). Read as the broker's, a count of 99 made
+/// a look replace a fresh dead letter by a copy, as if on its last delivery.
 pub fn at_risk(message: &Message, limit: Option<u64>) -> bool {
     let Some(limit) = limit else {
         return false;
     };
-    let returned = message
-        .properties
-        .header(X_DELIVERY_COUNT)
-        .and_then(Value::as_integer)
-        .and_then(|n| u64::try_from(n).ok())
-        .unwrap_or(0);
+    let returned = if message.redelivered {
+        message
+            .properties
+            .header(X_DELIVERY_COUNT)
+            .and_then(Value::as_integer)
+            .and_then(|n| u64::try_from(n).ok())
+            .unwrap_or(0)
+    } else {
+        0
+    };
     returned.saturating_add(1) > limit
 }
 
@@ -165,6 +174,35 @@ mod tests {
     use super::*;
 
     const MIB: usize = 1 << 20;
+
+    /// The count of a redelivery is the broker's; a first delivery's is the publisher's, and
+    /// a first delivery is at risk only where no return at all is allowed (a limit of 0).
+    #[test]
+    fn only_a_redelivery_carries_the_brokers_count() {
+        let with_count = |count: Value, redelivered: bool| {
+            let mut m = Message {
+                redelivered,
+                ..Message::default()
+            };
+            m.properties.headers = Some(crate::dead::value::Table::from([(
+                X_DELIVERY_COUNT.to_owned(),
+                count,
+            )]));
+            m
+        };
+        assert!(at_risk(&with_count(Value::I64(5), true), Some(5)));
+        assert!(!at_risk(&with_count(Value::I64(4), true), Some(5)));
+        assert!(at_risk(
+            &with_count(Value::Timestamp(u64::MAX), true),
+            Some(5)
+        ));
+        // Forged on a first delivery: it was returned no time (before: at risk).
+        assert!(!at_risk(&with_count(Value::I64(99), false), Some(5)));
+        assert!(!at_risk(&with_count(Value::I64(5), false), Some(1)));
+        assert!(at_risk(&with_count(Value::I64(99), false), Some(0)));
+        assert!(at_risk(&Message::default(), Some(0)));
+        assert!(!at_risk(&with_count(Value::I64(99), true), None));
+    }
 
     /// Asks for rounds, each followed by the arrival of its bodies (all of `body` bytes).
     fn rounds(sizer: &mut RoundSizer, bodies: &[usize]) -> Vec<u64> {

@@ -167,12 +167,11 @@ fn stamped(
     first_attempt: bool,
     dropped: &[&str],
 ) -> Properties {
+    // A count past i64 (a `u64` or a timestamp from another client) is capped, not restarted.
     let previous = props
         .header(HEADER_REPLAYS)
         .and_then(Value::as_integer)
-        .and_then(|n| i64::try_from(n).ok())
-        .unwrap_or(0)
-        .max(0);
+        .map_or(0, |n| i64::try_from(n.max(0)).unwrap_or(i64::MAX));
     // Copy the headers that stay, never the dropped ones (x-death can be large).
     let kept: Table = props
         .headers
@@ -562,6 +561,9 @@ mod tests {
         assert_eq!(copy_id(&out), Some(i64::MAX as u64));
         for (count, next) in [
             (Value::I64(i64::MAX), i64::MAX),
+            // Past i64: capped too (it restarted at 1 before).
+            (Value::Timestamp(u64::MAX), i64::MAX),
+            (Value::Timestamp(1 << 63), i64::MAX),
             (Value::I64(-5), 1),
             (Value::LongStr(b"7".to_vec()), 1),
             (Value::U8(4), 5),

@@ -1,32 +1,20 @@
 use serde_json::Value;
 
 use super::*;
-use crate::topology::{QueueConfig, RabbitMqOptions};
+use crate::topology::RabbitMqOptions;
 use serde_json::json;
-
-/// A queue as the library declares it by default (`QueueConfig::new`, `RabbitMqOptions`'
-/// defaults): what settings resolve to with no flag and no topology file.
-pub(crate) fn library_default(name: &str) -> QueueSettings {
-    QueueSettings {
-        name: name.to_owned(),
-        config: QueueConfig::default(),
-        options: RabbitMqOptions::default(),
-        unlisted: None,
-        siblings: Vec::new(),
-    }
-}
 
 /// A queue without priorities (`--max-priority 0`): the diffs below are about one argument
 /// at a time.
 fn settings(name: &str) -> QueueSettings {
-    let mut q = library_default(name);
+    let mut q = QueueSettings::library_default(name);
     q.config.max_priority = None;
     q
 }
 
 #[test]
 fn the_default_work_queue_is_the_librarys_ten_level_priority_queue() {
-    let q = library_default("orders");
+    let q = QueueSettings::library_default("orders");
     let [work, dead] = long_lived_queues(&q, QueueType::Classic);
     let plan = diff_queue(&work, Some(&live(json!({"x-max-priority": 10}))));
     assert_eq!(plan.status, Status::InSync);
@@ -842,7 +830,7 @@ fn the_x_queue_type_that_4x_lists_is_the_type_never_drift() {
 /// queues. The one real problem is named: `q`'s `x-max-priority`, which a quorum queue refuses.
 #[test]
 fn in_a_quorum_default_vhost_the_queues_are_quorum_and_priorities_are_refused() {
-    let library = library_default("orders");
+    let library = QueueSettings::library_default("orders");
     let [work, dead] = long_lived_queues(&library, QueueType::Quorum);
     assert_eq!(
         (work.queue_type, dead.queue_type),
@@ -973,7 +961,7 @@ fn an_invalid_arg_reply_is_a_refusal() {
         parse_invalid_arg("PRECONDITION_FAILED - inequivalent arg 'x'"),
         None
     );
-    let library = library_default("orders");
+    let library = QueueSettings::library_default("orders");
     let [work, _] = long_lived_queues(&library, QueueType::Classic);
     let p = plan_from_probe(&work, &ProbeOutcome::Inequivalent(text.into()), "qv");
     assert_eq!(p.status, Status::Refused);
