@@ -11,9 +11,6 @@
 //! announces the `connection.blocked` capability; [`flow_events`] turns the broker's
 //! `connection.blocked` / `connection.unblocked` into [`Flow`] values.
 
-use std::cell::RefCell;
-use std::rc::Rc;
-
 use futures_util::{Stream, StreamExt};
 use lapin::options::{
     BasicAckOptions, BasicPublishOptions, ConfirmSelectOptions, QueueDeclareOptions,
@@ -24,7 +21,6 @@ use lapin::{Channel, Confirmation};
 use super::convert::properties_to_amqp;
 use super::session::Session;
 use crate::dead::decode::{HEADER_RESCUED_AT, Message, X_DELIVERY_COUNT};
-use crate::dead::returns::HeldTags;
 use crate::dead::value::Value;
 use crate::error::{Error, Kind, Result};
 
@@ -33,23 +29,15 @@ pub struct Acker<'a> {
     session: &'a Session,
     channel: Channel,
     queue: String,
-    /// The tags the channel holds (the peek's, see [`HeldTags`]): each ack releases its own.
-    held: Rc<RefCell<HeldTags>>,
 }
 
 impl<'a> Acker<'a> {
-    /// Acks deliveries of `queue` held on `channel`, releasing each from `held`.
-    pub fn new(
-        session: &'a Session,
-        queue: &str,
-        channel: Channel,
-        held: Rc<RefCell<HeldTags>>,
-    ) -> Acker<'a> {
+    /// Acks deliveries of `queue` held on `channel`.
+    pub fn new(session: &'a Session, queue: &str, channel: Channel) -> Acker<'a> {
         Acker {
             session,
             channel,
             queue: queue.to_owned(),
-            held,
         }
     }
 
@@ -61,23 +49,11 @@ impl<'a> Acker<'a> {
         tag: u64,
         message: &mut Message,
     ) -> Result<()> {
-        let rescued = rescuer.rescue(&self.channel, tag, message).await;
-        match rescued {
-            Ok(()) => self.held.borrow_mut().release(tag),
-            // Its ack may or may not have been sent.
-            Err(_) => self.held.borrow_mut().lose_track(),
-        }
-        rescued
+        rescuer.rescue(&self.channel, tag, message).await
     }
 
     /// Acks `tag`, or with `multiple` every outstanding delivery up to it.
     pub async fn ack(&self, tag: u64, multiple: bool) -> Result<()> {
-        // Sent or not, these tags may be acked: they are never named to the broker again.
-        if multiple {
-            self.held.borrow_mut().release_through(tag);
-        } else {
-            self.held.borrow_mut().release(tag);
-        }
         self.channel
             .basic_ack(tag, BasicAckOptions { multiple })
             .await

@@ -44,9 +44,7 @@
 //!   would bound what a crash holds, but on 4.x the returned window would be delivered again
 //!   at once: a peek must hold what it has read to read further.)
 
-use std::cell::RefCell;
 use std::collections::VecDeque;
-use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use futures_util::StreamExt;
@@ -144,11 +142,12 @@ pub struct Peek<'a> {
     /// The round of the current consumer (counted from 0 as they become current).
     round: u32,
     /// On a quorum queue, the delivery tags held, by round, to return them in their order
-    /// ([`HeldTags`]), shared with the [`Acker`] that acks them for a pipeline. Once a rescue
-    /// or an ack fails part way it names no tag: the held deliveries are then returned by one
-    /// `basic.nack(0, multiple)`, which names no tag the broker may not know (and may reorder
-    /// a quorum queue's).
-    held_tags: Rc<RefCell<HeldTags>>,
+    /// ([`HeldTags`]); unused when `tags_unsure`.
+    held_tags: HeldTags,
+    /// Some delivery was acked where the peek cannot see which ([`Peek::acked_elsewhere`], a
+    /// rescue that failed): the held deliveries are returned by one `basic.nack(0, multiple)`,
+    /// which names no tag the broker may not know (and may reorder a quorum queue's).
+    tags_unsure: bool,
     /// The prefetch the channel gives its next consumer (`basic.qos` is sent when it changes).
     prefetch_set: Option<u16>,
     round_left: u64,
@@ -199,7 +198,8 @@ impl<'a> Peek<'a> {
             rounds_asked: 0,
             cancelling: None,
             round: 0,
-            held_tags: Rc::new(RefCell::new(HeldTags::default())),
+            held_tags: HeldTags::default(),
+            tags_unsure: false,
             prefetch_set: None,
             round_left: 0,
             outstanding: 0,
@@ -510,7 +510,7 @@ impl<'a> Peek<'a> {
     fn hold(&mut self, delivery: lapin::message::Delivery, round: u32) {
         let (tag, message) = message_from_delivery(delivery);
         if self.kind.is_quorum() {
-            self.held_tags.borrow_mut().hold(round, tag);
+            self.held_tags.hold(round, tag);
         }
         self.sizer.weigh(message.body.len());
         self.outstanding += 1;
@@ -542,12 +542,12 @@ impl<'a> Peek<'a> {
         let tags: Vec<u64> = batch.iter().map(|(tag, _)| *tag).collect();
         if let Err(e) = self.rescuer.rescue_batch(&self.channel, &mut batch).await {
             // Some of the batch may be acked: which, the peek cannot tell.
-            self.held_tags.borrow_mut().lose_track();
+            self.tags_unsure = true;
             return Err(e);
         }
         drop(batch);
         for tag in tags {
-            self.held_tags.borrow_mut().release(tag);
+            self.held_tags.release(tag);
         }
         for a in self.arrived.iter_mut() {
             if !a.rescued && at_risk(&a.message, limit) {
@@ -724,24 +724,20 @@ impl<'a> Peek<'a> {
     /// caller that keeps it: returning it would end it.
     pub async fn rescue(&mut self, tag: u64, message: &mut Message) -> Result<()> {
         if let Err(e) = self.rescuer.rescue(&self.channel, tag, message).await {
-            self.held_tags.borrow_mut().lose_track();
+            self.tags_unsure = true;
             return Err(e);
         }
-        self.held_tags.borrow_mut().release(tag);
+        self.held_tags.release(tag);
         self.outstanding = self.outstanding.saturating_sub(1);
         Ok(())
     }
 
     /// An [`Acker`] on the channel holding the deliveries, to ack them from another stage of
-    /// a pipeline; report those acks with [`Peek::acked_elsewhere`]. It releases the tags it
-    /// acks from the peek's [`HeldTags`], so that what is kept goes back in order.
+    /// a pipeline; report those acks with [`Peek::acked_elsewhere`]. From then on the peek
+    /// cannot tell which tags are held, and returns what it holds in one nack.
     pub fn acker(&mut self) -> Acker<'a> {
-        Acker::new(
-            self.session,
-            &self.queue,
-            self.channel.clone(),
-            Rc::clone(&self.held_tags),
-        )
+        self.tags_unsure = true;
+        Acker::new(self.session, &self.queue, self.channel.clone())
     }
 
     /// Counts `n` deliveries acked through [`Peek::acker`].
@@ -752,7 +748,7 @@ impl<'a> Peek<'a> {
     /// Removes a held message from the queue for good (its copy is safe elsewhere).
     pub async fn ack(&mut self, tag: u64) -> Result<()> {
         // Sent or not, the tag may be acked: it is never named to the broker again.
-        self.held_tags.borrow_mut().release(tag);
+        self.held_tags.release(tag);
         self.channel
             .basic_ack(tag, BasicAckOptions::default())
             .await
@@ -801,8 +797,8 @@ impl<'a> Peek<'a> {
             // close, and a closed channel spends a delivery of everything it held).
             // A last nack of tag 0 returns whatever the tags missed (none: a safety net; a
             // nack of tag 0 with nothing held is no error, on 3.10 and 4.3).
-            let mut tags = if self.kind.is_quorum() {
-                self.held_tags.borrow().returns()
+            let mut tags = if self.kind.is_quorum() && !self.tags_unsure {
+                self.held_tags.returns()
             } else {
                 Vec::new()
             };

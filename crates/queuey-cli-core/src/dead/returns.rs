@@ -8,11 +8,9 @@
 //! nack per round, in order, came back in order). A look reads a quorum queue in rounds, a
 //! consumer each, so it returns them round by round: [`HeldTags`] keeps which round holds each
 //! delivery tag, and [`HeldTags::returns`] gives the tags to nack, each with `multiple`, in
-//! order: each covers one round's deliveries still held since the one before. A replay or a
-//! purge acks as it goes, and releases each tag it acks (a multiple ack releases every tag up
-//! to its own: [`HeldTags::release_through`]), so what it keeps goes back in order too. Where
-//! the tags held can no longer be told (an ack or a rescue that failed part way:
-//! [`HeldTags::lose_track`]), everything is returned by one nack of all, in the broker's order.
+//! order: each covers one round's deliveries still held since the one before. (A look that
+//! acks as it goes, a replay or a purge, cannot tell which tags it still holds, and returns
+//! them with one nack of all: the order of what it keeps is then the broker's.)
 
 /// A run of consecutive delivery tags held by one round.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,16 +26,11 @@ struct Run {
 pub struct HeldTags {
     /// Sorted by `first`, disjoint.
     runs: Vec<Run>,
-    /// Which tags are held can no longer be told ([`HeldTags::lose_track`]).
-    lost: bool,
 }
 
 impl HeldTags {
     /// `tag` was delivered to the consumer of `round`.
     pub fn hold(&mut self, round: u32, tag: u64) {
-        if self.lost {
-            return;
-        }
         // Tags grow; a cancelled round's late deliveries may be read after the next round's.
         let at = self.runs.partition_point(|r| r.first < tag);
         if self.runs.get(at).is_some_and(|r| r.first == tag) {
@@ -90,30 +83,6 @@ impl HeldTags {
                 );
             }
         }
-    }
-
-    /// Every tag up to `tag` is held no more (a `basic.ack` with `multiple`).
-    pub fn release_through(&mut self, tag: u64) {
-        let gone = self.runs.partition_point(|r| r.last <= tag);
-        self.runs.drain(..gone);
-        if let Some(run) = self.runs.first_mut()
-            && run.first <= tag
-        {
-            run.first = tag + 1;
-        }
-    }
-
-    /// Some delivery may have been settled without its tag being released (an ack or a rescue
-    /// that failed part way): from now on [`HeldTags::returns`] names no tag, and the caller
-    /// returns everything with one nack of tag 0.
-    pub fn lose_track(&mut self) {
-        self.lost = true;
-        self.runs = Vec::new();
-    }
-
-    /// Whether the tags held are still known (see [`HeldTags::lose_track`]).
-    pub fn is_tracked(&self) -> bool {
-        !self.lost
     }
 
     /// Whether any tag is held.
@@ -223,41 +192,6 @@ mod tests {
             from = at;
         }
         assert_eq!(covered, round_of.len());
-    }
-
-    /// A multiple ack releases every tag up to its own, whatever the round, and cuts a run
-    /// it ends inside.
-    #[test]
-    fn a_multiple_ack_releases_every_tag_up_to_its_own() {
-        let mut h = HeldTags::default();
-        for tag in 1..=4 {
-            h.hold(0, tag);
-        }
-        for tag in 5..=9 {
-            h.hold(1, tag);
-        }
-        h.release_through(6);
-        assert_eq!(h.returns(), [9]);
-        h.release(8);
-        h.release_through(7);
-        assert_eq!(h.returns(), [9]);
-        h.release_through(100);
-        assert!(h.is_empty());
-        h.release_through(0);
-        assert!(h.returns().is_empty());
-    }
-
-    /// Once a tag may have gone unnoticed, no tag is named: the caller's nack of tag 0 returns
-    /// what the channel holds.
-    #[test]
-    fn a_lost_track_names_no_tag() {
-        let mut h = HeldTags::default();
-        h.hold(0, 1);
-        assert!(h.is_tracked());
-        h.lose_track();
-        h.hold(1, 2);
-        assert!(!h.is_tracked());
-        assert!(h.returns().is_empty());
     }
 
     #[test]
