@@ -121,6 +121,12 @@ pub fn plural(n: u64, noun: &str) -> String {
     format!("{n} {}", noun_for(n, noun))
 }
 
+/// `one` when `n` is 1, else `many`: the words that agree with a count (`starts`/`start`,
+/// `it`/`them`).
+pub fn by_count<'a>(n: u64, one: &'a str, many: &'a str) -> &'a str {
+    if n == 1 { one } else { many }
+}
+
 /// `noun` as it goes with `n`: the singular for 1, else the regular English plural
 /// (`letter` -> `letters`, `copy` -> `copies`).
 pub fn noun_for(n: u64, noun: &str) -> String {

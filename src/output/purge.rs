@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use crate::error::Result;
-use crate::output::{self, Format, Output, plural, sanitize::sanitize};
+use crate::output::{self, Format, Output, by_count, plural, sanitize::sanitize};
 
 /// The summary of a purge.
 #[derive(Clone, Debug, Default, Serialize)]
@@ -57,11 +57,7 @@ pub fn enqueue_age_note(r: &PurgeReport, before: bool) -> Option<String> {
              its first enqueue). `queuey dead ls` shows their ages (age*); --age-from-enqueued \
              removes them by that age",
             plural(r.kept_aged_by_enqueue, "dead letter"),
-            if r.kept_aged_by_enqueue == 1 {
-                "it passes"
-            } else {
-                "they pass"
-            },
+            by_count(r.kept_aged_by_enqueue, "it passes", "they pass"),
         ))
     } else if r.matched_aged_by_enqueue > 0 {
         Some(format!(

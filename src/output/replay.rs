@@ -5,7 +5,7 @@ use crate::dead::report::{ReplayReport, TargetReport};
 use crate::dead::room::RoomReport;
 use crate::error::Result;
 use crate::output::sanitize::sanitize;
-use crate::output::{self, Format, Output, noun_for, plural, rate_text};
+use crate::output::{self, Format, Output, by_count, noun_for, plural, rate_text};
 use crate::plan::bounds::Overflow;
 
 /// Prints the report of a replay (or of a dry run), from q.dead or (`from_file`) an export.
@@ -177,11 +177,7 @@ pub fn print_report(
             s.push_str(&format!(
                 "; {} {} again at attempt 1",
                 plural(r.attempts_reset, "job"),
-                if r.attempts_reset == 1 {
-                    "starts"
-                } else {
-                    "start"
-                }
+                by_count(r.attempts_reset, "starts", "start")
             ));
         }
         if r.failed > 0 {
@@ -206,11 +202,7 @@ pub fn print_report(
                 "; the broker refused {} and dead-lettered {} back into {}: queuey removed \
                  those copies there, their dead letters stayed (each job once)",
                 plural(r.dead_lettered_back, "copy"),
-                if r.dead_lettered_back == 1 {
-                    "it"
-                } else {
-                    "them"
-                },
+                by_count(r.dead_lettered_back, "it", "them"),
                 sanitize(&r.source)
             ));
         }
@@ -237,11 +229,7 @@ pub fn print_report(
             s.push_str(&format!(
                 "; {} of this run came back and {} left in place",
                 plural(r.skipped_own_copies, "copy"),
-                if r.skipped_own_copies == 1 {
-                    "was"
-                } else {
-                    "were"
-                }
+                by_count(r.skipped_own_copies, "was", "were")
             ));
         }
         if r.interrupted {
