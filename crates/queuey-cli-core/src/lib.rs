@@ -30,3 +30,4 @@ pub mod shell;
 pub mod suggest;
 pub mod tls;
 pub mod topology;
+pub mod user_id;

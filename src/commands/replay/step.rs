@@ -92,7 +92,11 @@ impl<'a> Stepper<'a> {
         }
         let raw = std::mem::take(&mut message.body);
         if self.restore {
-            let properties = restore_properties(&message.properties, &dl, self.stamp, self.matched);
+            let mut properties =
+                restore_properties(&message.properties, &dl, self.stamp, self.matched);
+            if s.strip_user_id {
+                properties.user_id = None;
+            }
             return match Copy::new(to.clone(), &properties, raw, false, self.matched) {
                 Ok(copy) => Step::Copy(copy),
                 Err(why) => Step::Cannot { to, why },
@@ -106,6 +110,7 @@ impl<'a> Stepper<'a> {
             self.stamp,
             self.matched,
             s.keep_attempts,
+            s.strip_user_id,
         ) {
             Ok(copy) => Step::Copy(copy),
             Err(why) => Step::Cannot { to, why },
@@ -123,6 +128,7 @@ fn copy_of(
     stamp: &ReplayStamp,
     copy: u64,
     keep_attempts: bool,
+    strip_user_id: bool,
 ) -> Result<Copy<bool>, String> {
     if to.len() > MAX_QUEUE_NAME_BYTES {
         return Err(format!(
@@ -132,7 +138,12 @@ fn copy_of(
         ));
     }
     let body = replay_body(raw, dl, keep_attempts)?;
-    let properties = replay_properties(&message.properties, dl, stamp, copy, body.first_attempt());
+    let mut properties =
+        replay_properties(&message.properties, dl, stamp, copy, body.first_attempt());
+    if strip_user_id {
+        // `--strip-user-id`: the broker takes the copy from any user.
+        properties.user_id = None;
+    }
     let reset = matches!(body, CopyBody::Reset { .. });
     Copy::new(to.to_owned(), &properties, body.into_bytes(), reset, copy)
 }
