@@ -102,16 +102,7 @@ impl<'a> Stepper<'a> {
                 Err(why) => Step::Cannot { to, why },
             };
         }
-        match copy_of(
-            raw,
-            message,
-            &dl,
-            &to,
-            self.stamp,
-            self.matched,
-            s.keep_attempts,
-            s.strip_user_id,
-        ) {
+        match copy_of(raw, message, &dl, &to, self.stamp, self.matched, s) {
             Ok(copy) => Step::Copy(copy),
             Err(why) => Step::Cannot { to, why },
         }
@@ -119,7 +110,8 @@ impl<'a> Stepper<'a> {
 }
 
 /// The replayed copy of `message` (whose body is `raw`), going to `to` and numbered `copy`; an
-/// error says why no copy can be made.
+/// error says why no copy can be made. `s` says whether the attempt is kept and the `user_id`
+/// dropped.
 fn copy_of(
     raw: Vec<u8>,
     message: &Message,
@@ -127,8 +119,7 @@ fn copy_of(
     to: &str,
     stamp: &ReplayStamp,
     copy: u64,
-    keep_attempts: bool,
-    strip_user_id: bool,
+    s: &ReplaySettings,
 ) -> Result<Copy<bool>, String> {
     if to.len() > MAX_QUEUE_NAME_BYTES {
         return Err(format!(
@@ -137,10 +128,10 @@ fn copy_of(
             to.len()
         ));
     }
-    let body = replay_body(raw, dl, keep_attempts)?;
+    let body = replay_body(raw, dl, s.keep_attempts)?;
     let mut properties =
         replay_properties(&message.properties, dl, stamp, copy, body.first_attempt());
-    if strip_user_id {
+    if s.strip_user_id {
         // `--strip-user-id`: the broker takes the copy from any user.
         properties.user_id = None;
     }
