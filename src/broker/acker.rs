@@ -102,7 +102,10 @@ impl<'a> Acker<'a> {
 /// Replaces quorum messages on their last delivery by fresh copies: a confirmed copy of each
 /// message is published to the queue, and only then the held original is acked. The copy carries the
 /// `x-queuey-rescued-at` timestamp and no `x-delivery-count`. Nothing is lost; the message
-/// changes its place in the queue.
+/// changes its place in the queue. A `user_id` the broker would refuse from this connection
+/// (another user's, and the user without the `impersonator` tag: the channel would close, and
+/// every copy of the batch fail with it) is not the copy's property: the copy keeps it in the
+/// header `x-queuey-user-id`, which a replay makes the property again.
 pub struct Rescuer<'a> {
     session: &'a Session,
     queue: String,
@@ -272,7 +275,7 @@ impl<'a> Rescuer<'a> {
                  user_id ({user_id:?}{}), which the broker takes only from that user or from one \
                  with the impersonator tag, and queuey is connected as {user:?}: each was \
                  replaced by a confirmed copy without the property, its value kept in the \
-                 header {HEADER_USER_ID} (a return would have ended it)",
+                 header {HEADER_USER_ID} (a counted return would end it)",
                 moved.len(),
                 self.queue,
                 if moved.len() > 1 { ", ..." } else { "" },
