@@ -270,15 +270,20 @@ impl<'a> Rescuer<'a> {
             message.properties.headers = headers;
         }
         if let Some((user_id, user)) = moved.first() {
+            use crate::output::{by_count, plural};
+            let n = moved.len() as u64;
             self.session.note(&format!(
-                "warning: {} message(s) of {:?} on their last delivery carried another user's \
-                 user_id ({user_id:?}{}), which the broker takes only from that user or from one \
-                 with the impersonator tag, and queuey is connected as {user:?}: each was \
-                 replaced by a confirmed copy without the property, its value kept in the \
-                 header {HEADER_USER_ID} (a counted return would end it)",
-                moved.len(),
+                "warning: {} of {:?} on {} last delivery carried another user's user_id \
+                 ({user_id:?}{}), which the broker takes only from that user or from one with \
+                 the impersonator tag, and queuey is connected as {user:?}: {} replaced by a \
+                 confirmed copy without the property, its value kept in the header \
+                 {HEADER_USER_ID} (a counted return would end {})",
+                plural(n, "message"),
                 self.queue,
-                if moved.len() > 1 { ", ..." } else { "" },
+                by_count(n, "its", "their"),
+                by_count(n, "", ", ..."),
+                by_count(n, "it was", "each was"),
+                by_count(n, "it", "them"),
             ));
         }
         Ok(())
