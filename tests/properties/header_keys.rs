@@ -61,9 +61,11 @@ fn any_value() -> impl Strategy<Value = Value> {
 }
 
 /// The oracle of "the same AMQP value": the export format's typed JSON, which round-trips
-/// every value (every NaN of a type is one).
+/// every value (every NaN of a type is one), compared as text: as JSON values `-0.0` and `0.0`
+/// are equal numbers, as AMQP values they are two.
 fn same(a: &Value, b: &Value) -> bool {
-    a.to_typed_json().to_string() == b.to_typed_json().to_string()
+    let text = |v: &Value| serde_json::to_string(&v.to_typed_json()).ok();
+    text(a) == text(b)
 }
 
 fn with_header(v: &Value) -> Properties {
