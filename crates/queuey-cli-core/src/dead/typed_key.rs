@@ -236,7 +236,7 @@ impl<'a> Parser<'a> {
             return Ok(Value::LongStr(rest.as_bytes().to_vec()));
         };
         self.at += tag.len() + 1;
-        let bad = |what: &str| format!("{tag}:{what} is not a {tag}");
+        let bad = |what: &str| format!("{what:?} does not read as a value of type {tag}");
         Ok(match tag {
             "bool" => match self.scalar(nested) {
                 "true" => Value::Bool(true),
