@@ -9,7 +9,7 @@
 
 pub use queuey_cli_core::{
     claims, cluster, dead, duration, endpoint, error, message_size, plan, queue, redact, shell,
-    suggest, tls, topology,
+    suggest, tls, topology, words,
 };
 
 pub mod broker;
