@@ -518,9 +518,11 @@ pub struct FilterArgs {
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     pub newer_than: Option<String>,
 
-    /// A header's value (NAME=VALUE) or presence (NAME). Given several times, any of them
+    /// A header's value or presence: NAME=TEXT (a string of exactly TEXT, or a number or
+    /// boolean written so), NAME:=KEY (exactly one typed value, as --group-by header:NAME shows
+    /// it: "\xff" for the byte 0xff, i32:5), NAME (present). Given several times, any of them
     /// (OR), like every filter: --header tenant=acme --header tenant=globex matches both tenants
-    #[arg(long, value_name = "NAME[=VALUE]")]
+    #[arg(long, value_name = "NAME[=TEXT|:=KEY]")]
     pub header: Vec<String>,
 
     /// Message id (the message_id property)
@@ -586,7 +588,8 @@ pub struct DeadLsArgs {
 
     /// Count over the whole queue by these keys instead of listing: cause, reason, job-type,
     /// original-queue, attempts, first-death-queue, first-death-reason, content-type,
-    /// header:NAME
+    /// header:NAME (by typed value: a string as its text, quoted when it could read as
+    /// anything else, e.g. "\xff" for the byte 0xff; other types named, e.g. i32:5)
     #[arg(long, value_name = "KEY")]
     pub group_by: Vec<String>,
 

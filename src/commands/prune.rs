@@ -40,6 +40,24 @@ pub async fn run(
     })
 }
 
+/// The queue's TTL: its `x-expires`, or its policy's `expires`, the shorter when both are set
+/// (as the broker applies them).
+fn expires_ms(definition: &plan::LiveDefinition) -> Option<u64> {
+    let argument = definition
+        .arguments
+        .get(topology::ARG_EXPIRES)
+        .and_then(serde_json::Value::as_u64);
+    let policy = definition
+        .effective_policy_definition
+        .as_ref()
+        .and_then(|p| p.get("expires"))
+        .and_then(serde_json::Value::as_u64);
+    match (argument, policy) {
+        (Some(a), Some(p)) => Some(a.min(p)),
+        (a, p) => a.or(p),
+    }
+}
+
 async fn prune(session: &Session, s: &PruneSettings, output: Output) -> Result<PruneReport> {
     let mut rows = Vec::new();
     let mut vhost_default = None;
@@ -83,12 +101,14 @@ async fn prune(session: &Session, s: &PruneSettings, output: Output) -> Result<P
                 continue;
             };
             let facts = HoldFacts {
+                queue: q.name.clone(),
                 name: l.name.clone(),
                 ttl_ms,
                 messages: l.messages,
                 consumers: l.consumers,
                 queue_type: l.queue_type.clone(),
                 arguments_ok: check.differences.is_empty(),
+                expires_ms: expires_ms(&definition),
                 not_a_hold_queue: plan::missing_hold_marks(&q.name, &definition),
             };
             let (outcome, why) = match decide(&facts, scope) {

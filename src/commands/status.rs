@@ -147,7 +147,10 @@ async fn run_in(
         let refused = inspected.iter().any(|i| i.plan.status == Status::Refused);
         logical.push(LogicalStatus {
             name: q.name.clone(),
-            queue_type: inspected[0].computed.queue_type.as_str(),
+            queue_type: inspected[0]
+                .plan
+                .computed_type_known()
+                .then_some(inspected[0].computed.queue_type.as_str()),
             missing: inspected
                 .iter()
                 .filter(|i| i.plan.status == Status::Create)

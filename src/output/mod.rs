@@ -116,28 +116,7 @@ pub fn table(header: &[&str]) -> Table {
     t
 }
 
-/// `n noun`, with the noun in the plural unless `n` is 1: `1 dead letter`, `2 dead letters`.
-pub fn plural(n: u64, noun: &str) -> String {
-    format!("{n} {}", noun_for(n, noun))
-}
-
-/// `one` when `n` is 1, else `many`: the words that agree with a count (`starts`/`start`,
-/// `it`/`them`).
-pub fn by_count<'a>(n: u64, one: &'a str, many: &'a str) -> &'a str {
-    if n == 1 { one } else { many }
-}
-
-/// `noun` as it goes with `n`: the singular for 1, else the regular English plural
-/// (`letter` -> `letters`, `copy` -> `copies`).
-pub fn noun_for(n: u64, noun: &str) -> String {
-    if n == 1 {
-        return noun.to_owned();
-    }
-    match noun.strip_suffix('y') {
-        Some(stem) if !stem.ends_with(['a', 'e', 'o', 'u']) => format!("{stem}ies"),
-        _ => format!("{noun}s"),
-    }
-}
+pub use crate::words::{by_count, noun_for, plural};
 
 /// A rate in messages per second, with at most one decimal: `812/s`, `60.8/s`.
 pub fn rate_text(per_sec: f64) -> String {

@@ -46,8 +46,9 @@ pub struct HoldsStatus {
 #[derive(Debug, Serialize)]
 pub struct LogicalStatus {
     pub name: String,
-    /// The type queuey computes for `q` (with the vhost's default queue type).
-    pub queue_type: &'static str,
+    /// The type queuey computes for `q` (with the vhost's default queue type); `None` in the
+    /// AMQP fallback unless the declaration names it ([`crate::plan::QueuePlan::known_type`]).
+    pub queue_type: Option<&'static str>,
     pub work: QueueStatus,
     pub dead: QueueStatus,
     pub hold_queues: HoldsStatus,
@@ -140,16 +141,21 @@ pub fn print_report(report: &StatusReport, output: Output) -> Result<()> {
             "work queue".to_owned(),
             if l.work.exists {
                 format!("{}{}", describe(&l.work, ""), live_type(&l.work))
-            } else if l.refused {
-                format!(
-                    "missing ({}), and the broker would refuse it: `{}` says why",
-                    l.queue_type, l.verify_command
-                )
             } else {
-                format!(
-                    "missing ({}): `{}` creates it",
-                    l.queue_type, l.declare_command
-                )
+                // The type a declare would give it, when known: not in the AMQP fallback for
+                // a queue of the vhost's default type, which AMQP cannot read.
+                let missing = match l.queue_type {
+                    Some(t) => format!("missing ({t})"),
+                    None => "missing".to_owned(),
+                };
+                if l.refused {
+                    format!(
+                        "{missing}, and the broker would refuse it: `{}` says why",
+                        l.verify_command
+                    )
+                } else {
+                    format!("{missing}: `{}` creates it", l.declare_command)
+                }
             },
         ]);
         table.add_row(vec![

@@ -195,10 +195,10 @@ impl DiffLines {
     }
 }
 
-/// The queue's role and its real type: the live one where it exists and the source tells, else
-/// the computed one.
+/// The queue's role and its type as far as queuey knows it ([`QueuePlan::known_type`]): never
+/// one the AMQP fallback could not read.
 fn role_cell(plan: &QueuePlan) -> String {
-    let queue_type = plan.live_type.as_deref().unwrap_or(plan.queue_type);
+    let queue_type = plan.known_type().unwrap_or(crate::plan::TYPE_NOT_READ);
     format!("{} ({})", plan.role.describe(), sanitize(queue_type))
 }
 

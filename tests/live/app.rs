@@ -875,6 +875,23 @@ fn in_a_quorum_default_vhost_only_the_refused_priorities_are_not_in_sync() {
         text.contains("0 messages ready, 0 consumers") && !text.contains("(classic)"),
         "{text}"
     );
+    // Nor `verify`: the queues are quorum, and it says it did not read their type.
+    let out = run_in(&[
+        "verify",
+        app.q,
+        "--max-priority",
+        "0",
+        "--api-url",
+        "http://127.0.0.1:1",
+    ]);
+    assert_eq!(out.status.code(), Some(6), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("work queue (type not read without the management API)")
+            && text.contains("dead-letter queue (type not read without the management API)")
+            && !text.contains("classic"),
+        "{text}"
+    );
 
     // Without the management API, the refusal comes from the broker itself, in its words: the
     // same answer, and nothing created beside it.
@@ -888,5 +905,21 @@ fn in_a_quorum_default_vhost_only_the_refused_priorities_are_not_in_sync() {
         fresh.count(&fresh.dead),
         None,
         "nothing created beside the refusal"
+    );
+    // A missing q would be quorum here, of the vhost's default type: without the API, `status`
+    // and `verify` do not call it classic.
+    let out = run_in(&["status", fresh.q, "--api-url", "http://127.0.0.1:1"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("missing: `") && !text.contains("classic"),
+        "{text}"
+    );
+    let out = run_in(&["verify", fresh.q, "--api-url", "http://127.0.0.1:1"]);
+    let text = stdout(&out);
+    assert!(
+        text.contains("work queue (type not read without the management API)")
+            && !text.contains("classic"),
+        "{text}"
     );
 }

@@ -1873,3 +1873,110 @@ fn a_look_at_big_quorum_dead_letters_reads_them_all() {
     assert_eq!(got.len(), n, "each message once");
     broker.wait_for_count(&dead, n as u32);
 }
+
+/// A header is filtered and counted by its typed value, not by how it prints: the byte 0xff (a
+/// long string that is not UTF-8) and the text `\xff` print alike, yet are two groups, and
+/// each filter selects one of them; a byte array, an integer and a string are their own groups.
+#[test]
+fn headers_that_print_alike_are_told_apart() {
+    let broker = Broker::connect();
+    let q = broker.queue_name("typed-headers");
+    let dead = format!("{q}.dead");
+    broker.declare(&dead, FieldTable::default());
+    let sig = |v: AMQPValue| Some(table(vec![("sig", v)]));
+    for (id, value) in [
+        ("byte-1", AMQPValue::LongString(vec![0xff].into())),
+        ("text", long_str("\\xff")),
+        ("array", AMQPValue::ByteArray(ByteArray::from(vec![0xff]))),
+        ("byte-2", AMQPValue::LongString(vec![0xff].into())),
+        ("int", AMQPValue::LongInt(5)),
+        ("five", long_str("5")),
+    ] {
+        let mut props = BasicProperties::default().with_message_id(id.into());
+        if let Some(h) = sig(value) {
+            props = props.with_headers(h);
+        }
+        broker.publish_props(&dead, b"{}", props);
+    }
+    broker.wait_for_count(&dead, 6);
+    let ls = |extra: &[&str]| {
+        let mut args = vec!["dead", "ls", q.as_str(), "--limit", "0", "-o", "json"];
+        args.extend_from_slice(extra);
+        let out = run(&args);
+        assert_eq!(code(&out), 0, "{extra:?}: {}", stderr(&out));
+        json(&out)
+    };
+    let ids = |extra: &[&str]| -> Vec<String> {
+        ls(extra)["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["message_id"].as_str().unwrap().to_owned())
+            .collect()
+    };
+
+    let doc = ls(&["--group-by", "header:sig"]);
+    let mut groups: Vec<(String, u64)> = doc["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            (
+                g["key"]["header:sig"].as_str().unwrap().to_owned(),
+                g["count"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    groups.sort();
+    let expected: Vec<(String, u64)> = [
+        ("\"\\xff\"", 2),
+        ("\"\\\\xff\"", 1),
+        ("5", 1),
+        ("bytes:ff", 1),
+        ("i32:5", 1),
+    ]
+    .into_iter()
+    .map(|(k, n)| (k.to_owned(), n))
+    .collect();
+    let mut expected = expected;
+    expected.sort();
+    assert_eq!(groups, expected, "{doc}");
+    let out = run(&["dead", "ls", &q, "--group-by", "header:sig"]);
+    let table_text = stdout(&out);
+    for key in [
+        "| \"\\xff\"",
+        "| \"\\\\xff\"",
+        "| bytes:ff",
+        "| i32:5",
+        "| 5 ",
+    ] {
+        assert!(table_text.contains(key), "{key}: {table_text}");
+    }
+
+    // Plain text is text: the four characters, never the byte or the byte array.
+    assert_eq!(ids(&["--header", "sig=\\xff"]), ["text"]);
+    // A typed key, as the groups show it, selects its group alone.
+    assert_eq!(ids(&["--header", "sig:=\"\\xff\""]), ["byte-1", "byte-2"]);
+    assert_eq!(ids(&["--header", "sig:=\"\\\\xff\""]), ["text"]);
+    assert_eq!(ids(&["--header", "sig:=bytes:ff"]), ["array"]);
+    // A number matches its text as before; the typed key tells the integer from the string.
+    assert_eq!(ids(&["--header", "sig=5"]), ["int", "five"]);
+    assert_eq!(ids(&["--header", "sig:=i32:5"]), ["int"]);
+    assert_eq!(ids(&["--header", "sig:=5"]), ["five"]);
+    // A bare backslash in a typed key is refused, never guessed at.
+    let out = run(&["dead", "ls", &q, "--header", "sig:=\\xff"]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(stderr(&out).contains("quote it"), "{}", stderr(&out));
+    // Every command takes the same filters: the purge's dry run counts the two bytes.
+    let out = run(&[
+        "dead",
+        "purge",
+        &q,
+        "--header",
+        "sig:=\"\\xff\"",
+        "--dry-run",
+    ]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(stdout(&out).contains("2 dead letters"), "{}", stdout(&out));
+    assert_eq!(broker.count(&dead), 6, "peeking changes nothing");
+}

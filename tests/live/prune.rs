@@ -238,6 +238,30 @@ fn prune_keeps_what_waits_and_what_the_topology_file_lists() {
         Some(1),
         "the deferred job still waits"
     );
+    // Why, in words that agree with the count, and what to do: wait, then prune again.
+    let why = |doc: &serde_json::Value, name: &str| {
+        doc["hold_queues"]
+            .as_array()
+            .expect("rows")
+            .iter()
+            .find(|r| r["hold_queue"] == name)
+            .map(|r| r["why"].as_str().unwrap_or_default().to_owned())
+    };
+    assert_eq!(
+        why(&doc, &waiting).as_deref(),
+        Some(
+            format!(
+                "1 message waiting (statistics): it goes back to {q} within {}; prune again then",
+                queuey_cli::duration::format_millis(DEFER_HOLD_MS)
+            )
+            .as_str()
+        )
+    );
+    let text = stdout(&run(&["--dry-run"]));
+    assert!(
+        text.contains("1 message waiting (statistics)") && !text.contains("message(s)"),
+        "{text}"
+    );
     // --unlisted without delays in the file: refused.
     let (mut cmd, _dir) = queuey();
     let out = cmd
@@ -504,4 +528,77 @@ fn holds_ls_takes_the_queue_settings_of_status_verify_and_prune() {
             stderr(&out)
         );
     }
+}
+
+/// The rule of both versions: RabbitMQ refuses `if-empty` and `if-unused` deletes of a quorum
+/// queue, so `holds prune` never deletes a quorum hold queue, empty or not; it says what will:
+/// its messages go back to q within its delay, and its own queue TTL (`x-expires`, which a
+/// quorum queue honours on 3.10.8 and 4.3.6 alike) deletes it once unused.
+#[test]
+fn a_quorum_hold_queue_is_left_with_what_will_delete_it() {
+    let broker = Broker::connect();
+    let q = broker.queue_name("prune-quorum");
+    let hold = |ttl: u32| {
+        let name = format!("{q}.deferred.{ttl}");
+        broker.declare(
+            &name,
+            table(vec![
+                ("x-queue-type", long_str("quorum")),
+                ("x-message-ttl", AMQPValue::LongLongInt(i64::from(ttl))),
+                ("x-dead-letter-exchange", long_str("")),
+                ("x-dead-letter-routing-key", long_str(&q)),
+                ("x-expires", AMQPValue::LongLongInt(2 * i64::from(ttl))),
+            ]),
+        );
+        name
+    };
+    let (busy, idle) = (hold(600_000), hold(900_000));
+    broker.publish(&busy, &[b"one", b"two"], None);
+    eventually(
+        "the statistics of the quorum hold queues",
+        Duration::from_secs(60),
+        || {
+            (broker
+                .api_queue(&busy)
+                .is_some_and(|v| v["messages"] == 2 && v["consumers"].is_u64())
+                && broker
+                    .api_queue(&idle)
+                    .is_some_and(|v| v["messages"] == 0 && v["consumers"].is_u64()))
+            .then_some(())
+        },
+    );
+    let (mut cmd, _dir) = queuey();
+    let out = cmd
+        .args(["holds", "prune", &q, "--yes", "-o", "json"])
+        .output()
+        .expect("queuey runs");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc = json(&out);
+    let row = |name: &str| {
+        doc["hold_queues"]
+            .as_array()
+            .expect("rows")
+            .iter()
+            .find(|r| r["hold_queue"] == name)
+            .cloned()
+            .unwrap_or_else(|| panic!("{name}: {doc}"))
+    };
+    let never = "a quorum queue, which RabbitMQ cannot delete only if empty and unused, so \
+                 queuey never deletes it";
+    assert_eq!(row(&busy)["outcome"], "left");
+    assert_eq!(
+        row(&busy)["why"],
+        format!(
+            "{never}; 2 messages waiting go back to {q} within 10m; it deletes itself once \
+             unused for 20m (its queue TTL)"
+        )
+    );
+    assert_eq!(row(&idle)["outcome"], "left");
+    assert_eq!(
+        row(&idle)["why"],
+        format!("{never}; it deletes itself once unused for 30m (its queue TTL)")
+    );
+    assert_eq!(doc["deleted"], 0);
+    assert_eq!(broker.message_count(&busy), Some(2), "nothing lost");
+    assert_eq!(broker.message_count(&idle), Some(0));
 }

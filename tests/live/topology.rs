@@ -1983,3 +1983,89 @@ fn every_remedy_printed_for_a_shell_works_when_pasted() {
     );
     drop(in_vhost);
 }
+
+/// Without the management API no queue's type is read (AMQP cannot read one), nor the vhost's
+/// default queue type: `verify`, `status` and `holds ls` claim no type rather than the classic
+/// queuey would compute. Two quorum queues declared explicitly (`x-queue-type`) in a classic
+/// vhost: each version's API says quorum, and the fallback says it did not read the type.
+#[test]
+fn without_the_api_no_type_is_claimed_for_quorum_queues_declared_explicitly() {
+    let broker = Broker::connect();
+    let q = logical(&broker, "typeless");
+    let dead = format!("{q}.dead");
+    for name in [&q, &dead] {
+        broker.declare(name, table(vec![("x-queue-type", long_str("quorum"))]));
+        assert_eq!(
+            broker.api_queue(name).expect("declared")["type"],
+            "quorum",
+            "{name}"
+        );
+    }
+    let off = ["--api-url", "http://127.0.0.1:1"];
+    let with_off = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend(off);
+        run(&all)
+    };
+
+    let out = with_off(&["verify", &q, "--max-priority", "0"]);
+    assert_eq!(code(&out), 6, "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(!text.contains("classic"), "{text}");
+    for role in [
+        "work queue (type not read without the management API)",
+        "dead-letter queue (type not read without the management API)",
+    ] {
+        assert!(text.contains(role), "{role}: {text}");
+    }
+    // With the API, the same queues are named quorum (what the fallback must not contradict).
+    let text = stdout(&run(&["verify", &q, "--max-priority", "0"]));
+    assert!(
+        text.contains("work queue (quorum)") && text.contains("dead-letter queue (quorum)"),
+        "{text}"
+    );
+
+    let out = with_off(&["status", &q, "--max-priority", "0"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(!text.contains("classic"), "{text}");
+    let out = with_off(&["status", &q, "--max-priority", "0", "-o", "json"]);
+    let l = &json(&out)["logical_queues"][0];
+    assert_eq!(
+        (&l["queue_type"], &l["work"]["type"], &l["dead"]["type"]),
+        (&Value::Null, &Value::Null, &Value::Null),
+        "{l}"
+    );
+
+    // A missing queue: `declare` would give it the vhost's default type, which AMQP cannot read.
+    let missing = logical(&broker, "typeless-missing");
+    let out = with_off(&["status", &missing, "--max-priority", "0"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("missing: `") && !text.contains("classic"),
+        "{text}"
+    );
+    let out = with_off(&["verify", &missing, "--max-priority", "0"]);
+    let text = stdout(&out);
+    assert!(
+        text.contains("work queue (type not read without the management API)")
+            && !text.contains("classic"),
+        "{text}"
+    );
+    // Named in the declaration (`--queue-type quorum`), the type of the missing q is known.
+    let text = stdout(&with_off(&[
+        "verify",
+        &missing,
+        "--queue-type",
+        "quorum",
+        "--max-priority",
+        "0",
+    ]));
+    assert!(text.contains("work queue (quorum)"), "{text}");
+
+    // `holds ls` lists through the API alone: without it, it fails and names no type.
+    let out = with_off(&["holds", "ls", &q]);
+    assert_eq!(code(&out), 6, "{}", stderr(&out));
+    assert!(!stdout(&out).contains("classic"), "{}", stdout(&out));
+}

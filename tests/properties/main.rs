@@ -6,6 +6,7 @@
 
 mod dead_letters;
 mod envelope;
+mod header_keys;
 mod payload_filters;
 mod plan;
 mod sanitize;

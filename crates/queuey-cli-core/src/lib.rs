@@ -13,7 +13,7 @@
 //! - [`endpoint`], [`tls`]: where the broker is and how to reach it (parsed, not connected);
 //! - [`duration`], [`redact`], [`shell`], [`sanitize`], [`suggest`], [`error`]: durations,
 //!   passwords masked, shell quoting, outside text escaped, "did you mean", errors and exit
-//!   codes.
+//!   codes; [`words`]: nouns and verbs that agree with a count.
 
 pub mod claims;
 pub mod cluster;
@@ -31,3 +31,4 @@ pub mod suggest;
 pub mod tls;
 pub mod topology;
 pub mod user_id;
+pub mod words;

@@ -14,7 +14,7 @@ use super::decode::{AgeFrom, Cause, DeadLetter, Message};
 use super::json_text;
 use super::number::Decimal;
 use super::pointer::{self, Pointer};
-use super::value::Properties;
+use super::value::{Properties, Value};
 
 /// An inclusive range of attempts: `3`, `3..`, `..5`, `2..5`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,37 +62,86 @@ impl AttemptRange {
     }
 }
 
-/// One `--header` condition: `NAME=VALUE` (the header's value, shown as text, equals VALUE) or
-/// `NAME` (the header is present).
+/// One `--header` condition: `NAME=TEXT`, `NAME:=KEY` or `NAME` (the header is present).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HeaderCondition {
     pub name: String,
-    pub value: Option<String>,
+    pub value: HeaderValue,
+}
+
+/// What a `--header` condition asks of the header's value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HeaderValue {
+    /// `NAME`: any value.
+    Any,
+    /// `NAME=TEXT`: a string (short or long) of exactly TEXT's bytes, or a number, boolean,
+    /// timestamp or decimal that [`Value::display`] writes as TEXT. Never a string that is not
+    /// UTF-8, a byte array, an array, a table or void: what `dead show` prints for those is not
+    /// the value (the byte 0xff prints as the text `\xff`); `NAME:=KEY` names them.
+    Text(String),
+    /// `NAME:=KEY`: exactly the AMQP value whose typed key ([`Value::key`], what `--group-by
+    /// header:NAME` shows) is KEY, type included; kept as that key.
+    Exactly(String),
 }
 
 impl HeaderCondition {
-    /// Whether the message's headers satisfy this condition: the header is present and, with a
-    /// value, shows as exactly that value.
+    /// Whether the message's headers satisfy this condition.
     pub fn holds(&self, properties: &Properties) -> bool {
         properties
             .header(&self.name)
-            .is_some_and(|v| self.value.as_ref().is_none_or(|want| &v.display() == want))
+            .is_some_and(|v| match &self.value {
+                HeaderValue::Any => true,
+                HeaderValue::Text(want) => text_matches(v, want),
+                HeaderValue::Exactly(key) => v.key() == *key,
+            })
     }
 
     pub fn parse(text: &str) -> Result<HeaderCondition, String> {
         let (name, value) = match text.split_once('=') {
-            Some((n, v)) => (n, Some(v.to_owned())),
-            None => (text, None),
+            Some((n, v)) => match n.strip_suffix(':') {
+                Some(n) => {
+                    let value = Value::parse_key(v).map_err(|e| {
+                        format!(
+                            "invalid header filter {text:?}: {e} (NAME:=KEY takes a value as \
+                             `dead ls --group-by header:NAME` shows it: acme, \"\\xff\", i32:5)"
+                        )
+                    })?;
+                    (n, HeaderValue::Exactly(value.key()))
+                }
+                None => (n, HeaderValue::Text(v.to_owned())),
+            },
+            None => (text, HeaderValue::Any),
         };
         if name.is_empty() {
             return Err(format!(
-                "invalid header filter {text:?}: write NAME=VALUE or NAME"
+                "invalid header filter {text:?}: write NAME=TEXT, NAME:=KEY or NAME"
             ));
         }
         Ok(HeaderCondition {
             name: name.to_owned(),
             value,
         })
+    }
+}
+
+/// Whether `v` is what `NAME=TEXT` asks for ([`HeaderValue::Text`]).
+fn text_matches(v: &Value, want: &str) -> bool {
+    match v {
+        Value::ShortStr(s) => s == want,
+        Value::LongStr(b) => b == want.as_bytes(),
+        Value::Bool(_)
+        | Value::I8(_)
+        | Value::U8(_)
+        | Value::I16(_)
+        | Value::U16(_)
+        | Value::I32(_)
+        | Value::U32(_)
+        | Value::I64(_)
+        | Value::F32(_)
+        | Value::F64(_)
+        | Value::Decimal { .. }
+        | Value::Timestamp(_) => v.display() == want,
+        Value::Bytes(_) | Value::Array(_) | Value::Table(_) | Value::Void => false,
     }
 }
 
@@ -316,7 +365,8 @@ impl GroupKey {
         }
     }
 
-    /// This key's value for `dl`; `None` is shown as "(none)".
+    /// This key's value for `dl`; `None` is shown as "(none)". A header's is its typed key
+    /// ([`Value::key`]): two values are one group only if they are the same AMQP value.
     pub fn value(&self, dl: &DeadLetter, properties: &Properties) -> Option<String> {
         match self {
             GroupKey::Cause => Some(dl.cause.as_str().to_owned()),
@@ -327,7 +377,7 @@ impl GroupKey {
             GroupKey::FirstDeathQueue => dl.first_death.queue.clone(),
             GroupKey::FirstDeathReason => dl.first_death.reason.clone(),
             GroupKey::ContentType => dl.content_type.clone(),
-            GroupKey::Header(n) => properties.header(n).map(|v| v.display()),
+            GroupKey::Header(n) => properties.header(n).map(Value::key),
         }
     }
 }
@@ -563,6 +613,59 @@ mod tests {
         assert!(!f.matches_headers(&dl(), &p, 0));
     }
 
+    /// The byte 0xff and the four characters `\xff` print alike in `dead show`; a filter and a
+    /// group tell them apart, and `NAME:=KEY` names either.
+    #[test]
+    fn bytes_and_text_that_print_alike_are_two_values() {
+        use crate::dead::value::{Table, Value};
+        let props = |v: Value| {
+            let mut h = Table::new();
+            h.insert("sig".into(), v);
+            Properties {
+                headers: Some(h),
+                ..Properties::default()
+            }
+        };
+        let byte = props(Value::LongStr(vec![0xff]));
+        let text = props(Value::LongStr(b"\\xff".to_vec()));
+        let bytes = props(Value::Bytes(vec![0xff]));
+        let short = props(Value::ShortStr("\\xff".into()));
+        let holds = |spec: &str, p: &Properties| HeaderCondition::parse(spec).unwrap().holds(p);
+        // Plain text is text: the string of those four characters, short or long.
+        assert!(holds("sig=\\xff", &text));
+        assert!(holds("sig=\\xff", &short));
+        assert!(!holds("sig=\\xff", &byte));
+        assert!(!holds("sig=\\xff", &bytes));
+        // A typed key is one value.
+        assert!(holds("sig:=\"\\xff\"", &byte));
+        assert!(!holds("sig:=\"\\xff\"", &text));
+        assert!(holds("sig:=\"\\\\xff\"", &text));
+        assert!(!holds("sig:=\"\\\\xff\"", &short));
+        assert!(holds("sig:=bytes:ff", &bytes));
+        assert!(holds("sig:=shortstr:\"\\\\xff\"", &short));
+        // A bare backslash is refused rather than guessed at.
+        assert!(HeaderCondition::parse("sig:=\\xff").is_err());
+        // Four groups, four keys.
+        let mut g = Grouping::new(vec![GroupKey::Header("sig".into())]);
+        for p in [&byte, &text, &bytes, &short, &byte] {
+            g.add(&dl(), p);
+        }
+        let keys: Vec<_> = g
+            .sorted()
+            .into_iter()
+            .map(|(k, s)| (k[0].clone(), s.count))
+            .collect();
+        assert_eq!(
+            keys,
+            vec![
+                (Some("\"\\xff\"".to_owned()), 2),
+                (Some("\"\\\\xff\"".to_owned()), 1),
+                (Some("bytes:ff".to_owned()), 1),
+                (Some("shortstr:\"\\\\xff\"".to_owned()), 1),
+            ]
+        );
+    }
+
     /// Empty means "every message" (a purge then empties the whole queue at once): any one
     /// filter makes it not empty.
     #[test]
@@ -668,13 +771,20 @@ mod tests {
             !filter(&["tenant=globex", "n=5"], vec![Cause::Fatal], vec![])
                 .matches_headers(&d, &p, 0)
         );
-        // Values compare as `dead show` prints them: typed numbers and booleans as text, a
-        // nested table only by presence (its printed form is not a plain value).
+        // Plain text matches strings, and numbers and booleans as `dead show` prints them; a
+        // nested table only by presence or by its typed key.
         assert!(filter(&["flag=true"], vec![], vec![]).matches_headers(&d, &p, 0));
         assert!(!filter(&["flag=1"], vec![], vec![]).matches_headers(&d, &p, 0));
         assert!(!filter(&["n=5.0"], vec![], vec![]).matches_headers(&d, &p, 0));
         assert!(filter(&["meta"], vec![], vec![]).matches_headers(&d, &p, 0));
         assert!(!filter(&["meta=eu"], vec![], vec![]).matches_headers(&d, &p, 0));
+        assert!(!filter(&["meta={region=eu}"], vec![], vec![]).matches_headers(&d, &p, 0));
+        assert!(
+            filter(&["meta:=table:{\"region\"=\"eu\"}"], vec![], vec![]).matches_headers(&d, &p, 0)
+        );
+        assert!(filter(&["n:=i64:5"], vec![], vec![]).matches_headers(&d, &p, 0));
+        assert!(!filter(&["n:=i32:5"], vec![], vec![]).matches_headers(&d, &p, 0));
+        assert!(!filter(&["n:=5"], vec![], vec![]).matches_headers(&d, &p, 0));
         assert!(
             !filter(&["region"], vec![], vec![]).matches_headers(&d, &p, 0),
             "not a top-level header"
@@ -684,14 +794,14 @@ mod tests {
             HeaderCondition::parse("k=a=b").unwrap(),
             HeaderCondition {
                 name: "k".into(),
-                value: Some("a=b".into())
+                value: HeaderValue::Text("a=b".into())
             }
         );
         assert_eq!(
             HeaderCondition::parse("k=").unwrap(),
             HeaderCondition {
                 name: "k".into(),
-                value: Some(String::new())
+                value: HeaderValue::Text(String::new())
             }
         );
     }

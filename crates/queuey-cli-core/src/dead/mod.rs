@@ -16,4 +16,5 @@ pub mod replay;
 pub mod report;
 pub mod returns;
 pub mod room;
+pub mod typed_key;
 pub mod value;

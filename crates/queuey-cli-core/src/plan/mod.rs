@@ -336,6 +336,35 @@ pub struct QueuePlan {
     pub computed_arguments: Map<String, Value>,
 }
 
+impl QueuePlan {
+    /// Whether the computed type is the type a declare gives the queue: with the management
+    /// API, which read the vhost's default queue type, always; in the AMQP fallback only when
+    /// the declaration names it (`x-queue-type`), since a queue declared without it is of the
+    /// vhost's default type, which AMQP cannot read.
+    pub fn computed_type_known(&self) -> bool {
+        self.source == Source::ManagementApi
+            || self
+                .computed_arguments
+                .contains_key(topology::ARG_QUEUE_TYPE)
+    }
+
+    /// The queue's type as far as queuey knows it: the live one where the source tells it,
+    /// else the computed one when it is known ([`QueuePlan::computed_type_known`]) and is the
+    /// queue's: the queue is missing (a declare creates that type), or the API read it, or the
+    /// fallback's probe found it equivalent. `None`: the AMQP fallback cannot tell.
+    pub fn known_type(&self) -> Option<&str> {
+        if let Some(t) = &self.live_type {
+            return Some(t);
+        }
+        let unread = self.source == Source::AmqpProbe
+            && !matches!(self.status, Status::Create | Status::InSync);
+        (self.computed_type_known() && !unread).then_some(self.queue_type)
+    }
+}
+
+/// What a report says in place of a type [`QueuePlan::known_type`] does not know.
+pub const TYPE_NOT_READ: &str = "type not read without the management API";
+
 /// The arguments RabbitMQ compares on a redeclare, per queue type (seen on 3.10.8: each type
 /// accepts its own set and compares every argument it accepts; any other `x-` argument is
 /// ignored on a classic or quorum queue, and refused when creating one of a type that does not

@@ -12,9 +12,14 @@ use std::collections::BTreeSet;
 
 use serde::Serialize;
 
+use crate::duration::format_millis;
+use crate::words::{by_count, plural};
+
 /// What queuey knows of one live hold queue.
 #[derive(Clone, Debug, PartialEq)]
 pub struct HoldFacts {
+    /// The logical queue `q` whose hold queue it is.
+    pub queue: String,
     pub name: String,
     pub ttl_ms: u32,
     /// Ready + unacknowledged, by the statistics; `None` until the broker reports it.
@@ -24,6 +29,9 @@ pub struct HoldFacts {
     pub queue_type: Option<String>,
     /// Whether its arguments are those its name implies.
     pub arguments_ok: bool,
+    /// Its queue TTL, in ms: `x-expires`, or an `expires` policy, the shorter of the two
+    /// (`None`: it never expires by itself).
+    pub expires_ms: Option<u64>,
     /// Why it may not be a hold queue at all ([`super::missing_hold_marks`]); `None` when it
     /// carries the marks of one.
     pub not_a_hold_queue: Option<String>,
@@ -52,19 +60,54 @@ pub fn decide(h: &HoldFacts, scope: &PruneScope) -> Decision {
     if let Some(why) = &h.not_a_hold_queue {
         return Decision::Keep(why.clone());
     }
+    let delay = format_millis(h.ttl_ms);
     if h.queue_type.as_deref() == Some("quorum") {
-        return Decision::Keep(
-            "a quorum queue: RabbitMQ cannot delete one only if empty and unused".to_owned(),
-        );
+        // RabbitMQ refuses `if-empty` and `if-unused` on a quorum queue, and a delete without
+        // them could drop a job deferred into it meanwhile: queuey never deletes one. What
+        // does: the queue's own TTL, once its jobs have gone back and no job waits in it.
+        let way_out = match h.expires_ms {
+            Some(ms) => format!(
+                "it deletes itself once unused for {} (its queue TTL)",
+                format_millis(ms)
+            ),
+            None => "it has no queue TTL (x-expires) to delete itself: once it is empty and no \
+                     job is deferred by this delay, delete it yourself (rabbitmqctl \
+                     delete_queue, the management UI)"
+                .to_owned(),
+        };
+        let waiting = match h.messages {
+            Some(0) => String::new(),
+            Some(n) => format!(
+                "; {} waiting {} back to {} within {delay}",
+                plural(n, "message"),
+                by_count(n, "goes", "go"),
+                h.queue
+            ),
+            None => format!(
+                "; any message waiting goes back to {} within {delay}",
+                h.queue
+            ),
+        };
+        return Decision::Keep(format!(
+            "a quorum queue, which RabbitMQ cannot delete only if empty and unused, so queuey \
+             never deletes it{waiting}; {way_out}"
+        ));
     }
     match h.messages {
         Some(0) => {}
-        Some(n) => return Decision::Keep(format!("{n} message(s) waiting (statistics)")),
+        Some(n) => {
+            return Decision::Keep(format!(
+                "{} waiting (statistics): {} back to {} within {delay}; prune again then",
+                plural(n, "message"),
+                by_count(n, "it goes", "they go"),
+                h.queue
+            ));
+        }
         None => return Decision::Keep("its message count is not reported yet".to_owned()),
     }
     match h.consumers {
         Some(0) => {}
-        Some(n) => return Decision::Keep(format!("{n} consumer(s)")),
+        Some(n) => return Decision::Keep(plural(n, "consumer")),
         None => return Decision::Keep("its consumer count is not reported yet".to_owned()),
     }
     let unlisted = scope
@@ -88,12 +131,14 @@ mod tests {
 
     fn hold(ttl: u32) -> HoldFacts {
         HoldFacts {
+            queue: "q".into(),
             name: format!("q.deferred.{ttl}"),
             ttl_ms: ttl,
             messages: Some(0),
             consumers: Some(0),
             queue_type: Some("classic".into()),
             arguments_ok: true,
+            expires_ms: Some(2 * u64::from(ttl)),
             not_a_hold_queue: None,
         }
     }
@@ -107,18 +152,83 @@ mod tests {
             f(&mut h);
             decide(&h, &all)
         };
-        assert!(
-            matches!(busy(|h| h.messages = Some(1)), Decision::Keep(w) if w.contains("1 message"))
+        assert_eq!(
+            busy(|h| h.messages = Some(1)),
+            Decision::Keep(
+                "1 message waiting (statistics): it goes back to q within 1s; prune again then"
+                    .into()
+            )
+        );
+        assert_eq!(
+            busy(|h| h.messages = Some(2)),
+            Decision::Keep(
+                "2 messages waiting (statistics): they go back to q within 1s; prune again then"
+                    .into()
+            )
         );
         assert!(matches!(busy(|h| h.messages = None), Decision::Keep(_)));
-        assert!(
-            matches!(busy(|h| h.consumers = Some(2)), Decision::Keep(w) if w.contains("2 consumer"))
+        assert_eq!(
+            busy(|h| h.consumers = Some(2)),
+            Decision::Keep("2 consumers".into())
+        );
+        assert_eq!(
+            busy(|h| h.consumers = Some(1)),
+            Decision::Keep("1 consumer".into())
         );
         assert!(matches!(busy(|h| h.consumers = None), Decision::Keep(_)));
         assert!(
             matches!(busy(|h| h.queue_type = Some("quorum".into())), Decision::Keep(w) if w.contains("quorum"))
         );
         assert_eq!(busy(|h| h.queue_type = None), Decision::Prune);
+    }
+
+    /// queuey never deletes a quorum hold queue: the reason says what will, with or without
+    /// messages waiting in it.
+    #[test]
+    fn a_quorum_hold_queue_is_left_with_the_way_out() {
+        let quorum = |messages: Option<u64>, expires_ms: Option<u64>| {
+            let mut h = hold(30_000);
+            h.queue_type = Some("quorum".into());
+            h.messages = messages;
+            h.expires_ms = expires_ms;
+            decide(&h, &PruneScope::default())
+        };
+        let never = "a quorum queue, which RabbitMQ cannot delete only if empty and unused, so \
+                     queuey never deletes it";
+        assert_eq!(
+            quorum(Some(0), Some(60_000)),
+            Decision::Keep(format!(
+                "{never}; it deletes itself once unused for 1m (its queue TTL)"
+            ))
+        );
+        assert_eq!(
+            quorum(Some(1), Some(60_000)),
+            Decision::Keep(format!(
+                "{never}; 1 message waiting goes back to q within 30s; it deletes itself once \
+                 unused for 1m (its queue TTL)"
+            ))
+        );
+        assert_eq!(
+            quorum(Some(3), Some(60_000)),
+            Decision::Keep(format!(
+                "{never}; 3 messages waiting go back to q within 30s; it deletes itself once \
+                 unused for 1m (its queue TTL)"
+            ))
+        );
+        let Decision::Keep(why) = quorum(Some(3), None) else {
+            panic!("a quorum queue is never pruned");
+        };
+        assert!(
+            why.contains("no queue TTL") && why.contains("delete it yourself"),
+            "{why}"
+        );
+        let Decision::Keep(why) = quorum(None, None) else {
+            panic!("a quorum queue is never pruned");
+        };
+        assert!(
+            why.contains("any message waiting goes back to q within 30s"),
+            "{why}"
+        );
     }
 
     #[test]

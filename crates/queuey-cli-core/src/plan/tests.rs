@@ -983,3 +983,44 @@ fn an_invalid_arg_reply_is_a_refusal() {
     let text = joined(&remedies(&[&p], "qv"));
     assert!(text.contains("--max-priority 0"), "{text}");
 }
+
+/// A type is named only where queuey knows it: read by the API, or, in the AMQP fallback,
+/// named by the declaration (`x-queue-type`) of a queue that is missing or found equivalent.
+/// A classic queue is declared without `x-queue-type`, so it is of the vhost's default type,
+/// which AMQP cannot read: the fallback knows no type for it, existing or not.
+#[test]
+fn a_type_is_known_only_where_it_was_read_or_declared() {
+    let [classic, _] = long_lived_queues(&with_ttl("orders", 6000), QueueType::Classic);
+    let [pinned, _] = long_lived_queues(&quorum("jobs"), QueueType::Classic);
+    for outcome in [
+        ProbeOutcome::Missing,
+        ProbeOutcome::Exists,
+        ProbeOutcome::Equivalent,
+    ] {
+        let p = plan_from_probe(&classic, &outcome, "/");
+        assert_eq!(p.known_type(), None, "{outcome:?}");
+        assert!(!p.computed_type_known());
+    }
+    for (outcome, known) in [
+        (ProbeOutcome::Missing, Some("quorum")),
+        (ProbeOutcome::Equivalent, Some("quorum")),
+        (ProbeOutcome::Exists, None),
+    ] {
+        let p = plan_from_probe(&pinned, &outcome, "/");
+        assert_eq!(p.known_type(), known, "{outcome:?}");
+        assert!(p.computed_type_known());
+    }
+    // With the API: the live type where the queue exists, else the computed one.
+    assert_eq!(diff_queue(&classic, None).known_type(), Some("classic"));
+    let [in_quorum_vhost, _] = long_lived_queues(&with_ttl("orders", 6000), QueueType::Quorum);
+    assert_eq!(
+        diff_queue(&in_quorum_vhost, None).known_type(),
+        Some("quorum")
+    );
+    let mut live_quorum = live(json!({"x-message-ttl": 6000}));
+    live_quorum.queue_type = Some("quorum".into());
+    assert_eq!(
+        diff_queue(&classic, Some(&live_quorum)).known_type(),
+        Some("quorum")
+    );
+}
