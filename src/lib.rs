@@ -9,7 +9,7 @@
 
 pub use queuey_cli_core::{
     claims, cluster, dead, duration, endpoint, error, message_size, plan, queue, redact, shell,
-    suggest, tls, topology, words,
+    suggest, tls, topology, user_id, words,
 };
 
 pub mod broker;

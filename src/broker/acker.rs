@@ -23,6 +23,7 @@ use super::session::Session;
 use crate::dead::decode::{HEADER_RESCUED_AT, Message, X_DELIVERY_COUNT};
 use crate::dead::value::Value;
 use crate::error::{Error, Kind, Result};
+use crate::user_id::HEADER_USER_ID;
 
 /// Acks deliveries held on one channel.
 pub struct Acker<'a> {
@@ -101,7 +102,10 @@ impl<'a> Acker<'a> {
 /// Replaces quorum messages on their last delivery by fresh copies: a confirmed copy of each
 /// message is published to the queue, and only then the held original is acked. The copy carries the
 /// `x-queuey-rescued-at` timestamp and no `x-delivery-count`. Nothing is lost; the message
-/// changes its place in the queue.
+/// changes its place in the queue. A `user_id` the broker would refuse from this connection
+/// (another user's, and the user without the `impersonator` tag: the channel would close, and
+/// every copy of the batch fail with it) is not the copy's property: the copy keeps it in the
+/// header `x-queuey-user-id`, which a replay makes the property again.
 pub struct Rescuer<'a> {
     session: &'a Session,
     queue: String,
@@ -191,15 +195,33 @@ impl<'a> Rescuer<'a> {
         if batch.is_empty() {
             return Ok(());
         }
+        // Asked before the first publish: a refused user_id would close the channel, failing
+        // every copy of the batch (and the peek with them).
+        let mut refused_user = Vec::with_capacity(batch.len());
+        for (_, message) in batch.iter() {
+            let claimed = message.properties.user_id.as_deref();
+            refused_user.push(super::user_id::refusal(self.session, claimed).await?);
+        }
         let ch = self.confirm_channel().await?;
         let now = crate::clock::now_secs();
         let mut pending = Vec::with_capacity(batch.len());
         let mut copies = Vec::with_capacity(batch.len());
-        for (_, message) in batch.iter() {
+        let mut moved = Vec::new();
+        for ((_, message), refused_user) in batch.iter().zip(refused_user) {
             let mut copy = message.properties.clone();
+            let user_id = copy.user_id.take_if(|_| refused_user.is_some());
             let headers = copy.headers.get_or_insert_with(Default::default);
             headers.remove(X_DELIVERY_COUNT);
             headers.insert(HEADER_RESCUED_AT.to_owned(), Value::Timestamp(now));
+            if let (Some(user_id), Some(user)) = (user_id, refused_user) {
+                // The broker would refuse the copy with it, and a return ends the message:
+                // the copy keeps it in a header instead.
+                headers.insert(
+                    HEADER_USER_ID.to_owned(),
+                    Value::LongStr(user_id.clone().into_bytes()),
+                );
+                moved.push((user_id, user));
+            }
             let props = properties_to_amqp(&copy).map_err(|e| {
                 Error::new(Kind::BrokerRefused, format!("cannot copy a message: {e}"))
             })?;
@@ -217,7 +239,7 @@ impl<'a> Rescuer<'a> {
                 .await
                 .map_err(|e| self.session.amqp_error(&e, context))?;
             pending.push(confirm);
-            copies.push(copy.headers);
+            copies.push((copy.user_id, copy.headers));
         }
         let mut refused = 0usize;
         for confirm in pending {
@@ -238,13 +260,31 @@ impl<'a> Rescuer<'a> {
                 ),
             ));
         }
-        for ((tag, message), headers) in batch.iter_mut().zip(copies) {
+        for ((tag, message), (user_id, headers)) in batch.iter_mut().zip(copies) {
             holder
                 .basic_ack(*tag, BasicAckOptions::default())
                 .await
                 .map_err(|e| self.session.amqp_error(&e, context))?;
             self.count += 1;
+            message.properties.user_id = user_id;
             message.properties.headers = headers;
+        }
+        if let Some((user_id, user)) = moved.first() {
+            use crate::output::{by_count, plural};
+            let n = moved.len() as u64;
+            self.session.note(&format!(
+                "warning: {} of {:?} on {} last delivery carried another user's user_id \
+                 ({user_id:?}{}), which the broker takes only from that user or from one with \
+                 the impersonator tag, and queuey is connected as {user:?}: {} replaced by a \
+                 confirmed copy without the property, its value kept in the header \
+                 {HEADER_USER_ID} (a counted return would end {})",
+                plural(n, "message"),
+                self.queue,
+                by_count(n, "its", "their"),
+                by_count(n, "", ", ..."),
+                by_count(n, "it was", "each was"),
+                by_count(n, "it", "them"),
+            ));
         }
         Ok(())
     }

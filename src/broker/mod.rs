@@ -19,4 +19,5 @@ pub mod sent;
 pub mod server_properties;
 pub mod session;
 pub mod tls;
+pub mod user_id;
 pub mod watch;

@@ -81,6 +81,11 @@ impl<T> Copy<T> {
         })
     }
 
+    /// The `user_id` property the copy carries.
+    pub fn user_id(&self) -> Option<&str> {
+        self.properties.user_id().as_ref().map(ShortString::as_str)
+    }
+
     /// The same copy with another token.
     pub fn with_token<U>(self, token: U) -> Copy<U> {
         Copy {

@@ -121,6 +121,8 @@ pub struct Session {
     /// What the broker's `max_message_size` is known to allow (see `broker::message_size`):
     /// one probe per size for every command stage on this connection.
     pub(super) max_message_size: std::sync::Mutex<crate::message_size::MaxMessageSize>,
+    /// Whose `user_id` the broker takes from this connection (see `broker::user_id`).
+    pub(super) user_ids: std::sync::Mutex<crate::user_id::UserIdCheck>,
     notes: Option<Notes>,
 }
 
@@ -130,6 +132,12 @@ impl Session {
     pub fn new(settings: ConnectionSettings, purpose: &str) -> Result<Session> {
         // The API client's TLS setup fails here, before anything connects, if it fails at all.
         ApiClient::new(settings.api.clone(), &settings.tls, settings.timeout)?;
+        // EXTERNAL and ANONYMOUS send no user name: the broker names the user (a probe learns it).
+        let user = (!matches!(
+            settings.amqp.query.auth_mechanism.as_deref(),
+            Some("external" | "anonymous")
+        ))
+        .then(|| settings.amqp.username.clone());
         Ok(Session {
             given: settings,
             pinned: std::sync::OnceLock::new(),
@@ -139,6 +147,7 @@ impl Session {
             server: OnceCell::new(),
             checks: tokio::sync::Mutex::new(None),
             max_message_size: std::sync::Mutex::default(),
+            user_ids: std::sync::Mutex::new(crate::user_id::UserIdCheck::new(user)),
             notes: None,
         })
     }
@@ -150,7 +159,7 @@ impl Session {
         self
     }
 
-    fn note(&self, text: &str) {
+    pub(super) fn note(&self, text: &str) {
         if let Some(notes) = &self.notes {
             notes(text);
         }
@@ -605,7 +614,23 @@ impl Session {
                     ),
                 )
                 .with_hint("run the command again; messages not confirmed stayed where they were"),
-                _ => Error::new(Kind::BrokerRefused, format!("{context}: {text}")),
+                _ => match crate::user_id::parse_refusal(&text) {
+                    // A copy's user_id another user's: a check before publishing missed it.
+                    Some((claimed, user)) => Error::new(
+                        Kind::BrokerRefused,
+                        format!(
+                            "{context}: the broker refused a copy's user_id property {claimed:?}: \
+                             it takes a user_id only from that user, or from a user with the \
+                             impersonator tag, and queuey is connected as {user:?} ({text})"
+                        ),
+                    )
+                    .with_hint(format!(
+                        "{}; or, for dead replay, run again with --strip-user-id to publish the \
+                         copies without user_id",
+                        crate::user_id::hint(&claimed, &user, None)
+                    )),
+                    None => Error::new(Kind::BrokerRefused, format!("{context}: {text}")),
+                },
             };
         }
         if matches!(err.kind(), ErrorKind::ParsingError(_)) {

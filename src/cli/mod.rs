@@ -682,6 +682,13 @@ pub struct DeadReplayArgs {
     #[arg(long)]
     pub keep_attempts: bool,
 
+    /// Publish the copies without the `user_id` property. RabbitMQ takes a message whose
+    /// user_id is not the connection's user only from a user with the impersonator tag; without
+    /// this flag, a dead letter carrying another user's user_id stays in q.dead (or its line in
+    /// the file), counted as failed with that user named
+    #[arg(long)]
+    pub strip_user_id: bool,
+
     /// Publish copies into a full target whose overflow is drop-head (RabbitMQ's default), or
     /// into one whose length limits cannot be read (no management API, a policy queuey cannot
     /// evaluate), even though each one may push out that queue's oldest message (dead-lettered

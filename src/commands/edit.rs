@@ -350,6 +350,20 @@ async fn edit_held(
             format!("cannot copy the dead letter: {why}; the original stays in {dead:?}"),
         ));
     }
+    // So would a user_id of another user's, unless the connection's user is an impersonator.
+    if let (Some(claimed), Some(user)) = (
+        copy.user_id(),
+        crate::broker::user_id::refusal(session, copy.user_id()).await?,
+    ) {
+        return Err(Error::new(
+            Kind::BrokerRefused,
+            format!(
+                "cannot copy the dead letter: {}; the original stays in {dead:?}",
+                crate::user_id::refused(claimed, &user, None)
+            ),
+        )
+        .with_hint(crate::user_id::hint(claimed, &user, None)));
+    }
     let mut publisher = Publisher::open(session, 1, copy_id).await?;
     let mut decided = publisher.publish_many(vec![copy]).await?;
     decided.extend(publisher.flush().await?);

@@ -176,6 +176,8 @@ pub struct ReplaySettings {
     pub from_file: Option<PathBuf>,
     /// Copy envelope bodies unchanged instead of setting their `attempt` to 1.
     pub keep_attempts: bool,
+    /// `--strip-user-id`: copies go without the `user_id` property.
+    pub strip_user_id: bool,
     /// `--allow-drop-head`: copies may push out the oldest messages of a full drop-head target.
     pub allow_drop_head: bool,
     /// `--journal`: the replay journal's file (default: in the state directory).
@@ -402,6 +404,7 @@ impl Invocation {
                                 rate: a.rate.as_deref().map(parse_rate).transpose()?,
                                 from_file: a.from_file,
                                 keep_attempts: a.keep_attempts,
+                                strip_user_id: a.strip_user_id,
                                 allow_drop_head: a.allow_drop_head,
                                 journal: a.journal,
                                 blocked_timeout: a

@@ -40,3 +40,4 @@ mod purge;
 mod repair;
 mod replay;
 mod topology;
+mod user_id;

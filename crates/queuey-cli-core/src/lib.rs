@@ -30,4 +30,5 @@ pub mod shell;
 pub mod suggest;
 pub mod tls;
 pub mod topology;
+pub mod user_id;
 pub mod words;

@@ -142,15 +142,25 @@ pub(super) async fn from_file(
                 continue;
             }
             Step::Would { to, reset } => {
-                match super::room::admit_with_return(
-                    session,
-                    s,
-                    &run.rooms,
-                    &to,
-                    message.body.len(),
-                )
-                .await?
-                {
+                let claimed = message.properties.user_id.as_deref();
+                let user_id = match s.strip_user_id {
+                    true => None,
+                    false => super::publishable::user_id_refusal(session, claimed).await?,
+                };
+                let refusal = match user_id {
+                    Some(why) => Some(why),
+                    None => {
+                        super::room::admit_with_return(
+                            session,
+                            s,
+                            &run.rooms,
+                            &to,
+                            message.body.len(),
+                        )
+                        .await?
+                    }
+                };
+                match refusal {
                     None => report.would(&to, reset),
                     Some(why) => report.would_not_fit(&to, why),
                 }

@@ -1,7 +1,9 @@
 //! Whether a copy can be published at all, asked before it is: a copy the broker would refuse
 //! by closing the connection (a content header over `frame_max`) or the publisher's channel (a
-//! body over `max_message_size`) would stop the run, and every rerun at the same place; one its
-//! target has no room for, or whose hold queue could not be declared, would be refused there.
+//! body over `max_message_size`, or a `user_id` property that is another user's while the
+//! connection's user lacks the `impersonator` tag) would stop the run, and every rerun at the
+//! same place; one its target has no room for, or whose hold queue could not be declared,
+//! would be refused there.
 //! A copy refused here is not published: its dead letter stays in q.dead (its line, unrecorded,
 //! stays to replay), reported as kept with the reason, and the run goes on with the others.
 //! Written once for the replay from q.dead and from a file.
@@ -9,14 +11,15 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use crate::broker::message_size;
 use crate::broker::publish::{Copy, frame_refusal};
 use crate::broker::session::Session;
+use crate::broker::{message_size, user_id};
 use crate::dead::room::Rooms;
 use crate::error::Result;
 use crate::settings::ReplaySettings;
 
-/// Why `copy` cannot be published (`None`: it can): the frame size, the broker's
+/// Why `copy` cannot be published (`None`: it can): its `user_id` (another user's, see
+/// `broker::user_id`; `--strip-user-id` drops it from the copies), the frame size, the broker's
 /// `max_message_size`, with `--after` its hold queue, then its target's room (with `--after`,
 /// the hold queue's and that of the queue it returns to) (`holds` and
 /// `rooms` are the run's, see `after` and `room`).
@@ -27,6 +30,9 @@ pub(super) async fn refusal<T>(
     holds: &RefCell<HashMap<String, Option<String>>>,
     rooms: &RefCell<Rooms>,
 ) -> Result<Option<String>> {
+    if let Some(why) = user_id_refusal(session, copy.user_id()).await? {
+        return Ok(Some(why));
+    }
     if let Some(why) = frame_refusal(session, copy).await? {
         return Ok(Some(why));
     }
@@ -37,4 +43,19 @@ pub(super) async fn refusal<T>(
         return Ok(Some(why));
     }
     super::room::admit_with_return(session, s, rooms, &copy.queue, copy.body.len()).await
+}
+
+/// Why a copy carrying `claimed` as its `user_id` would be refused, or `None`.
+pub(super) async fn user_id_refusal(
+    session: &Session,
+    claimed: Option<&str>,
+) -> Result<Option<String>> {
+    Ok(match (claimed, user_id::refusal(session, claimed).await?) {
+        (Some(claimed), Some(user)) => Some(crate::user_id::refused(
+            claimed,
+            &user,
+            Some("--strip-user-id"),
+        )),
+        _ => None,
+    })
 }

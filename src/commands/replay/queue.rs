@@ -25,6 +25,7 @@ use super::{Pace, Shared, Tally, paced_window, publish_chunk};
 use crate::broker::peek::{Delivered, Peek};
 use crate::broker::publish::{Copy, Outcome, Publisher};
 use crate::broker::session::Session;
+use crate::dead::decode::Message;
 use crate::dead::journal::{Unfinished, digest};
 use crate::dead::peek::PeekOptions;
 use crate::dead::replay::{ReplayStamp, copy_id, replayed_in_run};
@@ -319,7 +320,11 @@ impl Reader<'_, '_> {
                     Step::Unmatched => self.keep().await,
                     Step::Would { to, reset } => {
                         let bytes = message.body.len();
-                        match self.admit(&to, bytes).await? {
+                        let refusal = match self.would_refuse_user_id(&message).await? {
+                            Some(why) => Some(why),
+                            None => self.admit(&to, bytes).await?,
+                        };
+                        match refusal {
                             None => self.tally.would(&to, reset),
                             Some(why) => self.tally.would_not_fit(&to, why),
                         }
@@ -370,6 +375,15 @@ impl Reader<'_, '_> {
     async fn admit(&self, target: &str, bytes: usize) -> Result<Option<String>> {
         let sh = self.shared;
         super::room::admit_with_return(sh.session, sh.s, &sh.rooms, target, bytes).await
+    }
+
+    /// With `--dry-run`: why a real run would keep `message` for its `user_id`, or `None`.
+    async fn would_refuse_user_id(&self, message: &Message) -> Result<Option<String>> {
+        if self.shared.s.strip_user_id {
+            return Ok(None);
+        }
+        let claimed = message.properties.user_id.as_deref();
+        super::publishable::user_id_refusal(self.shared.session, claimed).await
     }
 
     /// The dead letter stays in q.dead.

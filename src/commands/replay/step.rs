@@ -92,21 +92,17 @@ impl<'a> Stepper<'a> {
         }
         let raw = std::mem::take(&mut message.body);
         if self.restore {
-            let properties = restore_properties(&message.properties, &dl, self.stamp, self.matched);
+            let mut properties =
+                restore_properties(&message.properties, &dl, self.stamp, self.matched);
+            if s.strip_user_id {
+                properties.user_id = None;
+            }
             return match Copy::new(to.clone(), &properties, raw, false, self.matched) {
                 Ok(copy) => Step::Copy(copy),
                 Err(why) => Step::Cannot { to, why },
             };
         }
-        match copy_of(
-            raw,
-            message,
-            &dl,
-            &to,
-            self.stamp,
-            self.matched,
-            s.keep_attempts,
-        ) {
+        match copy_of(raw, message, &dl, &to, self.stamp, self.matched, s) {
             Ok(copy) => Step::Copy(copy),
             Err(why) => Step::Cannot { to, why },
         }
@@ -114,7 +110,8 @@ impl<'a> Stepper<'a> {
 }
 
 /// The replayed copy of `message` (whose body is `raw`), going to `to` and numbered `copy`; an
-/// error says why no copy can be made.
+/// error says why no copy can be made. `s` says whether the attempt is kept and the `user_id`
+/// dropped.
 fn copy_of(
     raw: Vec<u8>,
     message: &Message,
@@ -122,7 +119,7 @@ fn copy_of(
     to: &str,
     stamp: &ReplayStamp,
     copy: u64,
-    keep_attempts: bool,
+    s: &ReplaySettings,
 ) -> Result<Copy<bool>, String> {
     if to.len() > MAX_QUEUE_NAME_BYTES {
         return Err(format!(
@@ -131,8 +128,13 @@ fn copy_of(
             to.len()
         ));
     }
-    let body = replay_body(raw, dl, keep_attempts)?;
-    let properties = replay_properties(&message.properties, dl, stamp, copy, body.first_attempt());
+    let body = replay_body(raw, dl, s.keep_attempts)?;
+    let mut properties =
+        replay_properties(&message.properties, dl, stamp, copy, body.first_attempt());
+    if s.strip_user_id {
+        // `--strip-user-id`: the broker takes the copy from any user.
+        properties.user_id = None;
+    }
     let reset = matches!(body, CopyBody::Reset { .. });
     Copy::new(to.to_owned(), &properties, body.into_bytes(), reset, copy)
 }

@@ -23,6 +23,9 @@
 //! - `x-queuey-replays` counts the replays of this message (1 on the first), so a message
 //!   replayed again and again is visible in `dead ls` and `dead show`.
 //!
+//! A `user_id` that a rescue of a quorum message on its last delivery moved into the
+//! `x-queuey-user-id` header (its copy could not carry it) is the property again.
+//!
 //! Other headers (the application's own, `x-deferrals`) are kept. A queuey worker that
 //! dead-letters the copy again writes its headers afresh from the envelope, so these two
 //! `x-queuey-*` headers of queuey's own do not survive a second death in an application; they
@@ -35,6 +38,7 @@ use super::value::{Properties, Table, Value};
 use crate::topology::{
     HEADER_ATTEMPT, HEADER_ATTEMPTS, HEADER_DEATH_REASON, HEADER_ORIGINAL_QUEUE,
 };
+use crate::user_id::HEADER_USER_ID;
 
 /// How many times a message was replayed.
 pub const HEADER_REPLAYS: &str = "x-queuey-replays";
@@ -182,6 +186,13 @@ fn stamped(
         .collect();
     let mut out = props.clone_without_headers();
     let headers = out.headers.insert(kept);
+    // A user_id a rescue kept in a header (its copy could not carry it) is the property again:
+    // a replay publishes it, or keeps the dead letter, as it does any other.
+    if let Some(kept) = headers.remove(HEADER_USER_ID)
+        && out.user_id.is_none()
+    {
+        out.user_id = kept.as_text().map(str::to_owned);
+    }
     let mut record = Table::new();
     let text = |s: &str| Value::LongStr(s.as_bytes().to_vec());
     record.insert("run".into(), text(&stamp.run));
@@ -258,6 +269,27 @@ mod tests {
     use super::*;
     use crate::dead::decode::{Message, decode};
     use crate::topology::{HEADER_DEFERRALS, RabbitMqOptions};
+
+    #[test]
+    fn a_user_id_a_rescue_kept_in_a_header_is_the_property_again() {
+        let (mut props, dl) = dead_letter(ENVELOPE);
+        props.user_id = None;
+        props.headers.get_or_insert_default().insert(
+            HEADER_USER_ID.into(),
+            Value::LongStr(b"orders-app".to_vec()),
+        );
+        let out = replay_properties(&props, &dl, &stamp(), 1, true);
+        assert_eq!(out.user_id.as_deref(), Some("orders-app"));
+        assert_eq!(out.header(HEADER_USER_ID), None);
+        let out = restore_properties(&props, &dl, &stamp(), 1);
+        assert_eq!(out.user_id.as_deref(), Some("orders-app"));
+        assert_eq!(out.header(HEADER_USER_ID), None);
+        // A property set since wins; the header goes.
+        props.user_id = Some("billing".into());
+        let out = replay_properties(&props, &dl, &stamp(), 1, true);
+        assert_eq!(out.user_id.as_deref(), Some("billing"));
+        assert_eq!(out.header(HEADER_USER_ID), None);
+    }
 
     #[test]
     fn a_restored_dead_letter_keeps_its_death_record() {
