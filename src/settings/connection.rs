@@ -17,6 +17,22 @@ pub fn connection_settings(
     timeout: &str,
     tls: TlsSettings,
 ) -> Result<ConnectionSettings> {
+    // An empty value is a mistake, never "the default": `--url "$RABBIT_URL"` with the
+    // variable unset would otherwise reach whatever broker runs on this machine.
+    for (values, flag) in [
+        (urls, "--url / QUEUEY_URL"),
+        (api_urls, "--api-url / QUEUEY_API_URL"),
+    ] {
+        if values.iter().any(|v| split_list(v).is_empty()) {
+            return Err(Error::settings(format!(
+                "{flag} is empty (a variable that expanded to nothing?)"
+            ))
+            .with_hint(format!(
+                "give the address, or leave {} out for the default",
+                flag.split(' ').next().unwrap_or(flag)
+            )));
+        }
+    }
     let mut addresses = Vec::new();
     for text in urls.iter().flat_map(|u| split_list(u)) {
         addresses.push(AmqpTarget::parse(&text)?);

@@ -319,6 +319,32 @@ fn bad_urls_are_usage_errors_without_the_password() {
     }
 }
 
+/// `--url "$RABBIT_URL"` with the variable unset must not reach the machine's own broker by
+/// default: an empty address is a usage error naming the flag (it was taken as no --url).
+#[test]
+fn an_empty_url_is_a_usage_error_not_the_default_broker() {
+    for args in [
+        &["ping", "--url", ""][..],
+        &["ping", "--url", " , "],
+        &[
+            "ping",
+            "--url",
+            "amqp://127.0.0.1:5672/%2f",
+            "--api-url",
+            "",
+        ],
+    ] {
+        let (mut cmd, _dir) = queuey();
+        let out = cmd.args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("is empty"),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+}
+
 #[test]
 fn the_defaults_are_the_librarys_and_a_suffix_changes_names_as_the_librarys_option_does() {
     let args_json = |extra: &[&str]| {

@@ -137,7 +137,7 @@ pub(super) async fn from_queue(
             pace: Pace::new(s.rate),
             chunk: publish_chunk(s.rate),
         };
-        let settler = Settler::new(&acker, &shared, progress);
+        let settler = Settler::new(&acker, &shared, progress, p.kind.is_quorum());
         let (read, published, (settled, acked)) =
             tokio::join!(reader.run(p), publish.run(job_rx), settler.run(settle_rx));
         // Whatever failed, the acks that went out are counted, so that `finish` knows how many

@@ -1,6 +1,7 @@
 //! The settle stage of the queue pipeline: each held dead letter acked once its copy is safe
 //! (its journal record on disk first), kept, or rescued, in delivery order.
 
+use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
 use super::{Shared, Tally};
@@ -8,6 +9,11 @@ use crate::broker::acker::Acker;
 use crate::broker::publish::Outcome;
 use crate::error::Result;
 use crate::output::progress::Progress;
+
+/// How long the journal keeps the records of dead letters acked on a quorum q.dead after a
+/// barrier proved the acks processed by the channel: the channel may still hold them back from
+/// the queue (see `Peek::finish`), which it does for milliseconds on a working queue.
+const QUORUM_RECORDS_WAIT: Duration = Duration::from_secs(2);
 
 /// What the ack stage does with one held dead letter. Sent in delivery order (see
 /// [`Settler`]). `in_flight` marks a dead letter that went through the publish stage and holds
@@ -60,6 +66,10 @@ pub(super) struct Settler<'a, 's> {
     progress: &'a Progress,
     /// Digests of the dead letters acked since the last barrier.
     digests: Vec<String>,
+    /// On a quorum q.dead: digests acked before a barrier, with its time, whose records wait
+    /// [`QUORUM_RECORDS_WAIT`] longer (see `Settler::flush`).
+    waiting: VecDeque<(Instant, Vec<String>)>,
+    quorum: bool,
     last_barrier: Instant,
     /// Acks not sent yet: (highest tag, how many, how many of them are copies).
     pending: Option<(u64, u64, u64)>,
@@ -68,16 +78,20 @@ pub(super) struct Settler<'a, 's> {
 }
 
 impl<'a, 's> Settler<'a, 's> {
+    /// A settler of `acker`'s deliveries; `quorum` when they come from a quorum queue.
     pub(super) fn new(
         acker: &'a Acker<'s>,
         shared: &'a Shared<'a>,
         progress: &'a Progress,
+        quorum: bool,
     ) -> Settler<'a, 's> {
         Settler {
             acker,
             shared,
             progress,
             digests: Vec::new(),
+            waiting: VecDeque::new(),
+            quorum,
             last_barrier: Instant::now(),
             pending: None,
             keep_seen: false,
@@ -146,12 +160,34 @@ impl<'a, 's> Settler<'a, 's> {
             // The broker has processed these acks: their records must not answer for a twin
             // (unless the broker restarts: see `dead::journal`).
             self.acker.barrier().await?;
-            let mut journal = self.shared.journal.borrow_mut();
-            for d in self.digests.drain(..) {
-                journal.settled(&d)?;
+            let now = Instant::now();
+            let settled: Vec<String> = if self.quorum {
+                // A quorum queue's channel may hold acks back after it has processed them,
+                // until the queue's log catches up, and drops them if it closes first (see
+                // `Peek::finish`): their records stay until the channel has had time to pass
+                // them on, so that a rerun after a crash still knows those dead letters.
+                self.waiting
+                    .push_back((now, std::mem::take(&mut self.digests)));
+                let mut due = Vec::new();
+                while let Some((at, _)) = self.waiting.front()
+                    && now.duration_since(*at) >= QUORUM_RECORDS_WAIT
+                {
+                    if let Some((_, d)) = self.waiting.pop_front() {
+                        due.extend(d);
+                    }
+                }
+                due
+            } else {
+                std::mem::take(&mut self.digests)
+            };
+            if !settled.is_empty() {
+                let mut journal = self.shared.journal.borrow_mut();
+                for d in &settled {
+                    journal.settled(d)?;
+                }
+                journal.sync()?;
             }
-            journal.sync()?;
-            self.last_barrier = Instant::now();
+            self.last_barrier = now;
         }
         self.release(n, copies);
         self.progress.inc(n);
