@@ -72,7 +72,7 @@ use crate::signals::StopFlag;
 /// return when nothing proves them passed on to the queue (see [`Peek::finish`]): the channel
 /// sends what it held back as soon as the queue's log has taken a few of its commands, which
 /// takes milliseconds on a working queue.
-const QUORUM_ACKS_GRACE: Duration = Duration::from_millis(1000);
+const QUORUM_ACKS_GRACE: Duration = Duration::from_millis(500);
 
 /// The consumer priority of a quorum peek's first round (each next round's is one lower):
 /// above the default of 0 that any other consumer has.
@@ -785,7 +785,8 @@ impl<'a> Peek<'a> {
     /// to the queue as if never acked. Seen on 3.10.8 and 4.3.6 (`examples/quorum_returns`:
     /// a few hundred single acks sent just before the returning nack and the close put up to
     /// 242 acked messages back, in 5 to 7 of 60 runs; none with 2 s between the nack and the
-    /// close). The returns counted again prove the held-back commands sent (they are sent
+    /// close; 0 of 40 with 250 ms after the last ack). The returns counted again prove the
+    /// held-back commands sent (they are sent
     /// together, the returns last); when nothing is returned, or the count is not reached
     /// (others consume the queue), the channel stays open [`QUORUM_ACKS_GRACE`] more.
     pub async fn finish(mut self) -> Result<()> {
