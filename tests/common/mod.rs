@@ -906,10 +906,11 @@ impl Drop for Broker {
         // brought back): lapin's close then waits for a close-ok forever. Seen in CI on
         // 3.10.8: `cluster::a_node_lost_mid_replay...` hung 30 min in this drop, holding the
         // private nodes' lock that every other fault test waits for.
+        // (The timer is made inside the runtime: made outside, it panics.)
         let close = self.conn.close(200, "test done".into());
         let _ = self
             .rt
-            .block_on(tokio::time::timeout(Duration::from_secs(10), close));
+            .block_on(async { tokio::time::timeout(Duration::from_secs(10), close).await });
     }
 }
 
