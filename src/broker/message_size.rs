@@ -16,15 +16,12 @@
 //! lowered after the publisher's channel opened (the probe is stricter: the copy stays); from
 //! 4.0 the limit is one for the node.
 
-use lapin::options::{BasicPublishOptions, ConfirmSelectOptions};
-use lapin::{BasicProperties, Confirmation};
+use lapin::BasicProperties;
 
-use super::session::{Session, protocol_error_text, soft_error_code};
-use crate::error::{Error, Kind, Result};
+use super::probe;
+use super::session::Session;
+use crate::error::{Error, Result};
 use crate::message_size::{MaxMessageSize, PROBE_ROUTING_KEY, Verdict, parse_refusal, too_large};
-
-/// The AMQP reply code of a channel closed for a refused precondition.
-const PRECONDITION_FAILED: u16 = 406;
 
 /// What the session's broker knows of its `max_message_size` (kept in the session, so that
 /// every stage of a command shares its probes).
@@ -50,66 +47,39 @@ pub async fn refusal(session: &Session, body: usize) -> Result<Option<String>> {
         match known(session).verdict(body) {
             Verdict::Fits => return Ok(None),
             Verdict::TooLarge { limit } => return Ok(Some(too_large(body, limit))),
-            Verdict::Unknown { probe: size } => probe(session, size).await?,
+            Verdict::Unknown { probe: size } => ask(session, size).await?,
         }
     }
 }
 
 /// Publishes a zero body of `size` bytes to nowhere and learns the verdict.
-async fn probe(session: &Session, size: u64) -> Result<()> {
+async fn ask(session: &Session, size: u64) -> Result<()> {
     let context = format!("cannot ask the broker whether it takes a {size}-byte message");
     let len = usize::try_from(size)
         .map_err(|_| Error::internal(format!("{context}: too large for this machine")))?;
-    let channel = session.channel().await?;
-    channel
-        .confirm_select(ConfirmSelectOptions::default())
-        .await
-        .map_err(|e| session.amqp_error(&e, "cannot enable publisher confirms"))?;
     let body = vec![0u8; len];
-    let confirmed = match channel
-        .basic_publish(
-            "".into(),
-            PROBE_ROUTING_KEY.into(),
-            BasicPublishOptions::default(),
-            &body,
-            BasicProperties::default(),
-        )
-        .await
-    {
-        Ok(confirm) => confirm.await,
-        Err(e) => Err(e),
-    };
+    let answer = probe::publish(
+        session,
+        PROBE_ROUTING_KEY,
+        &body,
+        BasicProperties::default(),
+        &context,
+    )
+    .await?;
     drop(body);
-    match confirmed {
-        Ok(Confirmation::Ack(_)) => {
-            let _ = channel.close(200, "done".into()).await;
-            learn(session, |k| k.took(size));
-            Ok(())
-        }
-        Ok(other) => {
-            let _ = channel.close(200, "done".into()).await;
-            Err(Error::new(
-                Kind::BrokerRefused,
-                format!("{context}: the broker answered {other:?} to a probe routed nowhere"),
-            ))
-        }
-        Err(e) => match refused_limit(&e, size) {
-            // The broker closed the probe's channel: nothing to close.
-            Some(limit) => {
-                learn(session, |k| k.refused(limit));
-                Ok(())
-            }
-            None => Err(session.amqp_error(&e, &context)),
+    match answer {
+        probe::Answer::Took => learn(session, |k| k.took(size)),
+        probe::Answer::Failed(e) => match refused_limit(&e, size) {
+            Some(limit) => learn(session, |k| k.refused(limit)),
+            None => return Err(session.amqp_error(&e, &context)),
         },
     }
+    Ok(())
 }
 
 /// The limit a refusal of a `size`-byte probe names: a channel closed with 406 and the exact
 /// text, for that size.
 fn refused_limit(err: &lapin::Error, size: u64) -> Option<u64> {
-    if soft_error_code(err) != Some(PRECONDITION_FAILED) {
-        return None;
-    }
-    let (refused, limit) = parse_refusal(&protocol_error_text(err)?)?;
+    let (refused, limit) = parse_refusal(&probe::refusal_text(err)?)?;
     (refused == size && limit < size).then_some(limit)
 }

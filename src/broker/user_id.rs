@@ -18,15 +18,12 @@
 //! (which `--api-url` may make another), needs the API, and needs a tag of its own to read:
 //! the probe asks the connection that publishes.
 
-use lapin::options::{BasicPublishOptions, ConfirmSelectOptions};
-use lapin::{BasicProperties, Confirmation};
+use lapin::BasicProperties;
 
-use super::session::{Session, protocol_error_text, soft_error_code};
-use crate::error::{Error, Kind, Result};
+use super::probe;
+use super::session::Session;
+use crate::error::Result;
 use crate::user_id::{PROBE_ROUTING_KEY, UserIdCheck, Verdict, parse_refusal};
-
-/// The AMQP reply code of a channel closed for a refused precondition.
-const PRECONDITION_FAILED: u16 = 406;
 
 fn known(session: &Session) -> UserIdCheck {
     session
@@ -51,7 +48,7 @@ pub async fn refusal(session: &Session, user_id: Option<&str>) -> Result<Option<
             Verdict::Passes => return Ok(None),
             Verdict::Refused { user } => return Ok(Some(user)),
             Verdict::Unknown => match user_id {
-                Some(claimed) => probe(session, claimed).await?,
+                Some(claimed) => ask(session, claimed).await?,
                 None => return Ok(None),
             },
         }
@@ -59,56 +56,29 @@ pub async fn refusal(session: &Session, user_id: Option<&str>) -> Result<Option<
 }
 
 /// Publishes an empty body claiming `claimed` to nowhere and learns the verdict.
-async fn probe(session: &Session, claimed: &str) -> Result<()> {
+async fn ask(session: &Session, claimed: &str) -> Result<()> {
     let context = format!("cannot ask the broker whether it takes a user_id of {claimed:?}");
-    let channel = session.channel().await?;
-    channel
-        .confirm_select(ConfirmSelectOptions::default())
-        .await
-        .map_err(|e| session.amqp_error(&e, "cannot enable publisher confirms"))?;
-    let confirmed = match channel
-        .basic_publish(
-            "".into(),
-            PROBE_ROUTING_KEY.into(),
-            BasicPublishOptions::default(),
-            &[],
-            BasicProperties::default().with_user_id(claimed.into()),
-        )
-        .await
-    {
-        Ok(confirm) => confirm.await,
-        Err(e) => Err(e),
-    };
-    match confirmed {
-        Ok(Confirmation::Ack(_)) => {
-            let _ = channel.close(200, "done".into()).await;
-            learn(session, |k| k.took(claimed));
-            Ok(())
-        }
-        Ok(other) => {
-            let _ = channel.close(200, "done".into()).await;
-            Err(Error::new(
-                Kind::BrokerRefused,
-                format!("{context}: the broker answered {other:?} to a probe routed nowhere"),
-            ))
-        }
-        Err(e) => match refused_user(&e, claimed) {
-            // The broker closed the probe's channel: nothing to close.
-            Some(user) => {
-                learn(session, |k| k.refused(&user));
-                Ok(())
-            }
-            None => Err(session.amqp_error(&e, &context)),
+    let answer = probe::publish(
+        session,
+        PROBE_ROUTING_KEY,
+        &[],
+        BasicProperties::default().with_user_id(claimed.into()),
+        &context,
+    )
+    .await?;
+    match answer {
+        probe::Answer::Took => learn(session, |k| k.took(claimed)),
+        probe::Answer::Failed(e) => match refused_user(&e, claimed) {
+            Some(user) => learn(session, |k| k.refused(&user)),
+            None => return Err(session.amqp_error(&e, &context)),
         },
     }
+    Ok(())
 }
 
 /// The authenticated user a refusal of a probe claiming `claimed` names: a channel closed with
 /// 406 and the exact text, for that `user_id`.
 fn refused_user(err: &lapin::Error, claimed: &str) -> Option<String> {
-    if soft_error_code(err) != Some(PRECONDITION_FAILED) {
-        return None;
-    }
-    let (refused, user) = parse_refusal(&protocol_error_text(err)?)?;
+    let (refused, user) = parse_refusal(&probe::refusal_text(err)?)?;
     (refused == claimed && user != claimed).then_some(user)
 }
