@@ -150,10 +150,15 @@ pub struct Peek<'a> {
     /// On a quorum queue, the delivery tags held, by round, to return them in their order
     /// ([`HeldTags`]); unused when `tags_unsure`.
     held_tags: HeldTags,
-    /// Some delivery was acked (a rescue, [`Peek::ack`], [`Peek::acked_elsewhere`]): the held
-    /// deliveries are returned by one `basic.nack(0, multiple)`, which names no tag the broker
-    /// may not know (and may reorder a quorum queue's; see `Peek::finish` for why not by round).
+    /// Some delivery was acked where the peek cannot tell which ([`Peek::acker`], a rescue
+    /// that failed part-way): the held deliveries are returned by one `basic.nack(0,
+    /// multiple)`, which names no tag the broker may not know (and may reorder a quorum
+    /// queue's). Acks the peek sends itself (rescues, [`Peek::ack`]) release their tags from
+    /// `held_tags` instead, and the rest still go back round by round.
     tags_unsure: bool,
+    /// Some delivery was acked on the channel: on a quorum queue the channel may still hold
+    /// the ack back from the queue when the peek ends (see [`Peek::finish`]).
+    acked_any: bool,
     /// The prefetch the channel gives its next consumer (`basic.qos` is sent when it changes).
     prefetch_set: Option<u16>,
     round_left: u64,
@@ -206,6 +211,7 @@ impl<'a> Peek<'a> {
             round: 0,
             held_tags: HeldTags::default(),
             tags_unsure: false,
+            acked_any: false,
             prefetch_set: None,
             round_left: 0,
             outstanding: 0,
@@ -545,14 +551,17 @@ impl<'a> Peek<'a> {
             return Ok(());
         }
         let n = batch.len() as u64;
+        let tags: Vec<u64> = batch.iter().map(|(tag, _)| *tag).collect();
+        self.acked_any = true;
         if let Err(e) = self.rescuer.rescue_batch(&self.channel, &mut batch).await {
             // Some of the batch may be acked: which, the peek cannot tell.
             self.tags_unsure = true;
             return Err(e);
         }
         drop(batch);
-        // Acked: from now on the held deliveries go back by one nack of all (`Peek::finish`).
-        self.tags_unsure = true;
+        for tag in tags {
+            self.held_tags.release(tag);
+        }
         for a in self.arrived.iter_mut() {
             if !a.rescued && at_risk(&a.message, limit) {
                 a.rescued = true;
@@ -727,11 +736,12 @@ impl<'a> Peek<'a> {
     /// Replaces a held message on its last delivery by a fresh copy (see [`Rescuer`]), for a
     /// caller that keeps it: returning it would end it.
     pub async fn rescue(&mut self, tag: u64, message: &mut Message) -> Result<()> {
+        self.acked_any = true;
         if let Err(e) = self.rescuer.rescue(&self.channel, tag, message).await {
             self.tags_unsure = true;
             return Err(e);
         }
-        self.tags_unsure = true;
+        self.held_tags.release(tag);
         self.outstanding = self.outstanding.saturating_sub(1);
         Ok(())
     }
@@ -741,6 +751,7 @@ impl<'a> Peek<'a> {
     /// cannot tell which tags are held, and returns what it holds in one nack.
     pub fn acker(&mut self) -> Acker<'a> {
         self.tags_unsure = true;
+        self.acked_any = true;
         Acker::new(self.session, &self.queue, self.channel.clone())
     }
 
@@ -751,8 +762,9 @@ impl<'a> Peek<'a> {
 
     /// Removes a held message from the queue for good (its copy is safe elsewhere).
     pub async fn ack(&mut self, tag: u64) -> Result<()> {
-        // Sent or not, the tag may be acked: the held deliveries go back by one nack of all.
-        self.tags_unsure = true;
+        // Sent or not, the tag may be acked: it is never named to the broker again.
+        self.held_tags.release(tag);
+        self.acked_any = true;
         self.channel
             .basic_ack(tag, BasicAckOptions::default())
             .await
@@ -808,12 +820,12 @@ impl<'a> Peek<'a> {
         };
         if self.outstanding > 0 {
             // On a quorum queue, round by round, each nack naming a tag still held (see
-            // `HeldTags`), so that they go back in their order, unless anything was acked on
-            // the channel (which tags are still held is then not tracked: acked ones cannot
-            // be named). Acked messages that came back after such nacks (77 of 1 000 moved,
-            // in 1 of 45 filtered replays of a quorum q.dead on 4.3.6) were acks the channel
-            // had held back and dropped at its close, with one nack of all as well: the wait
-            // below is the cure. Otherwise tag 0 with multiple:
+            // `HeldTags`), so that they go back in their order, unless deliveries were acked
+            // where the peek could not see which (a replay's or a purge's settle stage: acked
+            // tags cannot be named). Acked messages that once came back after per-round nacks
+            // (77 of 1 000 moved, in 1 of 45 filtered replays of a quorum q.dead on 4.3.6)
+            // were acks the channel had held back and dropped at its close, which one nack of
+            // all suffers as well: the wait below is the cure. Otherwise tag 0 with multiple:
             // every outstanding delivery of the channel (the highest tag may have been acked,
             // and RabbitMQ refuses a multiple nack of a tag it does not know: the channel would
             // close, and a closed channel spends a delivery of everything it held).
@@ -859,7 +871,7 @@ impl<'a> Peek<'a> {
                 }
             }
         }
-        if self.kind.is_quorum() && self.tags_unsure && !counted {
+        if self.kind.is_quorum() && self.acked_any && !counted {
             tokio::time::sleep(QUORUM_ACKS_GRACE).await;
         }
         let _ = self.channel.close(200, "peek done".into()).await;
