@@ -54,7 +54,7 @@ use lapin::options::{
 use lapin::types::{AMQPValue, FieldTable};
 use lapin::{Channel, Consumer};
 
-use super::acker::{Acker, Rescuer};
+use super::acker::{Acker, Rescuer, SharedTags};
 use super::convert::message_from_delivery;
 pub use super::held::held_by_others;
 use super::held::held_elsewhere;
@@ -64,7 +64,6 @@ use super::session::Session;
 use crate::dead::decode::Message;
 pub use crate::dead::peek::at_risk;
 use crate::dead::peek::{HeldElsewhere, PeekOptions, RoundSizer};
-use crate::dead::returns::HeldTags;
 use crate::error::{Error, Kind, Result};
 use crate::signals::StopFlag;
 
@@ -148,13 +147,14 @@ pub struct Peek<'a> {
     /// The round of the current consumer (counted from 0 as they become current).
     round: u32,
     /// On a quorum queue, the delivery tags held, by round, to return them in their order
-    /// ([`HeldTags`]); unused when `tags_unsure`.
-    held_tags: HeldTags,
-    /// Some delivery was acked where the peek cannot tell which ([`Peek::acker`], a rescue
-    /// that failed part-way): the held deliveries are returned by one `basic.nack(0,
-    /// multiple)`, which names no tag the broker may not know (and may reorder a quorum
-    /// queue's). Acks the peek sends itself (rescues, [`Peek::ack`]) release their tags from
-    /// `held_tags` instead, and the rest still go back round by round.
+    /// ([`HeldTags`](crate::dead::returns::HeldTags)); unused when `tags_unsure`. Shared with the [`Acker`]s of the channel,
+    /// which release the tags they ack.
+    held_tags: SharedTags,
+    /// Some delivery may be acked where the peek cannot tell which (a rescue that failed
+    /// part-way): the held deliveries are returned by one `basic.nack(0, multiple)`, which
+    /// names no tag the broker may not know (and may reorder a quorum queue's). Every other
+    /// ack (rescues, [`Peek::ack`], an [`Acker`]'s) releases its tags from `held_tags`, and
+    /// the rest still go back round by round.
     tags_unsure: bool,
     /// Some delivery was acked on the channel: on a quorum queue the channel may still hold
     /// the ack back from the queue when the peek ends (see [`Peek::finish`]).
@@ -209,7 +209,7 @@ impl<'a> Peek<'a> {
             rounds_asked: 0,
             cancelling: None,
             round: 0,
-            held_tags: HeldTags::default(),
+            held_tags: SharedTags::default(),
             tags_unsure: false,
             acked_any: false,
             prefetch_set: None,
@@ -522,7 +522,7 @@ impl<'a> Peek<'a> {
     fn hold(&mut self, delivery: lapin::message::Delivery, round: u32) {
         let (tag, message) = message_from_delivery(delivery);
         if self.kind.is_quorum() {
-            self.held_tags.hold(round, tag);
+            self.held_tags.lock().hold(round, tag);
         }
         self.sizer.weigh(message.body.len());
         self.outstanding += 1;
@@ -559,8 +559,9 @@ impl<'a> Peek<'a> {
             return Err(e);
         }
         drop(batch);
+        let mut held = self.held_tags.lock();
         for tag in tags {
-            self.held_tags.release(tag);
+            held.release(tag);
         }
         for a in self.arrived.iter_mut() {
             if !a.rescued && at_risk(&a.message, limit) {
@@ -741,18 +742,22 @@ impl<'a> Peek<'a> {
             self.tags_unsure = true;
             return Err(e);
         }
-        self.held_tags.release(tag);
+        self.held_tags.lock().release(tag);
         self.outstanding = self.outstanding.saturating_sub(1);
         Ok(())
     }
 
     /// An [`Acker`] on the channel holding the deliveries, to ack them from another stage of
-    /// a pipeline; report those acks with [`Peek::acked_elsewhere`]. From then on the peek
-    /// cannot tell which tags are held, and returns what it holds in one nack.
+    /// a pipeline; report those acks with [`Peek::acked_elsewhere`]. It releases the tags it
+    /// acks from the peek's, so that what stays still goes back round by round.
     pub fn acker(&mut self) -> Acker<'a> {
-        self.tags_unsure = true;
         self.acked_any = true;
-        Acker::new(self.session, &self.queue, self.channel.clone())
+        Acker::new(
+            self.session,
+            &self.queue,
+            self.channel.clone(),
+            self.held_tags.clone(),
+        )
     }
 
     /// Counts `n` deliveries acked through [`Peek::acker`].
@@ -763,7 +768,7 @@ impl<'a> Peek<'a> {
     /// Removes a held message from the queue for good (its copy is safe elsewhere).
     pub async fn ack(&mut self, tag: u64) -> Result<()> {
         // Sent or not, the tag may be acked: it is never named to the broker again.
-        self.held_tags.release(tag);
+        self.held_tags.lock().release(tag);
         self.acked_any = true;
         self.channel
             .basic_ack(tag, BasicAckOptions::default())
@@ -820,9 +825,9 @@ impl<'a> Peek<'a> {
         };
         if self.outstanding > 0 {
             // On a quorum queue, round by round, each nack naming a tag still held (see
-            // `HeldTags`), so that they go back in their order, unless deliveries were acked
-            // where the peek could not see which (a replay's or a purge's settle stage: acked
-            // tags cannot be named). Acked messages that once came back after per-round nacks
+            // `HeldTags`; every ack on the channel released its tags), so that they go back in
+            // their order, unless a rescue failed part-way (which tags it acked is not known:
+            // an acked tag cannot be named). Acked messages that once came back after per-round nacks
             // (77 of 1 000 moved, in 1 of 45 filtered replays of a quorum q.dead on 4.3.6)
             // were acks the channel had held back and dropped at its close, which one nack of
             // all suffers as well: the wait below is the cure. Otherwise tag 0 with multiple:
@@ -832,7 +837,7 @@ impl<'a> Peek<'a> {
             // A last nack of tag 0 returns whatever the tags missed (none: a safety net; a
             // nack of tag 0 with nothing held is no error, on 3.10 and 4.3).
             let mut tags = if self.kind.is_quorum() && !self.tags_unsure {
-                self.held_tags.returns()
+                self.held_tags.lock().returns()
             } else {
                 Vec::new()
             };
