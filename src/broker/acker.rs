@@ -11,6 +11,8 @@
 //! announces the `connection.blocked` capability; [`flow_events`] turns the broker's
 //! `connection.blocked` / `connection.unblocked` into [`Flow`] values.
 
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
 use futures_util::{Stream, StreamExt};
 use lapin::options::{
     BasicAckOptions, BasicPublishOptions, ConfirmSelectOptions, QueueDeclareOptions,
@@ -21,24 +23,41 @@ use lapin::{Channel, Confirmation};
 use super::convert::properties_to_amqp;
 use super::session::Session;
 use crate::dead::decode::{HEADER_RESCUED_AT, Message, X_DELIVERY_COUNT};
+use crate::dead::returns::HeldTags;
 use crate::dead::value::Value;
 use crate::error::{Error, Kind, Result};
 use crate::user_id::HEADER_USER_ID;
+
+/// The delivery tags a peek's channel holds ([`HeldTags`]), shared by the peek and its
+/// [`Acker`]s: each ack releases the tags it settles, so that the peek returns only the tags
+/// still held, round by round.
+#[derive(Clone, Default)]
+pub struct SharedTags(Arc<Mutex<HeldTags>>);
+
+impl SharedTags {
+    /// The tags. A panic elsewhere while they were locked leaves them as they were: every
+    /// change is a whole `hold` or `release`.
+    pub fn lock(&self) -> MutexGuard<'_, HeldTags> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
 
 /// Acks deliveries held on one channel.
 pub struct Acker<'a> {
     session: &'a Session,
     channel: Channel,
     queue: String,
+    held: SharedTags,
 }
 
 impl<'a> Acker<'a> {
-    /// Acks deliveries of `queue` held on `channel`.
-    pub fn new(session: &'a Session, queue: &str, channel: Channel) -> Acker<'a> {
+    /// Acks deliveries of `queue` held on `channel`, releasing them from `held`.
+    pub fn new(session: &'a Session, queue: &str, channel: Channel, held: SharedTags) -> Acker<'a> {
         Acker {
             session,
             channel,
             queue: queue.to_owned(),
+            held,
         }
     }
 
@@ -55,6 +74,15 @@ impl<'a> Acker<'a> {
 
     /// Acks `tag`, or with `multiple` every outstanding delivery up to it.
     pub async fn ack(&self, tag: u64, multiple: bool) -> Result<()> {
+        // Sent or not, these tags may be acked: they are never named to the broker again.
+        {
+            let mut held = self.held.lock();
+            if multiple {
+                held.release_up_to(tag);
+            } else {
+                held.release(tag);
+            }
+        }
         self.channel
             .basic_ack(tag, BasicAckOptions { multiple })
             .await

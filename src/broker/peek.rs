@@ -48,13 +48,11 @@ use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
 use futures_util::StreamExt;
-use lapin::options::{
-    BasicAckOptions, BasicCancelOptions, BasicConsumeOptions, BasicNackOptions, BasicQosOptions,
-};
+use lapin::options::{BasicAckOptions, BasicCancelOptions, BasicConsumeOptions, BasicQosOptions};
 use lapin::types::{AMQPValue, FieldTable};
 use lapin::{Channel, Consumer};
 
-use super::acker::{Acker, Rescuer};
+use super::acker::{Acker, Rescuer, SharedTags};
 use super::convert::message_from_delivery;
 pub use super::held::held_by_others;
 use super::held::held_elsewhere;
@@ -64,15 +62,11 @@ use super::session::Session;
 use crate::dead::decode::Message;
 pub use crate::dead::peek::at_risk;
 use crate::dead::peek::{HeldElsewhere, PeekOptions, RoundSizer};
-use crate::dead::returns::HeldTags;
 use crate::error::{Error, Kind, Result};
 use crate::signals::StopFlag;
 
-/// How long a quorum peek that acked deliveries keeps its channel open after its last ack or
-/// return when nothing proves them passed on to the queue (see [`Peek::finish`]): the channel
-/// sends what it held back as soon as the queue's log has taken a few of its commands, which
-/// takes milliseconds on a working queue.
-const QUORUM_ACKS_GRACE: Duration = Duration::from_millis(500);
+mod finish;
+pub use finish::with_peek;
 
 /// The consumer priority of a quorum peek's first round (each next round's is one lower):
 /// above the default of 0 that any other consumer has.
@@ -148,12 +142,18 @@ pub struct Peek<'a> {
     /// The round of the current consumer (counted from 0 as they become current).
     round: u32,
     /// On a quorum queue, the delivery tags held, by round, to return them in their order
-    /// ([`HeldTags`]); unused when `tags_unsure`.
-    held_tags: HeldTags,
-    /// Some delivery was acked (a rescue, [`Peek::ack`], [`Peek::acked_elsewhere`]): the held
-    /// deliveries are returned by one `basic.nack(0, multiple)`, which names no tag the broker
-    /// may not know (and may reorder a quorum queue's; see `Peek::finish` for why not by round).
+    /// ([`HeldTags`](crate::dead::returns::HeldTags)); unused when `tags_unsure`. Shared with the [`Acker`]s of the channel,
+    /// which release the tags they ack.
+    held_tags: SharedTags,
+    /// Some delivery may be acked where the peek cannot tell which (a rescue that failed
+    /// part-way): the held deliveries are returned by one `basic.nack(0, multiple)`, which
+    /// names no tag the broker may not know (and may reorder a quorum queue's). Every other
+    /// ack (rescues, [`Peek::ack`], an [`Acker`]'s) releases its tags from `held_tags`, and
+    /// the rest still go back round by round.
     tags_unsure: bool,
+    /// Some delivery was acked on the channel: on a quorum queue the channel may still hold
+    /// the ack back from the queue when the peek ends (see [`Peek::finish`]).
+    acked_any: bool,
     /// The prefetch the channel gives its next consumer (`basic.qos` is sent when it changes).
     prefetch_set: Option<u16>,
     round_left: u64,
@@ -204,8 +204,9 @@ impl<'a> Peek<'a> {
             rounds_asked: 0,
             cancelling: None,
             round: 0,
-            held_tags: HeldTags::default(),
+            held_tags: SharedTags::default(),
             tags_unsure: false,
+            acked_any: false,
             prefetch_set: None,
             round_left: 0,
             outstanding: 0,
@@ -516,7 +517,7 @@ impl<'a> Peek<'a> {
     fn hold(&mut self, delivery: lapin::message::Delivery, round: u32) {
         let (tag, message) = message_from_delivery(delivery);
         if self.kind.is_quorum() {
-            self.held_tags.hold(round, tag);
+            self.held_tags.lock().hold(round, tag);
         }
         self.sizer.weigh(message.body.len());
         self.outstanding += 1;
@@ -545,14 +546,18 @@ impl<'a> Peek<'a> {
             return Ok(());
         }
         let n = batch.len() as u64;
+        let tags: Vec<u64> = batch.iter().map(|(tag, _)| *tag).collect();
+        self.acked_any = true;
         if let Err(e) = self.rescuer.rescue_batch(&self.channel, &mut batch).await {
             // Some of the batch may be acked: which, the peek cannot tell.
             self.tags_unsure = true;
             return Err(e);
         }
         drop(batch);
-        // Acked: from now on the held deliveries go back by one nack of all (`Peek::finish`).
-        self.tags_unsure = true;
+        let mut held = self.held_tags.lock();
+        for tag in tags {
+            held.release(tag);
+        }
         for a in self.arrived.iter_mut() {
             if !a.rescued && at_risk(&a.message, limit) {
                 a.rescued = true;
@@ -727,21 +732,27 @@ impl<'a> Peek<'a> {
     /// Replaces a held message on its last delivery by a fresh copy (see [`Rescuer`]), for a
     /// caller that keeps it: returning it would end it.
     pub async fn rescue(&mut self, tag: u64, message: &mut Message) -> Result<()> {
+        self.acked_any = true;
         if let Err(e) = self.rescuer.rescue(&self.channel, tag, message).await {
             self.tags_unsure = true;
             return Err(e);
         }
-        self.tags_unsure = true;
+        self.held_tags.lock().release(tag);
         self.outstanding = self.outstanding.saturating_sub(1);
         Ok(())
     }
 
     /// An [`Acker`] on the channel holding the deliveries, to ack them from another stage of
-    /// a pipeline; report those acks with [`Peek::acked_elsewhere`]. From then on the peek
-    /// cannot tell which tags are held, and returns what it holds in one nack.
+    /// a pipeline; report those acks with [`Peek::acked_elsewhere`]. It releases the tags it
+    /// acks from the peek's, so that what stays still goes back round by round.
     pub fn acker(&mut self) -> Acker<'a> {
-        self.tags_unsure = true;
-        Acker::new(self.session, &self.queue, self.channel.clone())
+        self.acked_any = true;
+        Acker::new(
+            self.session,
+            &self.queue,
+            self.channel.clone(),
+            self.held_tags.clone(),
+        )
     }
 
     /// Counts `n` deliveries acked through [`Peek::acker`].
@@ -751,8 +762,9 @@ impl<'a> Peek<'a> {
 
     /// Removes a held message from the queue for good (its copy is safe elsewhere).
     pub async fn ack(&mut self, tag: u64) -> Result<()> {
-        // Sent or not, the tag may be acked: the held deliveries go back by one nack of all.
-        self.tags_unsure = true;
+        // Sent or not, the tag may be acked: it is never named to the broker again.
+        self.held_tags.lock().release(tag);
+        self.acked_any = true;
         self.channel
             .basic_ack(tag, BasicAckOptions::default())
             .await
@@ -765,129 +777,4 @@ impl<'a> Peek<'a> {
         self.outstanding = self.outstanding.saturating_sub(1);
         Ok(())
     }
-
-    /// Returns every held message to the queue in one multiple nack, and closes the channel.
-    ///
-    /// Before that, with `auto_rescue`, the messages at risk that arrived after the last
-    /// rescue (cancelled consumers' late deliveries) are replaced too: on 3.x the nack itself
-    /// counts against their limit.
-    ///
-    /// The broker requeues asynchronously (seen: 100 000 persistent messages took ~5 s after
-    /// the nack): until it is done a passive declare counts fewer ready messages, and a
-    /// `dead replay` started at once would see a shorter queue. So `finish` waits until the
-    /// queue counts the returned messages again, at most 10 s plus 1 s per 10 000 returned.
-    ///
-    /// It waits *before* it closes the channel, because on a quorum queue the channel may
-    /// not have passed on every ack yet: RabbitMQ's quorum-queue client in the channel holds
-    /// back settlements and returns while 32 or more of its commands wait for the queue's log
-    /// (`rabbit_fifo_client`'s soft limit), sends them all once the log catches up, and drops
-    /// what it holds when the channel closes; the broker then returns those acked deliveries
-    /// to the queue as if never acked. Seen on 3.10.8 and 4.3.6 (`examples/quorum_returns`:
-    /// a few hundred single acks sent just before the returning nack and the close put up to
-    /// 242 acked messages back, in 5 to 7 of 60 runs; none with 2 s between the nack and the
-    /// close; 0 of 40 with 250 ms after the last ack). The returns counted again prove the
-    /// held-back commands sent (they are sent
-    /// together, the returns last); when nothing is returned, or the count is not reached
-    /// (others consume the queue), the channel stays open [`QUORUM_ACKS_GRACE`] more.
-    pub async fn finish(mut self) -> Result<()> {
-        self.end_round().await?;
-        // A message no copy can keep (a body over max_message_size) fails the rescue after the
-        // others: it is returned all the same, by the nack (free from 4.3), not by a closed
-        // channel (which always spends a delivery).
-        let rescued = self.rescue_arrived().await;
-        let returned = self.outstanding;
-        let ready_before = if returned > 0 {
-            self.session
-                .passive_declare(&self.queue)
-                .await
-                .ok()
-                .flatten()
-                .map(|c| u64::from(c.messages_ready))
-        } else {
-            None
-        };
-        if self.outstanding > 0 {
-            // On a quorum queue, round by round, each nack naming a tag still held (see
-            // `HeldTags`), so that they go back in their order, unless anything was acked on
-            // the channel (which tags are still held is then not tracked: acked ones cannot
-            // be named). Acked messages that came back after such nacks (77 of 1 000 moved,
-            // in 1 of 45 filtered replays of a quorum q.dead on 4.3.6) were acks the channel
-            // had held back and dropped at its close, with one nack of all as well: the wait
-            // below is the cure. Otherwise tag 0 with multiple:
-            // every outstanding delivery of the channel (the highest tag may have been acked,
-            // and RabbitMQ refuses a multiple nack of a tag it does not know: the channel would
-            // close, and a closed channel spends a delivery of everything it held).
-            // A last nack of tag 0 returns whatever the tags missed (none: a safety net; a
-            // nack of tag 0 with nothing held is no error, on 3.10 and 4.3).
-            let mut tags = if self.kind.is_quorum() && !self.tags_unsure {
-                self.held_tags.returns()
-            } else {
-                Vec::new()
-            };
-            tags.push(0);
-            for tag in tags {
-                self.channel
-                    .basic_nack(
-                        tag,
-                        BasicNackOptions {
-                            multiple: true,
-                            requeue: true,
-                        },
-                    )
-                    .await
-                    .map_err(|e| {
-                        self.session.amqp_error(
-                            &e,
-                            &format!("cannot return the peeked messages of {:?}", self.queue),
-                        )
-                    })?;
-            }
-        }
-        // Before the channel closes: the returns counted again, and on a quorum queue the acks
-        // sent to it (see above).
-        let mut counted = false;
-        if let Some(before) = ready_before {
-            let deadline = Instant::now() + Duration::from_secs(10 + returned / 10_000);
-            while Instant::now() < deadline {
-                match self.session.passive_declare(&self.queue).await {
-                    Ok(Some(c)) if u64::from(c.messages_ready) >= before + returned => {
-                        counted = true;
-                        break;
-                    }
-                    Ok(Some(_)) => tokio::time::sleep(Duration::from_millis(20)).await,
-                    _ => break,
-                }
-            }
-        }
-        if self.kind.is_quorum() && self.tags_unsure && !counted {
-            tokio::time::sleep(QUORUM_ACKS_GRACE).await;
-        }
-        let _ = self.channel.close(200, "peek done".into()).await;
-        self.rescuer.close().await;
-        rescued
-    }
-}
-
-/// Runs `f` over a peek, and returns every held message to the queue whatever happened.
-pub async fn with_peek<'s, T>(
-    session: &'s Session,
-    queue: &str,
-    options: PeekOptions,
-    f: impl AsyncFnOnce(&mut Peek<'s>) -> Result<T>,
-) -> Result<T> {
-    let mut peek = Peek::open(session, queue, options).await?;
-    let result = f(&mut peek).await;
-    // A queue that stalls would stall the returns too: what is not returned in a few seconds
-    // the broker returns when the connection closes (it was never acked).
-    let finished = match &result {
-        Err(e) if matches!(e.kind, Kind::Stalled | Kind::NoMajority) => {
-            tokio::time::timeout(Duration::from_secs(3), peek.finish())
-                .await
-                .unwrap_or(Ok(()))
-        }
-        _ => peek.finish().await,
-    };
-    let value = result?;
-    finished?;
-    Ok(value)
 }

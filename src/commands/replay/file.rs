@@ -133,6 +133,7 @@ pub(super) async fn from_file(
             .is_some()
         {
             report.already_copied += 1;
+            stepper.already_copied();
             progress.inc(1);
             continue;
         }
@@ -200,7 +201,7 @@ pub(super) async fn from_file(
     }
     report.matched = stepper.matched;
     report.limit = s.limit;
-    report.limit_reached = s.limit.is_some_and(|l| stepper.matched >= l);
+    report.limit_reached = stepper.at_limit();
     if !stop.is_set() {
         // Stopped by a signal, the batch not yet published stays unpublished (and unrecorded):
         // the rerun replays those lines.

@@ -178,7 +178,9 @@ pub(super) async fn from_queue(
         report.scanned = read.scanned;
         report.matched = read.matched;
         report.limit = s.limit;
-        report.limit_reached = s.limit.is_some_and(|l| read.matched >= l);
+        report.limit_reached = s
+            .limit
+            .is_some_and(|l| read.matched.saturating_add(read.already) >= l);
         report.skipped_own_copies = read.skipped;
         report.already_copied = read.already;
         report.absorb(read.tally);
@@ -283,6 +285,7 @@ impl Reader<'_, '_> {
             };
             let went_on = if let Some(copied) = copied {
                 read.already += 1;
+                self.stepper.already_copied();
                 if self.shared.s.dry_run {
                     self.keep().await
                 } else {

@@ -33,6 +33,9 @@ pub(super) struct Stepper<'a> {
     now: u64,
     /// Dead letters the filters selected so far (the last one's copy number).
     pub(super) matched: u64,
+    /// Dead letters an earlier run had copied, removed by this one without a new copy: they
+    /// count towards `--limit` too (the run takes them out of q.dead).
+    already: u64,
     /// The logical queue's dead-letter queue, which no copy goes into, but a restore's.
     dead: String,
     /// `--from-file F --to q.dead`: the dead letters go back as they were (their death record
@@ -47,6 +50,7 @@ impl<'a> Stepper<'a> {
             stamp,
             now: stamp.time,
             matched: 0,
+            already: 0,
             dead: s.queue.dead_queue(),
             restore: s.from_file.is_some() && s.to.as_deref() == Some(&s.queue.dead_queue()),
         }
@@ -56,9 +60,20 @@ impl<'a> Stepper<'a> {
         self.stamp
     }
 
-    /// Whether `--limit` is reached.
+    /// Whether `--limit` is reached: by dead letters the filters selected, and those an
+    /// earlier run had copied (see [`Stepper::already_copied`]).
     pub(super) fn at_limit(&self) -> bool {
-        self.s.limit.is_some_and(|l| self.matched >= l)
+        self.s
+            .limit
+            .is_some_and(|l| self.matched.saturating_add(self.already) >= l)
+    }
+
+    /// Counts a dead letter an earlier run had copied, which this run removes without a new
+    /// copy and without looking at the filters: after a run that failed at an unreadable
+    /// message, `--limit N` (N the deliveries before it) must stop before that message
+    /// whether or not the failed run's acks arrived.
+    pub(super) fn already_copied(&mut self) {
+        self.already += 1;
     }
 
     /// Decides `message`. Its body goes to the copy.

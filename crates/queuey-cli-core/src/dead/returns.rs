@@ -8,9 +8,9 @@
 //! nack per round, in order, came back in order). A look reads a quorum queue in rounds, a
 //! consumer each, so it returns them round by round: [`HeldTags`] keeps which round holds each
 //! delivery tag, and [`HeldTags::returns`] gives the tags to nack, each with `multiple`, in
-//! order: each covers one round's deliveries still held since the one before. (A look that
-//! acks as it goes, a replay or a purge, cannot tell which tags it still holds, and returns
-//! them with one nack of all: the order of what it keeps is then the broker's.)
+//! order: each covers one round's deliveries still held since the one before. Acks release their
+//! tags ([`HeldTags::release`], [`HeldTags::release_up_to`] for a multiple ack), so a replay or
+//! a purge, which acks as it goes, returns what it keeps in order too.
 
 /// A run of consecutive delivery tags held by one round.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,6 +82,17 @@ impl HeldTags {
                     },
                 );
             }
+        }
+    }
+
+    /// Every tag up to `tag` (included) is held no more: a `basic.ack(tag, multiple)`.
+    pub fn release_up_to(&mut self, tag: u64) {
+        let gone = self.runs.partition_point(|r| r.last <= tag);
+        self.runs.drain(..gone);
+        if let Some(run) = self.runs.first_mut()
+            && run.first <= tag
+        {
+            run.first = tag + 1;
         }
     }
 
@@ -192,6 +203,33 @@ mod tests {
             from = at;
         }
         assert_eq!(covered, round_of.len());
+    }
+
+    /// A multiple ack releases every held tag up to its own, whatever the rounds; what is
+    /// left goes back round by round.
+    #[test]
+    fn a_multiple_ack_releases_every_tag_up_to_its_own() {
+        let mut h = HeldTags::default();
+        for tag in 1..=10 {
+            h.hold(0, tag);
+        }
+        for tag in 11..=20 {
+            h.hold(1, tag);
+        }
+        h.release(13);
+        h.release_up_to(5);
+        assert_eq!(h.returns(), [10, 20]);
+        h.release_up_to(12);
+        assert_eq!(h.returns(), [20], "13 was released already, 14..20 held");
+        h.release_up_to(13);
+        assert_eq!(h.returns(), [20]);
+        h.hold(2, 21);
+        h.release_up_to(19);
+        assert_eq!(h.returns(), [20, 21]);
+        h.release_up_to(0);
+        assert_eq!(h.returns(), [20, 21], "tag 0 names nothing");
+        h.release_up_to(u64::MAX);
+        assert!(h.is_empty());
     }
 
     #[test]
