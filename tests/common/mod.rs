@@ -993,6 +993,18 @@ pub fn table(entries: Vec<(&str, AMQPValue)>) -> FieldTable {
     t
 }
 
+/// Fails unless `got` is `want`, in the same order; says where the first one out of place is,
+/// with its neighbours, rather than printing thousands of ids.
+pub fn assert_same_order(got: &[String], want: &[String], what: &str) {
+    let first_off = got.iter().zip(want).position(|(a, b)| a != b);
+    assert_eq!(
+        (got.len(), first_off),
+        (want.len(), None),
+        "{what}: (how many, the first out of place); around it: {:?}",
+        first_off.map(|i| &got[i.saturating_sub(2)..(i + 6).min(got.len())])
+    );
+}
+
 pub fn long_str(s: &str) -> AMQPValue {
     AMQPValue::LongString(LongString::from(s))
 }

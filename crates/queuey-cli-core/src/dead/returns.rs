@@ -111,13 +111,25 @@ impl HeldTags {
     /// per round); one nack per round kept 3 000 messages in order through two looks in 3 of 3
     /// tries on 3.10.8 and on 4.3.6.
     pub fn returns(&self) -> Vec<u64> {
-        let mut out: Vec<u64> = Vec::new();
+        self.returns_counted()
+            .into_iter()
+            .map(|(tag, _)| tag)
+            .collect()
+    }
+
+    /// [`HeldTags::returns`], each tag with how many held deliveries its nack returns.
+    pub fn returns_counted(&self) -> Vec<(u64, u64)> {
+        let mut out: Vec<(u64, u64)> = Vec::new();
         let mut previous: Option<u32> = None;
         for run in &self.runs {
+            let n = run.last - run.first + 1;
             match out.last_mut() {
                 // The same round again, nothing of another in between: one nack for both.
-                Some(last) if previous == Some(run.round) => *last = run.last,
-                _ => out.push(run.last),
+                Some((last, count)) if previous == Some(run.round) => {
+                    *last = run.last;
+                    *count += n;
+                }
+                _ => out.push((run.last, n)),
             }
             previous = Some(run.round);
         }
@@ -160,6 +172,7 @@ mod tests {
         }
         h.release(3);
         assert_eq!(h.returns(), [5], "4..5 and 1..2: one multiple nack at 5");
+        assert_eq!(h.returns_counted(), [(5, 4)]);
         h.release(5);
         assert_eq!(h.returns(), [4]);
         for tag in 6..=7 {
