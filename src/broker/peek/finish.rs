@@ -81,38 +81,22 @@ impl Peek<'_> {
             // rounds first). The first group is one nack: it also proves sent whatever acks
             // the channel still held. Past a group that is not counted in time (others consume
             // the queue) the rest go at once.
+            let (first, rest) = tags.split_at(tags.len().min(1));
             let mut paced = ready_before;
-            let mut sent_count = 0u64;
-            let mut in_group = 0usize;
-            let mut group = 1usize;
-            for (tag, count) in tags {
-                if let Some(before) = paced
-                    && in_group == group
+            let mut sent = 0u64;
+            for (i, group) in std::iter::once(first).chain(rest.chunks(16)).enumerate() {
+                if i > 0
+                    && let Some(before) = paced
+                    && !self
+                        .counted(before + sent, Instant::now() + Duration::from_secs(5))
+                        .await
                 {
-                    let deadline = Instant::now() + Duration::from_secs(5);
-                    if !self.counted(before + sent_count, deadline).await {
-                        paced = None;
-                    }
-                    in_group = 0;
-                    group = 16;
+                    paced = None;
                 }
-                in_group += 1;
-                sent_count += count;
-                self.channel
-                    .basic_nack(
-                        tag,
-                        BasicNackOptions {
-                            multiple: true,
-                            requeue: true,
-                        },
-                    )
-                    .await
-                    .map_err(|e| {
-                        self.session.amqp_error(
-                            &e,
-                            &format!("cannot return the peeked messages of {:?}", self.queue),
-                        )
-                    })?;
+                for &(tag, count) in group {
+                    self.nack(tag).await?;
+                    sent += count;
+                }
             }
         }
         // Before the channel closes: the returns counted again, and on a quorum queue the acks
@@ -128,6 +112,20 @@ impl Peek<'_> {
         let _ = self.channel.close(200, "peek done".into()).await;
         self.rescuer.close().await;
         rescued
+    }
+
+    /// Returns every held delivery up to `tag` (every one: 0) to the queue.
+    async fn nack(&self, tag: u64) -> Result<()> {
+        let options = BasicNackOptions {
+            multiple: true,
+            requeue: true,
+        };
+        self.channel.basic_nack(tag, options).await.map_err(|e| {
+            self.session.amqp_error(
+                &e,
+                &format!("cannot return the peeked messages of {:?}", self.queue),
+            )
+        })
     }
 
     /// Whether the queue counts at least `ready` ready messages by `deadline` (asked every

@@ -178,9 +178,7 @@ pub(super) async fn from_queue(
         report.scanned = read.scanned;
         report.matched = read.matched;
         report.limit = s.limit;
-        report.limit_reached = s
-            .limit
-            .is_some_and(|l| read.matched.saturating_add(read.already) >= l);
+        report.limit_reached = read.limit_reached;
         report.skipped_own_copies = read.skipped;
         report.already_copied = read.already;
         report.absorb(read.tally);
@@ -238,6 +236,8 @@ struct Read {
     /// Dead letters on their last delivery replaced by copies at the back of q.dead.
     renewed: u64,
     reached_end: bool,
+    /// `--limit` ended the read (see `Stepper::at_limit`).
+    limit_reached: bool,
     tally: ReplayReport,
 }
 
@@ -250,6 +250,7 @@ impl Reader<'_, '_> {
             already: 0,
             renewed: 0,
             reached_end: false,
+            limit_reached: false,
             tally: ReplayReport::default(),
         };
         loop {
@@ -369,6 +370,7 @@ impl Reader<'_, '_> {
             }
         }
         read.matched = self.stepper.matched;
+        read.limit_reached = self.stepper.at_limit();
         read.tally = self.tally;
         Ok(read)
     }
