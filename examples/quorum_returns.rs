@@ -94,6 +94,21 @@ fn main() -> Res<()> {
     })
 }
 
+/// The queue's ready messages and consumers, by a passive declare.
+async fn counts(ch: &Channel, queue: &str) -> Res<(u32, u32)> {
+    let q = ch
+        .queue_declare(
+            queue.into(),
+            QueueDeclareOptions {
+                passive: true,
+                ..QueueDeclareOptions::default()
+            },
+            FieldTable::default(),
+        )
+        .await?;
+    Ok((q.message_count(), q.consumer_count()))
+}
+
 async fn one_run(conn: &Connection, run: u32, setup: Setup) -> Res<String> {
     let Setup {
         per_round,
@@ -265,17 +280,8 @@ async fn one_run(conn: &Connection, run: u32, setup: Setup) -> Res<String> {
     if barrier {
         let start = Instant::now();
         while start.elapsed() < Duration::from_secs(2) {
-            let q = setup
-                .queue_declare(
-                    queue.as_str().into(),
-                    QueueDeclareOptions {
-                        passive: true,
-                        ..QueueDeclareOptions::default()
-                    },
-                    FieldTable::default(),
-                )
-                .await?;
-            if q.consumer_count() == 0 {
+            let (_, consumers) = counts(&setup, &queue).await?;
+            if consumers == 0 {
                 waited = Some(start.elapsed());
                 break;
             }
@@ -292,17 +298,7 @@ async fn one_run(conn: &Connection, run: u32, setup: Setup) -> Res<String> {
     let deadline = Instant::now() + Duration::from_secs(20);
     let mut count = 0;
     while Instant::now() < deadline {
-        let q = setup
-            .queue_declare(
-                queue.as_str().into(),
-                QueueDeclareOptions {
-                    passive: true,
-                    ..QueueDeclareOptions::default()
-                },
-                FieldTable::default(),
-            )
-            .await?;
-        count = u64::from(q.message_count());
+        count = u64::from(counts(&setup, &queue).await?.0);
         if count >= expected {
             tokio::time::sleep(Duration::from_millis(500)).await;
             break;
