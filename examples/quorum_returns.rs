@@ -1,7 +1,7 @@
 //! A broker experiment, no queuey in it: does a quorum queue keep every ack a channel sent
 //! before it closed?
 //!
-//!     cargo run --release --example quorum_returns -- URL RUNS MODE [N [ROUND [LAG [DELAY_MS]]]]
+//!     cargo run --release --example quorum_returns -- URL RUNS MODE [N [ROUND [LAG [DELAY_MS|consumers]]]]
 //!
 //! Each run declares a fresh quorum queue, publishes N messages (3 000), and reads them as a
 //! queuey peek does: consumers chained on one channel, a prefetch of ROUND (128) each, the
@@ -13,8 +13,9 @@
 //! - `one`: returned by one `basic.nack(0, multiple)`;
 //! - `all`: every message acked one by one, nothing kept, no nack;
 //!
-//! then the channel is closed DELAY_MS (0) later, and the queue read out: a run is clean when
-//! it holds exactly the messages not acked, each once.
+//! then the channel is closed DELAY_MS (0) later, or with `consumers` once a passive declare
+//! every 2 ms counts no consumer on the queue, and the queue read out: a run is clean when it
+//! holds exactly the messages not acked, each once.
 //!
 //! Found with it (docs/broker-notes.md): on 3.10.8 and 4.3.6 the channel's quorum-queue
 //! client holds settlements back while 32 of its commands wait for the queue's log, and drops
@@ -86,9 +87,14 @@ fn main() -> Res<()> {
                 }
             );
         }
+        let close = if setup.barrier {
+            "closed once no consumer was counted".to_owned()
+        } else {
+            format!("closed {} ms later", setup.close_delay)
+        };
         println!(
-            "{mode}, lag {}, close {} ms later: {bad} of {runs} runs not clean (N {}, rounds of {})",
-            setup.lag, setup.close_delay, setup.n, setup.round
+            "{mode}, lag {}, {close}: {bad} of {runs} runs not clean (N {}, rounds of {})",
+            setup.lag, setup.n, setup.round
         );
         Ok(())
     })
