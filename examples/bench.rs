@@ -31,7 +31,7 @@
 //! CPUs of its own: the broker's process (found by its AMQP port) is pinned to that CPU list
 //! with `taskset` for the bench, and queuey to the other CPUs; the broker's CPU time for each
 //! move is reported either way (from /proc). With QUEUEY_BENCH_QUEUE_TYPE=quorum, a fifth
-//! mover is `dead replay --quorum-at-risk 1024` (QUEUEY_BENCH_QUORUM_AT_RISK sets another).
+//! mover is `dead replay --quorum-at-risk 256` (QUEUEY_BENCH_QUORUM_AT_RISK sets another).
 //!
 //! On a private three-node cluster with quorum queues led by node 1
 //! (QUEUEY_BENCH_QUEUE_TYPE=quorum): `cargo build --release --example bench --bin queuey`,
@@ -453,18 +453,18 @@ enum Mover {
 }
 
 impl Mover {
-    fn label(self) -> &'static str {
+    fn label(self) -> String {
         match self {
             Mover::ShovelDirect => {
-                "shovel, direct connection (the management UI's \"move messages\")"
+                "shovel, direct connection (the management UI's \"move messages\")".into()
             }
-            Mover::ShovelNetwork => "shovel, network connection",
+            Mover::ShovelNetwork => "shovel, network connection".into(),
             Mover::Queuey => {
-                "queuey dead replay (one channel; confirms + mandatory, ack after confirm)"
+                "queuey dead replay (one channel; confirms + mandatory, ack after confirm)".into()
             }
-            Mover::QueueyTwoChannels => "queuey dead replay --channels 2",
+            Mover::QueueyTwoChannels => "queuey dead replay --channels 2".into(),
             Mover::QueueyAtRisk => {
-                "queuey dead replay --quorum-at-risk N (QUEUEY_BENCH_QUORUM_AT_RISK, 1024)"
+                format!("queuey dead replay --quorum-at-risk {}", quorum_at_risk())
             }
         }
     }
@@ -481,9 +481,10 @@ struct Moved {
     client_cpu: Option<f64>,
 }
 
-/// `QUEUEY_BENCH_QUORUM_AT_RISK`: the `--quorum-at-risk` of the fifth mover, 1024 by default.
+/// `QUEUEY_BENCH_QUORUM_AT_RISK`: the `--quorum-at-risk` of the fifth mover, 256 by default
+/// (the default before 2026-12-04; queuey's own is 2048).
 fn quorum_at_risk() -> String {
-    std::env::var("QUEUEY_BENCH_QUORUM_AT_RISK").unwrap_or_else(|_| "1024".into())
+    std::env::var("QUEUEY_BENCH_QUORUM_AT_RISK").unwrap_or_else(|_| "256".into())
 }
 
 /// The broker's OS process: the one listening on the AMQP port of QUEUEY_BENCH_URL (`ss`).

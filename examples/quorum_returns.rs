@@ -43,6 +43,9 @@ struct Setup {
     round: u16,
     lag: usize,
     close_delay: u64,
+    /// Instead of a fixed delay: close once the queue counts no consumer (a cancelled quorum
+    /// consumer stays in the queue's count until what was checked out to it is settled).
+    barrier: bool,
 }
 
 fn main() -> Res<()> {
@@ -57,7 +60,11 @@ fn main() -> Res<()> {
         n: args.get(4).map_or(Ok(3000), |s| s.parse())?,
         round: args.get(5).map_or(Ok(128), |s| s.parse())?,
         lag: args.get(6).map_or(Ok(0), |s| s.parse())?,
-        close_delay: args.get(7).map_or(Ok(0), |s| s.parse())?,
+        close_delay: match args.get(7).map(String::as_str) {
+            Some("consumers") | None => 0,
+            Some(s) => s.parse()?,
+        },
+        barrier: args.get(7).is_some_and(|s| s == "consumers"),
     };
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -95,6 +102,7 @@ async fn one_run(conn: &Connection, run: u32, setup: Setup) -> Res<String> {
         round,
         lag,
         close_delay,
+        barrier,
     } = setup;
     let queue = format!("exp.quorum-returns.{}.{run}", std::process::id());
     let setup = conn.create_channel().await?;
@@ -253,6 +261,30 @@ async fn one_run(conn: &Connection, run: u32, setup: Setup) -> Res<String> {
         .await?;
     }
     tokio::time::sleep(Duration::from_millis(close_delay)).await;
+    let mut waited = None;
+    if barrier {
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(2) {
+            let q = setup
+                .queue_declare(
+                    queue.as_str().into(),
+                    QueueDeclareOptions {
+                        passive: true,
+                        ..QueueDeclareOptions::default()
+                    },
+                    FieldTable::default(),
+                )
+                .await?;
+            if q.consumer_count() == 0 {
+                waited = Some(start.elapsed());
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(2)).await;
+        }
+        if waited.is_none() {
+            return Ok("the queue still counted consumers after 2 s".into());
+        }
+    }
     ch.close(200, "done".into()).await?;
 
     // Read the queue out once the count is stable.
@@ -316,6 +348,12 @@ async fn one_run(conn: &Connection, run: u32, setup: Setup) -> Res<String> {
         .filter(|i| !acked.contains(i) && !seen.contains_key(i))
         .count();
     let mut out = String::new();
+    if let Some(w) = waited {
+        println!(
+            "run {run}: no consumer counted {:.1} ms after the last ack",
+            w.as_secs_f64() * 1000.0
+        );
+    }
     if resurrected + twice + missing > 0 {
         out = format!(
             "count {count} expected {expected}: {resurrected} acked came back ({early} of the multiple ack's, indexes {span:?}), {twice} twice, {missing} missing (nacks {})",

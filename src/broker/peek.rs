@@ -34,7 +34,7 @@
 //!   ls, show, export) the peek replaces every such message as soon as it arrives, in
 //!   batches: a confirmed copy is published to the queue and only then the original is acked.
 //!   Nothing is lost; that message changes its place. Only deliveries that have arrived and are
-//!   not yet replaced are exposed to a crash: at most two rounds, `--quorum-at-risk` (256 by
+//!   not yet replaced are exposed to a crash: at most two rounds, `--quorum-at-risk` (2048 by
 //!   default). Replay and purge rescue what they keep themselves.
 //! - where a returned message goes differs: to the back of the queue on 3.x, to the front
 //!   (ahead of every message never delivered) on 4.x. Holding the whole queue and returning it

@@ -38,7 +38,7 @@ impl QueueKind {
     }
 
     /// On a queue where a crash spends deliveries: the most deliveries that may have arrived
-    /// and not yet been replaced by copies, `--window` or `--quorum-at-risk` (256 by default),
+    /// and not yet been replaced by copies, `--window` or `--quorum-at-risk` (2048 by default),
     /// whichever is smaller.
     pub fn exposure(&self, options: &PeekOptions) -> u16 {
         options.window.min(options.quorum_at_risk).max(1)

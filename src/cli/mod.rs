@@ -554,8 +554,9 @@ pub struct PeekArgs {
 
     /// On a quorum q.dead with a delivery limit: the most messages on their last delivery that
     /// a crash of queuey or of its connection could lose (those arrived and not yet moved).
-    /// The queue is read in rounds of half as many; larger rounds are faster (a replay at 1024
-    /// ran about 1.3x as fast as at 256: docs/benchmarks.md)
+    /// The queue is read in rounds of half as many (the default's, 1024, about the prefetch of
+    /// the management UI's shovel); smaller rounds are slower (a replay at 256 ran at about
+    /// 0.8x the speed of one at 2048: docs/benchmarks.md)
     #[arg(long, value_name = "N", default_value_t = QUORUM_AT_RISK)]
     pub quorum_at_risk: u16,
 

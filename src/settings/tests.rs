@@ -122,11 +122,11 @@ fn peek_flags_are_carried_and_a_window_of_0_is_refused() {
 }
 
 #[test]
-fn quorum_at_risk_defaults_to_256_is_carried_and_needs_a_round_of_one() {
+fn quorum_at_risk_defaults_to_2048_is_carried_and_needs_a_round_of_one() {
     let Work::DeadShow { peek, .. } = work(&["dead", "show", "orders", "1"]) else {
         panic!("dead show")
     };
-    assert_eq!(peek.quorum_at_risk, 256);
+    assert_eq!(peek.quorum_at_risk, 2048);
     let Work::DeadShow { peek, .. } =
         work(&["dead", "show", "orders", "1", "--quorum-at-risk", "1024"])
     else {

@@ -1451,7 +1451,7 @@ fn a_quorum_queues_default_delivery_limit_is_the_versions() {
 // so on every version queuey replaces each message at risk by a confirmed copy as soon as it
 // arrives, and on a signal returns what it holds: nothing is lost. kill -9 can cost only the
 // messages at risk that have arrived and are not yet replaced: at most two rounds,
-// `--quorum-at-risk` (256 by default), or `--window` if smaller.
+// `--quorum-at-risk` (2048 by default), or `--window` if smaller.
 
 /// Whether a look of a quorum queue with a delivery limit must be told to spend deliveries: its
 /// final return by `basic.nack` counts before RabbitMQ 4.3, not from 4.3.
@@ -1825,8 +1825,10 @@ fn quorum_at_risk_sets_the_rounds_a_quorum_queue_is_read_in() {
     use crate::replay::{dead_letter, publish_all};
     let broker = Broker::connect();
     // A window smaller than the queue, so that the replay, slowed, keeps asking for rounds.
-    let cases: [(&[&str], u64); 3] = [
-        (&["--window", "1000"], 128),
+    let cases: [(&[&str], u64); 4] = [
+        // The default (2048) binds less than the window: rounds of half the window.
+        (&["--window", "1000"], 500),
+        (&["--window", "1000", "--quorum-at-risk", "256"], 128),
         (&["--window", "1000", "--quorum-at-risk", "1000"], 500),
         (&["--window", "600", "--quorum-at-risk", "1000"], 300),
     ];

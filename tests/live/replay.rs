@@ -1091,6 +1091,96 @@ fn a_filtered_replay_of_a_quorum_dead_queue_leaves_nothing_it_moved_behind() {
     }
 }
 
+/// The proof a quorum peek that returns nothing waits for before it closes its channel (the
+/// channel may hold acks back from the queue and drops them at its close: docs/broker-notes.md):
+/// `q.dead` counting no consumer. It rests on a rule of the broker, the same on 3.x and 4.x
+/// (`rabbit_fifo:query_stat` counts cancelled consumers): a cancelled consumer of a quorum queue
+/// stays in `queue.declare-ok`'s consumer count while deliveries checked out to it are
+/// unsettled, and leaves it once the last is acked. (A classic queue's count drops at the
+/// cancel.)
+#[test]
+fn a_cancelled_quorum_consumer_stays_counted_until_its_deliveries_are_acked() {
+    use futures_util::StreamExt;
+    use lapin::options::{
+        BasicAckOptions, BasicCancelOptions, BasicConsumeOptions, BasicQosOptions,
+    };
+    let broker = Broker::connect();
+    let version = broker.rabbitmq_version();
+    let q = broker.queue_name("qcounted");
+    broker.declare(&q, table(vec![("x-queue-type", long_str("quorum"))]));
+    let ids: Vec<String> = (0..10).map(|i| format!("m{i}")).collect();
+    broker.publish_ids(&q, &ids);
+    let consumers = || {
+        let ch = broker.channel();
+        let ok = broker
+            .rt
+            .block_on(ch.queue_declare(
+                q.as_str().into(),
+                lapin::options::QueueDeclareOptions {
+                    passive: true,
+                    ..Default::default()
+                },
+                FieldTable::default(),
+            ))
+            .expect("passive declare");
+        let _ = broker.rt.block_on(ch.close(200, "ok".into()));
+        ok.consumer_count()
+    };
+    let ch = broker.channel();
+    let tags: Vec<u64> = broker.rt.block_on(async {
+        ch.basic_qos(10, BasicQosOptions { global: false })
+            .await
+            .expect("qos");
+        let mut c = ch
+            .basic_consume(
+                q.as_str().into(),
+                "".into(),
+                BasicConsumeOptions::default(),
+                FieldTable::default(),
+            )
+            .await
+            .expect("consume");
+        let mut tags = Vec::new();
+        while tags.len() < ids.len() {
+            let d = tokio::time::timeout(Duration::from_secs(10), c.next())
+                .await
+                .expect("a delivery in time")
+                .expect("a delivery")
+                .expect("a delivery");
+            tags.push(d.delivery_tag);
+        }
+        ch.basic_cancel(c.tag(), BasicCancelOptions::default())
+            .await
+            .expect("cancel");
+        tags
+    });
+    let ack = |tag: u64| {
+        broker
+            .rt
+            .block_on(ch.basic_ack(tag, BasicAckOptions { multiple: false }))
+            .expect("ack");
+    };
+    for tag in &tags[..9] {
+        ack(*tag);
+    }
+    // Settled or not, the count stays while one delivery is out (asked for a second).
+    let until = Instant::now() + Duration::from_secs(1);
+    while Instant::now() < until {
+        assert_eq!(
+            consumers(),
+            1,
+            "{version:?}: the cancelled consumer holds one unacked delivery: still counted"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    ack(tags[9]);
+    eventually("the count at 0", Duration::from_secs(10), || {
+        (consumers() == 0).then_some(())
+    });
+    assert_eq!(broker.message_count(&q), Some(0), "{version:?}: all acked");
+    broker.delete_queue(&q);
+}
+
 /// A quorum `q.dead` with a delivery limit of 1 and no dead-letter exchange: a message whose
 /// delivery is returned in a way that counts, twice, is dropped. Every message has spent one
 /// delivery already, and a replay moves half of them: the other half are returned on their

@@ -29,6 +29,10 @@ use crate::common::{eventually, json, queuey_process};
 const N: usize = 20_000;
 /// The replay's --window.
 const WINDOW: usize = 400;
+/// The replay's --rate: slow enough that the test sees [`KILL_AT`] copies well before the
+/// end (6.7 s for [`N`]) on a fast machine, where an unbounded replay of a cluster once ended
+/// between two of the test's looks.
+const RATE: usize = 3_000;
 /// Copies (or archived lines) made before the kill.
 const KILL_AT: usize = 4_000;
 
@@ -102,21 +106,48 @@ fn wait_until(child: &mut Child, at: usize, err: &Path, mut count: impl FnMut() 
     assert!(child.try_wait().expect("try_wait").is_none(), "mid-run");
 }
 
+/// What [`settle`] saw.
+struct Settled {
+    /// `q.dead` had no consumer and the same ready count twice in a row.
+    done: bool,
+    /// The looks it took, for a failure's message: the first, the last and how many.
+    seen: String,
+}
+
 /// Waits until `q.dead` has no consumer and its ready count no longer moves, read through
 /// node `n` (the broker returns a lost consumer's deliveries asynchronously), at most
-/// `deadline`; returns whether it settled.
-fn settle(cluster: &Cluster, n: usize, queue: &str, deadline: Duration) -> bool {
+/// `deadline`.
+fn settle(cluster: &Cluster, n: usize, queue: &str, deadline: Duration) -> Settled {
     let start = Instant::now();
+    let mut first = None;
     let mut last = None;
-    while start.elapsed() < deadline {
+    let mut looks = 0;
+    let done = loop {
         let (ready, consumers) = cluster.counts(n, queue);
-        if consumers == 0 && last == Some(ready) {
-            return true;
+        looks += 1;
+        first.get_or_insert((ready, consumers));
+        if consumers == 0 && last.map(|(r, _)| r) == Some(ready) {
+            last = Some((ready, consumers));
+            break true;
         }
-        last = Some(ready);
+        last = Some((ready, consumers));
+        if start.elapsed() >= deadline {
+            break false;
+        }
         std::thread::sleep(Duration::from_millis(500));
+    };
+    let show = |at: Option<(u32, u32)>| {
+        at.map_or("-".to_owned(), |(r, c)| format!("{r} ready, {c} consumers"))
+    };
+    Settled {
+        done,
+        seen: format!(
+            "{looks} looks in {:.1}s via node {n}: first {}, last {}",
+            start.elapsed().as_secs_f64(),
+            show(first),
+            show(last)
+        ),
     }
-    false
 }
 
 /// One scenario of a node lost mid-replay: `q` led by `q_leader`, `q.dead` by `dead_leader`,
@@ -136,6 +167,7 @@ fn replay_losing_a_node(
     let err_path = dir.path().join("stderr-1");
     let mut child = queuey_on(cluster, connected, dir.path())
         .args(["dead", "replay", &f.q, "--window", &WINDOW.to_string()])
+        .args(["--rate", &RATE.to_string()])
         .stdout(std::fs::File::create(dir.path().join("stdout-1")).expect("stdout"))
         .stderr(std::fs::File::create(&err_path).expect("stderr"))
         .spawn()
@@ -163,11 +195,10 @@ fn replay_losing_a_node(
         other => panic!("{label}: queuey exited {other:?}: {err}"),
     }
     let settled = settle(cluster, rerun_via, &f.dead, Duration::from_secs(10));
-    let (ready, consumers) = cluster.counts(rerun_via, &f.dead);
     let in_q = cluster.counts(rerun_via, &f.q).0;
     eprintln!(
-        "{label}: before the rerun (node {killed} down): q.dead {ready} ready, {consumers} \
-         consumers (settled: {settled}); q {in_q}"
+        "{label}: before the rerun (node {killed} down): q.dead settled: {} ({}); q {in_q}",
+        settled.done, settled.seen
     );
     // The rerun through another node, with the killed node still down: it finishes, or it
     // names the dead letters the dead node's consumer still holds (exit 3), never success
@@ -184,9 +215,11 @@ fn replay_losing_a_node(
     let back = Instant::now();
     let settled = settle(cluster, rerun_via, &f.dead, Duration::from_secs(120));
     eprintln!(
-        "{label}: node {killed} back after {:.0}s down; q.dead settled {:.1}s later: {settled}",
+        "{label}: node {killed} back after {:.0}s down; q.dead settled {:.1}s later: {} ({})",
         down_for.as_secs_f64(),
-        back.elapsed().as_secs_f64()
+        back.elapsed().as_secs_f64(),
+        settled.done,
+        settled.seen
     );
     if first == Some(3) {
         // What was held came back with the node: one rerun, through any node, finishes.
@@ -338,7 +371,11 @@ fn purge_losing_a_node(
     }
     cluster.bring_back(killed);
     let settled = settle(cluster, rerun_via, &f.dead, Duration::from_secs(120));
-    assert!(settled, "{label}: q.dead settles once the node is back");
+    assert!(
+        settled.done,
+        "{label}: q.dead settles once the node is back: {}",
+        settled.seen
+    );
     if status.code() != Some(0) {
         let out = purge(rerun_via)
             .args(["-o", "json"])

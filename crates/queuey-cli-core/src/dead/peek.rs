@@ -33,7 +33,7 @@ pub struct PeekOptions {
 /// The default of [`PeekOptions::quorum_at_risk`]: a crash spends one delivery of every held
 /// message, and can lose the messages at risk among the deliveries that have arrived and are
 /// not yet replaced by copies: at most this many.
-pub const QUORUM_AT_RISK: u16 = 256;
+pub const QUORUM_AT_RISK: u16 = 2048;
 
 impl PeekOptions {
     pub fn new() -> PeekOptions {
