@@ -1,7 +1,7 @@
 //! A broker experiment, no queuey in it: does a quorum queue keep every ack a channel sent
 //! before it closed?
 //!
-//!     cargo run --release --example quorum_returns -- URL RUNS MODE [N [ROUND [LAG [DELAY_MS]]]]
+//!     cargo run --release --example quorum_returns -- URL RUNS MODE [N [ROUND [LAG [DELAY_MS|consumers]]]]
 //!
 //! Each run declares a fresh quorum queue, publishes N messages (3 000), and reads them as a
 //! queuey peek does: consumers chained on one channel, a prefetch of ROUND (128) each, the
@@ -13,8 +13,9 @@
 //! - `one`: returned by one `basic.nack(0, multiple)`;
 //! - `all`: every message acked one by one, nothing kept, no nack;
 //!
-//! then the channel is closed DELAY_MS (0) later, and the queue read out: a run is clean when
-//! it holds exactly the messages not acked, each once.
+//! then the channel is closed DELAY_MS (0) later, or with `consumers` once a passive declare
+//! every 2 ms counts no consumer on the queue, and the queue read out: a run is clean when it
+//! holds exactly the messages not acked, each once.
 //!
 //! Found with it (docs/broker-notes.md): on 3.10.8 and 4.3.6 the channel's quorum-queue
 //! client holds settlements back while 32 of its commands wait for the queue's log, and drops
@@ -86,12 +87,32 @@ fn main() -> Res<()> {
                 }
             );
         }
+        let close = if setup.barrier {
+            "closed once no consumer was counted".to_owned()
+        } else {
+            format!("closed {} ms later", setup.close_delay)
+        };
         println!(
-            "{mode}, lag {}, close {} ms later: {bad} of {runs} runs not clean (N {}, rounds of {})",
-            setup.lag, setup.close_delay, setup.n, setup.round
+            "{mode}, lag {}, {close}: {bad} of {runs} runs not clean (N {}, rounds of {})",
+            setup.lag, setup.n, setup.round
         );
         Ok(())
     })
+}
+
+/// The queue's ready messages and consumers, by a passive declare.
+async fn counts(ch: &Channel, queue: &str) -> Res<(u32, u32)> {
+    let q = ch
+        .queue_declare(
+            queue.into(),
+            QueueDeclareOptions {
+                passive: true,
+                ..QueueDeclareOptions::default()
+            },
+            FieldTable::default(),
+        )
+        .await?;
+    Ok((q.message_count(), q.consumer_count()))
 }
 
 async fn one_run(conn: &Connection, run: u32, setup: Setup) -> Res<String> {
@@ -265,17 +286,8 @@ async fn one_run(conn: &Connection, run: u32, setup: Setup) -> Res<String> {
     if barrier {
         let start = Instant::now();
         while start.elapsed() < Duration::from_secs(2) {
-            let q = setup
-                .queue_declare(
-                    queue.as_str().into(),
-                    QueueDeclareOptions {
-                        passive: true,
-                        ..QueueDeclareOptions::default()
-                    },
-                    FieldTable::default(),
-                )
-                .await?;
-            if q.consumer_count() == 0 {
+            let (_, consumers) = counts(&setup, &queue).await?;
+            if consumers == 0 {
                 waited = Some(start.elapsed());
                 break;
             }
@@ -292,17 +304,7 @@ async fn one_run(conn: &Connection, run: u32, setup: Setup) -> Res<String> {
     let deadline = Instant::now() + Duration::from_secs(20);
     let mut count = 0;
     while Instant::now() < deadline {
-        let q = setup
-            .queue_declare(
-                queue.as_str().into(),
-                QueueDeclareOptions {
-                    passive: true,
-                    ..QueueDeclareOptions::default()
-                },
-                FieldTable::default(),
-            )
-            .await?;
-        count = u64::from(q.message_count());
+        count = u64::from(counts(&setup, &queue).await?.0);
         if count >= expected {
             tokio::time::sleep(Duration::from_millis(500)).await;
             break;
