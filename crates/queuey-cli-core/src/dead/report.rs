@@ -95,9 +95,15 @@ pub struct ReplayReport {
     pub attempts_reset: u64,
     /// With --dry-run: jobs among `would_move` whose attempt would be set back to 1.
     pub would_reset_attempts: u64,
-    /// Dead letters that an unfinished earlier run had copied (its journal says so): acked
-    /// without a new copy. With --dry-run: those a real run would ack so.
+    /// Dead letters whose copies an unfinished earlier run made, as its ledger proves (a copy
+    /// found in its target whose dead letter was never acked): acked without a new copy. With
+    /// --dry-run: those a real run would ack so.
     pub already_copied: u64,
+    /// Copies this run made (confirmed) of dead letters that an unfinished earlier run may have
+    /// copied already: its ack was sent when it failed and the broker may or may not have
+    /// applied it, or its copy was in doubt and not looked for. Each may now be in its target
+    /// twice; none is lost (see `dead::ledger`).
+    pub may_be_duplicates: u64,
     /// Quorum q.dead only: messages on their last delivery republished instead of returned.
     pub rescued: u64,
     /// Quorum q.dead only: dead letters on their last delivery that were replaced by copies as
@@ -182,6 +188,7 @@ impl ReplayReport {
         self.attempts_reset += tally.attempts_reset;
         self.would_reset_attempts += tally.would_reset_attempts;
         self.dead_lettered_back += tally.dead_lettered_back;
+        self.may_be_duplicates += tally.may_be_duplicates;
         for t in tally.targets {
             let mine = self.target(&t.queue);
             mine.moved += t.moved;
