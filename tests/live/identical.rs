@@ -309,7 +309,7 @@ impl Replay<'_> {
 /// consent. The rule of 3.x (no limit by default) and 4.3 (a nack is free) needs none.
 fn budget_flag(broker: &Broker, quorum: bool) -> Option<&'static str> {
     let version = broker.rabbitmq_version();
-    (quorum && version >= (4, 0) && version < (4, 3)).then_some("--spend-delivery-budget")
+    (quorum && ((4, 0)..(4, 3)).contains(&version)).then_some("--spend-delivery-budget")
 }
 
 fn all(_: usize) -> bool {
