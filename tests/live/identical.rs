@@ -108,7 +108,7 @@ fn fill(broker: &Broker, label: &str, quorum: bool) -> (String, String) {
 }
 
 /// How many of each job id `queues` hold together (a body that names none counts as ""): each
-/// read whole by a consumer with a prefetch of a thousand, then returned with one nack (a
+/// read whole by a consumer without a prefetch limit, then returned with one nack (a
 /// `basic.get` per message takes minutes on a busy machine).
 fn contents(broker: &Broker, queues: &[&str]) -> BTreeMap<String, usize> {
     use futures_util::StreamExt;
@@ -120,9 +120,6 @@ fn contents(broker: &Broker, queues: &[&str]) -> BTreeMap<String, usize> {
         }
         let ch = broker.channel();
         broker.rt.block_on(async {
-            ch.basic_qos(1000, lapin::options::BasicQosOptions::default())
-                .await
-                .expect("qos");
             let mut consumer = ch
                 .basic_consume(
                     (*q).into(),
