@@ -108,7 +108,7 @@ fn fill(broker: &Broker, label: &str, quorum: bool) -> (String, String) {
 }
 
 /// How many of each job id `queues` hold together (a body that names none counts as ""): each
-/// read whole by a consumer without a prefetch limit, then returned with one nack (a
+/// read whole by a consumer whose prefetch takes them all, then returned with one nack (a
 /// `basic.get` per message takes minutes on a busy machine).
 fn contents(broker: &Broker, queues: &[&str]) -> BTreeMap<String, usize> {
     use futures_util::StreamExt;
@@ -120,6 +120,11 @@ fn contents(broker: &Broker, queues: &[&str]) -> BTreeMap<String, usize> {
         }
         let ch = broker.channel();
         broker.rt.block_on(async {
+            // A quorum queue delivers only within a prefetch: one that takes them all.
+            let prefetch = u16::try_from(n).unwrap_or(u16::MAX);
+            ch.basic_qos(prefetch, lapin::options::BasicQosOptions::default())
+                .await
+                .expect("qos");
             let mut consumer = ch
                 .basic_consume(
                     (*q).into(),
@@ -247,8 +252,7 @@ impl Replay<'_> {
             let log = dir.path().join(format!("stderr-{kill}.txt"));
             let mut child = queuey_process(dir.path())
                 .args(command(&["--rate", "3000"]))
-                .stdout(Stdio::null())
-                .stderr(std::fs::File::create(&log).unwrap())
+                .stdout(std::fs::File::create(&log).unwrap())
                 .spawn()
                 .unwrap();
             let step = moving / (2 * self.kills + 2);
@@ -272,7 +276,8 @@ impl Replay<'_> {
         let err = stderr(&out);
         assert!(
             matches!(out.status.code(), Some(0)),
-            "the last rerun: {err}"
+            "the last rerun: {err}{}",
+            String::from_utf8_lossy(&out.stdout)
         );
         let summary = json(&out);
         said += summary["may_be_duplicates"].as_u64().unwrap_or(0);
@@ -301,12 +306,9 @@ impl Replay<'_> {
     }
 }
 
-/// RabbitMQ 4.0 to 4.2 count every return of a quorum message against its delivery limit (20
-/// by default): a replay or purge of a quorum `q.dead` there runs only with the operator's
-/// consent. The rule of 3.x (no limit by default) and 4.3 (a nack is free) needs none.
+/// The consent a quorum `q.dead` needs on RabbitMQ 4.0 to 4.2 (`replay::budget_on_4_0`).
 fn budget_flag(broker: &Broker, quorum: bool) -> Option<&'static str> {
-    let version = broker.rabbitmq_version();
-    (quorum && ((4, 0)..(4, 3)).contains(&version)).then_some("--spend-delivery-budget")
+    crate::replay::budget_on_4_0(broker).filter(|_| quorum)
 }
 
 fn all(_: usize) -> bool {

@@ -42,7 +42,7 @@ struct FileRun<'a> {
     /// The room in each target (see `dead::room`).
     rooms: RefCell<Rooms>,
     /// With `--after`: the hold queues declared so far (see `after`).
-    holds: RefCell<std::collections::HashMap<String, Option<String>>>,
+    holds: super::after::Holds,
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -338,7 +338,7 @@ struct Shared<'a> {
     /// number -> target.
     refused: RefCell<HashMap<u64, String>>,
     /// With `--after`: the hold queues declared so far, and why one could not be.
-    holds: RefCell<HashMap<String, Option<String>>>,
+    holds: after::Holds,
 }
 
 impl Shared<'_> {
