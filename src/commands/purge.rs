@@ -297,7 +297,17 @@ async fn remove_matching(
                         &message,
                         &dl,
                     ))?;
-                    report.may_be_duplicates += u64::from(may_duplicate);
+                    if may_duplicate {
+                        report.may_be_duplicates += 1;
+                        if report.may_be_duplicated_ids.len() < 1000 {
+                            report.may_be_duplicated_ids.push(
+                                match &message.properties.message_id {
+                                    Some(id) => id.clone(),
+                                    None => format!("sha256:{}", &d[..d.len().min(16)]),
+                                },
+                            );
+                        }
+                    }
                     pending.push(Pending {
                         tag,
                         digest: d,

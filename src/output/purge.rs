@@ -29,6 +29,9 @@ pub struct PurgeReport {
     /// already (its ack was sent when it failed, and the broker may or may not have applied it):
     /// each may now be in the archive twice; none is lost.
     pub may_be_duplicates: u64,
+    /// The message ids of the records counted in `may_be_duplicates` (`sha256:` and the start
+    /// of its digest for a dead letter without one), the first thousand.
+    pub may_be_duplicated_ids: Vec<String>,
     /// Dead letters that pass every filter but that `--older-than` would select by their job's
     /// enqueue time alone (no death time: they may have died since, a job replayed and dead
     /// again among them): kept, without `--age-from-enqueued`.
@@ -114,8 +117,9 @@ pub fn print_report(r: &PurgeReport, output: Output) -> Result<()> {
         } + &if r.may_be_duplicates > 0 {
             format!(
                 "; {} archived that an unfinished purge may have archived already (its ack was \
-                 sent when it failed): each may now be in the archive twice, none is lost",
-                r.may_be_duplicates
+                 sent when it failed): each may now be in the archive twice, none is lost{}",
+                r.may_be_duplicates,
+                super::duplicates_named(&r.may_be_duplicated_ids)
             )
         } else {
             String::new()

@@ -302,6 +302,19 @@ impl Replay<'_> {
                 extra as u64 <= said,
                 "{extra} copies beyond two, the rerun said {said}: {err}"
             );
+            // And named each: every content there more than twice among the ids it listed.
+            let named: Vec<&str> = summary["may_be_duplicated_ids"]
+                .as_array()
+                .map(|a| a.iter().filter_map(|v| v.as_str()).collect())
+                .unwrap_or_default();
+            if (said as usize) <= named.len() {
+                for (id, n) in &moved {
+                    assert!(
+                        *n <= 2 || named.contains(&id.as_str()),
+                        "{id} is there {n} times, not named among the possible duplicates"
+                    );
+                }
+            }
         }
     }
 }

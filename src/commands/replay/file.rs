@@ -189,6 +189,7 @@ pub(super) async fn from_file(
             digest: d,
             copy: copy.id,
             may_duplicate: false,
+            message_id: None,
         };
         batch.push(copy.with_token(token));
         if batch.len() >= chunk {

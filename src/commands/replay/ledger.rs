@@ -23,8 +23,19 @@ pub(super) struct InFlight {
     /// Its envelope's attempt was set back to 1.
     pub(super) reset: bool,
     /// An unfinished run may have copied a dead letter of this content already, and the rule
-    /// could not prove it: this copy may be a second one (counted in the report if confirmed).
+    /// could not prove it: this copy may be a second one (counted in the report if
+    /// confirmed), named by its dead letter's message id (`None`: it has none).
     pub(super) may_duplicate: bool,
+    pub(super) message_id: Option<String>,
+}
+
+/// How a possible duplicate is named in the report: its dead letter's message id, else
+/// `sha256:` and the start of its digest.
+pub(super) fn duplicate_name(message_id: Option<&str>, digest: &str) -> String {
+    match message_id {
+        Some(id) => id.to_owned(),
+        None => format!("sha256:{}", &digest[..digest.len().min(16)]),
+    }
 }
 
 /// A copy's token, which holds what the ledger needs of it.

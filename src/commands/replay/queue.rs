@@ -18,7 +18,7 @@ use std::collections::HashMap;
 use tokio::sync::Semaphore;
 use tokio::sync::mpsc::{self, error::TryRecvError};
 
-use super::ledger::{InFlight, Journaled};
+use super::ledger::{InFlight, Journaled, duplicate_name};
 use super::settle::{Settle, Settler, settle_for};
 use super::step::{Step, Stepper};
 use super::{Pace, Shared, Tally, paced_window, publish_chunk};
@@ -175,11 +175,11 @@ pub(super) async fn from_queue(
         report.limit_reached = read.limit_reached;
         report.skipped_own_copies = read.skipped;
         report.already_copied = read.already;
+        report.absorb(read.tally);
         // This run's possible duplicates, and those of unfinished runs before it (each made
         // by a run that did not live to say so).
-        report.may_be_duplicates = outcomes.may_be_duplicates + carried_dups;
-        report.absorb(read.tally);
         report.absorb(outcomes);
+        report.may_be_duplicates += carried_dups;
         report.renewed = read.renewed;
         Ok((p.rescuer.count, read.reached_end))
     })
@@ -289,6 +289,7 @@ impl Reader<'_, '_> {
                             copy: 0,
                             reset: false,
                             may_duplicate: false,
+                            message_id: None,
                         },
                     };
                     self.pass(Job::Copied(token), 0).await
@@ -348,6 +349,10 @@ impl Reader<'_, '_> {
                                     copy: copy.id,
                                     reset: copy.token,
                                     may_duplicate: may_duplicate.unwrap_or(false),
+                                    message_id: may_duplicate
+                                        .unwrap_or(false)
+                                        .then(|| message.properties.message_id.clone())
+                                        .flatten(),
                                 },
                             };
                             self.pass(Job::Copy(copy.with_token(token)), weight).await
@@ -567,7 +572,10 @@ impl Publish<'_, '_> {
             self.outcomes.record(&token.target, &outcome, token.reset);
             if outcome == Outcome::Delivered {
                 Tally::add(&self.shared.tally.copied, 1);
-                self.outcomes.may_be_duplicates += u64::from(token.may_duplicate);
+                if token.may_duplicate {
+                    let id = duplicate_name(token.message_id.as_deref(), &token.digest);
+                    self.outcomes.may_duplicate(id);
+                }
             }
             self.send(settle_for(&outcome, tag, token.digest)).await?;
         }
