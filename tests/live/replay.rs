@@ -1549,6 +1549,96 @@ fn a_rerun_looks_for_the_copies_in_doubt_in_their_targets() {
     assert!(!journal.exists(), "a clean run deletes its journal");
 }
 
+/// A rerun never disturbs a work queue its workers are serving: with copies in doubt in a
+/// quorum `q` that has a consumer, `--look-in-targets` makes no look there (it says why and
+/// copies the dead letter again, counted as a possible duplicate), and the jobs waiting in `q`
+/// are untouched: in their order, and none carrying a delivery count or an acquired count (a
+/// look would have returned each, counted on 3.10 and 4.0-4.2, stamped on 4.3).
+#[test]
+fn a_rerun_leaves_a_work_queue_with_workers_in_order_and_uncounted() {
+    let broker = Broker::connect();
+    let q = broker.queue_name("doubt-busy");
+    let dead = format!("{q}.dead");
+    broker.track_queue(&dead);
+    broker.declare(&dead, FieldTable::default());
+    broker.declare(&q, table(vec![("x-queue-type", long_str("quorum"))]));
+    let jobs: Vec<String> = (0..50).map(|i| format!("job-{i:03}")).collect();
+    broker.publish_ids(&q, &jobs);
+    broker.wait_for_count(&q, 50);
+    // A worker holding one job, as a worker at work does.
+    let worker = broker.channel();
+    let _consumer = broker.rt.block_on(async {
+        worker
+            .basic_qos(1, lapin::options::BasicQosOptions::default())
+            .await
+            .unwrap();
+        worker
+            .basic_consume(
+                q.as_str().into(),
+                "worker".into(),
+                lapin::options::BasicConsumeOptions::default(),
+                FieldTable::default(),
+            )
+            .await
+            .unwrap()
+    });
+    broker.wait_for_count(&q, 49);
+    let dir = tempfile::tempdir().unwrap();
+    let (ids, journal) =
+        journal_of_a_failed_run(&broker, &dead, std::slice::from_ref(&q), dir.path());
+    let out = queuey_in(dir.path())
+        .args(["dead", "replay", &q, "--look-in-targets", "--journal"])
+        .arg(&journal)
+        .args(["-o", "json"])
+        .args(budget_on_4_0(&broker))
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains(&format!(
+            "cannot look for 1 copy in doubt in {q:?}: it has 1 consumer"
+        )),
+        "{err}"
+    );
+    let summary = json(&out);
+    assert_eq!(summary["moved"], 1, "{summary}");
+    assert_eq!(summary["may_be_duplicates"], 1, "{summary}");
+    assert_eq!(
+        summary["may_be_duplicated_ids"],
+        serde_json::json!([ids[0]])
+    );
+    // The jobs the worker has not taken: in order, and never returned by queuey.
+    let waiting = broker.snapshot(&q);
+    let waiting_ids: Vec<String> = waiting
+        .iter()
+        .map(|(_, p)| {
+            p.message_id()
+                .as_ref()
+                .map(|s| s.to_string())
+                .unwrap_or_default()
+        })
+        .collect();
+    let mut want: Vec<String> = jobs[1..].to_vec();
+    want.push(ids[0].clone());
+    assert_eq!(
+        waiting_ids, want,
+        "the jobs in their order, the copy behind them"
+    );
+    for (_, p) in &waiting[..49] {
+        let headers = p.headers().clone().unwrap_or_default();
+        for k in ["x-delivery-count", "x-acquired-count"] {
+            assert!(
+                !headers.inner().contains_key(k),
+                "a job carries {k}: queuey returned it ({headers:?})"
+            );
+        }
+    }
+    broker.rt.block_on(async {
+        let _ = worker.close(200, "done".into()).await;
+    });
+}
+
 /// A replay from a file killed mid-run (kill -9): the file is only read, so its rerun must not
 /// copy again the lines the killed run copied. The rerun skips the lines the journal records as
 /// copied, looks in the target for the copies in doubt, and goes on: each line's message ends

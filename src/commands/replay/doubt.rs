@@ -125,7 +125,8 @@ async fn look_for(
         }
         Some(c) => output.note(&format!(
             "looking for {} in doubt in {target:?}: reading its {} (each held, then returned \
-             in place, marked redelivered; no consumer is waiting)",
+             in place and marked redelivered, a quorum queue's stamped x-acquired-count from \
+             RabbitMQ 4.3; no consumer is waiting)",
             plural(wanted.len() as u64, "copy"),
             plural(u64::from(c.messages_ready), "job")
         )),
