@@ -443,6 +443,10 @@ fn purge_killed(label: &str, quorum: bool) {
     assert_eq!(broker.count(&dead), 0, "{summary}");
     let extra = none_lost(&archived(&archive), |_| true);
     eprintln!("{label}: 2 kills, {extra} archived twice: {summary}");
+    // Dead letters carry customers' data: the archive is its owner's alone.
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(&archive).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o600, "the archive's mode: {mode:o}");
 }
 
 #[test]
