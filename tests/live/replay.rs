@@ -658,7 +658,7 @@ fn sigkill_mid_replay_loses_nothing() {
 /// (a nack counts there) and unchanged, absent, on 4.3, where `x-acquired-count` counts every
 /// acquisition instead (4.3 added it); either way no copy carries either header.
 #[test]
-fn sigkill_mid_replay_of_a_looked_at_quorum_dead_queue_duplicates_nothing() {
+fn sigkill_mid_replay_of_a_looked_at_quorum_dead_queue_loses_nothing() {
     quorum_sigkill_rerun("qkill-looked", true);
 }
 
@@ -666,7 +666,7 @@ fn sigkill_mid_replay_of_a_looked_at_quorum_dead_queue_duplicates_nothing() {
 /// (no bookkeeping header at all; a tenth of them have no headers of their own either), the
 /// rerun on a later one (the broker's headers added to a table that had none).
 #[test]
-fn sigkill_mid_replay_of_a_quorum_dead_queue_duplicates_nothing() {
+fn sigkill_mid_replay_of_a_quorum_dead_queue_loses_nothing() {
     quorum_sigkill_rerun("qkill", false);
 }
 
@@ -1628,9 +1628,14 @@ fn a_rerun_leaves_a_work_queue_with_workers_in_order_and_uncounted() {
     for (_, p) in &waiting[..49] {
         let headers = p.headers().clone().unwrap_or_default();
         for k in ["x-delivery-count", "x-acquired-count"] {
+            // 3.10 stamps a count of 0 on a first delivery by basic.get; a return raises it.
+            let count = headers.inner().get(k).map(|v| match v {
+                AMQPValue::LongLongInt(n) => *n,
+                other => panic!("{k} of another type: {other:?}"),
+            });
             assert!(
-                !headers.inner().contains_key(k),
-                "a job carries {k}: queuey returned it ({headers:?})"
+                count.unwrap_or(0) == 0,
+                "a job carries {k} {count:?}: queuey returned it ({headers:?})"
             );
         }
     }
