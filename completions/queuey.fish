@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_queuey_global_optspecs
-    string join \n url= api-url= connect-timeout= timeout= tls-ca-cert= tls-cert= tls-key= config= o/output= q/quiet h/help V/version
+    string join \n url= api-url= connect-timeout= timeout= tls-ca-cert= tls-cert= tls-key= config= o/output= q/quiet wide h/help V/version
 end
 
 function __fish_queuey_needs_command
@@ -36,6 +36,7 @@ complete -c queuey -n "__fish_queuey_needs_command" -s o -l output -d 'Output fo
 json\t'JSON (one document; streams print one object per line)'
 prometheus\t'Prometheus text format, for node_exporter\'s textfile collector (status, dead check)'"
 complete -c queuey -n "__fish_queuey_needs_command" -s q -l quiet -d 'No progress bars and no notes on stderr'
+complete -c queuey -n "__fish_queuey_needs_command" -l wide -d 'Tables with every column and every value whole, however wide the terminal'
 complete -c queuey -n "__fish_queuey_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c queuey -n "__fish_queuey_needs_command" -s V -l version -d 'Print version'
 complete -c queuey -n "__fish_queuey_needs_command" -f -a "args" -d 'Print the queues of a logical queue and their computed arguments (offline)'
@@ -72,6 +73,7 @@ json\t'JSON (one document; streams print one object per line)'
 prometheus\t'Prometheus text format, for node_exporter\'s textfile collector (status, dead check)'"
 complete -c queuey -n "__fish_queuey_using_subcommand args" -l all -d 'Every queue in the topology file'
 complete -c queuey -n "__fish_queuey_using_subcommand args" -s q -l quiet -d 'No progress bars and no notes on stderr'
+complete -c queuey -n "__fish_queuey_using_subcommand args" -l wide -d 'Tables with every column and every value whole, however wide the terminal'
 complete -c queuey -n "__fish_queuey_using_subcommand args" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c queuey -n "__fish_queuey_using_subcommand args" -s V -l version -d 'Print version'
 complete -c queuey -n "__fish_queuey_using_subcommand declare" -l message-ttl -d 'Queue-wide message TTL of q (x-message-ttl), e.g. 1h or 30s; at most 49d17h2m47s295ms' -r
@@ -98,6 +100,7 @@ complete -c queuey -n "__fish_queuey_using_subcommand declare" -l all -d 'Every 
 complete -c queuey -n "__fish_queuey_using_subcommand declare" -l dry-run -d 'Change nothing: print the plan (create, in sync or drift per queue)'
 complete -c queuey -n "__fish_queuey_using_subcommand declare" -l allow-unlisted -d 'Create queues the topology file does not list, with its [defaults] (without this flag, a name missing from the file is refused: it is usually a typo)'
 complete -c queuey -n "__fish_queuey_using_subcommand declare" -s q -l quiet -d 'No progress bars and no notes on stderr'
+complete -c queuey -n "__fish_queuey_using_subcommand declare" -l wide -d 'Tables with every column and every value whole, however wide the terminal'
 complete -c queuey -n "__fish_queuey_using_subcommand declare" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c queuey -n "__fish_queuey_using_subcommand declare" -s V -l version -d 'Print version'
 complete -c queuey -n "__fish_queuey_using_subcommand verify" -l message-ttl -d 'Queue-wide message TTL of q (x-message-ttl), e.g. 1h or 30s; at most 49d17h2m47s295ms' -r
@@ -122,6 +125,7 @@ json\t'JSON (one document; streams print one object per line)'
 prometheus\t'Prometheus text format, for node_exporter\'s textfile collector (status, dead check)'"
 complete -c queuey -n "__fish_queuey_using_subcommand verify" -l all -d 'Every queue in the topology file'
 complete -c queuey -n "__fish_queuey_using_subcommand verify" -s q -l quiet -d 'No progress bars and no notes on stderr'
+complete -c queuey -n "__fish_queuey_using_subcommand verify" -l wide -d 'Tables with every column and every value whole, however wide the terminal'
 complete -c queuey -n "__fish_queuey_using_subcommand verify" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c queuey -n "__fish_queuey_using_subcommand verify" -s V -l version -d 'Print version'
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls prune help" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/"). Repeat it, or separate URLs with commas, for the nodes of a cluster: the first that answers is used' -r
@@ -136,6 +140,7 @@ complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen
 json\t'JSON (one document; streams print one object per line)'
 prometheus\t'Prometheus text format, for node_exporter\'s textfile collector (status, dead check)'"
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls prune help" -s q -l quiet -d 'No progress bars and no notes on stderr'
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls prune help" -l wide -d 'Tables with every column and every value whole, however wide the terminal'
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls prune help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls prune help" -s V -l version -d 'Print version'
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and not __fish_seen_subcommand_from ls prune help" -f -a "ls" -d 'List the live hold queues of q, sorted by delay, with totals (management API)'
@@ -162,6 +167,7 @@ complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_sub
 json\t'JSON (one document; streams print one object per line)'
 prometheus\t'Prometheus text format, for node_exporter\'s textfile collector (status, dead check)'"
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -s q -l quiet -d 'No progress bars and no notes on stderr'
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -l wide -d 'Tables with every column and every value whole, however wide the terminal'
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from ls" -s V -l version -d 'Print version'
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from prune" -l message-ttl -d 'Queue-wide message TTL of q (x-message-ttl), e.g. 1h or 30s; at most 49d17h2m47s295ms' -r
@@ -190,6 +196,7 @@ complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_sub
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from prune" -l dry-run -d 'Say what would be deleted and delete nothing'
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from prune" -s y -l yes -d 'Do not ask for confirmation (for scripts)'
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from prune" -s q -l quiet -d 'No progress bars and no notes on stderr'
+complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from prune" -l wide -d 'Tables with every column and every value whole, however wide the terminal'
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from prune" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from prune" -s V -l version -d 'Print version'
 complete -c queuey -n "__fish_queuey_using_subcommand holds; and __fish_seen_subcommand_from help" -f -a "ls" -d 'List the live hold queues of q, sorted by delay, with totals (management API)'
@@ -218,6 +225,7 @@ prometheus\t'Prometheus text format, for node_exporter\'s textfile collector (st
 complete -c queuey -n "__fish_queuey_using_subcommand status" -l all -d 'Every queue in the topology file'
 complete -c queuey -n "__fish_queuey_using_subcommand status" -l scan -d 'Also read q.dead whole (a peek that returns every message) for its dead letters by cause and the age of its oldest (not a quorum q.dead with a delivery limit, as every one has from RabbitMQ 4.0: status never peeks one)'
 complete -c queuey -n "__fish_queuey_using_subcommand status" -s q -l quiet -d 'No progress bars and no notes on stderr'
+complete -c queuey -n "__fish_queuey_using_subcommand status" -l wide -d 'Tables with every column and every value whole, however wide the terminal'
 complete -c queuey -n "__fish_queuey_using_subcommand status" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c queuey -n "__fish_queuey_using_subcommand status" -s V -l version -d 'Print version'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit help" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/"). Repeat it, or separate URLs with commas, for the nodes of a cluster: the first that answers is used' -r
@@ -232,6 +240,7 @@ complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_
 json\t'JSON (one document; streams print one object per line)'
 prometheus\t'Prometheus text format, for node_exporter\'s textfile collector (status, dead check)'"
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit help" -s q -l quiet -d 'No progress bars and no notes on stderr'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit help" -l wide -d 'Tables with every column and every value whole, however wide the terminal'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit help" -s V -l version -d 'Print version'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit help" -f -a "ls" -d 'List the dead letters in q.dead without removing any'
@@ -283,6 +292,7 @@ complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subc
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l assume-classic -d 'Without the management API, treat q.dead as a classic queue (as queuey declares it)'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l retry-unreadable -d 'Read a quorum q.dead where an earlier run on this machine met a message queuey cannot parse (a header name or property that is not UTF-8), which queuey refuses by itself: each read that meets it again closes its connection, and spends one delivery of every message it holds. A read that gets past it, or reads the whole queue, forgets it'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -s q -l quiet -d 'No progress bars and no notes on stderr'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l wide -d 'Tables with every column and every value whole, however wide the terminal'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -s V -l version -d 'Print version'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l message-id -d 'The first message with this message id instead of a position' -r
@@ -301,10 +311,12 @@ complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subc
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
 json\t'JSON (one document; streams print one object per line)'
 prometheus\t'Prometheus text format, for node_exporter\'s textfile collector (status, dead check)'"
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l full -d 'The whole body on a terminal too'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l spend-delivery-budget -d 'Peek a quorum q.dead even though each peek spends one delivery of every message (RabbitMQ before 4.3); a message on its last delivery is moved to the back instead. On every version a crash of queuey or of its connection spends one delivery of each message held, and could lose only the messages on their last delivery that have arrived and are not yet moved: at most --quorum-at-risk, or --window if smaller'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l assume-classic -d 'Without the management API, treat q.dead as a classic queue (as queuey declares it)'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l retry-unreadable -d 'Read a quorum q.dead where an earlier run on this machine met a message queuey cannot parse (a header name or property that is not UTF-8), which queuey refuses by itself: each read that meets it again closes its connection, and spends one delivery of every message it holds. A read that gets past it, or reads the whole queue, forgets it'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -s q -l quiet -d 'No progress bars and no notes on stderr'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -l wide -d 'Tables with every column and every value whole, however wide the terminal'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l output-file -d 'Write to FILE instead of standard output' -r -F
@@ -348,6 +360,7 @@ complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subc
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l assume-classic -d 'Without the management API, treat q.dead as a classic queue (as queuey declares it)'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l retry-unreadable -d 'Read a quorum q.dead where an earlier run on this machine met a message queuey cannot parse (a header name or property that is not UTF-8), which queuey refuses by itself: each read that meets it again closes its connection, and spends one delivery of every message it holds. A read that gets past it, or reads the whole queue, forgets it'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -s q -l quiet -d 'No progress bars and no notes on stderr'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -l wide -d 'Tables with every column and every value whole, however wide the terminal'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from export" -s V -l version -d 'Print version'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l to -d 'Send every replayed message to this queue instead of its original queue. With --from-file, q.dead itself restores the file\'s dead letters as they were (death record and attempts kept): a purge undone from its archive' -r
@@ -401,6 +414,7 @@ complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subc
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l assume-classic -d 'Without the management API, treat q.dead as a classic queue (as queuey declares it)'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l retry-unreadable -d 'Read a quorum q.dead where an earlier run on this machine met a message queuey cannot parse (a header name or property that is not UTF-8), which queuey refuses by itself: each read that meets it again closes its connection, and spends one delivery of every message it holds. A read that gets past it, or reads the whole queue, forgets it'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -s q -l quiet -d 'No progress bars and no notes on stderr'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -l wide -d 'Tables with every column and every value whole, however wide the terminal'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from replay" -s V -l version -d 'Print version'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l archive -d 'Write every removed message to FILE (export format) before removing it' -r -F
@@ -446,6 +460,7 @@ complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subc
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l assume-classic -d 'Without the management API, treat q.dead as a classic queue (as queuey declares it)'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l retry-unreadable -d 'Read a quorum q.dead where an earlier run on this machine met a message queuey cannot parse (a header name or property that is not UTF-8), which queuey refuses by itself: each read that meets it again closes its connection, and spends one delivery of every message it holds. A read that gets past it, or reads the whole queue, forgets it'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -s q -l quiet -d 'No progress bars and no notes on stderr'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -l wide -d 'Tables with every column and every value whole, however wide the terminal'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from purge" -s V -l version -d 'Print version'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -l max-count -d 'Crossed when q.dead holds more than N dead letters (matching the filters)' -r
@@ -491,6 +506,7 @@ complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subc
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -l assume-classic -d 'Without the management API, treat q.dead as a classic queue (as queuey declares it)'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -l retry-unreadable -d 'Read a quorum q.dead where an earlier run on this machine met a message queuey cannot parse (a header name or property that is not UTF-8), which queuey refuses by itself: each read that meets it again closes its connection, and spends one delivery of every message it holds. A read that gets past it, or reads the whole queue, forgets it'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -s q -l quiet -d 'No progress bars and no notes on stderr'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -l wide -d 'Tables with every column and every value whole, however wide the terminal'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -s V -l version -d 'Print version'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from edit" -l message-id -d 'The first message with this message id instead of a position' -r
@@ -517,6 +533,7 @@ complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subc
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from edit" -l assume-classic -d 'Without the management API, treat q.dead as a classic queue (as queuey declares it)'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from edit" -l retry-unreadable -d 'Read a quorum q.dead where an earlier run on this machine met a message queuey cannot parse (a header name or property that is not UTF-8), which queuey refuses by itself: each read that meets it again closes its connection, and spends one delivery of every message it holds. A read that gets past it, or reads the whole queue, forgets it'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from edit" -s q -l quiet -d 'No progress bars and no notes on stderr'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from edit" -l wide -d 'Tables with every column and every value whole, however wide the terminal'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from edit" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from edit" -s V -l version -d 'Print version'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from help" -f -a "ls" -d 'List the dead letters in q.dead without removing any'
@@ -539,6 +556,7 @@ complete -c queuey -n "__fish_queuey_using_subcommand ping" -s o -l output -d 'O
 json\t'JSON (one document; streams print one object per line)'
 prometheus\t'Prometheus text format, for node_exporter\'s textfile collector (status, dead check)'"
 complete -c queuey -n "__fish_queuey_using_subcommand ping" -s q -l quiet -d 'No progress bars and no notes on stderr'
+complete -c queuey -n "__fish_queuey_using_subcommand ping" -l wide -d 'Tables with every column and every value whole, however wide the terminal'
 complete -c queuey -n "__fish_queuey_using_subcommand ping" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c queuey -n "__fish_queuey_using_subcommand ping" -s V -l version -d 'Print version'
 complete -c queuey -n "__fish_queuey_using_subcommand completions" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/"). Repeat it, or separate URLs with commas, for the nodes of a cluster: the first that answers is used' -r
@@ -553,6 +571,7 @@ complete -c queuey -n "__fish_queuey_using_subcommand completions" -s o -l outpu
 json\t'JSON (one document; streams print one object per line)'
 prometheus\t'Prometheus text format, for node_exporter\'s textfile collector (status, dead check)'"
 complete -c queuey -n "__fish_queuey_using_subcommand completions" -s q -l quiet -d 'No progress bars and no notes on stderr'
+complete -c queuey -n "__fish_queuey_using_subcommand completions" -l wide -d 'Tables with every column and every value whole, however wide the terminal'
 complete -c queuey -n "__fish_queuey_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c queuey -n "__fish_queuey_using_subcommand completions" -s V -l version -d 'Print version'
 complete -c queuey -n "__fish_queuey_using_subcommand generate-assets" -l url -d 'AMQP URL of the broker; the vhost is its path (%2f is "/"). Repeat it, or separate URLs with commas, for the nodes of a cluster: the first that answers is used' -r
@@ -567,6 +586,7 @@ complete -c queuey -n "__fish_queuey_using_subcommand generate-assets" -s o -l o
 json\t'JSON (one document; streams print one object per line)'
 prometheus\t'Prometheus text format, for node_exporter\'s textfile collector (status, dead check)'"
 complete -c queuey -n "__fish_queuey_using_subcommand generate-assets" -s q -l quiet -d 'No progress bars and no notes on stderr'
+complete -c queuey -n "__fish_queuey_using_subcommand generate-assets" -l wide -d 'Tables with every column and every value whole, however wide the terminal'
 complete -c queuey -n "__fish_queuey_using_subcommand generate-assets" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c queuey -n "__fish_queuey_using_subcommand generate-assets" -s V -l version -d 'Print version'
 complete -c queuey -n "__fish_queuey_using_subcommand help; and not __fish_seen_subcommand_from args declare verify holds status dead ping completions generate-assets help" -f -a "args" -d 'Print the queues of a logical queue and their computed arguments (offline)'

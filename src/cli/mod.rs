@@ -194,6 +194,14 @@ pub struct GlobalArgs {
     /// No progress bars and no notes on stderr
     #[arg(long, short = 'q', global = true, help_heading = "Output")]
     pub quiet: bool,
+
+    /// Tables with every column and every value whole, however wide the terminal
+    ///
+    /// On a terminal a table is one line per row: the columns that matter least are hidden
+    /// and long values cut with … to fit its width, and a note on stderr says so. --wide
+    /// shows everything, as a pipe and -o json do.
+    #[arg(long, global = true, help_heading = "Output")]
+    pub wide: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -616,6 +624,14 @@ pub struct DeadShowArgs {
     /// The first message with this message id instead of a position
     #[arg(long, value_name = "ID", conflicts_with = "position")]
     pub message_id: Option<String>,
+
+    /// The whole body on a terminal too
+    ///
+    /// On a terminal a body longer than a screen is cut after its first screenful, with its
+    /// size and the ways to see it all; a pipe gets it whole (`queuey dead show q 1 | less`),
+    /// and `dead export` writes it losslessly.
+    #[arg(long)]
+    pub full: bool,
 
     #[command(flatten)]
     pub peek: PeekArgs,
