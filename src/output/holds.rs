@@ -94,8 +94,7 @@ pub fn print_report(report: &HoldsReport, deferred_suffix: &str, output: Output)
         .keep_end("hold queue")
         .min_width("hold queue", 16)
         .whole(&["delay", "messages"])
-        .min_width("arguments", 6)
-        .flex("arguments");
+        .min_width("arguments", 9);
     let now = crate::clock::now_millis();
     for h in &report.hold_queues {
         let arguments = if h.arguments_ok {
