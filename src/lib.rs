@@ -102,6 +102,7 @@ pub fn run() -> ExitCode {
             output::Output {
                 format: output::Format::Table,
                 quiet,
+                wide: false,
             },
         )),
         _ => None,

@@ -11,7 +11,7 @@ use lapin::types::parsing::{parse_field_array, parse_field_table};
 use libfuzzer_sys::fuzz_target;
 use queuey_cli::broker::convert::{table_from_amqp, value_from_amqp};
 use queuey_cli::dead::export::export_record;
-use queuey_cli::output::dead_letters::{render_body, render_show};
+use queuey_cli::output::show::{ShowLayout, render_body, render_show};
 use queuey_cli::dead::decode::{Message, X_DEATH, body_preview, decode};
 use queuey_cli::dead::value::{Properties, Table, Value, table_from_typed_json, table_to_typed_json};
 use queuey_cli::topology::RabbitMqOptions;
@@ -47,7 +47,9 @@ fuzz_target!(|data: &[u8]| {
         let dl = decode(&message, queue, &RabbitMqOptions::default());
         let record = export_record("q.dead", "/", 1, &message, &dl);
         let _ = serde_json::to_string(&record).expect("an export record always serialises");
-        let _ = render_show("q.dead", 1, 1, &message, &dl, u64::MAX);
+        let _ = render_show("q.dead", 1, 1, &message, &dl, u64::MAX, &ShowLayout::whole());
+        // A screenful of a terminal too.
+        let _ = render_show("q.dead", 1, 1, &message, &dl, u64::MAX, &ShowLayout { screen: Some((2, 20)), ..ShowLayout::whole() });
     }
     let _ = render_body(rest, Some("application/json"));
     let _ = body_preview(rest, 40);

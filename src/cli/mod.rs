@@ -81,8 +81,10 @@ pub struct TlsFromEnv {
 
 #[derive(Debug, Args)]
 pub struct GlobalArgs {
-    /// AMQP URL of the broker; the vhost is its path (%2f is "/"). Repeat it, or separate URLs
-    /// with commas, for the nodes of a cluster: the first that answers is used
+    /// AMQP URL of the broker (several for a cluster's nodes)
+    ///
+    /// The vhost is its path (%2f is "/"). Repeat it, or separate URLs with commas, for the
+    /// nodes of a cluster: the first that answers is used.
     #[arg(
         long,
         global = true,
@@ -93,8 +95,10 @@ pub struct GlobalArgs {
     )]
     pub url: Vec<String>,
 
-    /// Management API URL, repeatable or comma-separated like --url [default: each AMQP
-    /// address's host, port 15672, same credentials, https for amqps]
+    /// Management API URL [default: from the AMQP URL]
+    ///
+    /// Repeatable or comma-separated like --url [default: each AMQP address's host, port 15672,
+    /// same credentials, https for amqps].
     #[arg(
         long,
         global = true,
@@ -111,53 +115,65 @@ pub struct GlobalArgs {
         global = true,
         value_name = "DURATION",
         default_value = "10s",
-        help_heading = "Connection"
+        help_heading = "Connection",
+        hide_short_help = true
     )]
     pub connect_timeout: String,
 
-    /// Stop cleanly when the broker owes an answer this long: a consume to start, a delivery
-    /// from a queue that has messages ready, a publish confirmation, an ack taken, a purge
-    /// (exit 7, with the counts; a rerun finishes). Default: wait (a quorum queue that lost
-    /// its majority is said within seconds either way)
+    /// Stop cleanly (exit 7) when the broker owes an answer this long
+    ///
+    /// An answer owed: a consume to start, a delivery from a queue that has messages ready, a
+    /// publish confirmation, an ack taken, a purge (exit 7, with the counts; a rerun
+    /// finishes). Default: wait (a quorum queue that lost its majority is said within seconds
+    /// either way).
     #[arg(
         long,
         global = true,
         value_name = "DURATION",
-        help_heading = "Connection"
+        help_heading = "Connection",
+        hide_short_help = true
     )]
     pub timeout: Option<String>,
 
-    /// PEM file of the CA that signed the broker's certificate (amqps://, https://), trusted
-    /// besides the system's roots
+    /// PEM file of a private CA that signed the broker's certificate
+    ///
+    /// For amqps:// and https://; trusted besides the system's roots.
     #[arg(
         long,
         global = true,
         env = "QUEUEY_TLS_CA_CERT",
         hide_env_values = true,
+        hide_short_help = true,
         visible_alias = "tls-ca-cert-file",
         value_name = "FILE",
         help_heading = "TLS"
     )]
     pub tls_ca_cert: Option<PathBuf>,
 
-    /// PEM file of a client certificate, for a broker that requires mutual TLS (with --tls-key)
+    /// PEM file of a client certificate, for mutual TLS (with --tls-key)
+    ///
+    /// For a broker that requires mutual TLS; its key is --tls-key.
     #[arg(
         long,
         global = true,
         env = "QUEUEY_TLS_CERT",
         hide_env_values = true,
+        hide_short_help = true,
         visible_alias = "tls-cert-file",
         value_name = "FILE",
         help_heading = "TLS"
     )]
     pub tls_cert: Option<PathBuf>,
 
-    /// PEM file of the client certificate's private key, unencrypted (with --tls-cert)
+    /// PEM file of the client certificate's private key (with --tls-cert)
+    ///
+    /// Unencrypted.
     #[arg(
         long,
         global = true,
         env = "QUEUEY_TLS_KEY",
         hide_env_values = true,
+        hide_short_help = true,
         visible_alias = "tls-key-file",
         value_name = "FILE",
         help_heading = "TLS"
@@ -194,6 +210,14 @@ pub struct GlobalArgs {
     /// No progress bars and no notes on stderr
     #[arg(long, short = 'q', global = true, help_heading = "Output")]
     pub quiet: bool,
+
+    /// Tables with every column and every value whole, however wide the terminal
+    ///
+    /// On a terminal a table is one line per row: the columns that matter least are hidden
+    /// and long values cut with … to fit its width, and a note on stderr says so. --wide
+    /// shows everything, as a pipe and -o json do.
+    #[arg(long, global = true, help_heading = "Output")]
+    pub wide: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -414,14 +438,16 @@ pub struct DeadEditArgs {
     #[arg(long, value_name = "ID", conflicts_with = "position")]
     pub message_id: Option<String>,
 
-    /// Set the JSON value at a JSON Pointer instead of opening an editor (VALUE is JSON when it
-    /// parses, else a string; given several times, applied in order), as in --set
-    /// /payload/address="1 Main St"
+    /// Set the JSON value at a JSON Pointer instead of opening an editor
+    ///
+    /// VALUE is JSON when it parses, else a string; given several times, applied in order, as
+    /// in --set /payload/address="1 Main St".
     #[arg(long, value_name = "POINTER=VALUE")]
     pub set: Vec<String>,
 
-    /// Append the original to FILE (export format) before anything is published [default: a
-    /// new file in $XDG_STATE_HOME/queuey/edits, else ~/.local/state/queuey/edits]
+    /// Append the original to FILE (export format) before anything is published
+    ///
+    /// [default: a new file in $XDG_STATE_HOME/queuey/edits, else ~/.local/state/queuey/edits]
     #[arg(long, value_name = "FILE")]
     pub archive: Option<PathBuf>,
 
@@ -429,10 +455,12 @@ pub struct DeadEditArgs {
     #[arg(long, short = 'y')]
     pub yes: bool,
 
-    /// Publish the edited copy into a full target whose overflow is drop-head (RabbitMQ's
+    /// Publish into a full drop-head target, or one whose limits cannot be read
+    ///
+    /// The edited copy goes into a full target whose overflow is drop-head (RabbitMQ's
     /// default), or into one whose length limits cannot be read (no management API, a policy
     /// queuey cannot evaluate), even though it may push out that queue's oldest message.
-    /// Without it the original stays
+    /// Without it the original stays.
     #[arg(long)]
     pub allow_drop_head: bool,
 
@@ -486,13 +514,18 @@ pub struct DeadQueueArg {
     next_help_heading = "Filters (AND across filters; a filter given several times: any of its values)"
 )]
 pub struct FilterArgs {
-    /// Why it died, in one word: exhausted, fatal, no-handler, decode, malformed (the queuey
-    /// library's reasons), rejected, expired, maxlen, delivery_limit (the broker's), other
-    #[arg(long, value_name = "CAUSE",
+    /// Why it died: exhausted, fatal, no-handler, decode, malformed, rejected, expired, maxlen,
+    /// delivery_limit, other
+    ///
+    /// In one word: exhausted, fatal, no-handler, decode and malformed are the queuey
+    /// library's reasons, rejected, expired, maxlen and delivery_limit the broker's.
+    #[arg(long, value_name = "CAUSE", hide_possible_values = true,
         value_parser = clap::builder::PossibleValuesParser::new(Cause::ALL.map(Cause::as_str)))]
     pub cause: Vec<String>,
 
-    /// Death reason, the whole text (x-death-reason, else the newest x-death reason)
+    /// Death reason, the whole text
+    ///
+    /// x-death-reason, else the newest x-death reason.
     #[arg(long, value_name = "REASON")]
     pub reason: Vec<String>,
 
@@ -500,29 +533,39 @@ pub struct FilterArgs {
     #[arg(long, value_name = "TYPE")]
     pub job_type: Vec<String>,
 
-    /// Original queue (x-original-queue, else the envelope's queue, else from x-death, else q)
+    /// Original queue
+    ///
+    /// x-original-queue, else the envelope's queue, else from x-death, else q.
     #[arg(long, value_name = "QUEUE")]
     pub original_queue: Vec<String>,
 
-    /// Attempts (x-attempts, else the envelope's attempt): N, N.., ..N or N..M (inclusive)
+    /// Attempts: N, N.., ..N or N..M (inclusive)
+    ///
+    /// x-attempts, else the envelope's attempt.
     #[arg(long, value_name = "RANGE")]
     pub attempts: Option<String>,
 
-    /// Died longer ago than this (e.g. 7d). Without a death time (x-death or the timestamp
-    /// property; an application's dead letter has neither), the time since the job was
-    /// enqueued counts: never less than the time since it died, and much more for a job
-    /// replayed and dead again (dead purge keeps those unless --age-from-enqueued)
+    /// Died longer ago than this (e.g. 7d)
+    ///
+    /// Without a death time (x-death or the timestamp property; an application's dead letter
+    /// has neither), the time since the job was enqueued counts: never less than the time
+    /// since it died, and much more for a job replayed and dead again (dead purge keeps those
+    /// unless --age-from-enqueued).
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     pub older_than: Option<String>,
 
-    /// Died more recently than this (e.g. 1h); the same age as --older-than
+    /// Died more recently than this (e.g. 1h)
+    ///
+    /// The same age as --older-than.
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     pub newer_than: Option<String>,
 
-    /// A header's value or presence: NAME=TEXT (a string of exactly TEXT, or a number or
-    /// boolean written so), NAME:=KEY (exactly one typed value, as --group-by header:NAME shows
-    /// it: "\xff" for the byte 0xff, i32:5), NAME (present). Given several times, any of them
-    /// (OR), like every filter: --header tenant=acme --header tenant=globex matches both tenants
+    /// A header's value or presence: NAME=TEXT, NAME:=KEY or NAME
+    ///
+    /// Given several times, any of them (OR), like every filter: --header tenant=acme --header
+    /// tenant=globex matches both tenants. NAME=TEXT: a string of exactly TEXT, or a number or
+    /// boolean written so. NAME:=KEY: exactly one typed value, as --group-by header:NAME shows
+    /// it ("\xff" for the byte 0xff, i32:5). NAME: present.
     #[arg(long, value_name = "NAME[=TEXT|:=KEY]")]
     pub header: Vec<String>,
 
@@ -530,9 +573,11 @@ pub struct FilterArgs {
     #[arg(long, value_name = "ID")]
     pub message_id: Vec<String>,
 
-    /// The JSON body at a JSON Pointer (RFC 6901) equals VALUE (POINTER=VALUE: VALUE is read
-    /// as JSON when it parses, else as a string; numbers by value), or is there (POINTER), as in
-    /// --where /payload/customer/id=42. A body that is not JSON never matches
+    /// The JSON body at a JSON Pointer equals VALUE, or is there
+    ///
+    /// A JSON Pointer is RFC 6901's. POINTER=VALUE: VALUE is read as JSON when it parses, else
+    /// as a string; numbers by value. POINTER alone: it is there. As in --where
+    /// /payload/customer/id=42. A body that is not JSON never matches.
     #[arg(long = "where", value_name = "POINTER[=VALUE]")]
     pub where_: Vec<String>,
 
@@ -545,37 +590,47 @@ pub struct FilterArgs {
 #[derive(Debug, Default, Args)]
 #[command(next_help_heading = "Peeking")]
 pub struct PeekArgs {
-    /// Peek a quorum q.dead even though each peek spends one delivery of every message
-    /// (RabbitMQ before 4.3); a message on its last delivery is moved to the back instead.
-    /// On every version a crash of queuey or of its connection spends one delivery of each
-    /// message held, and could lose only the messages on their last delivery that have arrived
-    /// and are not yet moved: at most --quorum-at-risk, or --window if smaller
-    #[arg(long)]
+    /// Peek a quorum q.dead even though each peek spends a delivery of every message
+    ///
+    /// Each peek spends one delivery of every message before RabbitMQ 4.3; a message on its
+    /// last delivery is moved to the back instead. On every version a crash of queuey or of
+    /// its connection spends one delivery of each message held, and could lose only the
+    /// messages on their last delivery that have arrived and are not yet moved: at most
+    /// --quorum-at-risk, or --window if smaller.
+    #[arg(long, hide_short_help = true)]
     pub spend_delivery_budget: bool,
 
+    /// On a quorum q.dead: the most messages a crash could lose
+    ///
     /// On a quorum q.dead with a delivery limit: the most messages on their last delivery that
     /// a crash of queuey or of its connection could lose (those arrived and not yet moved).
     /// The queue is read in rounds of half as many (the default's, 1024, about the prefetch of
     /// the management UI's shovel); smaller rounds are slower (a replay at 256 ran at about
-    /// 0.8x the speed of one at 2048: docs/benchmarks.md)
-    #[arg(long, value_name = "N", default_value_t = QUORUM_AT_RISK)]
+    /// 0.8x the speed of one at 2048: docs/benchmarks.md).
+    #[arg(long, value_name = "N", default_value_t = QUORUM_AT_RISK, hide_short_help = true)]
     pub quorum_at_risk: u16,
 
-    /// Without the management API, treat q.dead as a classic queue (as queuey declares it)
-    #[arg(long)]
+    /// Without the management API, treat q.dead as a classic queue
+    ///
+    /// As queuey declares it.
+    #[arg(long, hide_short_help = true)]
     pub assume_classic: bool,
 
-    /// Messages in flight at most, per stage: read ahead from q.dead, and in a replay the
-    /// copies published but not yet acked, so copies confirmed but not yet acked never exceed
-    /// the window (memory stays bounded by it, and by 64 MiB of bodies)
-    #[arg(long, value_name = "N", default_value_t = 4000)]
+    /// Messages in flight at most, per stage
+    ///
+    /// Read ahead from q.dead, and in a replay the copies published but not yet acked, so
+    /// copies confirmed but not yet acked never exceed the window (memory stays bounded by
+    /// it, and by 64 MiB of bodies).
+    #[arg(long, value_name = "N", default_value_t = 4000, hide_short_help = true)]
     pub window: u16,
 
-    /// Read a quorum q.dead where an earlier run on this machine met a message queuey cannot
-    /// parse (a header name or property that is not UTF-8), which queuey refuses by itself:
-    /// each read that meets it again closes its connection, and spends one delivery of every
-    /// message it holds. A read that gets past it, or reads the whole queue, forgets it
-    #[arg(long)]
+    /// Read a quorum q.dead where a message queuey cannot parse was met
+    ///
+    /// A quorum q.dead where an earlier run on this machine met a message queuey cannot parse
+    /// (a header name or property that is not UTF-8), which queuey refuses by itself: each
+    /// read that meets it again closes its connection, and spends one delivery of every
+    /// message it holds. A read that gets past it, or reads the whole queue, forgets it.
+    #[arg(long, hide_short_help = true)]
     pub retry_unreadable: bool,
 }
 
@@ -588,10 +643,12 @@ pub struct DeadLsArgs {
     #[arg(long, value_name = "N", default_value_t = 50)]
     pub limit: u64,
 
-    /// Count over the whole queue by these keys instead of listing: cause, reason, job-type,
-    /// original-queue, attempts, first-death-queue, first-death-reason, content-type,
-    /// header:NAME (by typed value: a string as its text, quoted when it could read as
-    /// anything else, e.g. "\xff" for the byte 0xff; other types named, e.g. i32:5)
+    /// Count by KEY over the whole queue instead of listing (cause, reason, ...)
+    ///
+    /// Keys: cause, reason, job-type, original-queue, attempts, first-death-queue,
+    /// first-death-reason, content-type, header:NAME (by typed value: a string as its text,
+    /// quoted when it could read as anything else, e.g. "\xff" for the byte 0xff; other types
+    /// named, e.g. i32:5).
     #[arg(long, value_name = "KEY")]
     pub group_by: Vec<String>,
 
@@ -617,6 +674,14 @@ pub struct DeadShowArgs {
     /// The first message with this message id instead of a position
     #[arg(long, value_name = "ID", conflicts_with = "position")]
     pub message_id: Option<String>,
+
+    /// The whole body on a terminal too
+    ///
+    /// On a terminal a body longer than a screen is cut after its first screenful, with its
+    /// size and the ways to see it all; a pipe gets it whole (`queuey dead show q 1 | less`),
+    /// and `dead export` writes it losslessly.
+    #[arg(long)]
+    pub full: bool,
 
     #[command(flatten)]
     pub peek: PeekArgs,
@@ -653,9 +718,10 @@ pub struct DeadReplayArgs {
     #[command(flatten)]
     pub queue: DeadQueueArg,
 
-    /// Send every replayed message to this queue instead of its original queue. With
-    /// --from-file, q.dead itself restores the file's dead letters as they were (death record
-    /// and attempts kept): a purge undone from its archive
+    /// Send every replayed message to this queue instead of its original queue
+    ///
+    /// With --from-file, q.dead itself restores the file's dead letters as they were (death
+    /// record and attempts kept): a purge undone from its archive.
     #[arg(long, value_name = "QUEUE")]
     pub to: Option<String>,
 
@@ -671,76 +737,96 @@ pub struct DeadReplayArgs {
     #[arg(long, value_name = "N/s")]
     pub rate: Option<String>,
 
-    /// Replay the dead letters of an export file (`dead export`, `dead purge --archive`)
-    /// instead of q.dead; nothing is removed from the file. A run that fails keeps a journal
-    /// of the lines it copied, so that its rerun goes on without copying them again. A file
-    /// whose end line is missing or says its run stopped early is read, and said incomplete; a
-    /// last line cut short by a crash is left out, with a note
+    /// Replay the dead letters of an export file instead of q.dead
+    ///
+    /// A file of `dead export` or `dead purge --archive`; nothing is removed from it. A run
+    /// that fails keeps a journal of the lines it copied, so that its rerun goes on without
+    /// copying them again. A file whose end line is missing or says its run stopped early is
+    /// read, and said incomplete; a last line cut short by a crash is left out, with a note.
     #[arg(long, value_name = "FILE")]
     pub from_file: Option<PathBuf>,
 
-    /// Copy each body unchanged: a job comes back on the attempt it died on (by default its
-    /// envelope's attempt is set to 1, so it gets its full retries back)
+    /// Copy each body unchanged: a job comes back on the attempt it died on
+    ///
+    /// By default its envelope's attempt is set to 1, so it gets its full retries back.
     #[arg(long)]
     pub keep_attempts: bool,
 
-    /// Publish the copies without the `user_id` property. RabbitMQ takes a message whose
-    /// user_id is not the connection's user only from a user with the impersonator tag; without
-    /// this flag, a dead letter carrying another user's user_id stays in q.dead (or its line in
-    /// the file), counted as failed with that user named
+    /// Publish the copies without the `user_id` property
+    ///
+    /// RabbitMQ takes a message whose user_id is not the connection's user only from a user
+    /// with the impersonator tag; without this flag, a dead letter carrying another user's
+    /// user_id stays in q.dead (or its line in the file), counted as failed with that user
+    /// named.
     #[arg(long)]
     pub strip_user_id: bool,
 
-    /// Publish copies into a full target whose overflow is drop-head (RabbitMQ's default), or
-    /// into one whose length limits cannot be read (no management API, a policy queuey cannot
-    /// evaluate), even though each one may push out that queue's oldest message (dead-lettered
-    /// or dropped, as the queue says). Without it such copies are not published and their dead
-    /// letters stay
+    /// Publish into a full drop-head target, or one whose limits cannot be read
+    ///
+    /// Copies go into a full target whose overflow is drop-head (RabbitMQ's default), or into
+    /// one whose length limits cannot be read (no management API, a policy queuey cannot
+    /// evaluate), even though each one may push out that queue's oldest message
+    /// (dead-lettered or dropped, as the queue says). Without it such copies are not published
+    /// and their dead letters stay.
     #[arg(long)]
     pub allow_drop_head: bool,
 
-    /// The replay's ledger: each copy is recorded here before it is published ("in doubt") and
-    /// again once confirmed, before its dead letter is acked: a SHA-256 digest of the dead
-    /// letter's properties and body, the target queue, the run id and the copy's number,
-    /// flushed to disk. A rerun after a crash or a lost connection reads it first. A dead
-    /// letter leaves q.dead without a new copy only when the ledger proves its copy exists and
-    /// that no dead letter of its content was acked for it (a copy in doubt found by
-    /// --look-in-targets); every other dead letter is copied, and those an unfinished run may
-    /// have copied already (an ack sent when it failed, a copy in doubt not looked for) are
-    /// counted as possible duplicates. Deleted when a run ends cleanly. Default:
-    /// $XDG_STATE_HOME/queuey (else ~/.local/state/queuey), one file per broker, vhost and
-    /// queue, readable by its owner alone
-    #[arg(long, value_name = "FILE")]
+    /// The replay's ledger, which a rerun reads [default: in $XDG_STATE_HOME/queuey]
+    ///
+    /// Each copy is recorded here before it is published ("in doubt") and again once
+    /// confirmed, before its dead letter is acked: a SHA-256 digest of the dead letter's
+    /// properties and body, the target queue, the run id and the copy's number, flushed to
+    /// disk. A rerun after a crash or a lost connection reads it first. A dead letter leaves
+    /// q.dead without a new copy only when the ledger proves its copy exists and that no dead
+    /// letter of its content was acked for it (a copy in doubt found by --look-in-targets);
+    /// every other dead letter is copied, and those an unfinished run may have copied already
+    /// (an ack sent when it failed, a copy in doubt not looked for) are counted as possible
+    /// duplicates. Deleted when a run ends cleanly. Default: $XDG_STATE_HOME/queuey (else
+    /// ~/.local/state/queuey), one file per broker, vhost and queue, readable by its owner
+    /// alone.
+    #[arg(long, value_name = "FILE", hide_short_help = true)]
     pub journal: Option<PathBuf>,
 
-    /// On a rerun, look in the targets for the copies an unfinished run published and never
-    /// saw confirmed ("in doubt"), and do not copy again the dead letters of those found there.
+    /// On a rerun, look in the targets for the copies in doubt of an unfinished run
+    ///
+    /// The copies an unfinished run published and never saw confirmed may be in their targets
+    /// or not; with this flag the dead letters of those found there are not copied again.
     /// Each such target is read from head to tail once, by the peek of `dead ls` (every job
     /// held, then returned in place: the workers wait meanwhile, and each job is marked
     /// redelivered; on a quorum queue from RabbitMQ 4.3 each gets x-acquired-count), and only
     /// when it has no consumer and a return spends no delivery; queuey says how many jobs it
     /// reads before it reads them. Without this flag those dead letters are copied again: each
-    /// may then be in its target twice, and the summary counts them
+    /// may then be in its target twice, and the summary counts and names them.
     #[arg(long)]
     pub look_in_targets: bool,
 
-    /// Put the jobs back after this delay (e.g. 5s, 8h): the copies go to the hold queue the
-    /// queuey library uses for that delay (q.deferred.{ttl_ms}, declared with the library's
-    /// arguments, the delay rounded up with the retry granularity), and the broker returns them
-    /// to their queue when it has passed; no process stays running. At most 24d20h31m23s647ms
+    /// Put the jobs back after this delay (e.g. 5s, 8h), through a hold queue
+    ///
+    /// The copies go to the hold queue the queuey library uses for that delay
+    /// (q.deferred.{ttl_ms}, declared with the library's arguments, the delay rounded up with
+    /// the retry granularity), and the broker returns them to their queue when it has passed;
+    /// no process stays running. At most 24d20h31m23s647ms.
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     pub after: Option<String>,
 
-    /// Stop (cleanly, exit 7) when the broker has blocked publishing (a memory or disk alarm)
-    /// for this long, instead of waiting for the alarm to clear (e.g. 30s; default: wait)
-    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
+    /// Stop (exit 7) when the broker has blocked publishing this long
+    ///
+    /// Stop cleanly when the broker has blocked publishing (a memory or disk alarm) for this
+    /// long, instead of waiting for the alarm to clear (e.g. 30s; default: wait).
+    #[arg(
+        long,
+        value_name = "DURATION",
+        allow_hyphen_values = true,
+        hide_short_help = true
+    )]
     pub blocked_timeout: Option<String>,
 
-    /// Publish the copies over N channels, whole batches in turn (1 to 16): for a broker whose
-    /// channel processes are the limit (idle cores), at the cost of order: copies bound for one
-    /// queue no longer arrive in q.dead's order (each lands at most the copies in flight away
-    /// from its place). 1 keeps the order
-    #[arg(long, value_name = "N", default_value_t = 1)]
+    /// Publish the copies over N channels (1 to 16), at the cost of order
+    ///
+    /// Whole batches in turn: for a broker whose channel processes are the limit (idle cores),
+    /// at the cost of order: copies bound for one queue no longer arrive in q.dead's order
+    /// (each lands at most the copies in flight away from its place). 1 keeps the order.
+    #[arg(long, value_name = "N", default_value_t = 1, hide_short_help = true)]
     pub channels: u8,
 
     #[command(flatten)]
@@ -770,9 +856,10 @@ pub struct DeadPurgeArgs {
     #[arg(long, value_name = "FILE")]
     pub archive: Option<PathBuf>,
 
-    /// Let --older-than remove dead letters that carry no death time by their job's enqueue
-    /// time. Without it they are kept, and counted: an application's dead letter has no death
-    /// time, and a job replayed and dead again a minute ago looks as old as its first enqueue
+    /// Let --older-than remove dead letters without a death time by their enqueue time
+    ///
+    /// Without it they are kept, and counted: an application's dead letter has no death time,
+    /// and a job replayed and dead again a minute ago looks as old as its first enqueue.
     #[arg(long, requires = "older_than")]
     pub age_from_enqueued: bool,
 
@@ -802,12 +889,16 @@ pub struct QueueSelection {
 #[derive(Debug, Default, Args)]
 #[command(next_help_heading = "Queue settings (override the topology file)")]
 pub struct QueueSettingsArgs {
-    /// Queue-wide message TTL of q (x-message-ttl), e.g. 1h or 30s; at most 49d17h2m47s295ms
+    /// Message TTL of q (x-message-ttl), e.g. 1h or 30s
+    ///
+    /// Queue-wide; at most 49d17h2m47s295ms.
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     pub message_ttl: Option<String>,
 
-    /// Priority levels of q (x-max-priority), 0 (no priorities) to 255; classic queues only.
-    /// [default: 10, as the queuey library's QueueConfig::new; none for a quorum q]
+    /// Priority levels of q (x-max-priority), 0 (none) to 255 [default: 10]
+    ///
+    /// Classic queues only. [default: 10, as the queuey library's QueueConfig::new; none for a
+    /// quorum q]
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub max_priority: Option<i64>,
 
@@ -815,7 +906,9 @@ pub struct QueueSettingsArgs {
     #[arg(long, value_name = "TYPE", value_parser = ["classic", "quorum"])]
     pub queue_type: Option<String>,
 
-    /// Deliveries a message of a quorum q may take before it is dead-lettered to q.dead
+    /// Deliveries a message of a quorum q may take before q.dead
+    ///
+    /// After that many deliveries the broker dead-letters it to q.dead.
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub delivery_limit: Option<i64>,
 
@@ -823,8 +916,9 @@ pub struct QueueSettingsArgs {
     #[arg(long, value_name = "SUFFIX")]
     pub dead_suffix: Option<String>,
 
-    /// Infix between q and a hold queue's TTL: hold queues are q + INFIX + "." + TTL in ms
-    /// [default: .deferred]
+    /// Infix between q and a hold queue's TTL [default: .deferred]
+    ///
+    /// Hold queues are q + INFIX + "." + TTL in ms [default: .deferred].
     #[arg(long, value_name = "INFIX")]
     pub deferred_suffix: Option<String>,
 
@@ -843,12 +937,13 @@ pub struct QueueSettingsArgs {
 #[command(next_help_heading = "Queue names (override the topology file)")]
 pub struct QueueNamesArgs {
     /// Suffix naming the dead-letter queue [default: .dead]
-    #[arg(long, value_name = "SUFFIX")]
+    #[arg(long, value_name = "SUFFIX", hide_short_help = true)]
     pub dead_suffix: Option<String>,
 
-    /// Infix between q and a hold queue's TTL: hold queues are q + INFIX + "." + TTL in ms
-    /// [default: .deferred]
-    #[arg(long, value_name = "INFIX")]
+    /// Infix between q and a hold queue's TTL [default: .deferred]
+    ///
+    /// Hold queues are q + INFIX + "." + TTL in ms [default: .deferred].
+    #[arg(long, value_name = "INFIX", hide_short_help = true)]
     pub deferred_suffix: Option<String>,
 }
 
@@ -861,8 +956,9 @@ pub struct DeclareArgs {
     #[arg(long)]
     pub dry_run: bool,
 
-    /// Create queues the topology file does not list, with its [defaults] (without this flag,
-    /// a name missing from the file is refused: it is usually a typo)
+    /// Create queues the topology file does not list, with its [defaults]
+    ///
+    /// Without this flag, a name missing from the file is refused: it is usually a typo.
     #[arg(long)]
     pub allow_unlisted: bool,
 
@@ -884,9 +980,11 @@ pub struct StatusArgs {
     #[command(flatten)]
     pub selection: QueueSelection,
 
-    /// Also read q.dead whole (a peek that returns every message) for its dead letters by
-    /// cause and the age of its oldest (not a quorum q.dead with a delivery limit, as every
-    /// one has from RabbitMQ 4.0: status never peeks one)
+    /// Also read q.dead whole for its dead letters by cause and its oldest
+    ///
+    /// A peek that returns every message, for the dead letters by cause and the age of the
+    /// oldest; not a quorum q.dead with a delivery limit, as every one has from RabbitMQ 4.0:
+    /// status never peeks one.
     #[arg(long)]
     pub scan: bool,
 
@@ -931,7 +1029,9 @@ pub struct HoldsPruneArgs {
     #[command(flatten)]
     pub selection: QueueSelection,
 
-    /// Only hold queues whose delay the topology file does not list (delays and deferrals)
+    /// Only hold queues of delays the topology file does not list
+    ///
+    /// Its delays and deferrals.
     #[arg(long)]
     pub unlisted: bool,
 
@@ -967,11 +1067,15 @@ pub struct ArgsArgs {
     #[command(flatten)]
     pub selection: QueueSelection,
 
-    /// A retry or delayed-enqueue delay: adds the hold queue it waits in (retry granularity)
+    /// A retry delay: adds the hold queue it waits in
+    ///
+    /// A retry or delayed-enqueue delay, rounded with the retry granularity.
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     pub delay: Vec<String>,
 
-    /// A deferral delay: adds the hold queue it waits in (deferral granularity)
+    /// A deferral delay: adds the hold queue it waits in
+    ///
+    /// Rounded with the deferral granularity.
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     pub defer: Vec<String>,
 

@@ -1,7 +1,7 @@
 //! `queuey dead ls | show | export`: reading dead letters without removing any.
 
 use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::Path;
 
 use serde::Serialize;
@@ -13,9 +13,10 @@ use crate::dead::peek::{HeldElsewhere, PeekOptions};
 use crate::endpoint::ConnectionSettings;
 use crate::error::{Error, ExitCode, Kind, Result};
 use crate::live::unreadable::with_dead_peek;
-use crate::output::dead_letters::{LsReport, LsRow, print_groups, print_ls, render_show};
+use crate::output::dead_letters::{LsReport, LsRow, print_groups, print_ls};
 use crate::output::progress::Progress;
 use crate::output::sanitize::sanitize;
+use crate::output::show::{ShowLayout, render_show};
 use crate::output::{self, Format, Output, plural, stdout_error};
 use crate::queue::QueueSettings;
 use crate::settings::Which;
@@ -25,7 +26,7 @@ use crate::dead::export::{EndLine, export_record};
 use crate::live::scan::{explain_missing, next_matching};
 use crate::output::file::create_new_file;
 use crate::output::notes::{note_crash_cost, note_held_elsewhere, note_interrupted, note_rescued};
-use crate::shell::dead_ls_command;
+use crate::shell::{dead_ls_command, queuey_command};
 use crate::signals::{StopFlag, stop_flag};
 
 /// 3 (partial) when `partial`, else 0.
@@ -183,6 +184,7 @@ pub async fn show(
     queue: &QueueSettings,
     which: &Which,
     peek: PeekOptions,
+    full: bool,
     output: Output,
 ) -> Result<ExitCode> {
     let session = super::session(connection, "dead show", output)?;
@@ -240,14 +242,23 @@ pub async fn show(
             &message,
             &dl,
         ))?,
-        Format::Table | Format::Prometheus => output::print(render_show(
-            &dead,
-            position,
-            depth,
-            &message,
-            &dl,
-            now_secs(),
-        ))?,
+        Format::Table | Format::Prometheus => {
+            // On a terminal a long body is cut to a screenful; a pipe and --full get it whole.
+            let position_text = position.to_string();
+            let layout = ShowLayout {
+                fit: output::fit(output.wide),
+                screen: (!full && io::stdout().is_terminal()).then(output::screen),
+                full_command: queuey_command(
+                    &["dead", "show", &queue.name, &position_text, "--full"],
+                    queue,
+                ),
+            };
+            let page = render_show(&dead, position, depth, &message, &dl, now_secs(), &layout);
+            output::print(page.text)?;
+            if let Some(note) = page.note {
+                output.note(&note);
+            }
+        }
     }
     Ok(ExitCode::Ok)
 }

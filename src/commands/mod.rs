@@ -64,7 +64,8 @@ pub async fn run(work: Work, output: Output) -> Result<ExitCode> {
             queue,
             which,
             peek,
-        } => look::show(&connection, &queue, &which, peek, output).await,
+            full,
+        } => look::show(&connection, &queue, &which, peek, full, output).await,
         Work::DeadExport {
             connection,
             queue,

@@ -334,7 +334,7 @@ pub async fn run(connection: &ConnectionSettings, output: Output) -> Result<Exit
             let connected = several.then(|| {
                 addresses::connected_note(&used).replacen("connected to", "commands connect to", 1)
             });
-            print_table(&report, &api_origin(&used), connected.as_deref())?;
+            print_table(&report, &api_origin(&used), connected.as_deref(), output)?;
         }
     }
     match mismatch {

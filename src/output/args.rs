@@ -108,7 +108,7 @@ pub fn print_report(report: &ArgsReport, output: Output) -> Result<()> {
                     table.add_row(vec![sanitize(&q.name), role, args]);
                 }
             }
-            output::print(table)?;
+            output::print_table(&table, output)?;
             if report
                 .logical_queues
                 .iter()

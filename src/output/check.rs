@@ -59,6 +59,8 @@ pub fn print_report(report: &CheckReport, output: Output) -> Result<()> {
         Format::Prometheus => prometheus::print(&families(report)),
         Format::Table => {
             let mut table = output::table(&["queue", "threshold", "value", "limit", "", "note"]);
+            // The verdict is the point of the table: it goes only after the note.
+            table.priority(&["queue", "threshold", ""]).whole(&[""]);
             for q in &report.queues {
                 for v in &q.verdicts {
                     let unit = |x: f64| match v.threshold {
@@ -81,7 +83,7 @@ pub fn print_report(report: &CheckReport, output: Output) -> Result<()> {
                     ]);
                 }
             }
-            output::print(table)?;
+            output::print_table(&table, output)?;
             output::print(summary(report))
         }
     }

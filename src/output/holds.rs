@@ -87,6 +87,14 @@ pub fn print_report(report: &HoldsReport, deferred_suffix: &str, output: Output)
         "idle since",
         "expires if idle (approx.)",
     ]);
+    // A hold queue's name ends with what tells it apart, its TTL; its delay, what waits and
+    // whether it is right matter most, its times least.
+    table
+        .priority(&["hold queue", "delay", "messages", "arguments", "consumers"])
+        .keep_end("hold queue")
+        .min_width("hold queue", 16)
+        .whole(&["delay", "messages"])
+        .min_width("arguments", 9);
     let now = crate::clock::now_millis();
     for h in &report.hold_queues {
         let arguments = if h.arguments_ok {
@@ -101,7 +109,8 @@ pub fn print_report(report: &HoldsReport, deferred_suffix: &str, output: Output)
                 .zip(&lines.computed)
                 .map(|((p, l), c)| format!("{p}: {l}, expected {c}"))
                 .collect();
-            format!("DIFFER\n{}", detail.join("\n"))
+            // One line, as every row of a list: `--wide` or -o json shows it whole.
+            format!("DIFFER: {}", detail.join("; "))
         };
         let expires = match (&h.expires_at, h.queue_type.as_deref()) {
             (Some(at), _) => {
@@ -160,7 +169,7 @@ pub fn print_report(report: &HoldsReport, deferred_suffix: &str, output: Output)
         String::new(),
         String::new(),
     ]);
-    output::print(table)?;
+    output::print_table(&table, output)?;
     if !report.hold_queues.is_empty() {
         output::print(
             "messages and consumers: the management API's statistics, which can be seconds old \
@@ -186,7 +195,8 @@ pub fn print_report(report: &HoldsReport, deferred_suffix: &str, output: Output)
                 ),
             ]);
         }
-        output::print(bad)?;
+        bad.keep_end("not a hold queue (bad name)");
+        output::print_table(&bad, output)?;
     }
     let unreported = report
         .hold_queues

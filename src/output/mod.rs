@@ -18,13 +18,15 @@ pub mod holds;
 pub mod ping;
 pub mod prune;
 pub mod purge;
+pub mod screenful;
+pub mod show;
 pub mod status;
+pub mod table;
 pub mod time;
 pub mod topology_report;
 
 use std::io::{self, IsTerminal, Write};
 
-use comfy_table::{ContentArrangement, Table, presets};
 use serde::Serialize;
 
 use crate::error::{Error, Kind, Result};
@@ -43,6 +45,8 @@ pub enum Format {
 pub struct Output {
     pub format: Format,
     pub quiet: bool,
+    /// `--wide`: tables on a terminal keep every column and every value whole.
+    pub wide: bool,
 }
 
 impl Output {
@@ -92,28 +96,61 @@ pub fn table_width(columns: Option<&str>, terminal: Option<u16>) -> Option<u16> 
         .or_else(|| terminal.and_then(usable))
 }
 
-/// A new table sized to the terminal (or unbounded on a pipe), with queuey's style.
+pub use table::Table;
+
+/// A new table; its columns give way on a narrow terminal as [`table`] says.
 pub fn table(header: &[&str]) -> Table {
-    let mut t = Table::new();
-    t.load_preset(presets::UTF8_FULL_CONDENSED);
-    if io::stdout().is_terminal() {
-        let columns = std::env::var("COLUMNS").ok();
-        // `width()` is the terminal's size as comfy-table detects it (nothing set yet).
-        match table_width(columns.as_deref(), t.width()) {
-            Some(width) => {
-                t.set_width(width);
-                t.set_content_arrangement(ContentArrangement::Dynamic);
-            }
-            None => {
-                t.set_content_arrangement(ContentArrangement::Disabled);
-            }
-        }
-    } else {
-        t.load_preset(presets::ASCII_MARKDOWN);
-        t.set_content_arrangement(ContentArrangement::Disabled);
+    Table::new(header)
+}
+
+/// The terminal standard output is, as (rows, columns), when it reports a size.
+fn terminal_size() -> Option<(u16, u16)> {
+    console::Term::stdout().size_checked()
+}
+
+/// Where a table goes: fitted to the terminal's width (see [`table_width`]); whole on a pipe,
+/// with `--wide`, or on a terminal of unknown size.
+pub fn fit(wide: bool) -> table::Fit {
+    if !io::stdout().is_terminal() {
+        return table::Fit::Natural { boxed: false };
     }
-    t.set_header(header.iter().copied());
-    t
+    let columns = std::env::var("COLUMNS").ok();
+    match table_width(columns.as_deref(), terminal_size().map(|(_, c)| c)) {
+        Some(width) if !wide => table::Fit::Width(width.into()),
+        _ => table::Fit::Natural { boxed: true },
+    }
+}
+
+/// The screen a long text is cut to on a terminal, as (rows, columns): `LINES` and `COLUMNS`
+/// when set to usable numbers, else the terminal's size, else 24x80.
+pub fn screen() -> (usize, usize) {
+    let size = terminal_size();
+    let var = |name: &str, min: usize| {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.trim().parse::<usize>().ok())
+            .filter(|n| *n >= min)
+    };
+    let rows = var("LINES", 5)
+        .or(size.map(|(r, _)| r.into()).filter(|r| *r >= 5))
+        .unwrap_or(24);
+    let columns = var("COLUMNS", MIN_TABLE_WIDTH.into())
+        .or(size
+            .map(|(_, c)| c.into())
+            .filter(|c| *c >= usize::from(MIN_TABLE_WIDTH)))
+        .unwrap_or(80);
+    (rows, columns)
+}
+
+/// Prints `table` on stdout, fitted to the terminal, and once per run what fitting it left
+/// out, on stderr.
+pub fn print_table(table: &Table, output: Output) -> Result<()> {
+    let rendered = table.render(fit(output.wide));
+    print(&rendered.text)?;
+    if let Some(note) = table::left_out_note(&rendered) {
+        output.note(&note);
+    }
+    Ok(())
 }
 
 pub use crate::words::{by_count, noun_for, plural};

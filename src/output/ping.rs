@@ -82,7 +82,7 @@ pub fn print_outcomes(
             status_of(outcome),
         ]);
     }
-    output::print(table)
+    output::print_table(&table, output)
 }
 
 /// An address's outcome in the table.
@@ -113,10 +113,20 @@ fn status_of(o: &AddressOutcome) -> String {
 
 /// The table of every address, then the verdict on one broker and where the API address came
 /// from (`api_origin`); with several addresses, which one commands connect to (`connected`).
-pub fn print_table(report: &PingReport, api_origin: &str, connected: Option<&str>) -> Result<()> {
+pub fn print_table(
+    report: &PingReport,
+    api_origin: &str,
+    connected: Option<&str>,
+    output: Output,
+) -> Result<()> {
     let several = connected.is_some();
     let unknown = || "?".to_owned();
     let mut table = output::table(&["", "endpoint", "status"]);
+    // What each end answered matters more than its whole address.
+    table
+        .priority(&["", "status"])
+        .min_width("endpoint", 24)
+        .min_width("status", 24);
     for outcome in &report.addresses {
         let status = if outcome.outcome == "used" {
             format!(
@@ -153,7 +163,7 @@ pub fn print_table(report: &PingReport, api_origin: &str, connected: Option<&str
         };
         table.add_row(vec!["management".to_owned(), outcome.url.clone(), status]);
     }
-    output::print(table)?;
+    output::print_table(&table, output)?;
     let verdict = match report.one_broker {
         "same" if !report.cluster_nodes.is_empty() => format!(
             "one broker: a cluster never named (each node gives its own name), every address \

@@ -38,6 +38,8 @@ pub fn print_report(report: &PruneReport, output: Output) -> Result<()> {
         return output::print_json(report);
     }
     let mut table = output::table(&["hold queue", "delay", "", "why"]);
+    // A hold queue's name ends with what tells it apart, its TTL.
+    table.keep_end("hold queue").whole(&[""]);
     for r in &report.hold_queues {
         table.add_row(vec![
             sanitize(&r.hold_queue),
@@ -47,7 +49,7 @@ pub fn print_report(report: &PruneReport, output: Output) -> Result<()> {
         ]);
     }
     if !report.hold_queues.is_empty() {
-        output::print(table)?;
+        output::print_table(&table, output)?;
     }
     let would = report
         .hold_queues

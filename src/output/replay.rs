@@ -90,7 +90,7 @@ pub fn print_report(
         table.add_row(row);
     }
     if !r.targets.is_empty() {
-        output::print(table)?;
+        output::print_table(&table, output)?;
     }
     // Where --limit stopped the read before the end, say how far it read: "1 of 1" would pass
     // for the whole queue.

@@ -220,7 +220,7 @@ pub fn print_report(report: &StatusReport, output: Output) -> Result<()> {
             "in sync (q and q.dead; hold queues not checked)".to_owned()
         };
         table.add_row(vec!["drift".to_owned(), topology]);
-        output::print(table)?;
+        output::print_table(&table, output)?;
     }
     Ok(())
 }

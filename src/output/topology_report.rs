@@ -363,7 +363,7 @@ fn print_plans(report: &TopologyReport, mode: Mode, output: Output) -> Result<()
         row.truncate(width);
         table.add_row(row);
     }
-    output::print(table)?;
+    output::print_table(&table, output)?;
     for l in &report.logical_queues {
         let holds = match &l.hold_queues {
             Some(h) => {

@@ -144,6 +144,8 @@ pub enum Work {
         queue: QueueSettings,
         which: Which,
         peek: PeekOptions,
+        /// The whole body on a terminal too (`--full`).
+        full: bool,
     },
     DeadExport {
         connection: ConnectionSettings,
@@ -264,6 +266,7 @@ impl Invocation {
                 cli::OutputFormat::Prometheus => Format::Prometheus,
             },
             quiet: global.quiet,
+            wide: global.wide,
         };
         let tls_flags = tls::TlsFlags {
             ca_cert: global.tls_ca_cert.clone(),
@@ -391,6 +394,7 @@ impl Invocation {
                             }
                         },
                         peek: peek_options(&a.peek)?,
+                        full: a.full,
                         connection: connection(file.as_ref())?,
                     },
                     cli::DeadCommand::Replay(a) => {

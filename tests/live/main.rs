@@ -21,6 +21,7 @@
 //! | 20 | `alerting::the_age_gate_sees_an_old_dead_letter_behind_a_young_head` |
 //! | 21 | `alerting::a_dead_letter_without_a_time_at_the_head_never_makes_the_age_gate_hold` |
 //! | 22 | `purge::purge_older_than_keeps_a_young_dead_letter_aged_by_its_enqueue` |
+//! | 23 | `terminal::every_table_is_one_line_per_row_on_an_80_column_terminal` |
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -40,5 +41,6 @@ mod prune;
 mod purge;
 mod repair;
 mod replay;
+mod terminal;
 mod topology;
 mod user_id;

@@ -171,6 +171,56 @@ fn no_help_screen_shows_an_environment_value() {
     }
 }
 
+/// Every command's path below `queuey` (`["dead", "ls"]`), hidden ones and `help` left out.
+fn command_paths() -> Vec<Vec<String>> {
+    use clap::CommandFactory;
+    fn walk(command: &clap::Command, path: Vec<String>, out: &mut Vec<Vec<String>>) {
+        out.push(path.clone());
+        for sub in command.get_subcommands() {
+            if sub.is_hide_set() || sub.get_name() == "help" {
+                continue;
+            }
+            let mut next = path.clone();
+            next.push(sub.get_name().to_owned());
+            walk(sub, next, out);
+        }
+    }
+    let mut out = Vec::new();
+    walk(&queuey_cli::cli::Cli::command(), Vec::new(), &mut out);
+    out
+}
+
+/// `-h` is a summary that fits one screen, `--help` the whole text, as clap intends (the first
+/// paragraph of a doc comment is the short help): `dead replay -h` was 159 lines. For every
+/// command: `-h` at most 50 lines, none over 100 columns, and `--help` longer.
+#[test]
+fn short_help_fits_one_screen_and_long_help_has_the_rest() {
+    let paths = command_paths();
+    assert!(paths.len() >= 15, "{paths:?}");
+    for path in paths {
+        let help = |flag: &str| {
+            let (mut cmd, _dir) = queuey();
+            let out = cmd.args(&path).arg(flag).output().unwrap();
+            assert!(out.status.success(), "{path:?} {flag}: {}", stderr(&out));
+            stdout(&out)
+        };
+        let (short, long) = (help("-h"), help("--help"));
+        let lines = short.lines().count();
+        assert!(
+            lines <= 50,
+            "queuey {} -h is {lines} lines:\n{short}",
+            path.join(" ")
+        );
+        let widest = short.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+        assert!(widest <= 100, "queuey {} -h:\n{short}", path.join(" "));
+        assert!(
+            long.lines().count() > lines,
+            "queuey {} --help says no more than -h",
+            path.join(" ")
+        );
+    }
+}
+
 #[test]
 fn completions_and_man_pages_are_up_to_date() {
     let dir = tempfile::tempdir().unwrap();

@@ -331,7 +331,7 @@ proptest! {
     /// twice shown once).
     #[test]
     fn dead_show_shows_a_json_body_with_its_own_tokens(body in prop_oneof![envelope_body(), value_literal()]) {
-        let shown = queuey_cli::output::dead_letters::render_body(body.as_bytes(), Some("application/json"));
+        let shown = queuey_cli::output::show::render_body(body.as_bytes(), Some("application/json"));
         let (heading, text) = shown.split_once('\n').unwrap_or((shown.as_str(), ""));
         prop_assert!(heading.contains("JSON"), "{}", heading);
         if !heading.contains("escaped") {
