@@ -1,6 +1,7 @@
 //! What a packager and an installer rely on: `queuey --version` (the release, the commit, the
 //! library it is checked against), the library version written once and equal to Cargo.toml's
-//! pins, the changelog naming this release, and man pages free of the commit.
+//! pins, the changelog naming this release, man pages free of the commit, and the README's
+//! install lines being the ones `scripts/package-check.sh` (CI) runs.
 
 use std::fs;
 use std::path::Path;
@@ -120,6 +121,37 @@ fn man_pages_name_the_release_not_the_commit() {
             !text.contains("(commit "),
             "{} names a commit",
             path.display()
+        );
+    }
+}
+
+/// The commands of the README's install section, as CI runs them: each (without `sudo`) starts
+/// a command line of scripts/package-check.sh, which adds only where it installs to and where
+/// the sources come from before they are published.
+#[test]
+fn the_readme_install_lines_are_the_ones_ci_runs() {
+    let readme = read("README.md");
+    let section = readme
+        .split("\n## ")
+        .find(|s| s.starts_with("Install\n"))
+        .expect("README.md has an Install section");
+    let lines: Vec<String> = section
+        .lines()
+        .filter_map(|l| l.strip_prefix("    "))
+        .map(|l| l.split("  #").next().unwrap_or(l).trim())
+        .map(|l| l.strip_prefix("sudo ").unwrap_or(l).to_owned())
+        .collect();
+    assert!(lines.len() >= 6, "the install lines: {lines:?}");
+    let script = read("scripts/package-check.sh");
+    let run: Vec<&str> = script
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.starts_with('#'))
+        .collect();
+    for line in &lines {
+        assert!(
+            run.iter().any(|r| r.starts_with(line.as_str())),
+            "README.md's install line `{line}` is not run by scripts/package-check.sh"
         );
     }
 }
