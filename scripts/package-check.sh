@@ -2,16 +2,20 @@
 # Ships queuey the three ways docs/install.md gives, and runs what each installs. Run by
 # .ci/run (as root, on a clean checkout, after the lints); by hand: `scripts/package-check.sh`.
 #
-#  1. the crates: `cargo publish --dry-run` of queuey-cli-core and queuey-cli, then the README's
-#     `cargo install queuey-cli --locked` from the packaged `.crate` instead of crates.io, into
-#     a temporary root, offline (the `.crate`'s own sources and Cargo.lock, nothing fetched);
+#  1. the crates: `cargo package` and `cargo publish --dry-run` of queuey-cli-core and
+#     queuey-cli, then the README's `cargo install queuey-cli --locked` from the packaged
+#     `.crate` instead of crates.io, into a temporary root, offline (the `.crate`'s own sources
+#     and Cargo.lock, nothing fetched);
 #  2. the `.deb`: the README's `cargo deb --locked` and `dpkg -i`, then `queuey --version`,
 #     `man -w`, bash completing `queuey de` as an interactive shell would; removed afterwards;
-#  3. from a clone: the README's `cargo install --path . --locked`, into a temporary root.
+#  3. from a clone: the README's `cargo install --path . --locked`, into a temporary root;
+#  4. by hand: the README's lines that install the completions and man pages, into a temporary
+#     home, where bash and man must find them.
 #
 # Each installed queuey must say this version and this commit. The release builds share the
-# target directory (CARGO_TARGET_DIR, else ./target): after `cargo deb`'s build, the clone's
-# install reuses it whole and the crate's rebuilds only the two queuey crates.
+# target directory (CARGO_TARGET_DIR, else ./target): the dependencies are built once, the two
+# queuey crates once from the packaged sources and once from the clone's (`cargo deb`, whose
+# build the clone's install then reuses whole).
 # tests/offline/packaging.rs checks that the README's install lines are the ones run here.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -75,9 +79,12 @@ check_bash_completes() {
   done
 }
 
-log "the crates: cargo publish --dry-run of queuey-cli-core and queuey-cli $version"
-# The verification build of `cargo publish` is the install below, in release: --no-verify
-# spares a debug build of its own.
+log "the crates: cargo package and cargo publish --dry-run of queuey-cli-core and queuey-cli $version"
+# The verification build of both is the install below, in release: --no-verify spares a debug
+# build of their own. `cargo publish --dry-run` leaves no .crate in target/package (its own go
+# to a temporary directory): the .crate files installed are `cargo package`'s, made anew.
+rm -f "$CARGO_TARGET_DIR"/package/queuey-cli-*.crate
+cargo package --workspace --locked --no-verify
 cargo publish --dry-run --workspace --locked --no-verify
 took "packaged"
 for crate in queuey-cli-core queuey-cli; do
