@@ -9,11 +9,20 @@
 #   scripts/rabbitmq4.sh plugins ARGS... its own rabbitmq-plugins (the benchmarks enable the shovel)
 #   scripts/rabbitmq4.sh version         the node's RabbitMQ version
 #
-# QUEUEY_RABBITMQ4_ROOT moves the root (default /var/cache/queuey/rabbitmq-sid). Needs root.
+# QUEUEY_RABBITMQ4_SUITE=trixie makes and runs Debian stable's RabbitMQ 4.0.5 instead (where
+# every return of a quorum message counts a delivery: the rules of neither 3.10 nor 4.3), in a
+# root of its own, as queuey40@localhost on AMQP 5676 / API 15676.
+# QUEUEY_RABBITMQ4_ROOT moves the root (default /var/cache/queuey/rabbitmq-SUITE). Needs root.
 set -euo pipefail
-ROOT=${QUEUEY_RABBITMQ4_ROOT:-/var/cache/queuey/rabbitmq-sid}
-NAME=${QUEUEY_RABBITMQ4_NODE:-queuey4}
-AMQP_PORT=${QUEUEY_RABBITMQ4_PORT:-5674}
+SUITE=${QUEUEY_RABBITMQ4_SUITE:-sid}
+case "$SUITE" in
+  sid) default_name=queuey4; default_port=5674 ;;
+  trixie) default_name=queuey40; default_port=5676 ;;
+  *) echo "QUEUEY_RABBITMQ4_SUITE is sid or trixie, not '$SUITE'" >&2; exit 2 ;;
+esac
+ROOT=${QUEUEY_RABBITMQ4_ROOT:-/var/cache/queuey/rabbitmq-$SUITE}
+NAME=${QUEUEY_RABBITMQ4_NODE:-$default_name}
+AMQP_PORT=${QUEUEY_RABBITMQ4_PORT:-$default_port}
 API_PORT=$((AMQP_PORT + 10000))
 DIST_PORT=$((AMQP_PORT + 20000))
 DIR=/srv/$NAME
@@ -25,7 +34,7 @@ make_root() {
   command -v debootstrap >/dev/null || { apt-get update -qq && apt-get install -y -qq debootstrap; }
   rm -rf "$ROOT.tmp"
   mkdir -p "$(dirname "$ROOT")"
-  debootstrap --variant=minbase --include=rabbitmq-server sid "$ROOT.tmp" >/dev/null
+  debootstrap --variant=minbase --include=rabbitmq-server "$SUITE" "$ROOT.tmp" >/dev/null
   mv "$ROOT.tmp" "$ROOT"
 }
 
@@ -76,5 +85,5 @@ case "${1:-}" in
   ctl) shift; mount_proc; in_root rabbitmqctl -n "$NAME@localhost" "$@" ;;
   plugins) shift; mount_proc; in_root rabbitmq-plugins -n "$NAME@localhost" "$@" ;;
   version) version ;;
-  *) sed -n '2,12p' "$0" >&2; exit 2 ;;
+  *) sed -n '2,16p' "$0" >&2; exit 2 ;;
 esac

@@ -16,7 +16,7 @@ pub mod broker;
 pub mod cli;
 pub mod clock;
 pub mod commands;
-pub mod journal_file;
+pub mod ledger_file;
 pub mod live;
 pub mod output;
 pub mod settings;

@@ -17,7 +17,7 @@ use super::amqp;
 use super::api::{ApiClient, LiveQueue, Overview};
 use super::server_properties::{self, ServerProperties};
 use crate::cluster::ApiCluster;
-use crate::dead::journal::Boot;
+use crate::dead::ledger::Boot;
 use crate::endpoint::ConnectionSettings;
 use crate::error::{Error, Kind, Result};
 use crate::plan::ComputedQueue;

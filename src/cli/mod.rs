@@ -332,11 +332,12 @@ pub enum DeadCommand {
     /// never replays its own copies again. Ctrl-C, SIGTERM and SIGHUP stop it cleanly: what is
     /// in flight is settled, the rest stays in q.dead, and queuey exits 130.
     ///
-    /// Copies published and not yet acked never exceed --window. A journal (see --journal)
+    /// Copies published and not yet acked never exceed --window. A ledger (see --journal)
     /// records each copy before it is published and again once it is confirmed, so that a
-    /// rerun after a failure does not copy again what was copied: it looks in the target for
-    /// the copies whose confirmation never came (in a target with no consumer, classic, or
-    /// quorum where a return spends no delivery). When the broker blocks publishing (a memory
+    /// rerun after a failure loses nothing: a dead letter leaves q.dead without a new copy
+    /// only when the ledger proves its copy exists; where it cannot, the rerun copies again
+    /// and counts the possible duplicates (--look-in-targets looks for the copies whose
+    /// confirmation never came). When the broker blocks publishing (a memory
     /// or disk alarm) queuey says so, and that it resumed; --blocked-timeout stops instead of
     /// waiting.
     ///
@@ -700,16 +701,30 @@ pub struct DeadReplayArgs {
     #[arg(long)]
     pub allow_drop_head: bool,
 
-    /// The replay journal: each copy is recorded here before it is published ("in doubt") and
-    /// before its dead letter is acked (confirmed): a SHA-256 digest of the dead letter's
-    /// properties and body, the target queue, the run id and the copy's number, flushed to
-    /// disk. A rerun after a crash or a lost connection reads it first, looks in the targets
-    /// for the copies in doubt, and acks without copying them again the dead letters whose
-    /// copies are confirmed or found ("already copied"). It is deleted when a run ends
-    /// cleanly. Default: $XDG_STATE_HOME/queuey (else
-    /// ~/.local/state/queuey), one file per broker, vhost and queue
+    /// The replay's ledger: each copy is recorded here before it is published ("in doubt") and
+    /// again once confirmed, before its dead letter is acked: a SHA-256 digest of the dead
+    /// letter's properties and body, the target queue, the run id and the copy's number,
+    /// flushed to disk. A rerun after a crash or a lost connection reads it first. A dead
+    /// letter leaves q.dead without a new copy only when the ledger proves its copy exists and
+    /// that no dead letter of its content was acked for it (a copy in doubt found by
+    /// --look-in-targets); every other dead letter is copied, and those an unfinished run may
+    /// have copied already (an ack sent when it failed, a copy in doubt not looked for) are
+    /// counted as possible duplicates. Deleted when a run ends cleanly. Default:
+    /// $XDG_STATE_HOME/queuey (else ~/.local/state/queuey), one file per broker, vhost and
+    /// queue, readable by its owner alone
     #[arg(long, value_name = "FILE")]
     pub journal: Option<PathBuf>,
+
+    /// On a rerun, look in the targets for the copies an unfinished run published and never
+    /// saw confirmed ("in doubt"), and do not copy again the dead letters of those found there.
+    /// Each such target is read from head to tail once, by the peek of `dead ls` (every job
+    /// held, then returned in place: the workers wait meanwhile, and each job is marked
+    /// redelivered; on a quorum queue from RabbitMQ 4.3 each gets x-acquired-count), and only
+    /// when it has no consumer and a return spends no delivery; queuey says how many jobs it
+    /// reads before it reads them. Without this flag those dead letters are copied again: each
+    /// may then be in its target twice, and the summary counts them
+    #[arg(long)]
+    pub look_in_targets: bool,
 
     /// Put the jobs back after this delay (e.g. 5s, 8h): the copies go to the hold queue the
     /// queuey library uses for that delay (q.deferred.{ttl_ms}, declared with the library's

@@ -13,7 +13,7 @@
 //! neither. (Tests stop it between the steps with `QUEUEY_TEST_EDIT_PAUSE`, see [`pause`].)
 
 use std::collections::HashMap;
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
@@ -480,7 +480,7 @@ fn archive_path(s: &EditSettings, dead: &str) -> Result<PathBuf> {
     if let Some(path) = &s.archive {
         return Ok(path.clone());
     }
-    let dir = crate::journal_file::state_dir()
+    let dir = crate::ledger_file::state_dir()
         .ok_or_else(|| {
             Error::usage("no state directory for the archive: neither XDG_STATE_HOME nor HOME")
                 .with_hint("pass --archive FILE")
@@ -506,7 +506,7 @@ fn archive_path(s: &EditSettings, dead: &str) -> Result<PathBuf> {
 fn append_synced(path: &Path, record: &serde_json::Value) -> Result<()> {
     let failed =
         |e: io::Error| Error::io(format!("cannot write the archive {}", path.display()), &e);
-    let mut file = OpenOptions::new()
+    let mut file = crate::output::file::private_options()
         .create(true)
         .append(true)
         .open(path)

@@ -1,6 +1,6 @@
 //! `queuey dead purge`: deleting dead letters, on purpose and only those meant.
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::Path;
 
@@ -10,12 +10,11 @@ use crate::broker::session::Session;
 use crate::clock::now_secs;
 use crate::dead::decode;
 use crate::dead::export::{self, EndLine, ExportLine, export_record, read_record};
-use crate::dead::journal::{
-    Boot, Line, Scope, Unfinished, boot_line, digest, read_line, run_line, settled_line,
-};
+use crate::dead::ledger::{Boot, Decision, Ledger, Line, Op, Scope, digest};
 use crate::dead::peek::PeekOptions;
 use crate::endpoint::ConnectionSettings;
 use crate::error::{Error, ExitCode, Kind, Result};
+use crate::ledger_file::LedgerFile;
 use crate::live::scan::{missing_dead_queue, refuse_stream, with_declare_command};
 use crate::live::unreadable::with_dead_peek;
 use crate::output::file::create_new_file;
@@ -214,10 +213,11 @@ async fn remove_matching(
 ) -> Result<()> {
     let dead = s.queue.dead_queue();
     let now = now_secs();
-    let scope = crate::live::scan::journal_scope(session, &dead).await;
+    let scope = crate::live::scan::ledger_scope(session, &dead).await;
     let (mut archive, mut held) = match &s.archive {
         Some(path) => {
-            let (a, held) = Archive::open(path, &scope, &session.boot().await)?;
+            let run = crate::clock::unique_id();
+            let (a, held) = Archive::open(path, &scope, &run, &session.boot().await)?;
             if a.reopened {
                 output.note(&format!(
                     "{} is the archive of an unfinished purge of {}: appending to it",
@@ -225,9 +225,10 @@ async fn remove_matching(
                     sanitize(&dead),
                 ));
             }
+            report.may_be_duplicates += held.earlier_duplicates;
             (Some(a), held)
         }
-        None => (None, Unfinished::default()),
+        None => (None, Ledger::default()),
     };
     let batch = usize::from(s.peek.window);
     let options = PeekOptions {
@@ -237,8 +238,9 @@ async fn remove_matching(
     let rescued = with_dead_peek(session, &dead, options, async |p| {
         let progress = Progress::new(output, Some(p.target), "purging");
         report.held_elsewhere = p.held_elsewhere;
-        // Archived but not yet on disk: acked only after the archive is synced.
-        let mut pending: Vec<(u64, String)> = Vec::new();
+        // Archived but not yet on disk: acked only after the archive is synced. `true`: a
+        // dead letter the ledger proves archived already, acked without a new record.
+        let mut pending: Vec<Pending> = Vec::new();
         let acker = p.acker();
         while !stop.is_set() {
             let Some(Delivered {
@@ -252,24 +254,27 @@ async fn remove_matching(
             };
             progress.inc(1);
             report.scanned = Some(report.scanned.unwrap_or(0) + 1);
-            // Archived by an unfinished purge whose ack was lost: remove it, write it once.
-            let mut d = if archive.is_some() {
+            // The one rule (`dead::ledger`): archived by an unfinished purge and never acked,
+            // so one dead letter of its content goes without a second record.
+            let d = if archive.is_some() {
                 digest(&message.properties, &message.body)
             } else {
                 String::new()
             };
-            let scanned = report.scanned.unwrap_or(0);
-            if archive.is_some()
-                && message.redelivered
-                && held.within_read(scanned, p.kind.keeps_positions())
-                && held
-                    .take_dead_letter(&mut d, &message.properties, &message.body)
-                    .is_some()
-            {
-                report.already_archived += 1;
-                pending.push((tag, d));
-                continue;
-            }
+            let may_duplicate = match archive.is_some().then(|| held.decide(&d)) {
+                Some(Decision::AlreadyCopied) => {
+                    report.already_archived += 1;
+                    pending.push(Pending {
+                        tag,
+                        digest: d,
+                        claimed: true,
+                        may_duplicate: false,
+                    });
+                    continue;
+                }
+                Some(Decision::Copy { may_duplicate }) => may_duplicate,
+                None => false,
+            };
             let dl = decode::decode(&message, &s.queue.name, &s.queue.options);
             if !selects(s, &dl, &message, now, report) {
                 if last_delivery {
@@ -292,7 +297,23 @@ async fn remove_matching(
                         &message,
                         &dl,
                     ))?;
-                    pending.push((tag, d));
+                    if may_duplicate {
+                        report.may_be_duplicates += 1;
+                        if report.may_be_duplicated_ids.len() < 1000 {
+                            report.may_be_duplicated_ids.push(
+                                match &message.properties.message_id {
+                                    Some(id) => id.clone(),
+                                    None => format!("sha256:{}", &d[..d.len().min(16)]),
+                                },
+                            );
+                        }
+                    }
+                    pending.push(Pending {
+                        tag,
+                        digest: d,
+                        claimed: false,
+                        may_duplicate,
+                    });
                     if pending.len() >= batch {
                         a.sync()?;
                         *archived = a.written;
@@ -353,37 +374,61 @@ fn selects(
     }
 }
 
-/// Acks archived dead letters (the archive is on disk), then, once the broker has processed
-/// the acks, says so in the archive's marker.
+/// A dead letter held until its archive record is on disk.
+struct Pending {
+    tag: u64,
+    digest: String,
+    /// The ledger proves it archived already: no new record, a `claimed` line before its ack.
+    claimed: bool,
+    /// Archived although an unfinished purge may have archived it already.
+    may_duplicate: bool,
+}
+
+/// Acks archived dead letters: the archive is on disk; then the ledger's `claimed` lines and
+/// its `acking` mark (every record so far may be acked from now on), on disk; then the acks;
+/// then, once the broker has processed them, their `settled` lines.
 async fn settle_archived(
     p: &mut Peek<'_>,
     acker: &Acker<'_>,
-    archive: &Archive,
-    pending: &mut Vec<(u64, String)>,
+    archive: &mut Archive,
+    pending: &mut Vec<Pending>,
     report: &mut PurgeReport,
 ) -> Result<()> {
-    // What the records of this batch answer for lies within what was read so far.
-    archive.note(&read_line(report.scanned.unwrap_or(0)))?;
+    if pending.is_empty() {
+        return Ok(());
+    }
+    for claim in pending.iter().filter(|p| p.claimed) {
+        archive.ledger.claimed(&claim.digest);
+    }
+    let dups = pending.iter().filter(|p| p.may_duplicate).count() as u64;
+    archive.ledger.acking(archive.records, dups);
+    archive.ledger.sync()?;
     let mut digests = Vec::with_capacity(pending.len());
-    for (t, d) in pending.drain(..) {
+    for Pending { tag, digest, .. } in pending.drain(..) {
         report.removed += 1; // counted as sent: it may arrive anyway
-        p.ack(t).await?;
-        digests.push(d);
+        p.ack(tag).await?;
+        digests.push(digest);
     }
     acker.barrier().await?;
-    archive.settled(&digests)
+    for d in &digests {
+        archive.ledger.settled(d);
+    }
+    archive.ledger.sync()
 }
 
 /// An archive file, each batch flushed and fsynced before the messages in it are removed from
-/// the broker. Created new (never overwriting a file), with a marker `ARCHIVE.unfinished`
-/// beside it naming the broker, vhost and queue until the purge ends cleanly: a rerun after a
-/// failure finds the marker, recognises its own unfinished archive, and appends to it; the
-/// dead letters it already holds that come back (their acks lost) are removed without being
-/// written twice.
+/// the broker, created new (never overwriting a file, readable by its owner alone), with its
+/// ledger `ARCHIVE.unfinished` beside it (see `dead::ledger`: the run lines naming the broker,
+/// vhost and queue, then `acking` marks, `claimed` and `settled` lines) until the purge ends
+/// cleanly. A rerun after a failure finds the ledger, recognises its own unfinished archive, and
+/// appends to it; a dead letter the archive holds whose ack was never sent is removed without
+/// being written twice, and any other is archived again (a duplicate at worst, counted).
 struct Archive {
     path: std::path::PathBuf,
-    marker: std::path::PathBuf,
     writer: BufWriter<File>,
+    ledger: LedgerFile,
+    /// Records in the file (earlier runs' and this run's), synced.
+    records: u64,
     /// Records on disk (this run's, synced).
     written: u64,
     /// It is the unfinished archive of an earlier run, appended to.
@@ -392,56 +437,54 @@ struct Archive {
 }
 
 impl Archive {
-    /// Creates the archive, or reopens the unfinished archive of the same queue; returns the
-    /// records it holds, by digest.
-    fn open(path: &Path, scope: &Scope, boot: &Boot) -> Result<(Archive, Unfinished)> {
+    /// Creates the archive, or reopens the unfinished archive of the same queue; returns what
+    /// its ledger says of the records it holds.
+    fn open(path: &Path, scope: &Scope, run: &str, boot: &Boot) -> Result<(Archive, Ledger)> {
         let mut marker = path.as_os_str().to_owned();
         marker.push(".unfinished");
         let marker = std::path::PathBuf::from(marker);
         let io = |doing: &str, e: &io::Error| {
             Error::io(format!("cannot {doing} the archive {}", path.display()), e)
         };
-        // The marker: the scope's run line, when the broker node started, then a `settled` line
-        // per archived dead letter whose ack the broker processed (as in the replay journal).
         let marker_text = std::fs::read_to_string(&marker).unwrap_or_default();
-        // The archive's own scope, or the one it had before scopes were the cluster's.
-        let mine = std::iter::once(scope.clone())
-            .chain(scope.legacy())
-            .any(|s| marker_text.starts_with(&run_line(&s, "purge", 0)));
-        let (file, held) = if mine && path.exists() {
-            let mut held = Unfinished::default();
+        let mine = matches!(
+            marker_text.lines().next().map(Line::parse),
+            Some(Ok(Line::Run { scope: ref theirs, op: Some(Op::Purge), .. })) if theirs == scope
+        );
+        let mut held = Ledger::default();
+        let (file, records) = if mine && path.exists() {
+            // Records up to the last `acking` mark may have been acked; those after it were not.
+            let acking = marker_text
+                .lines()
+                .filter_map(|l| match Line::parse(l) {
+                    Ok(Line::Acking { n, .. }) => Some(n),
+                    _ => None,
+                })
+                .max()
+                .unwrap_or(0);
+            let mut records = 0u64;
             for line in std::fs::read_to_string(path)
                 .map_err(|e| io("read", &e))?
                 .lines()
             {
                 // A line cut short by a crash was never acked: skipped, written again.
                 if let Ok(m) = read_record(line) {
-                    held.add_copied(&digest(&m.properties, &m.body));
-                    // A line may reach the file (a buffer flushed as the run failed) after the
-                    // last `read` line of the marker: its position says it was read, so its
-                    // record answers within that many too.
-                    let position = export::line_json(line)
-                        .ok()
-                        .and_then(|j| j.get("position").and_then(serde_json::Value::as_u64));
-                    held.read = held.read.max(position.unwrap_or(0));
+                    records += 1;
+                    held.add_copy(&digest(&m.properties, &m.body), records <= acking);
                 }
             }
-            let mut then = Boot::default();
-            for line in marker_text.lines().skip(1) {
-                match Line::parse(line) {
-                    Ok(Line::Settled { digest }) => held.settle(&digest),
-                    Ok(Line::Read(n)) => held.read = held.read.max(n),
-                    Ok(Line::Boot(b)) => then = b,
-                    _ => {}
-                }
-            }
+            held.read_lines(&marker_text, scope).map_err(|why| {
+                Error::usage(format!(
+                    "the archive's ledger {} cannot be used: {why}",
+                    marker.display()
+                ))
+            })?;
             // A node that restarted may have lost the acks it had processed.
-            held.boots.push(then);
             held.revive_after_restart(boot);
             let whole = {
                 let bytes = std::fs::read(path).map_err(|e| io("read", &e))?;
                 let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-                // An end line written just before a crash took the marker's removal: the
+                // An end line written just before a crash took the ledger's removal: the
                 // records go on after it, so it goes.
                 let start = bytes[..whole.saturating_sub(1)]
                     .iter()
@@ -458,19 +501,17 @@ impl Archive {
                 .open(path)
                 .map_err(|e| io("open", &e))?;
             file.set_len(whole as u64).map_err(|e| io("repair", &e))?;
-            (file, held)
+            (file, records)
         } else {
-            let file = create_new_file(path, "archive")?;
-            let mut text = run_line(scope, "purge", 0);
-            text.push_str(&boot_line(boot));
-            std::fs::write(&marker, text).map_err(|e| io("mark (as unfinished)", &e))?;
-            (file, Unfinished::default())
+            (create_new_file(path, "archive")?, 0)
         };
+        let ledger = LedgerFile::open(&marker, Op::Purge, scope, run, now_secs(), boot)?;
         Ok((
             Archive {
                 path: path.to_owned(),
-                marker,
                 writer: BufWriter::new(file),
+                ledger,
+                records,
                 written: 0,
                 unsynced: 0,
                 reopened: mine,
@@ -505,33 +546,13 @@ impl Archive {
                     &e,
                 )
             })?;
-        self.written += std::mem::take(&mut self.unsynced);
+        let n = std::mem::take(&mut self.unsynced);
+        self.written += n;
+        self.records += n;
         Ok(())
     }
 
-    /// Records in the marker that the broker processed these dead letters' acks: their
-    /// archived records must not answer for an identical twin met later.
-    fn settled(&self, digests: &[String]) -> Result<()> {
-        if digests.is_empty() {
-            return Ok(());
-        }
-        let text: String = digests.iter().map(|d| settled_line(d)).collect();
-        self.note(&text)
-    }
-
-    /// Appends `text` to the marker, on disk.
-    fn note(&self, text: &str) -> Result<()> {
-        OpenOptions::new()
-            .append(true)
-            .open(&self.marker)
-            .and_then(|mut f| {
-                f.write_all(text.as_bytes())?;
-                f.sync_data()
-            })
-            .map_err(|e| Error::io(format!("cannot write {}", self.marker.display()), &e))
-    }
-
-    /// The purge ended cleanly: the archive gets its end line, and its marker goes.
+    /// The purge ended cleanly: the archive gets its end line, and its ledger goes.
     fn finish(mut self, end: &EndLine) -> Result<()> {
         let fail = |e: io::Error| {
             Error::io(
@@ -546,13 +567,11 @@ impl Archive {
             .flush()
             .and_then(|()| self.writer.get_ref().sync_data())
             .map_err(fail)?;
-        match std::fs::remove_file(&self.marker) {
+        let marker = self.ledger.path.clone();
+        match std::fs::remove_file(&marker) {
             Ok(()) => Ok(()),
             Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
-            Err(e) => Err(Error::io(
-                format!("cannot remove {}", self.marker.display()),
-                &e,
-            )),
+            Err(e) => Err(Error::io(format!("cannot remove {}", marker.display()), &e)),
         }
     }
 }

@@ -6,7 +6,7 @@ use crate::broker::session::Session;
 use crate::cluster::ApiCluster;
 use crate::dead::decode::{self, DeadLetter};
 use crate::dead::filter::Filter;
-use crate::dead::journal::{Scope, cluster_identity};
+use crate::dead::ledger::{Scope, cluster_identity};
 use crate::error::{Error, Kind, Result};
 use crate::output::progress::Progress;
 use crate::queue::QueueSettings;
@@ -159,7 +159,7 @@ pub async fn missing_dead_queue(session: &Session, queue: &QueueSettings) -> Err
 /// (its name from the AMQP connection, else from the management API; a cluster never named
 /// is its first node, see [`cluster_identity`]), so that a rerun through any of its nodes
 /// finds the journal; the AMQP URL's `host:port` when neither tells it.
-pub async fn journal_scope(session: &Session, dead: &str) -> Scope {
+pub async fn ledger_scope(session: &Session, dead: &str) -> Scope {
     // The address the connection opened on, among several.
     let _ = session.connection().await;
     let address = format!(
@@ -172,7 +172,7 @@ pub async fn journal_scope(session: &Session, dead: &str) -> Scope {
         .server_properties()
         .cluster_name
         .or_else(|| overview.as_ref().and_then(|o| o.cluster_name.clone()));
-    let (broker, legacy_brokers) = match cluster {
+    let broker = match cluster {
         Some(name) => {
             let node = overview.as_ref().and_then(|o| o.node.clone());
             let nodes = match node {
@@ -184,15 +184,13 @@ pub async fn journal_scope(session: &Session, dead: &str) -> Scope {
                 name: overview.as_ref().and_then(|o| o.cluster_name.as_deref()),
                 nodes: &nodes,
             };
-            let (broker, own) = cluster_identity(&name, &api);
-            (broker, own.into_iter().chain([address]).collect())
+            cluster_identity(&name, &api)
         }
-        None => (address, Vec::new()),
+        None => address,
     };
     Scope {
         broker,
         vhost: session.vhost().to_owned(),
         queue: dead.to_owned(),
-        legacy_brokers,
     }
 }

@@ -17,11 +17,11 @@ use std::path::PathBuf;
 
 use crate::broker::peek::{Peek, with_peek};
 use crate::broker::session::Session;
-use crate::dead::journal::Scope;
+use crate::dead::ledger::Scope;
 use crate::dead::peek::PeekOptions;
 use crate::error::{Error, Kind, Result};
-use crate::journal_file::state_dir;
-use crate::live::scan::journal_scope;
+use crate::ledger_file::state_dir;
+use crate::live::scan::ledger_scope;
 
 /// What a run that met an unreadable message left behind.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -60,7 +60,7 @@ impl Mark {
 
 fn path(scope: &Scope) -> PathBuf {
     let dir = state_dir().unwrap_or_else(|| std::env::temp_dir().join("queuey-state"));
-    dir.join(crate::journal_file::scoped_file_name(
+    dir.join(crate::ledger_file::scoped_file_name(
         scope,
         "unreadable",
         "mark",
@@ -112,7 +112,7 @@ pub async fn with_dead_peek<'s, T>(
         if !p.kind.closes_count {
             return f(p).await;
         }
-        let scope = journal_scope(session, queue).await;
+        let scope = ledger_scope(session, queue).await;
         let mark = read(&scope);
         if let Some(m) = &mark
             && !retry

@@ -1,15 +1,29 @@
-//! Files queuey writes (exports, purge archives): created new, never overwritten.
+//! Files queuey writes that hold dead letters (exports, purge and edit archives) or what it did
+//! to them (ledgers): readable by their owner alone, since dead letters carry customers' data,
+//! and an export or archive created new, never overwritten.
 
-use std::fs::File;
+use std::fs::{File, OpenOptions};
 use std::io;
 use std::path::Path;
 
 use crate::error::{Error, Result};
 
-/// Creates `path` for writing, refusing to overwrite an existing file (an export or archive
-/// may be the only copy of what was removed). `what` names it in errors.
+/// Options that create a file with mode 0600 (on Unix: whatever the umask allows more).
+pub fn private_options() -> OpenOptions {
+    let mut options = OpenOptions::new();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    options
+}
+
+/// Creates `path` for writing, readable by its owner alone, refusing to overwrite an existing
+/// file (an export or archive may be the only copy of what was removed). `what` names it in
+/// errors.
 pub fn create_new_file(path: &Path, what: &str) -> Result<File> {
-    File::options()
+    private_options()
         .write(true)
         .create_new(true)
         .open(path)

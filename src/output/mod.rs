@@ -151,6 +151,25 @@ pub fn stdout_error(err: io::Error) -> Error {
     }
 }
 
+/// " (message ids: a, b, c, and N more: -o json lists them)" for the possible duplicates a
+/// summary counts, escaped for a terminal; nothing when none is named.
+pub fn duplicates_named(ids: &[String]) -> String {
+    const SHOWN: usize = 3;
+    if ids.is_empty() {
+        return String::new();
+    }
+    let shown: Vec<String> = ids
+        .iter()
+        .take(SHOWN)
+        .map(|id| sanitize::sanitize(id))
+        .collect();
+    let more = match ids.len().saturating_sub(SHOWN) {
+        0 => String::new(),
+        n => format!(" and {n} more, -o json lists them"),
+    };
+    format!(" (message ids: {}{more})", shown.join(", "))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -25,6 +25,13 @@ pub struct PurgeReport {
     /// With --archive: dead letters found already archived by an unfinished earlier purge
     /// into the same archive: removed without being written twice.
     pub already_archived: u64,
+    /// With --archive: dead letters archived that an unfinished earlier purge may have archived
+    /// already (its ack was sent when it failed, and the broker may or may not have applied it):
+    /// each may now be in the archive twice; none is lost.
+    pub may_be_duplicates: u64,
+    /// The message ids of the records counted in `may_be_duplicates` (`sha256:` and the start
+    /// of its digest for a dead letter without one), the first thousand.
+    pub may_be_duplicated_ids: Vec<String>,
     /// Dead letters that pass every filter but that `--older-than` would select by their job's
     /// enqueue time alone (no death time: they may have died since, a job replayed and dead
     /// again among them): kept, without `--age-from-enqueued`.
@@ -104,6 +111,15 @@ pub fn print_report(r: &PurgeReport, output: Output) -> Result<()> {
             format!(
                 " ({} of them already in the archive from an unfinished purge)",
                 r.already_archived
+            )
+        } else {
+            String::new()
+        } + &if r.may_be_duplicates > 0 {
+            format!(
+                "; {} archived that an unfinished purge may have archived already (its ack was \
+                 sent when it failed): each may now be in the archive twice, none is lost{}",
+                r.may_be_duplicates,
+                super::duplicates_named(&r.may_be_duplicated_ids)
             )
         } else {
             String::new()

@@ -225,6 +225,15 @@ pub fn print_report(
                 r.already_copied
             ));
         }
+        if r.may_be_duplicates > 0 {
+            s.push_str(&format!(
+                "; {} copied that an unfinished run may have copied already (its ack was sent \
+                 when it failed, or its copy was in doubt): each may now be in its target \
+                 twice, none is lost{}",
+                r.may_be_duplicates,
+                super::duplicates_named(&r.may_be_duplicated_ids)
+            ));
+        }
         if r.skipped_own_copies > 0 {
             s.push_str(&format!(
                 "; {} of this run came back and {} left in place",

@@ -180,8 +180,10 @@ pub struct ReplaySettings {
     pub strip_user_id: bool,
     /// `--allow-drop-head`: copies may push out the oldest messages of a full drop-head target.
     pub allow_drop_head: bool,
-    /// `--journal`: the replay journal's file (default: in the state directory).
+    /// `--journal`: the replay ledger's file (default: in the state directory).
     pub journal: Option<PathBuf>,
+    /// `--look-in-targets`: a rerun reads the targets of an unfinished run's copies in doubt.
+    pub look_in_targets: bool,
     /// `--blocked-timeout`: stop when publishing stays blocked this long.
     pub blocked_timeout: Option<std::time::Duration>,
     /// `--after`: the copies wait this long in a hold queue before they reach their target.
@@ -407,6 +409,7 @@ impl Invocation {
                                 strip_user_id: a.strip_user_id,
                                 allow_drop_head: a.allow_drop_head,
                                 journal: a.journal,
+                                look_in_targets: a.look_in_targets,
                                 blocked_timeout: a
                                     .blocked_timeout
                                     .as_deref()

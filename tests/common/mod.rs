@@ -634,6 +634,26 @@ impl Broker {
             .to_owned()
     }
 
+    /// What queuey's ledgers call this broker (`dead::ledger::Scope::broker`): its cluster, by
+    /// the same rule (`cluster_identity`) from the management API's overview and nodes.
+    pub fn ledger_broker(&self) -> String {
+        let overview = self.api_get("overview").expect("GET /api/overview");
+        let name = overview["cluster_name"].as_str().expect("cluster_name");
+        let nodes: Vec<String> = self
+            .api_get("nodes")
+            .and_then(|n| n.as_array().cloned())
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|n| n["name"].as_str().map(str::to_owned))
+            .collect();
+        let api = queuey_cli::cluster::ApiCluster {
+            node: overview["node"].as_str(),
+            name: Some(name),
+            nodes: &nodes,
+        };
+        queuey_cli::dead::ledger::cluster_identity(name, &api)
+    }
+
     /// The broker's (major, minor) version, from the management API.
     pub fn rabbitmq_version(&self) -> (u32, u32) {
         let overview = self.api_get("overview").expect("GET /api/overview");
@@ -956,9 +976,18 @@ fn ensure_local_broker() {
             }
         };
         let port = url.port().unwrap_or(5672);
-        if local && port == 5674 && !(up(&amqp_addr) && up(&api_addr)) {
+        if local && matches!(port, 5674 | 5676) && !(up(&amqp_addr) && up(&api_addr)) {
             let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/rabbitmq4.sh");
-            run(script, &["start"]);
+            if port == 5676 {
+                // Debian stable's 4.0.5 (`QUEUEY_RABBITMQ4_SUITE=trixie`).
+                eprintln!("queuey tests: running `QUEUEY_RABBITMQ4_SUITE=trixie {script} start`");
+                let _ = std::process::Command::new(script)
+                    .arg("start")
+                    .env("QUEUEY_RABBITMQ4_SUITE", "trixie")
+                    .status();
+            } else {
+                run(script, &["start"]);
+            }
             return;
         }
         if !local || port != 5672 {
@@ -1056,6 +1085,42 @@ pub fn assert_ids_exactly(
         "{what}: a message nobody sent"
     );
     assert_eq!(dup, 0, "{what}: ids twice in {place}");
+}
+
+/// Every id of `expected` at least as often in `found` (none lost, none unexpected), and the
+/// copies beyond no more than `said` (what queuey said may be duplicated, see
+/// `dead::ledger`). Returns how many there are beyond.
+pub fn assert_ids_at_least(
+    found: &std::collections::BTreeMap<String, usize>,
+    expected: &std::collections::BTreeMap<String, usize>,
+    place: &str,
+    said: u64,
+    what: &str,
+) -> u64 {
+    let mut lost = Vec::new();
+    let mut dup = 0u64;
+    for (id, &want) in expected {
+        let have = found.get(id).copied().unwrap_or(0);
+        if have < want {
+            lost.push(format!("{id}: {have} in {place}, expected {want}"));
+        }
+        dup += have.saturating_sub(want) as u64;
+    }
+    assert!(
+        lost.is_empty(),
+        "{what}: {} ids lost, e.g. {:?}",
+        lost.len(),
+        &lost[..lost.len().min(5)]
+    );
+    assert!(
+        found.keys().all(|id| expected.contains_key(id)),
+        "{what}: a message nobody sent"
+    );
+    assert!(
+        dup <= said,
+        "{what}: {dup} ids more than once in {place}, queuey said at most {said}"
+    );
+    dup
 }
 
 pub fn run(args: &[&str]) -> Output {

@@ -32,8 +32,11 @@ pub enum Install {
     Root(PathBuf),
 }
 
-/// The default 4.x root, as `scripts/rabbitmq4.sh` makes it.
+/// The default 4.x root, as `scripts/rabbitmq4.sh` makes it (Debian sid: the current 4.x).
 pub const DEFAULT_ROOT: &str = "/var/cache/queuey/rabbitmq-sid";
+
+/// The root of Debian stable's 4.0.5 (`QUEUEY_RABBITMQ4_SUITE=trixie scripts/rabbitmq4.sh`).
+pub const TRIXIE_ROOT: &str = "/var/cache/queuey/rabbitmq-trixie";
 
 impl Install {
     /// The install that goes with a RabbitMQ of `major` version.
@@ -45,11 +48,18 @@ impl Install {
         }
     }
 
-    /// The 4.x root: `QUEUEY_RABBITMQ4_ROOT`, or the default.
+    /// The 4.x root: `QUEUEY_RABBITMQ4_ROOT`, or the default of the test broker's version
+    /// (trixie's for a 4.0-4.2 test broker, sid's otherwise).
     pub fn root_path() -> PathBuf {
         std::env::var_os("QUEUEY_RABBITMQ4_ROOT")
             .filter(|v| !v.is_empty())
-            .map_or_else(|| PathBuf::from(DEFAULT_ROOT), PathBuf::from)
+            .map_or_else(
+                || match test_broker_version() {
+                    (4, minor) if minor < 3 => PathBuf::from(TRIXIE_ROOT),
+                    _ => PathBuf::from(DEFAULT_ROOT),
+                },
+                PathBuf::from,
+            )
     }
 
     /// Every install a node left on this machine may have come from (to find leftovers).

@@ -469,6 +469,10 @@ fn export_is_lossless_and_never_overwrites() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
+    // Dead letters carry customers' data: the file is its owner's alone, whatever the umask.
+    let mode =
+        std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(&file).unwrap().permissions());
+    assert_eq!(mode & 0o777, 0o600, "the export's mode: {mode:o}");
     let text = std::fs::read_to_string(&file).unwrap();
     let mut lines: Vec<Json> = text
         .lines()

@@ -30,6 +30,7 @@ mod app;
 mod connection;
 mod dead;
 mod hostile;
+mod identical;
 mod later;
 mod limits;
 mod output;

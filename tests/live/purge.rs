@@ -249,10 +249,11 @@ fn sigkill_mid_purge_leaves_every_removed_message_in_the_archive() {
 }
 
 /// A purge with --archive killed mid-run (kill -9): the rerun with the same --archive
-/// recognises its own unfinished archive, appends to it, and writes nothing twice: every
-/// removed dead letter is in the archive exactly once.
+/// recognises its own unfinished archive, appends to it, and writes twice only what it says
+/// may be twice (dead letters whose acks were in flight at the kill): every removed dead letter
+/// is in the archive, once but for those.
 #[test]
-fn a_killed_archive_purge_is_finished_by_its_rerun_without_writing_twice() {
+fn a_killed_archive_purge_is_finished_by_its_rerun_writing_twice_only_what_it_says() {
     let broker = Broker::connect();
     let (q, dead, _) = setup(&broker, "archive-kill", 0);
     let ids = fill(&broker, &dead, &["orders"], &["timeout"], 6000);
@@ -307,21 +308,22 @@ fn a_killed_archive_purge_is_finished_by_its_rerun_without_writing_twice() {
         ),
         "the rerun ends the archive: {end}"
     );
-    let mut archived: Vec<String> = records
-        .lines()
-        .map(|l| {
-            serde_json::from_str::<serde_json::Value>(l).unwrap()["properties"]["message_id"]
-                .as_str()
-                .unwrap()
-                .to_owned()
-        })
-        .collect();
-    archived.sort();
-    let mut want = ids.clone();
-    want.sort();
-    assert_eq!(
-        archived, want,
-        "each removed dead letter archived exactly once"
+    let mut archived: BTreeMap<String, usize> = BTreeMap::new();
+    for l in records.lines() {
+        let id = serde_json::from_str::<serde_json::Value>(l).unwrap()["properties"]["message_id"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        *archived.entry(id).or_default() += 1;
+    }
+    let want: BTreeMap<String, usize> = ids.iter().map(|id| (id.clone(), 1)).collect();
+    let said = json(&out)["may_be_duplicates"].as_u64().unwrap_or(0);
+    crate::common::assert_ids_at_least(
+        &archived,
+        &want,
+        "the archive",
+        said,
+        "each removed dead letter archived",
     );
     let mut marker = archive.as_os_str().to_owned();
     marker.push(".unfinished");

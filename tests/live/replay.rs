@@ -702,6 +702,7 @@ fn quorum_sigkill_rerun(label: &str, look_first: bool) {
         let (mut cmd, _dir) = queuey();
         let out = cmd
             .args(["dead", "ls", &q, "--group-by", "reason", "-o", "json"])
+            .args(budget_on_4_0(&broker))
             .output()
             .unwrap();
         assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
@@ -741,6 +742,16 @@ fn quorum_sigkill_rerun(label: &str, look_first: bool) {
     }
 }
 
+/// RabbitMQ 4.0 to 4.2 count every return of a quorum message against its delivery limit (20
+/// by default): a look or a replay of a quorum `q.dead` runs there only with the operator's
+/// consent (harmless on a classic one). 3.x (no limit by default) and 4.3 (a nack is free)
+/// need none.
+pub(crate) fn budget_on_4_0(broker: &Broker) -> Option<&'static str> {
+    ((4, 0)..(4, 3))
+        .contains(&broker.rabbitmq_version())
+        .then_some("--spend-delivery-budget")
+}
+
 /// Runs `dead replay q` slowly, kills it (SIGKILL) once it has moved some, checks that nothing
 /// was lost, runs it again, and checks that each id ends in a target exactly once.
 fn sigkill_mid_replay_then_rerun(
@@ -757,6 +768,7 @@ fn sigkill_mid_replay_then_rerun(
         // 30 s at this rate (the test kills it after 2): the kill lands mid-run even on a
         // busy machine.
         .args(["dead", "replay", q, "--rate", "200", "-q", "-o", "json"])
+        .args(budget_on_4_0(broker))
         // Over two channels: a kill finds copies in flight on both.
         .args(["--channels", "2"])
         .stdout(std::fs::File::create(dir.path().join("stdout.txt")).unwrap())
@@ -787,37 +799,40 @@ fn sigkill_mid_replay_then_rerun(
         || (broker.count(dead) + moved() >= n).then_some(()),
     );
     let both = assert_nothing_lost(broker, dead, targets, ids);
-    // The rerun acks what the journal records as copied, and looks in the targets for the
-    // copies in doubt at the kill: each id ends in a target exactly once. (Reading q.dead
-    // returned its messages; a rerun started before the broker counts them all would read
-    // only that many.)
+    // The rerun copies again what the ledger cannot prove copied (acks in flight at the kill),
+    // and looks in the targets for the copies in doubt at the kill (--look-in-targets: they
+    // have no consumer): each id ends in a target once, twice at most where it said so.
+    // (Reading q.dead returned its messages; a rerun started before the broker counts them all
+    // would read only that many.)
     let left = broker.ids(dead).len() as u32;
     broker.wait_for_count(dead, left);
-    // Through another address of the same broker: the journal is the broker's (its cluster
+    // Through another address of the same broker: the ledger is the broker's (its cluster
     // name), not the address's, so the rerun finds it.
     let out = queuey_in(dir.path())
         .env("QUEUEY_URL", other_address(&crate::common::test_url()))
-        .args(["dead", "replay", q, "-o", "json"])
+        .args(["dead", "replay", q, "--look-in-targets", "-o", "json"])
+        .args(budget_on_4_0(broker))
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
     let summary = json(&out);
     assert!(
-        summary["already_copied"].as_u64().unwrap_or(0) > 0,
-        "the rerun through another address found the journal: {summary}"
+        err.contains("of an unfinished replay records"),
+        "the rerun through another address found the ledger: {err}"
     );
     assert_eq!(broker.message_count(dead), Some(0));
     let names: Vec<&str> = targets.iter().map(String::as_str).collect();
     let in_targets = id_counts(broker, &names);
-    let duplicated = in_targets.values().filter(|&&c| c > 1).count();
+    let said = summary["may_be_duplicates"].as_u64().unwrap_or(0);
+    let want: BTreeMap<String, usize> = ids.iter().map(|id| (id.clone(), 1)).collect();
+    let duplicated =
+        crate::common::assert_ids_at_least(&in_targets, &want, "the targets", said, "the rerun");
     eprintln!(
         "after SIGKILL: {both} in both q.dead and a target, none lost; the rerun: {} already \
-         copied, {} moved, {duplicated} duplicated",
+         copied, {} moved, {duplicated} duplicated ({said} said possible)",
         summary["already_copied"], summary["moved"]
     );
-    let want: BTreeMap<String, usize> = ids.iter().map(|id| (id.clone(), 1)).collect();
-    assert_eq!(duplicated, 0, "ids copied twice: {}", stderr(&out));
-    assert_eq!(in_targets, want, "each id once, in the targets");
 }
 
 #[test]
@@ -1418,7 +1433,7 @@ fn journal_of_a_failed_run(
     dir: &std::path::Path,
 ) -> (Vec<String>, std::path::PathBuf) {
     use queuey_cli::broker::convert::properties_from_amqp;
-    use queuey_cli::dead::journal::{Scope, digest, doubt_line, read_line, run_line};
+    use queuey_cli::dead::ledger::{Op, Scope, digest, doubt_line, run_line};
 
     let originals: Vec<&str> = targets.iter().map(String::as_str).collect();
     let ids = fill(broker, dead, &originals, &["x"], targets.len());
@@ -1430,24 +1445,12 @@ fn journal_of_a_failed_run(
         .collect();
     assert_eq!(digests.len(), targets.len());
     broker.wait_for_count(dead, targets.len() as u32);
-    // Written as journals were before they were the cluster's: named after the AMQP address,
-    // which the rerun (whose journals are the cluster's) still owns.
-    let url = url::Url::parse(&crate::common::test_url()).unwrap();
     let scope = Scope {
-        broker: format!(
-            "{}:{}",
-            url.host_str().unwrap(),
-            url.port_or_known_default().unwrap()
-        ),
+        broker: broker.ledger_broker(),
         vhost: "/".into(),
         queue: dead.to_owned(),
-        legacy_brokers: Vec::new(),
     };
-    let mut text = format!(
-        "{}{}",
-        run_line(&scope, FAILED_RUN, 1),
-        read_line(targets.len() as u64)
-    );
+    let mut text = run_line(Op::Replay, &scope, FAILED_RUN, 1);
     for (i, (d, t)) in digests.iter().zip(targets).enumerate() {
         text.push_str(&doubt_line(d, t, FAILED_RUN, i as u64 + 1));
     }
@@ -1487,7 +1490,7 @@ fn a_rerun_looks_for_the_copies_in_doubt_in_their_targets() {
     let (consumer_channel, _consumer) = broker.consume(&targets[2]);
 
     let out = queuey_in(dir.path())
-        .args(["dead", "replay", &q, "--journal"])
+        .args(["dead", "replay", &q, "--look-in-targets", "--journal"])
         .arg(&journal)
         .args(["-o", "json"])
         .output()
@@ -1546,6 +1549,96 @@ fn a_rerun_looks_for_the_copies_in_doubt_in_their_targets() {
     assert!(!journal.exists(), "a clean run deletes its journal");
 }
 
+/// A rerun never disturbs a work queue its workers are serving: with copies in doubt in a
+/// quorum `q` that has a consumer, `--look-in-targets` makes no look there (it says why and
+/// copies the dead letter again, counted as a possible duplicate), and the jobs waiting in `q`
+/// are untouched: in their order, and none carrying a delivery count or an acquired count (a
+/// look would have returned each, counted on 3.10 and 4.0-4.2, stamped on 4.3).
+#[test]
+fn a_rerun_leaves_a_work_queue_with_workers_in_order_and_uncounted() {
+    let broker = Broker::connect();
+    let q = broker.queue_name("doubt-busy");
+    let dead = format!("{q}.dead");
+    broker.track_queue(&dead);
+    broker.declare(&dead, FieldTable::default());
+    broker.declare(&q, table(vec![("x-queue-type", long_str("quorum"))]));
+    let jobs: Vec<String> = (0..50).map(|i| format!("job-{i:03}")).collect();
+    broker.publish_ids(&q, &jobs);
+    broker.wait_for_count(&q, 50);
+    // A worker holding one job, as a worker at work does.
+    let worker = broker.channel();
+    let _consumer = broker.rt.block_on(async {
+        worker
+            .basic_qos(1, lapin::options::BasicQosOptions::default())
+            .await
+            .unwrap();
+        worker
+            .basic_consume(
+                q.as_str().into(),
+                "worker".into(),
+                lapin::options::BasicConsumeOptions::default(),
+                FieldTable::default(),
+            )
+            .await
+            .unwrap()
+    });
+    broker.wait_for_count(&q, 49);
+    let dir = tempfile::tempdir().unwrap();
+    let (ids, journal) =
+        journal_of_a_failed_run(&broker, &dead, std::slice::from_ref(&q), dir.path());
+    let out = queuey_in(dir.path())
+        .args(["dead", "replay", &q, "--look-in-targets", "--journal"])
+        .arg(&journal)
+        .args(["-o", "json"])
+        .args(budget_on_4_0(&broker))
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains(&format!(
+            "cannot look for 1 copy in doubt in {q:?}: it has 1 consumer"
+        )),
+        "{err}"
+    );
+    let summary = json(&out);
+    assert_eq!(summary["moved"], 1, "{summary}");
+    assert_eq!(summary["may_be_duplicates"], 1, "{summary}");
+    assert_eq!(
+        summary["may_be_duplicated_ids"],
+        serde_json::json!([ids[0]])
+    );
+    // The jobs the worker has not taken: in order, and never returned by queuey.
+    let waiting = broker.snapshot(&q);
+    let waiting_ids: Vec<String> = waiting
+        .iter()
+        .map(|(_, p)| {
+            p.message_id()
+                .as_ref()
+                .map(|s| s.to_string())
+                .unwrap_or_default()
+        })
+        .collect();
+    let mut want: Vec<String> = jobs[1..].to_vec();
+    want.push(ids[0].clone());
+    assert_eq!(
+        waiting_ids, want,
+        "the jobs in their order, the copy behind them"
+    );
+    for (_, p) in &waiting[..49] {
+        let headers = p.headers().clone().unwrap_or_default();
+        for k in ["x-delivery-count", "x-acquired-count"] {
+            assert!(
+                !headers.inner().contains_key(k),
+                "a job carries {k}: queuey returned it ({headers:?})"
+            );
+        }
+    }
+    broker.rt.block_on(async {
+        let _ = worker.close(200, "done".into()).await;
+    });
+}
+
 /// A replay from a file killed mid-run (kill -9): the file is only read, so its rerun must not
 /// copy again the lines the killed run copied. The rerun skips the lines the journal records as
 /// copied, looks in the target for the copies in doubt, and goes on: each line's message ends
@@ -1568,7 +1661,7 @@ fn a_killed_replay_from_a_file_is_finished_by_its_rerun_copying_nothing_twice() 
     assert_eq!(broker.count(&dead), 0);
     let replay = |dir: &std::path::Path| {
         let mut cmd = queuey_process(dir);
-        cmd.args(["dead", "replay", &q, "--from-file"])
+        cmd.args(["dead", "replay", &q, "--look-in-targets", "--from-file"])
             .arg(&archive)
             .args(["--rate", "300", "-o", "json"]);
         cmd
@@ -1633,7 +1726,7 @@ fn a_rerun_that_may_not_read_the_target_says_so_and_copies_again() {
     broker.set_permissions(&user, "/", "", ".*", &only_dead);
     let out = queuey_in(dir.path())
         .env("QUEUEY_URL", crate::common::url_for("/", &user, password))
-        .args(["dead", "replay", &q, "--journal"])
+        .args(["dead", "replay", &q, "--look-in-targets", "--journal"])
         .arg(&journal)
         .args(["-o", "json"])
         .output()
@@ -2395,10 +2488,10 @@ fn dead_letters_held_by_another_consumer_are_reported_and_never_success() {
 /// kill -9 of a replay of a quorum q.dead whose dead letters are all on their last delivery
 /// (a limit of 1, one counted return spent, no dead-letter exchange): the broker drops every
 /// delivery the killed connection held, on every version (a closed channel counts). The
-/// dead letters the replay keeps are replaced by copies as soon as they are read, and those
-/// whose copies were in flight are kept in the journal itself: the rerun finds the copies that
-/// reached the target, and puts back into q.dead those that did not. After one rerun, every
-/// replayed id is in the target exactly once and every kept one in q.dead exactly once.
+/// dead letters the replay reads are replaced by copies at the back of q.dead as soon as they
+/// are read (none is held on its last delivery), and the rerun looks for the copies in doubt
+/// in the target. After one rerun, every replayed id is in the target (twice at most where the
+/// rerun said so) and every kept one in q.dead exactly once.
 #[test]
 fn sigkill_mid_replay_of_a_quorum_dead_queue_on_its_last_delivery_loses_nothing() {
     let broker = Broker::connect();
@@ -2441,8 +2534,9 @@ fn sigkill_mid_replay_of_a_quorum_dead_queue_on_its_last_delivery_loses_nothing(
     kill_mid_run(&mut child, "the replay");
     // The broker returns the killed connection's deliveries (dropping those on their last).
     std::thread::sleep(Duration::from_secs(2));
-    let out = replay(None).output().unwrap();
+    let out = replay(None).arg("--look-in-targets").output().unwrap();
     assert_eq!(out.status.code(), Some(0), "the rerun: {}", stderr(&out));
+    let said = json(&out)["may_be_duplicates"].as_u64().unwrap_or(0);
     let timeout: Vec<String> = ids.iter().step_by(2).cloned().collect();
     let crash: Vec<String> = ids.iter().skip(1).step_by(2).cloned().collect();
     let mut moved = broker.drain_ids(&target);
@@ -2469,9 +2563,19 @@ fn sigkill_mid_replay_of_a_quorum_dead_queue_on_its_last_delivery_loses_nothing(
             .collect::<Vec<_>>()
             .join(" | ")
     );
-    assert_eq!(
-        moved, timeout,
-        "each replayed id in the target exactly once"
+    let count = |v: &[String]| {
+        let mut m = BTreeMap::new();
+        for id in v {
+            *m.entry(id.clone()).or_insert(0usize) += 1;
+        }
+        m
+    };
+    crate::common::assert_ids_at_least(
+        &count(&moved),
+        &count(&timeout),
+        "the target",
+        said,
+        "each replayed id in the target",
     );
     assert_eq!(kept, crash, "each kept id in q.dead exactly once");
 }

@@ -71,12 +71,14 @@ fn queuey_on(cluster: &Cluster, n: usize, dir: &Path) -> Command {
     cmd
 }
 
-/// After the last run: `q.dead` empty, each id in `q` exactly as often as it was dead.
-fn assert_exactly_once(cluster: &Cluster, n: usize, f: &Fixture, what: &str) {
+/// After the last run: `q.dead` empty, each id in `q` at least as often as it was dead, and
+/// the ids there more often no more than the reruns said may be duplicated (`said`).
+fn assert_none_lost(cluster: &Cluster, n: usize, f: &Fixture, said: u64, what: &str) {
     let (in_dead, _) = cluster.counts(n, &f.dead);
     assert_eq!(in_dead, 0, "{what}: q.dead is empty");
     let found = cluster.drain(n, &f.q, f.total);
-    crate::common::assert_ids_exactly(&found, &f.expected, "q", what);
+    let dup = crate::common::assert_ids_at_least(&found, &f.expected, "q", said, what);
+    eprintln!("{what}: 0 lost, {dup} duplicated, {said} said possible");
 }
 
 /// Waits until `child` ends, at most `deadline`.
@@ -205,7 +207,7 @@ fn replay_losing_a_node(
     // with some left behind.
     // As an operator gives a cluster: every node's address, in order, the killed one among
     // them (skipped: it does not answer), unless the scenario names the node to rerun through.
-    let first = if killed == connected {
+    let (first, mut said) = if killed == connected {
         rerun(cluster, Via::All(rerun_via), dir.path(), &f, label)
     } else {
         rerun(cluster, Via::Node(rerun_via), dir.path(), &f, label)
@@ -223,14 +225,15 @@ fn replay_losing_a_node(
     );
     if first == Some(3) {
         // What was held came back with the node: one rerun, through any node, finishes.
-        let again = rerun(cluster, Via::Node(rerun_via), dir.path(), &f, label);
+        let (again, more) = rerun(cluster, Via::Node(rerun_via), dir.path(), &f, label);
+        said += more;
         assert_eq!(
             again,
             Some(0),
             "{label}: the rerun after the node came back"
         );
     }
-    assert_exactly_once(cluster, rerun_via, &f, label);
+    assert_none_lost(cluster, rerun_via, &f, said, label);
 }
 
 /// Which addresses a rerun is given.
@@ -243,10 +246,11 @@ enum Via {
     All(usize),
 }
 
-/// `dead replay` of `f` through `via`, in `dir`: its exit code, after checking that a run
-/// that leaves dead letters held by another consumer says so (exit 3, `held_elsewhere`) and a
-/// successful one left none.
-fn rerun(cluster: &Cluster, via: Via, dir: &Path, f: &Fixture, label: &str) -> Option<i32> {
+/// `dead replay` of `f` through `via`, in `dir`, looking in `q` for the copies in doubt: its
+/// exit code and what it said may be duplicated, after checking that a run that leaves dead
+/// letters held by another consumer says so (exit 3, `held_elsewhere`) and a successful one
+/// left none.
+fn rerun(cluster: &Cluster, via: Via, dir: &Path, f: &Fixture, label: &str) -> (Option<i32>, u64) {
     let mut cmd = match via {
         Via::Node(n) => queuey_on(cluster, n, dir),
         Via::All(_) => {
@@ -258,7 +262,7 @@ fn rerun(cluster: &Cluster, via: Via, dir: &Path, f: &Fixture, label: &str) -> O
         }
     };
     let out = cmd
-        .args(["dead", "replay", &f.q, "-o", "json"])
+        .args(["dead", "replay", &f.q, "-o", "json", "--look-in-targets"])
         .output()
         .expect("queuey runs");
     let err = String::from_utf8_lossy(&out.stderr).into_owned();
@@ -298,11 +302,14 @@ fn rerun(cluster: &Cluster, via: Via, dir: &Path, f: &Fixture, label: &str) -> O
         }
         other => panic!("{label}: the rerun exited {other:?}: {err}"),
     }
-    out.status.code()
+    (
+        out.status.code(),
+        summary["may_be_duplicates"].as_u64().unwrap_or(0),
+    )
 }
 
 #[test]
-fn a_node_lost_mid_replay_then_a_rerun_through_another_node_copies_each_exactly_once() {
+fn a_node_lost_mid_replay_then_a_rerun_through_another_node_loses_none() {
     let _lock = Node::lock();
     let started = Instant::now();
     let cluster = Cluster::start();
@@ -322,7 +329,8 @@ fn a_node_lost_mid_replay_then_a_rerun_through_another_node_copies_each_exactly_
 /// dead letter is read and archived) of a `q.dead` led by `dead_leader`, queuey connected to
 /// `connected`, node `killed` killed after [`KILL_AT`] archived; the rerun (the same command,
 /// the same archive) through `rerun_via` once the node is back. Every dead letter is then in
-/// the archive exactly once, and `q.dead` is empty.
+/// the archive, twice at most where the rerun said so (acks the dead node may have lost), and
+/// `q.dead` is empty.
 fn purge_losing_a_node(
     cluster: &Cluster,
     label: &str,
@@ -376,6 +384,7 @@ fn purge_losing_a_node(
         "{label}: q.dead settles once the node is back: {}",
         settled.seen
     );
+    let mut said = 0;
     if status.code() != Some(0) {
         let out = purge(rerun_via)
             .args(["-o", "json"])
@@ -389,9 +398,11 @@ fn purge_losing_a_node(
             String::from_utf8_lossy(&out.stderr)
         );
         eprintln!(
-            "{label}: rerun via node {rerun_via}: removed {}, already archived {}",
-            summary["removed"], summary["already_archived"]
+            "{label}: rerun via node {rerun_via}: removed {}, already archived {}, may be \
+             duplicates {}",
+            summary["removed"], summary["already_archived"], summary["may_be_duplicates"]
         );
+        said = summary["may_be_duplicates"].as_u64().unwrap_or(0);
     }
     assert_eq!(cluster.counts(rerun_via, &f.dead).0, 0, "q.dead is empty");
     let mut found: BTreeMap<String, usize> = BTreeMap::new();
@@ -405,10 +416,8 @@ fn purge_losing_a_node(
         let id = j["properties"]["message_id"].as_str().unwrap_or_default();
         *found.entry(id.to_owned()).or_insert(0) += 1;
     }
-    assert_eq!(
-        found, f.expected,
-        "{label}: each dead letter archived exactly once"
-    );
+    let dup = crate::common::assert_ids_at_least(&found, &f.expected, "the archive", said, label);
+    eprintln!("{label}: each dead letter archived, {dup} twice ({said} said possible)");
 }
 
 /// The harness's cluster was never given a name (`rabbitmqctl set_cluster_name`), the default
@@ -507,7 +516,7 @@ fn addresses_of_a_cluster_never_named(cluster: &Cluster) {
 }
 
 #[test]
-fn a_node_lost_mid_purge_then_a_rerun_through_another_node_archives_each_exactly_once() {
+fn a_node_lost_mid_purge_then_a_rerun_through_another_node_archives_each_at_least_once() {
     let _lock = Node::lock();
     let started = Instant::now();
     let cluster = Cluster::start();

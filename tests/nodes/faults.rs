@@ -144,14 +144,21 @@ fn lost_and_duplicated(broker: &Broker, f: &Fixture) -> (usize, usize) {
     (f.total.saturating_sub(held), held.saturating_sub(f.total))
 }
 
-/// After the rerun: q.dead empty, and each id in the target exactly as often as it was dead
-/// (twins both): nothing lost, nothing duplicated. The copies in flight at a fault, published
-/// but not confirmed, are in doubt in the journal, and the rerun looked for them in the target
-/// (the target has no consumer here; see docs/failures.md).
-fn assert_exactly_once_after_rerun(broker: &Broker, f: &Fixture) {
+/// After the rerun: q.dead empty, and each id in the target at least as often as it was dead
+/// (twins both): nothing lost; and the ids there more often no more than the rerun said may be
+/// duplicated (`said`: acks the broker may have lost with the fault). The copies in flight at
+/// a fault, published but not confirmed, are in doubt in the ledger, and the rerun looked for
+/// them in the target (`--look-in-targets`: the target has no consumer here; see
+/// docs/failures.md). Returns the duplicates.
+fn assert_none_lost_after_rerun(broker: &Broker, f: &Fixture, said: u64) -> u64 {
     assert_eq!(broker.message_count(&f.dead), Some(0), "q.dead is empty");
     let found = drain(broker, &f.target);
-    crate::common::assert_ids_exactly(&found, &f.expected, "the target", "after the rerun");
+    crate::common::assert_ids_at_least(&found, &f.expected, "the target", said, "after the rerun")
+}
+
+/// What a run's JSON summary says may be duplicated.
+fn said(summary: &serde_json::Value) -> u64 {
+    summary["may_be_duplicates"].as_u64().unwrap_or(0)
 }
 
 /// A queuey command aimed at the private node, in `dir` (whose state directory holds the
@@ -273,6 +280,7 @@ fn wait_settled(broker: &Broker, f: &Fixture) {
 fn rerun(node: &Node, dir: &Path, f: &Fixture) -> serde_json::Value {
     let out = queuey_on(node, dir)
         .args(["dead", "replay", &f.q, "--to", &f.target, "-o", "json"])
+        .arg("--look-in-targets")
         .output()
         .expect("queuey runs");
     let err = String::from_utf8_lossy(&out.stderr);
@@ -315,14 +323,14 @@ fn reported_counts(stderr: &str) -> (u64, u64) {
 }
 
 #[test]
-fn kill_9_of_queuey_at_several_instants_then_a_rerun_copies_each_exactly_once() {
+fn kill_9_of_queuey_at_several_instants_then_a_rerun_loses_none_and_says_each_duplicate() {
     kill_queuey_three_times("kill-queuey", "classic");
 }
 
 /// The same on a quorum `q.dead`, which stamps its bookkeeping on every redelivery (the rerun
 /// still knows each dead letter: the journal's digest leaves it out) and keeps no positions.
 #[test]
-fn kill_9_of_queuey_then_a_rerun_over_a_quorum_dead_queue_copies_each_exactly_once() {
+fn kill_9_of_queuey_then_a_rerun_over_a_quorum_dead_queue_loses_none_and_says_each_duplicate() {
     kill_queuey_three_times("kill-queuey-qq", "quorum");
 }
 
@@ -359,14 +367,15 @@ fn kill_queuey_three_times(label: &str, dead_type: &str) {
     );
     let summary = rerun(&node, dir.path(), &f);
     eprintln!(
-        "rerun: moved {}, already copied {}",
-        summary["moved"], summary["already_copied"]
+        "rerun: moved {}, already copied {}, may be duplicates {}",
+        summary["moved"], summary["already_copied"], summary["may_be_duplicates"]
     );
-    assert_exactly_once_after_rerun(&broker, &f);
+    let dup = assert_none_lost_after_rerun(&broker, &f, said(&summary));
     assert!(journals(dir.path()).is_empty(), "a clean run deletes it");
     eprintln!(
         "{label} ({dead_type} q.dead), kill -9 of queuey x3: {duplicates_without_journal} in \
-         both places before the rerun; after it 0 lost, 0 duplicated"
+         both places before the rerun; after it 0 lost, {dup} duplicated ({} said possible)",
+        said(&summary)
     );
 }
 
@@ -444,29 +453,33 @@ fn broker_fault(label: &str, dead_type: &str, fault: impl Fn(&Node), mend: impl 
         "{label} rerun: moved {}, already copied {}",
         summary["moved"], summary["already_copied"]
     );
-    assert_exactly_once_after_rerun(&broker, &f);
-    eprintln!("{label}: after the rerun 0 lost, 0 duplicated");
+    let dup = assert_none_lost_after_rerun(&broker, &f, said(&summary));
+    eprintln!(
+        "{label}: after the rerun 0 lost, {dup} duplicated ({} said possible)",
+        said(&summary)
+    );
 }
 
 #[test]
-fn kill_9_of_the_node_then_a_rerun_copies_each_exactly_once() {
+fn kill_9_of_the_node_then_a_rerun_loses_none_and_says_each_duplicate() {
     broker_fault("kill-node", "classic", Node::kill_vm, Node::restart);
 }
 
 /// The same over a quorum `q.dead`: a quorum queue writes its acks to its log, and a node
 /// killed before they were written returns those dead letters; the rerun knows them.
 #[test]
-fn kill_9_of_the_node_then_a_rerun_over_a_quorum_dead_queue_copies_each_exactly_once() {
+fn kill_9_of_the_node_then_a_rerun_over_a_quorum_dead_queue_loses_none_and_says_each_duplicate() {
     broker_fault("kill-node-qq", "quorum", Node::kill_vm, Node::restart);
 }
 
 #[test]
-fn stop_app_and_start_app_then_a_rerun_copies_each_exactly_once() {
+fn stop_app_and_start_app_then_a_rerun_loses_none_and_says_each_duplicate() {
     broker_fault("stop-app", "classic", stop_app, start_app);
 }
 
 #[test]
-fn stop_app_and_start_app_then_a_rerun_over_a_quorum_dead_queue_copies_each_exactly_once() {
+fn stop_app_and_start_app_then_a_rerun_over_a_quorum_dead_queue_loses_none_and_says_each_duplicate()
+{
     broker_fault("stop-app-qq", "quorum", stop_app, start_app);
 }
 
@@ -517,7 +530,7 @@ fn alarm(label: &str, raise: &[&str], clear: &[&str], reason: &str) {
     );
     assert!(err.contains("the broker resumed publishing after"), "{err}");
     wait_settled(&broker, &f);
-    assert_exactly_once_after_rerun(&broker, &f);
+    assert_none_lost_after_rerun(&broker, &f, 0);
     eprintln!("{label}: blocked at {frozen} copies, resumed; 0 lost, 0 duplicated");
 
     // --blocked-timeout: a clean stop instead of a wait.
@@ -550,7 +563,7 @@ fn alarm(label: &str, raise: &[&str], clear: &[&str], reason: &str) {
     node.ctl(clear);
     wait_settled(&broker, &g);
     let summary = rerun(&node, dir.path(), &g);
-    assert_exactly_once_after_rerun(&broker, &g);
+    assert_none_lost_after_rerun(&broker, &g, said(&summary));
     eprintln!(
         "{label} --blocked-timeout 2s: stopped {:.1}s after the alarm (exit 7); rerun moved {}, \
          already copied {}; 0 lost, 0 duplicated",
@@ -582,7 +595,8 @@ fn a_disk_alarm_is_said_aloud_and_blocked_timeout_stops_cleanly() {
 
 /// A filtered `dead purge --archive` when the node is killed: the failure says how many were
 /// archived and removed; after the restart, the same command with the same archive appends to
-/// it, and every dead letter that matched is in the archive exactly once, the others in q.dead.
+/// it, and every dead letter that matched is in the archive, twice at most where the rerun said
+/// so (acks the node lost), the others in q.dead.
 #[test]
 fn a_filtered_archiving_purge_survives_kill_9_of_the_node() {
     let _lock = Node::lock();
@@ -695,9 +709,13 @@ fn a_filtered_archiving_purge_survives_kill_9_of_the_node() {
         .map(|(id, &w)| found.get(id).copied().unwrap_or(0).saturating_sub(w))
         .sum();
     eprintln!(
-        "purge rerun: removed {}, already archived {}; the archive: 0 lost, {dup} twice",
-        summary["removed"], summary["already_archived"]
+        "purge rerun: removed {}, already archived {}, may be duplicates {}; the archive: 0 \
+         lost, {dup} twice",
+        summary["removed"], summary["already_archived"], summary["may_be_duplicates"]
     );
     assert_eq!(lost, 0, "every removed dead letter is in the archive");
-    assert_eq!(dup, 0, "and only once");
+    assert!(
+        dup as u64 <= said(&summary),
+        "{dup} twice in the archive, the rerun said {summary}"
+    );
 }

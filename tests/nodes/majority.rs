@@ -232,8 +232,8 @@ fn wait_copies(cluster: &Cluster, n: usize, f: &Fixture, child: &mut std::proces
     });
 }
 
-/// Once `q.dead` settles, the same replay through node `n` exits 0, and every id is in `q`
-/// exactly as often as it was dead, `q.dead` empty.
+/// Once `q.dead` settles, the same replay through node `n` exits 0, and every id is in `q` at
+/// least as often as it was dead (more only where the rerun said so), `q.dead` empty.
 fn rerun_finishes(cluster: &Cluster, n: usize, dir: &Path, f: &Fixture, what: &str) {
     rerun_finishes_with(cluster, n, dir, f, what, false);
 }
@@ -267,43 +267,40 @@ fn rerun_finishes_with(
         std::thread::sleep(Duration::from_millis(500));
         settled.then_some(())
     });
-    let (code, err, took) = run(cluster, n, dir, &["dead", "replay", &f.q]);
+    let (code, err, took) = run(
+        cluster,
+        n,
+        dir,
+        &["dead", "replay", &f.q, "--look-in-targets", "-o", "json"],
+    );
     eprintln!(
         "{what}: the rerun via node {n}: exit {code:?} in {took:.1}s: {}",
         err.trim()
     );
     assert_eq!(code, Some(0), "{err}");
     assert_eq!(cluster.counts(n, &dead).0, 0, "q.dead is empty");
-    let found = cluster.drain(n, &f.q, f.total);
-    if !late_allowed {
-        assert_eq!(found, f.expected, "{what}: each id in q exactly once");
-        return;
-    }
-    // "N not (copied again)": the copies in doubt the rerun did not find and copied again.
-    let copied_again: usize = err
-        .split(" not (copied again)")
-        .next()
-        .and_then(|before| before.rsplit(' ').next())
-        .and_then(|n| n.parse().ok())
+    // What it said may be duplicated (acks the broker may have lost), from its JSON summary.
+    let said = err
+        .lines()
+        .rev()
+        .find_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .and_then(|j| j["may_be_duplicates"].as_u64())
         .unwrap_or(0);
-    let lost: Vec<&String> = f
-        .expected
-        .iter()
-        .filter(|(id, times)| found.get(*id).copied().unwrap_or(0) < **times)
-        .map(|(id, _)| id)
-        .collect();
-    assert!(lost.is_empty(), "{what}: lost {lost:?}");
-    let twice = found
-        .iter()
-        .filter(|(id, times)| **times > f.expected.get(*id).copied().unwrap_or(0))
-        .count();
-    assert!(
-        twice <= copied_again,
-        "{what}: {twice} ids more than once in q, the rerun copied {copied_again} again"
+    let found = cluster.drain(n, &f.q, f.total);
+    // "N not (copied again)": the copies in doubt the rerun did not find and copied again.
+    let copied_again: u64 = if late_allowed {
+        err.split(" not (copied again)")
+            .next()
+            .and_then(|before| before.rsplit(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0)
+    } else {
+        0
+    };
+    let twice =
+        crate::common::assert_ids_at_least(&found, &f.expected, "q", said + copied_again, what);
+    eprintln!(
+        "{what}: {twice} ids in q twice (the rerun said {said} may be duplicated, copied \
+         {copied_again} in doubt again)"
     );
-    assert!(
-        found.len() == f.expected.len(),
-        "{what}: ids in q that were never dead"
-    );
-    eprintln!("{what}: {twice} ids in q twice (the rerun copied {copied_again} again)");
 }

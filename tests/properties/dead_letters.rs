@@ -252,7 +252,7 @@ proptest! {
     fn the_journal_digest_is_the_one_defined_and_the_first_where_it_can_be(props in any_properties(), acquired in proptest::option::of(any::<i64>()), body in proptest::collection::vec(any::<u8>(), 0..64)) {
         // The export format is the same typed JSON, written through the same code.
         prop_assert_eq!(props.to_json(), properties_as_first_defined(&props));
-        let digest = queuey_cli::dead::journal::digest(&props, &body);
+        let digest = queuey_cli::dead::ledger::digest(&props, &body);
         prop_assert_eq!(&digest, &digest_as_defined_in_format_3(&props, &body));
         // Journals written before still match every dead letter with headers of its own
         // (all of a queuey application's, all of the broker's) and no x-acquired-count.
@@ -266,7 +266,7 @@ proptest! {
         if let Some(n) = acquired {
             h.insert("x-acquired-count".into(), Value::I64(n));
         }
-        prop_assert_eq!(queuey_cli::dead::journal::digest(&counted, &body), digest);
+        prop_assert_eq!(queuey_cli::dead::ledger::digest(&counted, &body), digest);
     }
 }
 

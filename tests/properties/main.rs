@@ -10,5 +10,6 @@ mod header_keys;
 mod payload_filters;
 mod plan;
 mod sanitize;
+mod simulation;
 mod timestamps;
 mod topology;

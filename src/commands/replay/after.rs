@@ -7,6 +7,7 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::time::{Duration, Instant};
 
 use crate::broker::session::{DeclareReply, Session};
 use crate::error::{Error, Kind, Result};
@@ -33,16 +34,23 @@ pub(super) fn returns_to<'h>(s: &ReplaySettings, hold: &'h str) -> Option<&'h st
     ))
 }
 
-/// Before the first copy into a hold queue of this run: checks that the queue its copies
-/// return to exists (the broker drops a message it dead-letters to a missing queue: without
-/// it, the copies would be lost when their delay ends), then declares it with the library's
-/// declares it with the library's arguments (a declare of an existing equivalent queue changes
-/// nothing and renews its `x-expires` lease). `None` when copies may go; else why not (the dead letters stay).
-/// Without `--after`, and in a dry run, nothing is declared.
+/// What a run knows of each hold queue it copies into: why copies may not go there (`None`:
+/// they may), and when it last declared it.
+pub(super) type Holds = RefCell<HashMap<String, (Option<String>, Instant)>>;
+
+/// Before a copy into a hold queue of this run: the first time, checks that the queue its
+/// copies return to exists (the broker drops a message it dead-letters to a missing queue:
+/// without it, the copies would be lost when their delay ends), then declares the hold queue
+/// with the library's arguments (a declare of an existing equivalent queue changes nothing and
+/// renews its `x-expires` lease). Publishing does not renew that lease: the queue expires twice
+/// its delay after the last declare, publishes or not, and a copy sent to it then is returned
+/// unroutable. So, as the library declares it before every publish, the run declares it again
+/// once half its delay has passed since the last time. `None` when copies may go; else why not
+/// (the dead letters stay). Without `--after`, and in a dry run, nothing is declared.
 pub(super) async fn ensure_hold(
     session: &Session,
     s: &ReplaySettings,
-    declared: &RefCell<HashMap<String, Option<String>>>,
+    declared: &Holds,
     hold: &str,
 ) -> Result<Option<String>> {
     let Some(after) = &s.after else {
@@ -51,7 +59,10 @@ pub(super) async fn ensure_hold(
     if s.dry_run {
         return Ok(None);
     }
-    if let Some(known) = declared.borrow().get(hold) {
+    let renew_after = Duration::from_millis(u64::from(after.ttl_ms) / 2);
+    if let Some((known, at)) = declared.borrow().get(hold)
+        && (known.is_some() || at.elapsed() < renew_after)
+    {
         return Ok(known.clone());
     }
     let Some(target) = returns_to(s, hold) else {
@@ -66,7 +77,7 @@ pub(super) async fn ensure_hold(
         );
         declared
             .borrow_mut()
-            .insert(hold.to_owned(), Some(why.clone()));
+            .insert(hold.to_owned(), (Some(why.clone()), Instant::now()));
         return Ok(Some(why));
     }
     let computed = ComputedQueue {
@@ -99,6 +110,6 @@ pub(super) async fn ensure_hold(
     };
     declared
         .borrow_mut()
-        .insert(hold.to_owned(), verdict.clone());
+        .insert(hold.to_owned(), (verdict.clone(), Instant::now()));
     Ok(verdict)
 }

@@ -1,43 +1,47 @@
-//! What a run carries over from an unfinished one: the journal's records (counted again when
-//! the broker restarted since, as its acks may be lost), and its copies in doubt looked for.
+//! What a run carries over from an unfinished one: its ledger read (acks a node restart may
+//! have lost counted as acks in doubt again), and its copies in doubt looked for in their
+//! targets (`--look-in-targets`) or given up (their dead letters are copied again).
 
 use super::doubt::resolve_doubts;
-use super::journal::JournalSlot;
+use super::ledger::LedgerSlot;
 use crate::broker::session::Session;
-use crate::dead::journal::{Boot, Scope, Unfinished};
+use crate::dead::ledger::{Boot, Ledger, Scope};
 use crate::error::Result;
-use crate::journal_file;
+use crate::ledger_file;
 use crate::output::{Output, plural};
 use crate::settings::ReplaySettings;
 
-/// Opens the journal of a run over `scope` (a dead-letter queue, or a file): reads what an
-/// unfinished earlier run left, counts again the records of acks a broker restart may have
-/// lost, says what it carries (`carried_are`: what becomes of them), and looks for its copies
-/// in doubt in their targets. Returns the records carried and this run's journal.
+/// Opens the ledger of a run over `scope` (a dead-letter queue, or a file): reads what an
+/// unfinished earlier run left, says what it carries, and settles its copies in doubt. Returns
+/// what is carried and this run's ledger.
 pub(super) async fn begin(
     session: &Session,
     s: &ReplaySettings,
     scope: Scope,
     run: &str,
     boot: Boot,
-    carried_are: &str,
     output: Output,
-) -> Result<(Unfinished, JournalSlot)> {
+) -> Result<(Ledger, LedgerSlot)> {
     let path = match &s.journal {
         Some(p) => p.clone(),
-        None => journal_file::default_path(&scope)?,
+        None => ledger_file::default_path(&scope)?,
     };
-    let mut carried = journal_file::read(&path, &scope)?.unwrap_or_default();
-    // The acks an earlier run saw processed may have been lost with the node.
+    let mut carried = ledger_file::read(&path, &scope)?.unwrap_or_default();
+    // The acks an earlier run saw processed may have been lost with the node: possible
+    // duplicates again (never a claim: see `dead::ledger`).
     carried.revive_after_restart(&boot);
-    if carried.left() > 0 {
+    if !carried.is_empty() {
         output.note(&format!(
-            "the journal {} of an unfinished replay records {}: {carried_are}",
+            "the ledger {} of an unfinished replay records {} whose dead letters may have been \
+             acked, {} whose dead letters were not, and {} in doubt: this run loses none of \
+             them, and counts the ones it may copy twice",
             path.display(),
-            plural(carried.left(), "confirmed copy")
+            plural(carried.maybe_acked(), "confirmed copy"),
+            carried.unacked(),
+            plural(carried.doubts(), "copy"),
         ));
     }
-    let mut journal = JournalSlot::new(path, scope, run.to_owned(), boot);
-    resolve_doubts(session, s, &mut carried, &mut journal, output).await?;
-    Ok((carried, journal))
+    let mut ledger = LedgerSlot::new(path, scope, run.to_owned(), boot);
+    resolve_doubts(session, s, &mut carried, &mut ledger, output).await?;
+    Ok((carried, ledger))
 }

@@ -1,23 +1,24 @@
 //! The copies in doubt of an unfinished run: published, never confirmed (the connection or the
 //! broker failed first). The broker may have taken them or not; no client can know but by
-//! looking. So before a rerun replays anything it looks for them in their targets, with the
-//! peek: each copy carries its run and number in `x-queuey-last-replay`. A copy found there is
-//! recorded as confirmed (its dead letter is then acked without a new copy); one not found is
-//! certainly not there, and its dead letter is copied again.
+//! looking, and looking means reading the target: a work queue that belongs to the
+//! application (SPEC 5.8). So a rerun looks only when the operator asks (`--look-in-targets`),
+//! says first how many jobs it reads and what that costs, and reads only a target where the
+//! look changes nothing but each job's `redelivered` flag (and, on a quorum queue from 4.3,
+//! its `x-acquired-count`): one with no consumer (a worker may already have taken a copy,
+//! which then cannot be seen, and workers would wait behind the look), classic, or quorum
+//! where a return spends no delivery (`broker::peek`). A copy found there answers for one dead
+//! letter of its content, which is acked without a new copy (`dead::ledger`); one not found is
+//! certainly not there.
 //!
-//! The look is made only where it changes nothing but the `redelivered` flag of what it reads:
-//! a target with no consumer (a consumer may already have taken a copy, which then cannot be
-//! seen), and a classic queue, or a quorum queue where returning a delivery spends none of the
-//! message's delivery limit (no limit set, or RabbitMQ 4.3 and later: `broker::peek`), that the
-//! user may read. Elsewhere the rerun says so, and the dead letters of those copies are copied
-//! again: at most that many duplicates, never a loss.
+//! Without the flag, or where no look is made, the dead letters of those copies are copied
+//! again: each may then be in its target twice, and the rerun says how many, where.
 
 use std::collections::HashSet;
 
-use super::journal::JournalSlot;
+use super::ledger::LedgerSlot;
 use crate::broker::peek::with_peek;
 use crate::broker::session::Session;
-use crate::dead::journal::Unfinished;
+use crate::dead::ledger::Ledger;
 use crate::dead::peek::PeekOptions;
 use crate::dead::replay::replay_mark;
 use crate::error::{Kind, Result};
@@ -29,28 +30,34 @@ use crate::settings::ReplaySettings;
 pub(super) async fn resolve_doubts(
     session: &Session,
     s: &ReplaySettings,
-    carried: &mut Unfinished,
-    journal: &mut JournalSlot,
+    carried: &mut Ledger,
+    ledger: &mut LedgerSlot,
     output: Output,
 ) -> Result<()> {
     let by_target = carried.doubts_by_target();
     if by_target.is_empty() {
         return Ok(());
     }
-    output.note(&format!(
-        "the journal records {} in doubt (published by a run that failed, never confirmed: \
-         the broker may have taken them or not); looking in {}",
-        plural(carried.doubts() as u64, "copy"),
-        by_target
-            .keys()
-            .map(|t| format!("{t:?}"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    ));
+    if !s.look_in_targets {
+        let given_up = carried.give_up_doubts();
+        output.warn(&format!(
+            "the ledger records {} in doubt (published by a run that failed, never confirmed: \
+             the broker may have taken them or not): their dead letters are copied again, so \
+             up to that many may now be twice in {}. --look-in-targets reads those queues \
+             first (each must have no consumer) and copies again only what is not there",
+            plural(given_up.values().sum(), "copy"),
+            given_up
+                .iter()
+                .map(|(t, n)| format!("{t:?} ({n})"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+        return Ok(());
+    }
     for (target, keys) in by_target {
         let wanted: HashSet<(String, u64)> = keys.into_iter().collect();
         let n = wanted.len() as u64;
-        let found = match look_for(session, s, &target, wanted.clone()).await? {
+        let found = match look_for(session, s, &target, wanted.clone(), output).await? {
             Look::Found(found) => found,
             Look::Missing => HashSet::new(),
             Look::Cannot(why) => {
@@ -59,6 +66,9 @@ pub(super) async fn resolve_doubts(
                      copied again: up to {n} may now be in {target:?} twice",
                     plural(n, "copy"),
                 ));
+                for (run, copy) in &wanted {
+                    carried.give_up_doubt(run, *copy);
+                }
                 continue;
             }
         };
@@ -68,20 +78,19 @@ pub(super) async fn resolve_doubts(
                 continue;
             };
             if !s.dry_run {
-                let at = is_found.then_some((doubt.digest.as_str(), doubt.to.as_str()));
-                journal.resolved(run, *copy, at)?;
+                ledger.resolved(run, *copy, is_found.then_some(doubt.digest.as_str()))?;
             }
         }
         output.note(&format!(
-            "{target:?}: {} of the {} in doubt found there (not copied again), {} not \
-             (copied again)",
+            "{target:?}: {} of the {} in doubt found there (their dead letters are not copied \
+             again), {} not (copied again)",
             found.len(),
             plural(n, "copy"),
             n - found.len() as u64
         ));
     }
     if !s.dry_run {
-        journal.sync()?;
+        ledger.sync()?;
     }
     Ok(())
 }
@@ -103,17 +112,24 @@ async fn look_for(
     s: &ReplaySettings,
     target: &str,
     mut wanted: HashSet<(String, u64)>,
+    output: Output,
 ) -> Result<Look> {
     match session.passive_declare(target).await? {
         None => return Ok(Look::Missing),
         Some(c) if c.consumers > 0 => {
             return Ok(Look::Cannot(format!(
-                "it has {} (a copy one has taken cannot be seen); stop them to have a \
-                 rerun look",
+                "it has {} (a worker may have taken a copy, which then cannot be seen, and \
+                 would wait behind the look); stop them to have a rerun look",
                 plural(u64::from(c.consumers), "consumer")
             )));
         }
-        Some(_) => {}
+        Some(c) => output.note(&format!(
+            "looking for {} in doubt in {target:?}: reading its {} (each held, then returned \
+             in place and marked redelivered, a quorum queue's stamped x-acquired-count from \
+             RabbitMQ 4.3; no consumer is waiting)",
+            plural(wanted.len() as u64, "copy"),
+            plural(u64::from(c.messages_ready), "job")
+        )),
     }
     let options = PeekOptions {
         // What the operator accepted for q.dead does not extend to a work queue.

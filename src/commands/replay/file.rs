@@ -14,7 +14,7 @@ use std::cell::RefCell;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 
-use super::journal::{InFlight, JournalSlot};
+use super::ledger::{InFlight, LedgerSlot};
 use super::step::{Step, Stepper};
 use super::{Pace, Tally, check_targets, paced_window, publish_chunk};
 use crate::broker::publish::{Copy, Outcome, Publisher, fits_amqp};
@@ -22,7 +22,7 @@ use crate::broker::session::Session;
 use crate::clock::now_secs;
 use crate::dead::decode::Message;
 use crate::dead::export::{EndLine, ExportLine, read_line};
-use crate::dead::journal::digest;
+use crate::dead::ledger::{Decision, digest};
 use crate::dead::replay::{ReplayStamp, copy_id};
 use crate::dead::report::ReplayReport;
 use crate::dead::room::Rooms;
@@ -36,13 +36,13 @@ use crate::signals::StopFlag;
 struct FileRun<'a> {
     session: &'a Session,
     s: &'a ReplaySettings,
-    journal: JournalSlot,
+    journal: LedgerSlot,
     publisher: Option<Publisher<'a, InFlight>>,
     tally: &'a Tally,
     /// The room in each target (see `dead::room`).
     rooms: RefCell<Rooms>,
     /// With `--after`: the hold queues declared so far (see `after`).
-    holds: RefCell<std::collections::HashMap<String, Option<String>>>,
+    holds: super::after::Holds,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -84,14 +84,13 @@ pub(super) async fn from_file(
     };
     let canonical = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned());
     let scope =
-        crate::live::scan::journal_scope(session, &format!("file:{}", canonical.display())).await;
+        crate::live::scan::ledger_scope(session, &format!("file:{}", canonical.display())).await;
     let (mut carried, journal) = super::carry::begin(
         session,
         s,
         scope,
         &stamp.run,
-        crate::dead::journal::Boot::default(),
-        "their lines are not copied again",
+        crate::dead::ledger::Boot::default(),
         output,
     )
     .await?;
@@ -125,13 +124,10 @@ pub(super) async fn from_file(
             Item::End(_) | Item::CutShort => continue,
         };
         report.scanned += 1;
-        let mut d = digest(&message.properties, &message.body);
+        let d = digest(&message.properties, &message.body);
         // Copied by a run that did not finish (before filters: the copy exists whatever this
-        // run selects).
-        if carried
-            .take_dead_letter(&mut d, &message.properties, &message.body)
-            .is_some()
-        {
+        // run selects). A file's line is never removed: every certain copy answers for one.
+        if carried.decide_line(&d) == Decision::AlreadyCopied {
             report.already_copied += 1;
             stepper.already_copied();
             progress.inc(1);
@@ -192,6 +188,8 @@ pub(super) async fn from_file(
             reset: copy.token,
             digest: d,
             copy: copy.id,
+            may_duplicate: false,
+            message_id: None,
         };
         batch.push(copy.with_token(token));
         if batch.len() >= chunk {
@@ -238,7 +236,7 @@ impl<'a> FileRun<'a> {
         if batch.is_empty() {
             return Ok(Vec::new());
         }
-        self.journal.before_publish(&batch, None)?;
+        self.journal.before_publish(&batch)?;
         if self.publisher.is_none() {
             let window = paced_window(self.s.rate, usize::from(self.s.peek.window));
             self.publisher = Some(Publisher::open(self.session, window, copy_id).await?);

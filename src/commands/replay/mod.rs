@@ -8,15 +8,17 @@
 //!
 //! The pipeline's parts: `step.rs` decides each dead letter (the same for a queue and a file),
 //! `queue.rs` runs the read, publish and settle stages over q.dead (`settle.rs` the last one),
-//! `publishable.rs` keeps back the copies the broker would refuse, `journal.rs` keeps the run's journal, `doubt.rs` looks for an unfinished run's copies in
-//! doubt, `file.rs` replays an export file. The report is
+//! `publishable.rs` keeps back the copies the broker would refuse, `ledger.rs` keeps the run's
+//! ledger (`dead::ledger` holds the rule a rerun follows), `carry.rs` reads an unfinished
+//! run's ledger, `doubt.rs` looks for its copies in doubt (`--look-in-targets`), `file.rs`
+//! replays an export file. The report is
 //! `dead::report`, printed by `output::replay`.
 
 mod after;
 mod carry;
 mod doubt;
 mod file;
-mod journal;
+mod ledger;
 mod publishable;
 mod queue;
 mod room;
@@ -50,7 +52,7 @@ use crate::output::{Output, plural};
 use crate::queue::MAX_QUEUE_NAME_BYTES;
 use crate::settings::ReplaySettings;
 use crate::signals::{StopFlag, stop_flag};
-use journal::JournalSlot;
+use ledger::LedgerSlot;
 
 pub async fn run(
     connection: &ConnectionSettings,
@@ -151,15 +153,15 @@ pub async fn run(
             return Err(e);
         }
         // Say what was done before the failure: nothing unconfirmed was removed, and what was
-        // removed may come back (acks are not confirmed), which the journal answers.
+        // removed may come back (acks are not confirmed), which the ledger answers.
         let source = sanitize(&report.source);
-        let journal = report.journal.as_deref().map_or(String::new(), |j| {
-            format!(": the journal {} covers them", sanitize(j))
+        let ledger = report.journal.as_deref().map_or(String::new(), |j| {
+            format!(" (the ledger {} records them)", sanitize(j))
         });
         if s.from_file.is_some() {
             output.warn(&format!(
-                "stopped early: copied and confirmed {copied} of the lines of {source}{journal}. \
-                 Run the same command again: it does not copy again the lines the journal \
+                "stopped early: copied and confirmed {copied} of the lines of {source}{ledger}. \
+                 Run the same command again: it does not copy again the lines the ledger \
                  records as copied"
             ));
             return Err(e);
@@ -169,27 +171,33 @@ pub async fn run(
         let again = if e.kind == Kind::UnreadableMessage {
             String::new()
         } else {
-            " Run the same command again: it does not copy again what the journal records".into()
+            " Run the same command again: it loses nothing, and counts the dead letters it \
+             copies again that may then be in their targets twice"
+                .into()
         };
         // Copies published whose dead letters were not acked: unconfirmed (the broker may
-        // have taken them) or confirmed just before the stop. Until a rerun finds them by the
-        // journal, each of those jobs may be in two places.
+        // have taken them) or confirmed just before the stop.
         let in_doubt = Tally::get(&tally.in_flight);
         let doubt = match in_doubt {
             0 => String::new(),
             n => format!(
                 "; {} published before the stop and not removed from {source} may also be in \
-                 {} target already (a rerun looks for {} there, by the journal, before copying \
-                 again)",
+                 {} target already (a rerun copies {} again unless --look-in-targets finds {} \
+                 there)",
                 plural(n, "more copy"),
                 if n == 1 { "its" } else { "their" },
+                if n == 1 {
+                    "its dead letter"
+                } else {
+                    "their dead letters"
+                },
                 if n == 1 { "it" } else { "them" },
             ),
         };
         output.warn(&format!(
             "stopped early: copied and confirmed {copied}, removed from {source} {acked} \
              (acks sent; the broker does not confirm acks, so up to {acked} of these may come \
-             back{journal}){doubt}; everything else is still only in {source}.{again}"
+             back{ledger}){doubt}; everything else is still only in {source}.{again}"
         ));
         return Err(e);
     }
@@ -323,14 +331,14 @@ struct Shared<'a> {
     bytes: Semaphore,
     budget: u32,
     window: usize,
-    journal: RefCell<JournalSlot>,
+    journal: RefCell<LedgerSlot>,
     /// The room in each target (the read stage asks, the publish stage reports decisions).
     rooms: RefCell<Rooms>,
     /// Copies the broker refused whose target may dead-letter them back into q.dead: copy
     /// number -> target.
     refused: RefCell<HashMap<u64, String>>,
     /// With `--after`: the hold queues declared so far, and why one could not be.
-    holds: RefCell<HashMap<String, Option<String>>>,
+    holds: after::Holds,
 }
 
 impl Shared<'_> {

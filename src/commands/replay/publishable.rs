@@ -9,7 +9,6 @@
 //! Written once for the replay from q.dead and from a file.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 
 use crate::broker::publish::{Copy, frame_refusal};
 use crate::broker::session::Session;
@@ -27,7 +26,7 @@ pub(super) async fn refusal<T>(
     session: &Session,
     s: &ReplaySettings,
     copy: &Copy<T>,
-    holds: &RefCell<HashMap<String, Option<String>>>,
+    holds: &super::after::Holds,
     rooms: &RefCell<Rooms>,
 ) -> Result<Option<String>> {
     if let Some(why) = user_id_refusal(session, copy.user_id()).await? {

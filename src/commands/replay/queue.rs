@@ -2,10 +2,10 @@
 //! on another's round trips.
 //!
 //! - [`Reader`] reads and decodes dead letters and makes their copies (the per-message step of
-//!   `step.rs`), or passes on a dead letter an unfinished earlier run copied (its journal says
-//!   so);
+//!   `step.rs`), or passes on a dead letter the ledger proves already copied (the rule of
+//!   `dead::ledger`, asked once per dead letter, before the filters);
 //! - [`Publish`] publishes the copies in confirmed batches, records each confirmed copy in the
-//!   journal, flushed to disk, and hands every decided dead letter on;
+//!   ledger, flushed to disk, and hands every decided dead letter on;
 //! - `settle::Settler` acks, keeps or rescues them, in delivery order.
 //!
 //! Dead letters between the read and their ack hold a place of the window each: copies
@@ -18,7 +18,7 @@ use std::collections::HashMap;
 use tokio::sync::Semaphore;
 use tokio::sync::mpsc::{self, error::TryRecvError};
 
-use super::journal::{InFlight, Journaled};
+use super::ledger::{InFlight, Journaled, duplicate_name};
 use super::settle::{Settle, Settler, settle_for};
 use super::step::{Step, Stepper};
 use super::{Pace, Shared, Tally, paced_window, publish_chunk};
@@ -26,7 +26,7 @@ use crate::broker::peek::{Delivered, Peek};
 use crate::broker::publish::{Copy, Outcome, Publisher};
 use crate::broker::session::Session;
 use crate::dead::decode::Message;
-use crate::dead::journal::{Unfinished, digest};
+use crate::dead::ledger::{Decision, Ledger, digest};
 use crate::dead::peek::PeekOptions;
 use crate::dead::replay::{ReplayStamp, copy_id, replayed_in_run};
 use crate::dead::report::ReplayReport;
@@ -44,7 +44,8 @@ use crate::signals::StopFlag;
 enum Job {
     /// Its copy, to publish.
     Copy(Copy<Token>),
-    /// An unfinished earlier run copied it: to be acked, in order, without a new copy.
+    /// The ledger proves its copy exists: to be acked, in order, without a new copy (once its
+    /// `claimed` line is on disk).
     Copied(Token),
 }
 
@@ -77,18 +78,10 @@ pub(super) async fn from_queue(
         time: crate::clock::now_secs(),
         from: dead.clone(),
     };
-    let scope = crate::live::scan::journal_scope(session, &dead).await;
+    let scope = crate::live::scan::ledger_scope(session, &dead).await;
     let boot = session.boot().await;
-    let (mut carried, journal) = super::carry::begin(
-        session,
-        s,
-        scope,
-        &stamp.run,
-        boot,
-        "their dead letters are removed without a new copy",
-        output,
-    )
-    .await?;
+    let (mut carried, journal) =
+        super::carry::begin(session, s, scope, &stamp.run, boot, output).await?;
     report.journal = Some(journal.path().display().to_string());
     let window = usize::from(s.peek.window).max(1);
     let budget = u32::try_from(s.peek.byte_budget).unwrap_or(u32::MAX).max(1);
@@ -110,6 +103,7 @@ pub(super) async fn from_queue(
         auto_rescue: false,
         ..s.peek
     };
+    let carried_dups = carried.earlier_duplicates;
     let carried_ref = &mut carried;
     let (rescued, reached_end) = with_dead_peek(session, &dead, options, async |p| {
         progress.set_length(p.target);
@@ -182,7 +176,10 @@ pub(super) async fn from_queue(
         report.skipped_own_copies = read.skipped;
         report.already_copied = read.already;
         report.absorb(read.tally);
+        // This run's possible duplicates, and those of unfinished runs before it (each made
+        // by a run that did not live to say so).
         report.absorb(outcomes);
+        report.may_be_duplicates += carried_dups;
         report.renewed = read.renewed;
         Ok((p.rescuer.count, read.reached_end))
     })
@@ -216,8 +213,8 @@ pub(super) async fn from_queue(
 struct Reader<'a, 'r> {
     shared: &'a Shared<'a>,
     stepper: Stepper<'a>,
-    /// The records of an unfinished earlier run.
-    carried: &'r mut Unfinished,
+    /// What unfinished earlier runs left (see `dead::ledger`).
+    carried: &'r mut Ledger,
     progress: &'a Progress,
     jobs: mpsc::Sender<Job>,
     settle: mpsc::Sender<Settle>,
@@ -269,22 +266,14 @@ impl Reader<'_, '_> {
             };
             read.scanned += 1;
             Tally::add(&self.shared.tally.read, 1);
-            let mut digest = digest(&message.properties, &message.body);
-            // Copied by a run that did not finish: ack it, copy nothing (before filters: the
-            // copy exists whatever this run selects). A dead letter whose ack was lost was
-            // delivered before: one never delivered is a twin of a dead letter whose copy is
-            // recorded, and gets its own copy.
-            let copied = if message.redelivered
-                && self
-                    .carried
-                    .within_read(read.scanned, p.kind.keeps_positions())
-            {
-                self.carried
-                    .take_dead_letter(&mut digest, &message.properties, &message.body)
-            } else {
-                None
+            let digest = digest(&message.properties, &message.body);
+            // The one rule (`dead::ledger`), before the filters: a copy the ledger proves exists
+            // answers for one dead letter of its content, whatever this run selects.
+            let may_duplicate = match self.carried.decide(&digest) {
+                Decision::AlreadyCopied => None,
+                Decision::Copy { may_duplicate } => Some(may_duplicate),
             };
-            let went_on = if let Some(copied) = copied {
+            let went_on = if may_duplicate.is_none() {
                 read.already += 1;
                 self.stepper.already_copied();
                 if self.shared.s.dry_run {
@@ -295,10 +284,12 @@ impl Reader<'_, '_> {
                     let token = Token {
                         tag,
                         copy: InFlight {
-                            target: copied.to,
+                            target: String::new(),
                             digest,
                             copy: 0,
                             reset: false,
+                            may_duplicate: false,
+                            message_id: None,
                         },
                     };
                     self.pass(Job::Copied(token), 0).await
@@ -357,6 +348,11 @@ impl Reader<'_, '_> {
                                     digest,
                                     copy: copy.id,
                                     reset: copy.token,
+                                    may_duplicate: may_duplicate.unwrap_or(false),
+                                    message_id: may_duplicate
+                                        .unwrap_or(false)
+                                        .then(|| message.properties.message_id.clone())
+                                        .flatten(),
                                 },
                             };
                             self.pass(Job::Copy(copy.with_token(token)), weight).await
@@ -491,7 +487,7 @@ impl Publish<'_, '_> {
                         let event = Settle::Ack {
                             tag: token.tag,
                             digest: token.copy.digest,
-                            copy: false,
+                            claimed: true,
                         };
                         self.send(event).await?;
                     }
@@ -510,19 +506,14 @@ impl Publish<'_, '_> {
     /// Publishes `copies` (opening the publisher on first use), hands over what is decided,
     /// and gives their `weight` back to the byte budget.
     ///
-    /// Each copy is recorded in the journal as in doubt, and the journal flushed to disk,
-    /// before it is published: whatever fails from then on, a rerun knows which copies may be
-    /// in their targets, and looks for them there.
+    /// Each copy is recorded in the ledger as in doubt, and the ledger flushed to disk, before
+    /// it is published: whatever fails from then on, a rerun knows which copies may be in
+    /// their targets.
     async fn publish(&mut self, copies: Vec<Copy<Token>>, weight: usize) -> Result<()> {
         if copies.is_empty() {
             return Ok(());
         }
-        // The dead letters of these copies were read: a rerun may match them.
-        let read = Tally::get(&self.shared.tally.read);
-        self.shared
-            .journal
-            .borrow_mut()
-            .before_publish(&copies, Some(read))?;
+        self.shared.journal.borrow_mut().before_publish(&copies)?;
         if self.publisher.is_none() {
             // `--channels`: each channel's batches are a share of the one batch size, so the
             // copies in flight stay within the window whatever the channels.
@@ -552,12 +543,12 @@ impl Publish<'_, '_> {
     /// Sends each decided copy's dead letter to the settle stage, in order, and counts the
     /// outcome.
     ///
-    /// The copies decided delivered are recorded in the journal, and the journal flushed to
-    /// disk, before any of their dead letters goes to be acked: as soon as a copy is known
-    /// safe, a rerun knows it too. A returned copy was routed nowhere, and a refused (nacked)
-    /// one was not taken: their doubts are settled too. An `Unknown` copy stays in doubt while
-    /// this run lasts (a run that ends cleanly leaves its dead letter in q.dead, to be copied
-    /// again: a duplicate at worst).
+    /// The copies decided delivered are recorded in the ledger, and the ledger flushed to
+    /// disk, before any of their dead letters goes to be acked (from then on a rerun counts
+    /// them as acks in doubt). A returned copy was routed nowhere, and a refused (nacked) one
+    /// was not taken: their doubts are settled too. An `Unknown` copy stays in doubt while this
+    /// run lasts (a run that ends cleanly leaves its dead letter in q.dead, to be copied again:
+    /// a duplicate at worst).
     async fn hand_over(&mut self, decided: Vec<(Token, Outcome)>) -> Result<()> {
         self.shared.journal.borrow_mut().after_publish(&decided)?;
         for (Token { tag, copy: token }, outcome) in decided {
@@ -581,6 +572,10 @@ impl Publish<'_, '_> {
             self.outcomes.record(&token.target, &outcome, token.reset);
             if outcome == Outcome::Delivered {
                 Tally::add(&self.shared.tally.copied, 1);
+                if token.may_duplicate {
+                    let id = duplicate_name(token.message_id.as_deref(), &token.digest);
+                    self.outcomes.may_duplicate(id);
+                }
             }
             self.send(settle_for(&outcome, tag, token.digest)).await?;
         }

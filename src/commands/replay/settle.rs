@@ -1,5 +1,6 @@
 //! The settle stage of the queue pipeline: each held dead letter acked once its copy is safe
-//! (its journal record on disk first), kept, or rescued, in delivery order.
+//! (its ledger line on disk first: `copied`, or `claimed` for one the ledger proves copied
+//! already), kept, or rescued, in delivery order.
 
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
@@ -10,21 +11,23 @@ use crate::broker::publish::Outcome;
 use crate::error::Result;
 use crate::output::progress::Progress;
 
-/// How long the journal keeps the records of dead letters acked on a quorum q.dead after a
-/// barrier proved the acks processed by the channel: the channel may still hold them back from
-/// the queue (see `Peek::finish`), which it does for milliseconds on a working queue.
+/// How long after a barrier the acks of a quorum q.dead are taken as processed by the queue
+/// (only for the ledger's count of possible duplicates, never for a claim): the channel may
+/// still hold them back from the queue (see `Peek::finish`), which it does for milliseconds on
+/// a working queue.
 const QUORUM_RECORDS_WAIT: Duration = Duration::from_secs(2);
 
 /// What the ack stage does with one held dead letter. Sent in delivery order (see
 /// [`Settler`]). `in_flight` marks a dead letter that went through the publish stage and holds
 /// one place of the window until it is settled.
 pub(super) enum Settle {
-    /// Ack it: its copy is confirmed and recorded in the journal (`copy`), or an earlier
-    /// run's copy is recorded there. `digest` cancels the record once the ack is processed.
+    /// Ack it: its copy is confirmed and its `copied` line on disk, or (`claimed`) the ledger
+    /// proves a copy of its content exists, and the ack waits for its `claimed` line on disk.
+    /// `digest` names it in the ledger's `settled` line once the ack is processed.
     Ack {
         tag: u64,
         digest: String,
-        copy: bool,
+        claimed: bool,
     },
     /// It stays in q.dead: returned at the end.
     Keep { in_flight: bool },
@@ -40,7 +43,7 @@ pub(super) fn settle_for(outcome: &Outcome, tag: u64, digest: String) -> Settle 
         Outcome::Delivered => Settle::Ack {
             tag,
             digest,
-            copy: true,
+            claimed: false,
         },
         _ => Settle::Keep { in_flight: true },
     }
@@ -50,9 +53,9 @@ pub(super) fn settle_for(outcome: &Outcome, tag: u64, digest: String) -> Settle 
 /// each dead letter is settled (acked once its copy is safe, or kept), never as it is read:
 /// reading runs ahead of the broker's confirmations.
 ///
-/// The journal records of the copies it settles are on disk already (see `Publish::hand_over` in `queue.rs`): an
-/// ack the broker loses leaves its dead letter in q.dead, and the rerun finds its copy in the
-/// journal.
+/// The `copied` lines of the copies it settles are on disk already (see `Publish::hand_over` in
+/// `queue.rs`); it writes the `claimed` lines of the dead letters the ledger let go without a
+/// copy, and flushes them, before their acks (see `dead::ledger`).
 ///
 /// Events arrive in delivery order: the read stage sends a `Keep` before it passes any later
 /// message on, and the publish stage decides copies in order. So while no `Keep` has been
@@ -66,6 +69,9 @@ pub(super) struct Settler<'a, 's> {
     progress: &'a Progress,
     /// Digests of the dead letters acked since the last barrier.
     digests: Vec<String>,
+    /// Digests of the pending acks the ledger granted without a copy: their `claimed` lines go
+    /// to disk before the ack.
+    claims: Vec<String>,
     /// On a quorum q.dead: digests acked before a barrier, with its time, whose records wait
     /// [`QUORUM_RECORDS_WAIT`] longer (see `Settler::flush`).
     waiting: VecDeque<(Instant, Vec<String>)>,
@@ -90,6 +96,7 @@ impl<'a, 's> Settler<'a, 's> {
             shared,
             progress,
             digests: Vec::new(),
+            claims: Vec::new(),
             waiting: VecDeque::new(),
             quorum,
             last_barrier: Instant::now(),
@@ -123,8 +130,15 @@ impl<'a, 's> Settler<'a, 's> {
                 break;
             };
             match event {
-                Settle::Ack { tag, digest, copy } => {
-                    let copy = u64::from(copy);
+                Settle::Ack {
+                    tag,
+                    digest,
+                    claimed,
+                } => {
+                    let copy = u64::from(!claimed);
+                    if claimed {
+                        self.claims.push(digest.clone());
+                    }
                     self.digests.push(digest);
                     let (n, copies) = self.pending.map_or((0, 0), |(_, n, c)| (n, c));
                     self.pending = Some((tag, n + 1, copies + copy));
@@ -145,11 +159,18 @@ impl<'a, 's> Settler<'a, 's> {
         self.flush().await
     }
 
-    /// Journal to disk, then the pending ack (multiple while no message was kept).
+    /// The claims to disk, then the pending ack (multiple while no message was kept).
     async fn flush(&mut self) -> Result<()> {
         let Some((tag, n, copies)) = self.pending else {
             return Ok(());
         };
+        if !self.claims.is_empty() {
+            let mut ledger = self.shared.journal.borrow_mut();
+            for d in self.claims.drain(..) {
+                ledger.claimed(&d)?;
+            }
+            ledger.sync()?;
+        }
         // Counted before it is sent: an ack cut off by a failure may still reach the broker,
         // and the summary must not say fewer were removed than were.
         Tally::add(&self.shared.tally.acked, n);
@@ -157,15 +178,14 @@ impl<'a, 's> Settler<'a, 's> {
         self.acker.ack(tag, !self.keep_seen).await?;
         self.acked += n;
         if self.digests.len() >= 1000 || self.last_barrier.elapsed() > Duration::from_millis(250) {
-            // The broker has processed these acks: their records must not answer for a twin
-            // (unless the broker restarts: see `dead::journal`).
+            // The broker has processed these acks: a rerun that copies a dead letter of their
+            // content again copies no duplicate (unless a node restarts: see `dead::ledger`).
             self.acker.barrier().await?;
             let now = Instant::now();
             let settled: Vec<String> = if self.quorum {
                 // A quorum queue's channel may hold acks back after it has processed them,
                 // until the queue's log catches up, and drops them if it closes first (see
-                // `Peek::finish`): their records stay until the channel has had time to pass
-                // them on, so that a rerun after a crash still knows those dead letters.
+                // `Peek::finish`): they count as acks in doubt a while longer.
                 self.waiting
                     .push_back((now, std::mem::take(&mut self.digests)));
                 let mut due = Vec::new();
@@ -217,7 +237,7 @@ mod tests {
         };
         assert!(matches!(
             settle_for(&Outcome::Delivered, 7, "d7".into()),
-            Settle::Ack { tag: 7, ref digest, copy: true } if digest == "d7"
+            Settle::Ack { tag: 7, ref digest, claimed: false } if digest == "d7"
         ));
         for outcome in [returned, Outcome::Refused, Outcome::Unknown] {
             assert!(

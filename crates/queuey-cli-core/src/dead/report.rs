@@ -58,6 +58,9 @@ pub struct TargetReport {
     would_reset: u64,
 }
 
+/// How many possible duplicates a report names by id at most (memory stays bounded).
+pub const MAY_BE_DUPLICATED_IDS: usize = 1000;
+
 /// The summary of a replay, printed always (JSON with `--output json`).
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct ReplayReport {
@@ -95,9 +98,19 @@ pub struct ReplayReport {
     pub attempts_reset: u64,
     /// With --dry-run: jobs among `would_move` whose attempt would be set back to 1.
     pub would_reset_attempts: u64,
-    /// Dead letters that an unfinished earlier run had copied (its journal says so): acked
-    /// without a new copy. With --dry-run: those a real run would ack so.
+    /// Dead letters whose copies an unfinished earlier run made, as its ledger proves (a copy
+    /// found in its target whose dead letter was never acked): acked without a new copy. With
+    /// --dry-run: those a real run would ack so.
     pub already_copied: u64,
+    /// Copies this run made (confirmed) of dead letters that an unfinished earlier run may have
+    /// copied already: its ack was sent when it failed and the broker may or may not have
+    /// applied it, or its copy was in doubt and not looked for. Each may now be in its target
+    /// twice; none is lost (see `dead::ledger`).
+    pub may_be_duplicates: u64,
+    /// The message ids of this run's copies counted in `may_be_duplicates` (a dead letter
+    /// without one: `sha256:` and the start of its digest), the first
+    /// [`MAY_BE_DUPLICATED_IDS`] of them: the jobs to look at in the target.
+    pub may_be_duplicated_ids: Vec<String>,
     /// Quorum q.dead only: messages on their last delivery republished instead of returned.
     pub rescued: u64,
     /// Quorum q.dead only: dead letters on their last delivery that were replaced by copies as
@@ -174,6 +187,19 @@ impl ReplayReport {
     }
 
     /// Adds the counts of a stage's own tally (moved, failed, per target).
+    /// Counts a copy that may be a duplicate, named by `id` (kept among the first
+    /// [`MAY_BE_DUPLICATED_IDS`]).
+    pub fn may_duplicate(&mut self, id: String) {
+        self.may_be_duplicates += 1;
+        self.name_duplicate(id);
+    }
+
+    fn name_duplicate(&mut self, id: String) {
+        if self.may_be_duplicated_ids.len() < MAY_BE_DUPLICATED_IDS {
+            self.may_be_duplicated_ids.push(id);
+        }
+    }
+
     pub fn absorb(&mut self, tally: ReplayReport) {
         self.moved += tally.moved;
         self.failed += tally.failed;
@@ -182,6 +208,10 @@ impl ReplayReport {
         self.attempts_reset += tally.attempts_reset;
         self.would_reset_attempts += tally.would_reset_attempts;
         self.dead_lettered_back += tally.dead_lettered_back;
+        self.may_be_duplicates += tally.may_be_duplicates;
+        for id in tally.may_be_duplicated_ids {
+            self.name_duplicate(id);
+        }
         for t in tally.targets {
             let mine = self.target(&t.queue);
             mine.moved += t.moved;

@@ -1,0 +1,1138 @@
+//! PURE: the ledger, what queuey writes down before it acts on dead letters, and **the one rule
+//! by which a dead letter may leave `q.dead` without a new copy**.
+//!
+//! The broker confirms a publish but never an ack. So whenever queuey removes dead letters
+//! (`dead replay`, `dead purge --archive`) it writes down, and flushes to disk, what it is
+//! about to do before it does it: a rerun after a crash (a kill -9, a lost connection, a node
+//! that died) reads what the failed runs left and finishes their work. This module is the
+//! format of those lines, what a rerun makes of them, and the rule.
+//!
+//! ## The rule
+//!
+//! **A dead letter is acked without a new copy only when the ledger proves that a dead letter of
+//! the same content is still in `q.dead` although its copy already exists**: a record whose
+//! copy is certain and whose dead letter was never acked ([`Ledger::decide`] answers
+//! [`Decision::AlreadyCopied`]). Identical dead letters (same properties, same body: a
+//! producer's retried publish, identical broker dead letters) are counted, never merged: the
+//! ledger is a multiset by [`digest`], and each record answers for one dead letter. Acking
+//! *any* dead letter of that content, rather than the very one whose copy was made, leaves the
+//! same counts in `q.dead` and the targets, which is all that "identical" can mean.
+//!
+//! A record whose dead letter's ack was sent may answer for nothing: the broker may have
+//! applied the ack (the dead letter is gone, and the one met now is an identical twin that has
+//! no copy) or not (it is the one copied). No client can tell the two apart, so such a dead
+//! letter is **copied again**, and counted as one that may now be in its target twice
+//! ([`Decision::Copy`] with `may_duplicate`). A duplicate is always better than a loss.
+//!
+//! What counts as "copy certain, ack never sent":
+//! - a copy published by a run that failed before its confirmation (a `doubt`), that a rerun
+//!   then found in its target (`found`): a dead letter is acked only after its `copied` line,
+//!   which follows the confirmation, is on disk, so a doubt's dead letter was never acked;
+//! - a record of a purge's archive written after the last `acking` mark: the archive is on disk
+//!   before that mark, and the mark before any ack.
+//!
+//! Every place in queuey that acks a dead letter, and its guard:
+//! - the replay's settle stage (`commands/replay/settle.rs`): after the copy's `copied` line
+//!   is on disk (confirmed, routed), or after a `claimed` line is on disk for a record this rule
+//!   granted; held by `replay::sigkill_*`, `identical::*` and the simulation (`tests/simulation`);
+//! - the purge (`commands/purge.rs`): after its archive records are on disk and the `acking`
+//!   mark after them, or after a `claimed` line for a record this rule granted; held by
+//!   `purge::sigkill_*`, `identical::*` and the simulation;
+//! - the rescue of a quorum dead letter on its last delivery (`broker::acker::Rescuer`): after
+//!   its replacement in `q.dead` itself is confirmed (no ledger: the message never leaves);
+//! - the removal of a refused copy that its target dead-lettered back into `q.dead`
+//!   (`commands/replay/room.rs`): the message carries this run's copy mark
+//!   (`x-queuey-last-replay`), unique per copy, and its dead letter stays;
+//! - `dead edit` (`commands/edit.rs`): after its archive record is on disk and the edited copy
+//!   is confirmed (one dead letter, found by position or id, nothing matched by content).
+//!
+//! ## The lines
+//! JSON lines, each flushed to disk before the step it announces:
+//!
+//! | line | written | means |
+//! |---|---|---|
+//! | `run` (`format`, `op`, `run`, broker, vhost, queue) | first | a run began |
+//! | boot (`node_pids`, `broker_started_ms`) | after `run` | which start of the broker it saw |
+//! | `doubt` (digest, `to`, `run`, `copy`) | before the copy is published | a copy may be in `to` |
+//! | `copied` (digest, `to`, `run`, `copy`) | after the confirmation, before the ack | the copy is in `to`; the dead letter's ack may follow at any moment |
+//! | `undone` (`run`, `copy`) | returned, refused, or not found | that copy is not in its target |
+//! | `found` (digest, `run`, `copy`) | a rerun found a doubt's copy | the copy is in its target and its dead letter was never acked |
+//! | `claimed` (digest) | before the ack the rule granted | that record is used up; its ack may follow |
+//! | `acking` (n) | a purge, before it acks | the archive's first n records may be acked |
+//! | `settled` (digest) | after a barrier proved an ack processed | for the report: that dead letter is gone |
+//!
+//! A crash may cut the last line short: a last line without its newline is ignored (its step
+//! never followed). A journal is deleted when a run ends cleanly; one that a rerun finds is the
+//! record of runs that did not. A purge keeps the same lines in its archive's marker
+//! (`ARCHIVE.unfinished`), the archive itself holding the records.
+//!
+//! `settled` lines and the broker's [`Boot`] only make the "may now be twice" count exact: a
+//! record whose ack the broker certainly processed cannot be a duplicate when its content is
+//! copied again, unless a node restarted since and lost the ack it had processed
+//! ([`Ledger::revive_after_restart`]).
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value as Json, json};
+use sha2::{Digest as _, Sha256};
+
+use super::decode::BROKER_BOOKKEEPING;
+use super::value::{Keys, Properties, TypedProperties};
+use crate::cluster::ApiCluster;
+
+/// The `format` of a ledger's run lines.
+pub const LEDGER_FORMAT: &str = "queuey-ledger/1";
+
+/// What a ledger is about: a dead-letter queue of one vhost on one broker.
+///
+/// The broker is the cluster, so that a rerun through any node of the cluster finds the ledger
+/// of a run made through another: `cluster:` and its name when the cluster was named
+/// (`rabbitmqctl set_cluster_name`: every node then gives that name), `cluster:` and its first
+/// node when it was not (RabbitMQ's default cluster name is then each node's own name, which
+/// differs from node to node; see [`cluster_identity`]). Without either it is the AMQP URL's
+/// `host:port`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Scope {
+    /// `cluster:NAME`, or `host:port` of the AMQP URL.
+    pub broker: String,
+    pub vhost: String,
+    /// The dead-letter queue (or `file:PATH` for a replay from a file).
+    pub queue: String,
+}
+
+/// The name of the cluster every node shares, from the `cluster_name` of the node queuey is
+/// connected to and what the management API says of its cluster (`api`; its nodes empty when
+/// unknown).
+///
+/// A cluster never named has as its name the default of the node that answers, the node's
+/// own name with the host's full name (`rabbit@mq-1.example.com` on node `rabbit@mq-1`): each
+/// node gives another ([`ApiCluster`]). Then the cluster is its first node in order, which
+/// every node lists alike. When the nodes are unknown (a user without the API's monitoring
+/// tag), the node's own name is all there is: a rerun through another node will not find the
+/// ledger.
+pub fn cluster_identity(cluster_name: &str, api: &ApiCluster) -> String {
+    match api.nodes.iter().min() {
+        Some(first) if api.unnamed() && api.is_named(cluster_name) => format!("cluster:{first}"),
+        _ => format!("cluster:{cluster_name}"),
+    }
+}
+
+/// The digest of a dead letter as read from `q.dead`: SHA-256 over its properties (typed JSON)
+/// and its body. The broker's bookkeeping ([`BROKER_BOOKKEEPING`]: `x-delivery-count`, and from
+/// RabbitMQ 4.3 `x-acquired-count`, which a quorum queue changes at every redelivery, a look's
+/// included) is left out, and a message without headers counts as one with an empty table (a
+/// quorum queue gives a header table to a message that had none when it stamps its count), so
+/// the same dead letter has the same digest however often it comes back. Identical dead
+/// letters have the same digest: the ledger counts them.
+pub fn digest(props: &Properties, body: &[u8]) -> String {
+    let typed = TypedProperties {
+        props,
+        headers: Keys::Except(&BROKER_BOOKKEEPING),
+        always_headers: true,
+    };
+    // Room for a dead letter's usual properties at once, not grown by doubling from 128 bytes.
+    let mut json = Vec::with_capacity(2048);
+    let props = match serde_json::to_writer(&mut json, &typed) {
+        Ok(()) => json,
+        Err(_) => Vec::new(),
+    };
+    let mut h = Sha256::new();
+    h.update((props.len() as u64).to_be_bytes());
+    h.update(&props);
+    h.update(body);
+    super::value::hex(&h.finalize())
+}
+
+/// What a run does to `q.dead` (the `op` of its run line).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    Replay,
+    Purge,
+}
+
+impl Op {
+    fn name(self) -> &'static str {
+        match self {
+            Op::Replay => "replay",
+            Op::Purge => "purge",
+        }
+    }
+}
+
+/// The line that opens a run's part of the ledger (with its newline).
+pub fn run_line(op: Op, scope: &Scope, run: &str, started: u64) -> String {
+    let mut line = json!({
+        "format": LEDGER_FORMAT,
+        "op": op.name(),
+        "run": run,
+        "started": started,
+        "broker": scope.broker,
+        "vhost": scope.vhost,
+        "queue": scope.queue,
+    })
+    .to_string();
+    line.push('\n');
+    line
+}
+
+/// A copy's line: `doubt` before it is published, `copied` once it is confirmed.
+#[derive(Serialize)]
+struct CopyLine<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    doubt: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    copied: Option<&'a str>,
+    to: &'a str,
+    run: &'a str,
+    copy: u64,
+    /// A copy the rule made of a dead letter an unfinished run may have copied already.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    may_duplicate: bool,
+}
+
+/// The line recording copy number `copy` of the run `run`, of the dead letter `digest`, to `to`,
+/// as about to be published: in doubt until a `copied`, `undone` or `found` line settles it.
+pub fn doubt_line(digest: &str, to: &str, run: &str, copy: u64) -> String {
+    json_line(&CopyLine {
+        doubt: Some(digest),
+        copied: None,
+        to,
+        run,
+        copy,
+        may_duplicate: false,
+    })
+}
+
+/// The line recording that copy number `copy` of the run `run` is confirmed in `to`: from now
+/// on its dead letter may be acked at any moment. `may_duplicate`: the rule made it although
+/// an unfinished run may have copied that dead letter already (a later run that ends counts
+/// it in its report, for the run that made it may not live to).
+pub fn copied_line(digest: &str, to: &str, run: &str, copy: u64, may_duplicate: bool) -> String {
+    json_line(&CopyLine {
+        doubt: None,
+        copied: Some(digest),
+        to,
+        run,
+        copy,
+        may_duplicate,
+    })
+}
+
+/// The line saying that copy number `copy` of the run `run` is certainly not in its target: it
+/// was returned or refused, or a rerun did not find it there.
+pub fn undone_line(run: &str, copy: u64) -> String {
+    json_line(&json!({"undone": copy, "run": run}))
+}
+
+/// The line saying that a rerun found in its target the copy `copy` of the run `run` (in
+/// doubt), of a dead letter of `digest`: that dead letter was never acked. Without a run, a
+/// record carried into a new ledger.
+pub fn found_line(digest: &str, run: Option<(&str, u64)>) -> String {
+    match run {
+        Some((run, copy)) => json_line(&json!({"found": digest, "run": run, "copy": copy})),
+        None => json_line(&json!({"found": digest})),
+    }
+}
+
+/// The line that uses up one record granted by the rule, before the ack it allows.
+pub fn claimed_line(digest: &str) -> String {
+    json_line(&json!({"claimed": digest}))
+}
+
+/// A purge's mark: the first `n` records of its archive may be acked from now on, of which
+/// `may_duplicate` were written since the last mark although an unfinished purge may have
+/// archived their dead letters already.
+pub fn acking_line(n: u64, may_duplicate: u64) -> String {
+    if may_duplicate == 0 {
+        json_line(&json!({"acking": n}))
+    } else {
+        json_line(&json!({"acking": n, "may_duplicate": may_duplicate}))
+    }
+}
+
+/// The line saying that the broker processed the ack of a dead letter of `digest`.
+pub fn settled_line(digest: &str) -> String {
+    json_line(&json!({"settled": digest}))
+}
+
+/// `value` as one JSON line, with its newline.
+fn json_line(value: &impl Serialize) -> String {
+    // Serialising strings and numbers cannot fail.
+    let mut line = serde_json::to_string(value).unwrap_or_default();
+    line.push('\n');
+    line
+}
+
+/// Which start of the broker a run saw. A node that restarts may lose the acks it had
+/// processed and not yet written, so a rerun must know whether a node started again since.
+///
+/// Each running node's OS process id tells it exactly; the connected node's start time (now
+/// less its uptime, which the management API reports seconds late) only within a slack, and
+/// RabbitMQ 4.3 is up and working in less than that slack. The start time is the rule when no
+/// node is known to both.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Boot {
+    /// When the connected node started, milliseconds since the epoch.
+    pub started_ms: Option<u64>,
+    /// Each running node's name and OS process id.
+    pub pids: BTreeMap<String, String>,
+}
+
+impl Boot {
+    /// Whether a node started again between `then` and this boot: a node both know has
+    /// another process id, or another node of `then` runs no more; with no node known to both,
+    /// the start times differ by more than `slack_ms`. Unknown: no.
+    pub fn restarted_since(&self, then: &Boot, slack_ms: u64) -> bool {
+        // A node that ran then and runs no more may have taken the acks it had processed with
+        // it (a quorum leader that dies before its log is replicated).
+        let known_to_both = then.pids.keys().any(|node| self.pids.contains_key(node));
+        if known_to_both && then.pids.keys().any(|node| !self.pids.contains_key(node)) {
+            return true;
+        }
+        let mut common = then
+            .pids
+            .iter()
+            .filter_map(|(node, pid)| self.pids.get(node).map(|now| now != pid))
+            .peekable();
+        if common.peek().is_some() {
+            return common.any(|changed| changed);
+        }
+        match (then.started_ms, self.started_ms) {
+            (Some(then), Some(now)) => now.abs_diff(then) > slack_ms,
+            _ => false,
+        }
+    }
+}
+
+/// The line saying which start of the broker the run saw (see [`Boot`]); nothing when it knows
+/// nothing of it.
+pub fn boot_line(boot: &Boot) -> String {
+    let mut j = serde_json::Map::new();
+    if let Some(ms) = boot.started_ms {
+        j.insert("broker_started_ms".into(), ms.into());
+    }
+    if !boot.pids.is_empty() {
+        j.insert(
+            "node_pids".into(),
+            Json::Object(
+                boot.pids
+                    .iter()
+                    .map(|(n, p)| (n.clone(), Json::from(p.as_str())))
+                    .collect(),
+            ),
+        );
+    }
+    if j.is_empty() {
+        return String::new();
+    }
+    let mut line = Json::Object(j).to_string();
+    line.push('\n');
+    line
+}
+
+/// One line of a ledger, by the key that says what it is (the one reading of what the
+/// `*_line` functions write). A key whose value has another type does not make the line that
+/// kind.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Line {
+    Run {
+        op: Option<Op>,
+        scope: Scope,
+        run: String,
+    },
+    Boot(Boot),
+    Doubt {
+        digest: String,
+        to: String,
+        run: String,
+        copy: u64,
+    },
+    Copied {
+        digest: String,
+        to: String,
+        run: String,
+        copy: u64,
+        may_duplicate: bool,
+    },
+    Undone {
+        run: String,
+        copy: u64,
+    },
+    Found {
+        digest: String,
+        doubt: Option<(String, u64)>,
+    },
+    Claimed(String),
+    Acking {
+        n: u64,
+        may_duplicate: u64,
+    },
+    Settled(String),
+}
+
+/// The fields a ledger line may carry, each as JSON (its type is checked where it is read).
+#[derive(Deserialize)]
+struct Fields {
+    doubt: Option<Json>,
+    copied: Option<Json>,
+    undone: Option<Json>,
+    found: Option<Json>,
+    claimed: Option<Json>,
+    acking: Option<Json>,
+    settled: Option<Json>,
+    format: Option<Json>,
+    op: Option<Json>,
+    run: Option<Json>,
+    to: Option<Json>,
+    copy: Option<Json>,
+    broker: Option<Json>,
+    vhost: Option<Json>,
+    queue: Option<Json>,
+    broker_started_ms: Option<Json>,
+    node_pids: Option<Json>,
+    may_duplicate: Option<Json>,
+}
+
+impl Line {
+    /// Reads one line; the error says why it is not a ledger line.
+    pub fn parse(text: &str) -> Result<Line, String> {
+        let f: Fields =
+            serde_json::from_str(text).map_err(|e| format!("is not a ledger line ({e})"))?;
+        let text_of = |v: &Option<Json>| v.as_ref().and_then(Json::as_str).map(str::to_owned);
+        let number = |v: &Option<Json>| v.as_ref().and_then(Json::as_u64);
+        let run = text_of(&f.run);
+        let to = text_of(&f.to).unwrap_or_default();
+        let copy = number(&f.copy);
+        let numbered = |what: &str| -> Result<(String, u64), String> {
+            match (&run, copy) {
+                (Some(r), Some(c)) => Ok((r.clone(), c)),
+                _ => Err(format!("is a {what} line without its run and copy number")),
+            }
+        };
+        if let Some(digest) = text_of(&f.doubt) {
+            let (run, copy) = numbered("doubt")?;
+            return Ok(Line::Doubt {
+                digest,
+                to,
+                run,
+                copy,
+            });
+        }
+        if let Some(digest) = text_of(&f.copied) {
+            let (run, copy) = numbered("copied")?;
+            return Ok(Line::Copied {
+                digest,
+                to,
+                run,
+                copy,
+                may_duplicate: f.may_duplicate.as_ref().and_then(Json::as_bool) == Some(true),
+            });
+        }
+        if let Some(copy) = number(&f.undone) {
+            return Ok(Line::Undone {
+                run: run.unwrap_or_default(),
+                copy,
+            });
+        }
+        if let Some(digest) = text_of(&f.found) {
+            return Ok(Line::Found {
+                digest,
+                doubt: run.zip(copy),
+            });
+        }
+        if let Some(digest) = text_of(&f.claimed) {
+            return Ok(Line::Claimed(digest));
+        }
+        if let Some(n) = number(&f.acking) {
+            return Ok(Line::Acking {
+                n,
+                may_duplicate: number(&f.may_duplicate).unwrap_or(0),
+            });
+        }
+        if let Some(digest) = text_of(&f.settled) {
+            return Ok(Line::Settled(digest));
+        }
+        if f.broker_started_ms.is_some() || f.node_pids.as_ref().is_some_and(Json::is_object) {
+            return Ok(Line::Boot(Boot {
+                started_ms: number(&f.broker_started_ms),
+                pids: f
+                    .node_pids
+                    .as_ref()
+                    .and_then(Json::as_object)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|(node, pid)| Some((node.clone(), pid.as_str()?.to_owned())))
+                    .collect(),
+            }));
+        }
+        if f.format.as_ref().and_then(Json::as_str) == Some(LEDGER_FORMAT) {
+            let op = match f.op.as_ref().and_then(Json::as_str) {
+                Some("replay") => Some(Op::Replay),
+                Some("purge") => Some(Op::Purge),
+                _ => None,
+            };
+            return Ok(Line::Run {
+                op,
+                scope: Scope {
+                    broker: text_of(&f.broker).unwrap_or_default(),
+                    vhost: text_of(&f.vhost).unwrap_or_default(),
+                    queue: text_of(&f.queue).unwrap_or_default(),
+                },
+                run: run.unwrap_or_default(),
+            });
+        }
+        Err(format!("is not a ledger line (format {LEDGER_FORMAT})"))
+    }
+}
+
+/// The slack within which two start times of the connected node are one start (see [`Boot`]).
+pub const RESTART_SLACK_MS: u64 = 10_000;
+
+/// A multiset of digests.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Counts {
+    by_digest: HashMap<String, u64>,
+    total: u64,
+}
+
+impl Counts {
+    fn add(&mut self, digest: &str, n: u64) {
+        if n == 0 {
+            return;
+        }
+        *self.by_digest.entry(digest.to_owned()).or_default() += n;
+        self.total += n;
+    }
+
+    /// Takes one of `digest`, if there is one.
+    fn take(&mut self, digest: &str) -> bool {
+        let Some(n) = self.by_digest.get_mut(digest) else {
+            return false;
+        };
+        *n -= 1;
+        if *n == 0 {
+            self.by_digest.remove(digest);
+        }
+        self.total -= 1;
+        true
+    }
+
+    fn sorted(&self) -> Vec<(&String, u64)> {
+        let mut v: Vec<(&String, u64)> = self.by_digest.iter().map(|(d, n)| (d, *n)).collect();
+        v.sort();
+        v
+    }
+}
+
+/// A copy published without learning whether the broker took it: the dead letter's digest and
+/// the copy's target.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Doubt {
+    pub digest: String,
+    pub to: String,
+}
+
+/// What the rule says of one dead letter met by a rerun (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// A copy exists and a dead letter of this content was never acked: ack this one without a
+    /// new copy, once a `claimed` line for it is on disk.
+    AlreadyCopied,
+    /// Copy it (if it is selected). `may_duplicate`: a failed run made a copy of this content
+    /// whose dead letter's ack the broker may or may not have applied; the new copy may be a
+    /// second one.
+    Copy { may_duplicate: bool },
+}
+
+/// What the unfinished runs of a ledger left: the copies whose dead letters may still be in
+/// `q.dead`, by content.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Ledger {
+    pub runs: Vec<String>,
+    /// Which start of the broker each run saw, per run line (default: not known to that run).
+    pub boots: Vec<Boot>,
+    /// Copies in doubt, by run and copy number.
+    doubts: BTreeMap<(String, u64), Doubt>,
+    /// Certain copies whose dead letters were never acked: each answers for one dead letter.
+    unacked: Counts,
+    /// Copies that may exist for which no dead letter may be left to answer: confirmed copies
+    /// whose dead letters' acks were sent and not known processed, and copies in doubt not
+    /// looked for. A new copy of such content may be a second one.
+    maybe_acked: Counts,
+    /// Copies whose dead letters' acks the broker processed (unless it restarted since).
+    settled: Counts,
+    /// Copies (or archive records) unfinished runs made although the rule said each may be a
+    /// second one: counted in the report of the run that ends, since they did not end.
+    pub earlier_duplicates: u64,
+}
+
+impl Ledger {
+    /// Reads a ledger's text. A last line cut short (no newline) is ignored; any other line
+    /// that is not a ledger line, or a run line of another scope, is an error that says why.
+    pub fn parse(text: &str, scope: &Scope) -> Result<Ledger, String> {
+        let mut out = Ledger::default();
+        out.read_lines(text, scope)?;
+        Ok(out)
+    }
+
+    /// Reads more lines of a ledger (a purge's marker after its archive's records).
+    pub fn read_lines(&mut self, text: &str, scope: &Scope) -> Result<(), String> {
+        let complete = match text.rfind('\n') {
+            Some(i) => &text[..=i],
+            None => "",
+        };
+        for (i, line) in complete.lines().enumerate() {
+            let n = i + 1;
+            if line.trim().is_empty() {
+                continue;
+            }
+            let line = Line::parse(line).map_err(|e| format!("line {n} {e}"))?;
+            if !matches!(line, Line::Run { .. } | Line::Boot(_)) && self.runs.is_empty() {
+                return Err(format!("line {n}: a record before any run line"));
+            }
+            self.apply(line, scope)
+                .map_err(|e| format!("line {n}: {e}"))?;
+        }
+        Ok(())
+    }
+
+    fn apply(&mut self, line: Line, scope: &Scope) -> Result<(), String> {
+        match line {
+            Line::Run {
+                scope: theirs, run, ..
+            } => {
+                if theirs != *scope {
+                    return Err(format!(
+                        "it belongs to queue {:?} of vhost {:?} on {}, not queue {:?} of vhost \
+                         {:?} on {}",
+                        theirs.queue,
+                        theirs.vhost,
+                        theirs.broker,
+                        scope.queue,
+                        scope.vhost,
+                        scope.broker
+                    ));
+                }
+                self.runs.push(run);
+                self.boots.push(Boot::default());
+            }
+            Line::Boot(boot) => {
+                if let Some(last) = self.boots.last_mut() {
+                    *last = boot;
+                }
+            }
+            Line::Doubt {
+                digest,
+                to,
+                run,
+                copy,
+            } => {
+                self.doubts.insert((run, copy), Doubt { digest, to });
+            }
+            Line::Copied {
+                digest,
+                run,
+                copy,
+                may_duplicate,
+                ..
+            } => {
+                self.doubts.remove(&(run, copy));
+                self.maybe_acked.add(&digest, 1);
+                self.earlier_duplicates += u64::from(may_duplicate);
+            }
+            Line::Undone { run, copy } => {
+                self.doubts.remove(&(run, copy));
+            }
+            Line::Found { digest, doubt } => {
+                if let Some(key) = doubt {
+                    self.doubts.remove(&key);
+                }
+                self.unacked.add(&digest, 1);
+            }
+            Line::Claimed(digest) => {
+                if self.unacked.take(&digest) {
+                    self.maybe_acked.add(&digest, 1);
+                }
+            }
+            Line::Acking { may_duplicate, .. } => self.earlier_duplicates += may_duplicate,
+            Line::Settled(digest) => self.settle(&digest),
+        }
+        Ok(())
+    }
+
+    /// THE RULE (see the module docs), for a dead letter of `digest` met in `q.dead` by a rerun.
+    /// An `AlreadyCopied` answer uses up the record: the caller writes [`claimed_line`] to disk
+    /// before the ack. A `Copy` answer with `may_duplicate` uses up a record of an ack in doubt,
+    /// so that each such record is counted once.
+    pub fn decide(&mut self, digest: &str) -> Decision {
+        if self.unacked.take(digest) {
+            return Decision::AlreadyCopied;
+        }
+        Decision::Copy {
+            may_duplicate: self.maybe_acked.take(digest),
+        }
+    }
+
+    /// The same rule for a replay from a file: a line is never removed from its file, so every
+    /// certain copy answers for one line of its content (the rerun reads the lines in the same
+    /// order).
+    pub fn decide_line(&mut self, digest: &str) -> Decision {
+        if self.unacked.take(digest) || self.maybe_acked.take(digest) {
+            Decision::AlreadyCopied
+        } else {
+            Decision::Copy {
+                may_duplicate: false,
+            }
+        }
+    }
+
+    /// Records a certain copy of a dead letter of `digest` that was never acked (a purge's
+    /// archive record after its last `acking` mark), or, with `maybe_acked`, one whose ack may
+    /// have been sent.
+    pub fn add_copy(&mut self, digest: &str, maybe_acked: bool) {
+        if maybe_acked {
+            self.maybe_acked.add(digest, 1);
+        } else {
+            self.unacked.add(digest, 1);
+        }
+    }
+
+    /// The broker processed the ack of a dead letter of `digest`: one record of an ack in doubt
+    /// is no longer one (kept aside for [`Ledger::revive_after_restart`]).
+    pub fn settle(&mut self, digest: &str) {
+        if self.maybe_acked.take(digest) {
+            self.settled.add(digest, 1);
+        }
+    }
+
+    /// Whether a node restarted since a run of this ledger (see [`Boot::restarted_since`]).
+    pub fn restarted_since(&self, now: &Boot, slack_ms: u64) -> bool {
+        self.boots
+            .iter()
+            .any(|then| now.restarted_since(then, slack_ms))
+    }
+
+    /// When a node started again since a run, the acks it had processed may be lost with it:
+    /// the settled records are acks in doubt again. Returns whether they are.
+    pub fn revive_after_restart(&mut self, now: &Boot) -> bool {
+        let restarted = self.restarted_since(now, RESTART_SLACK_MS);
+        if restarted {
+            for (d, n) in std::mem::take(&mut self.settled).by_digest {
+                self.maybe_acked.add(&d, n);
+            }
+        }
+        restarted
+    }
+
+    /// The copies in doubt, by target: `(run, copy number)` of each.
+    pub fn doubts_by_target(&self) -> BTreeMap<String, Vec<(String, u64)>> {
+        let mut out: BTreeMap<String, Vec<(String, u64)>> = BTreeMap::new();
+        for ((run, copy), d) in &self.doubts {
+            out.entry(d.to.clone())
+                .or_default()
+                .push((run.clone(), *copy));
+        }
+        out
+    }
+
+    /// Copies in doubt.
+    pub fn doubts(&self) -> u64 {
+        self.doubts.len() as u64
+    }
+
+    /// Settles the doubt about copy `copy` of `run`: `found` in its target, its dead letter was
+    /// never acked, and one dead letter of its content is acked without a new copy; not found,
+    /// it is dropped (the dead letter is copied again). Returns the doubt, `None` if there was
+    /// none.
+    pub fn resolve(&mut self, run: &str, copy: u64, found: bool) -> Option<Doubt> {
+        let doubt = self.doubts.remove(&(run.to_owned(), copy))?;
+        if found {
+            self.unacked.add(&doubt.digest, 1);
+        }
+        Some(doubt)
+    }
+
+    /// Gives up every copy in doubt (no look in the targets): their dead letters are copied
+    /// again, and each copy may then be a second one. Returns how many there were, by target.
+    pub fn give_up_doubts(&mut self) -> BTreeMap<String, u64> {
+        let mut out = BTreeMap::new();
+        for (_, d) in std::mem::take(&mut self.doubts) {
+            *out.entry(d.to).or_default() += 1;
+            self.maybe_acked.add(&d.digest, 1);
+        }
+        out
+    }
+
+    /// Gives up the copy `copy` of `run` in doubt (its target could not be read), as
+    /// [`Ledger::give_up_doubts`] does.
+    pub fn give_up_doubt(&mut self, run: &str, copy: u64) {
+        if let Some(d) = self.doubts.remove(&(run.to_owned(), copy)) {
+            self.maybe_acked.add(&d.digest, 1);
+        }
+    }
+
+    /// Records the rule can still grant (certain copies whose dead letters were never acked).
+    pub fn unacked(&self) -> u64 {
+        self.unacked.total
+    }
+
+    /// Records of acks in doubt.
+    pub fn maybe_acked(&self) -> u64 {
+        self.maybe_acked.total
+    }
+
+    /// Whether anything is left that a later run must know.
+    pub fn is_empty(&self) -> bool {
+        self.unacked.total == 0 && self.maybe_acked.total == 0 && self.doubts.is_empty()
+    }
+
+    /// What is left, as lines of `run` for a new ledger (records a run did not meet).
+    pub fn remaining_lines(&self, run: &str) -> String {
+        let mut out = String::new();
+        for (d, n) in self.unacked.sorted() {
+            for _ in 0..n {
+                out.push_str(&found_line(d, None));
+            }
+        }
+        let mut copy = 0;
+        for (d, n) in self.maybe_acked.sorted() {
+            for _ in 0..n {
+                copy += 1;
+                out.push_str(&copied_line(d, "", run, copy, false));
+            }
+        }
+        for ((r, c), d) in &self.doubts {
+            out.push_str(&doubt_line(&d.digest, &d.to, r, *c));
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dead::decode::X_DELIVERY_COUNT;
+    use crate::dead::value::Value;
+
+    fn scope() -> Scope {
+        Scope {
+            broker: "127.0.0.1:5672".into(),
+            vhost: "/".into(),
+            queue: "orders.dead".into(),
+        }
+    }
+
+    fn props(id: &str) -> Properties {
+        Properties {
+            message_id: Some(id.into()),
+            ..Properties::default()
+        }
+    }
+
+    fn run(r: &str) -> String {
+        run_line(Op::Replay, &scope(), r, 10)
+    }
+
+    #[test]
+    fn a_digest_depends_on_body_and_properties_but_not_on_the_broker_bookkeeping() {
+        let a = digest(&props("1"), b"body");
+        assert_eq!(a.len(), 64);
+        assert_eq!(a, digest(&props("1"), b"body"));
+        assert_ne!(a, digest(&props("2"), b"body"));
+        assert_ne!(a, digest(&props("1"), b"bodx"));
+        let with = |headers: &[(&str, Value)]| {
+            let mut p = props("1");
+            p.headers = Some(
+                headers
+                    .iter()
+                    .map(|(k, v)| ((*k).to_owned(), v.clone()))
+                    .collect(),
+            );
+            digest(&p, b"body")
+        };
+        // No headers, an empty table, and a table of the broker's counts only (a quorum queue
+        // gives a table to a message that had none) are the same dead letter.
+        let bare = with(&[]);
+        assert_eq!(a, bare);
+        assert_eq!(with(&[(X_DELIVERY_COUNT, Value::I64(3))]), bare);
+        assert_eq!(with(&[("x-acquired-count", Value::I64(7))]), bare);
+        let own = with(&[("tenant", Value::U8(1))]);
+        assert_ne!(own, bare);
+        assert_eq!(
+            with(&[
+                ("tenant", Value::U8(1)),
+                ("x-acquired-count", Value::I64(1)),
+                (X_DELIVERY_COUNT, Value::I64(1)),
+            ]),
+            own
+        );
+        // Properties and body do not run into each other.
+        let mut p = props("1");
+        p.app_id = Some("x".into());
+        assert_ne!(digest(&p, b""), digest(&props("1"), b"x"));
+    }
+
+    /// The issue's loss: a run copied one of two identical dead letters and sent its ack; the
+    /// twin it held comes back. The rerun must copy it.
+    #[test]
+    fn a_copy_whose_ack_was_sent_never_answers_for_a_dead_letter() {
+        let text = format!(
+            "{}{}{}",
+            run("r1"),
+            doubt_line("aa", "orders", "r1", 1),
+            copied_line("aa", "orders", "r1", 1, false),
+        );
+        let mut l = Ledger::parse(&text, &scope()).unwrap();
+        assert_eq!(l.doubts(), 0);
+        assert_eq!(l.maybe_acked(), 1);
+        assert_eq!(
+            l.decide("aa"),
+            Decision::Copy {
+                may_duplicate: true
+            }
+        );
+        // The record is counted once: a second dead letter of that content is no duplicate.
+        assert_eq!(
+            l.decide("aa"),
+            Decision::Copy {
+                may_duplicate: false
+            }
+        );
+        assert_eq!(
+            l.decide("bb"),
+            Decision::Copy {
+                may_duplicate: false
+            }
+        );
+    }
+
+    #[test]
+    fn a_found_doubt_answers_for_one_dead_letter_of_its_content() {
+        let text = format!(
+            "{}{}{}{}{}",
+            run("r1"),
+            doubt_line("aa", "orders", "r1", 1),
+            doubt_line("aa", "orders", "r1", 2),
+            doubt_line("bb", "other", "r1", 3),
+            undone_line("r1", 3),
+        );
+        let mut l = Ledger::parse(&text, &scope()).unwrap();
+        assert_eq!(l.doubts(), 2);
+        assert_eq!(
+            l.doubts_by_target(),
+            BTreeMap::from([(
+                "orders".to_owned(),
+                vec![("r1".to_owned(), 1), ("r1".to_owned(), 2)]
+            )])
+        );
+        // Copy 1 found, copy 2 not: one record for two identical dead letters.
+        assert_eq!(
+            l.resolve("r1", 1, true),
+            Some(Doubt {
+                digest: "aa".into(),
+                to: "orders".into()
+            })
+        );
+        assert!(l.resolve("r1", 2, false).is_some());
+        assert_eq!(l.resolve("r1", 2, true), None, "settled once");
+        assert_eq!(l.decide("aa"), Decision::AlreadyCopied);
+        assert_eq!(
+            l.decide("aa"),
+            Decision::Copy {
+                may_duplicate: false
+            }
+        );
+    }
+
+    #[test]
+    fn a_claim_makes_its_record_an_ack_in_doubt_for_the_next_rerun() {
+        // Rerun r2 found copy 7 and claimed it; then it was killed.
+        let text = format!(
+            "{}{}{}{}{}",
+            run("r1"),
+            doubt_line("aa", "orders", "r1", 7),
+            run("r2"),
+            found_line("aa", Some(("r1", 7))),
+            claimed_line("aa"),
+        );
+        let mut l = Ledger::parse(&text, &scope()).unwrap();
+        assert_eq!((l.doubts(), l.unacked(), l.maybe_acked()), (0, 0, 1));
+        assert_eq!(
+            l.decide("aa"),
+            Decision::Copy {
+                may_duplicate: true
+            }
+        );
+        // Killed before the claim: the record still answers.
+        let text = format!(
+            "{}{}{}{}",
+            run("r1"),
+            doubt_line("aa", "orders", "r1", 7),
+            run("r2"),
+            found_line("aa", Some(("r1", 7))),
+        );
+        let mut l = Ledger::parse(&text, &scope()).unwrap();
+        assert_eq!(l.decide("aa"), Decision::AlreadyCopied);
+    }
+
+    #[test]
+    fn settled_acks_are_no_duplicates_unless_a_node_restarted() {
+        let text = format!(
+            "{}{}{}{}{}{}",
+            run("r1"),
+            boot_line(&started(1_000_000)),
+            copied_line("aa", "orders", "r1", 1, false),
+            copied_line("aa", "orders", "r1", 2, false),
+            settled_line("aa"),
+            settled_line("zz"),
+        );
+        let l = Ledger::parse(&text, &scope()).unwrap();
+        assert_eq!(l.maybe_acked(), 1, "one of the twins' acks was processed");
+        let mut same = l.clone();
+        assert!(!same.revive_after_restart(&started(1_000_500)));
+        assert_eq!(same.maybe_acked(), 1);
+        let mut restarted = l.clone();
+        assert!(restarted.revive_after_restart(&started(2_000_000)));
+        assert_eq!(restarted.maybe_acked(), 2);
+        // Either way nothing answers for a dead letter.
+        assert!(matches!(restarted.decide("aa"), Decision::Copy { .. }));
+    }
+
+    fn started(ms: u64) -> Boot {
+        Boot {
+            started_ms: Some(ms),
+            pids: BTreeMap::new(),
+        }
+    }
+
+    fn with_pids(ms: u64, pids: &[(&str, &str)]) -> Boot {
+        Boot {
+            started_ms: Some(ms),
+            pids: pids
+                .iter()
+                .map(|(n, p)| (n.to_string(), p.to_string()))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn a_restart_is_a_node_with_another_process_id_whatever_the_start_times() {
+        let then = with_pids(1_000_000, &[("rabbit@a", "100"), ("rabbit@b", "200")]);
+        assert!(
+            with_pids(1_003_000, &[("rabbit@a", "101"), ("rabbit@b", "200")])
+                .restarted_since(&then, 10_000)
+        );
+        assert!(
+            !with_pids(1_050_000, &[("rabbit@a", "100"), ("rabbit@b", "200")])
+                .restarted_since(&then, 10_000)
+        );
+        assert!(with_pids(1_050_000, &[("rabbit@b", "200")]).restarted_since(&then, 10_000));
+        assert!(with_pids(1_050_000, &[("rabbit@c", "1")]).restarted_since(&then, 10_000));
+        assert!(!with_pids(1_005_000, &[("rabbit@c", "1")]).restarted_since(&then, 10_000));
+        assert!(!started(1_010_000).restarted_since(&started(1_000_000), 10_000));
+        assert!(started(1_010_001).restarted_since(&started(1_000_000), 10_000));
+        assert!(!Boot::default().restarted_since(&then, 10_000));
+        let text = format!("{}{}", run("r1"), boot_line(&then));
+        let l = Ledger::parse(&text, &scope()).unwrap();
+        assert_eq!(l.boots, vec![then]);
+        assert_eq!(boot_line(&Boot::default()), "");
+    }
+
+    #[test]
+    fn a_last_line_cut_short_is_ignored_and_other_bad_lines_refused() {
+        let whole = format!("{}{}", run("r1"), doubt_line("aa", "orders", "r1", 1));
+        let cut = format!("{whole}{{\"copied\":\"a");
+        assert_eq!(Ledger::parse(&cut, &scope()).unwrap().doubts(), 1);
+        let bad = format!("{whole}nonsense\n");
+        let e = Ledger::parse(&bad, &scope()).unwrap_err();
+        assert!(e.contains("line 3"), "{e}");
+        let orphan = doubt_line("aa", "orders", "r1", 1);
+        assert!(Ledger::parse(&orphan, &scope()).is_err());
+        let unnumbered = format!("{}{{\"copied\":\"aa\",\"to\":\"q\"}}\n", run("r1"));
+        assert!(
+            Ledger::parse(&unnumbered, &scope())
+                .unwrap_err()
+                .contains("copy number")
+        );
+        assert!(Ledger::parse("", &scope()).unwrap().is_empty());
+        // Another format, or another queue, is refused.
+        let other = run("r1").replace(LEDGER_FORMAT, "queuey-replay-journal/3");
+        assert!(Ledger::parse(&other, &scope()).is_err());
+        let mut prod = scope();
+        prod.vhost = "prod".into();
+        let e = Ledger::parse(&run_line(Op::Purge, &prod, "r", 1), &scope()).unwrap_err();
+        assert!(e.contains("\"prod\""), "{e}");
+    }
+
+    #[test]
+    fn a_file_line_is_answered_by_any_certain_copy_of_its_content() {
+        let text = format!(
+            "{}{}{}",
+            run("r1"),
+            copied_line("aa", "orders", "r1", 1, false),
+            doubt_line("bb", "orders", "r1", 2),
+        );
+        let mut l = Ledger::parse(&text, &scope()).unwrap();
+        assert_eq!(l.decide_line("aa"), Decision::AlreadyCopied);
+        assert!(matches!(l.decide_line("aa"), Decision::Copy { .. }));
+        assert!(matches!(l.decide_line("bb"), Decision::Copy { .. }));
+    }
+
+    #[test]
+    fn what_is_left_carries_into_a_new_ledger_unchanged() {
+        let mut l = Ledger::default();
+        l.runs.push("r1".into());
+        l.add_copy("aa", false);
+        l.add_copy("aa", false);
+        l.add_copy("bb", true);
+        l.doubts.insert(
+            ("r1".into(), 9),
+            Doubt {
+                digest: "cc".into(),
+                to: "orders".into(),
+            },
+        );
+        let text = format!("{}{}", run("r2"), l.remaining_lines("r2"));
+        let again = Ledger::parse(&text, &scope()).unwrap();
+        assert_eq!(
+            (again.unacked(), again.maybe_acked(), again.doubts()),
+            (2, 1, 1)
+        );
+        assert_eq!(again.doubts_by_target(), l.doubts_by_target());
+    }
+
+    #[test]
+    fn a_cluster_never_named_is_its_first_node_for_every_node() {
+        let nodes: Vec<String> = ["qtest2@localhost", "qtest1@localhost", "qtest3@localhost"]
+            .iter()
+            .map(|n| n.to_string())
+            .collect();
+        let api = |node, name| ApiCluster {
+            node: Some(node),
+            name: Some(name),
+            nodes: &nodes,
+        };
+        for (name, api_node, api_name) in [
+            ("qtest1@vm", "qtest1@localhost", "qtest1@vm"),
+            ("qtest3@vm.example", "qtest3@localhost", "qtest3@vm.example"),
+            ("qtest1@vm", "qtest2@localhost", "qtest2@vm"),
+        ] {
+            assert_eq!(
+                cluster_identity(name, &api(api_node, api_name)),
+                "cluster:qtest1@localhost",
+                "{name}"
+            );
+        }
+        assert_eq!(
+            cluster_identity("prod-eu", &api("qtest2@localhost", "prod-eu")),
+            "cluster:prod-eu"
+        );
+        let unknown = ApiCluster {
+            node: Some("qtest2@localhost"),
+            name: Some("qtest2@vm"),
+            nodes: &[],
+        };
+        assert_eq!(cluster_identity("qtest2@vm", &unknown), "cluster:qtest2@vm");
+    }
+}
