@@ -49,7 +49,10 @@ pub fn generate(dir: &Path, output: Output) -> Result<ExitCode> {
         })?;
         output.note(&format!("wrote {}", path.display()));
     }
-    clap_mangen::generate_to(Cli::command(), &man)
+    // The man pages say the release alone (`-V`'s text): they are committed, and the commit
+    // `--version` names would change them with each one.
+    let command = Cli::command().long_version(None::<&str>);
+    clap_mangen::generate_to(command, &man)
         .map_err(|e| Error::io(format!("cannot write man pages into {}", man.display()), &e))?;
     output.note(&format!("wrote man pages into {}", man.display()));
     Ok(ExitCode::Ok)

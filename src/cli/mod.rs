@@ -6,6 +6,7 @@
 //! errors that name the setting and its allowed range. Nothing past `settings` sees clap.
 
 pub mod assets;
+pub mod version;
 
 use std::path::PathBuf;
 
@@ -40,7 +41,8 @@ Environment:
 /// `q.dead`, and short-lived hold queues `q.deferred.{ttl_ms}` through which every retry and
 /// delay waits.
 #[derive(Debug, Parser)]
-#[command(name = "queuey", version, after_long_help = after_long_help())]
+#[command(name = "queuey", version, long_version = version::long())]
+#[command(after_long_help = after_long_help())]
 #[command(propagate_version = true, max_term_width = 100)]
 pub struct Cli {
     #[command(flatten)]
