@@ -96,6 +96,10 @@ async fn run_in(
         .collect()
         .await;
     let inspected = inspected.into_iter().collect::<Result<Vec<_>>>()?;
+    for note in inspector.notes() {
+        output.note(&format!("note: {note}"));
+        notes.push(note);
+    }
     if mode == Mode::Declare {
         // Before creating anything: nothing is created for a logical queue unless all its
         // queues may be declared. (When all exist, the declares change nothing, and a refusal

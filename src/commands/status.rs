@@ -166,6 +166,10 @@ async fn run_in(
             verify_command: queuey_command(&["verify", &q.name], q),
         });
     }
+    for note in inspector.notes() {
+        output.note(&format!("note: {note}"));
+        notes.push(note);
+    }
     let report = StatusReport {
         source: inspector.source,
         complete: inspector.uses_api(),
