@@ -307,13 +307,8 @@ impl ApiClient {
                 ),
             )
             .with_hint(format!(
-                "an administrator grants them with {} (read-only: configure \"\" write \"\" \
-                 read \".*\"); the vhost is the --url's path",
-                crate::shell::rabbitmqctl(
-                    vhost,
-                    &["set_permissions", user, "CONFIGURE", "WRITE", "READ"]
-                )
-                .unwrap_or_else(|| "rabbitmqctl set_permissions".to_owned())
+                "{} (the vhost is the --url's path)",
+                super::amqp::vhost_access_hint(vhost, user)
             ))
         } else if lower.contains("not administrator") {
             Error::new(

@@ -1871,6 +1871,51 @@ fn a_policy_on_q_dead_is_drift_at_once_and_so_is_its_clearing() {
     assert_eq!(code_now, 0, "{doc:#}");
 }
 
+/// A q.dead of another type than the vhost gives it (a quorum q.dead in a classic vhost) is
+/// drift for ever: no setting covers q.dead's type, and declare creates no q beside it. Its
+/// remedy keeps the dead letters: archived, q.dead deleted, declared again with q, restored;
+/// pasted as printed, it works, on 3.10 and 4.3.
+#[test]
+fn a_q_dead_of_the_wrong_type_is_recreated_by_its_remedy_keeping_its_dead_letters() {
+    let broker = Broker::connect();
+    let q = logical(&broker, "wrong-type");
+    let dead = format!("{q}.dead");
+    broker.declare(&dead, table(vec![("x-queue-type", long_str("quorum"))]));
+    let bodies: [&[u8]; 3] = [b"one", b"not json", b"three"];
+    broker.publish(&dead, &bodies, None);
+    broker.wait_for_count(&dead, 3);
+
+    let out = run(&["verify", &q, "-o", "json"]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let doc = json(&out);
+    assert!(
+        queue_of(&doc, &q, &dead)["differences"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|d| d["field"] == "type"),
+        "{doc:#}"
+    );
+    assert_eq!(queue_of(&doc, &q, &q)["status"], "create", "{doc:#}");
+    let remedies = doc["logical_queues"][0]["remedies"].to_string();
+    assert!(!remedies.contains("change the settings"), "{remedies}");
+    let commands = remedy_commands(&doc, &q);
+    assert_eq!(commands.len(), 1, "{commands:?}");
+    let out = paste(&commands[0]);
+    assert!(
+        out.status.success(),
+        "{}: {}{}",
+        commands[0],
+        stdout(&out),
+        stderr(&out)
+    );
+    let out = run(&["verify", &q, "-o", "json"]);
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    let mut kept = broker.bodies(&dead);
+    kept.sort();
+    assert_eq!(kept, ["not json", "one", "three"]);
+}
+
 /// The first remedy command of the first drifted logical queue in a declare/verify report.
 fn commands_of(doc: &Value) -> Vec<String> {
     doc["logical_queues"]
