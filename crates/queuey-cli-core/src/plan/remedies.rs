@@ -348,10 +348,13 @@ pub fn remedies(plans: &[&QueuePlan], vhost: &str, queue: &QueueSettings) -> Vec
 fn restore_dead_queue(p: &QueuePlan, vhost: &str, queue: &QueueSettings, quorum: bool) -> Remedy {
     use crate::shell;
     let archive = format!("{}.jsonl", p.name);
-    let purge = shell::queuey_command(
-        &["dead", "purge", &queue.name, "--yes", "--archive", &archive],
-        queue,
-    );
+    let mut purge = vec!["dead", "purge", &queue.name, "--yes", "--archive", &archive];
+    if quorum {
+        // The purge reads the queue whole before it acks; a quorum queue with a delivery limit
+        // is read only so (every dead letter is archived and removed, none returned for good).
+        purge.push("--spend-delivery-budget");
+    }
+    let purge = shell::queuey_command(&purge, queue);
     let delete = if quorum {
         shell::rabbitmqctl(vhost, &["delete_queue", &p.name])
     } else {
