@@ -14,8 +14,8 @@
 //! Hold queues are never declared, passively or not: a passive declare renews an idle classic
 //! queue's `x-expires` lease and would keep it alive for ever.
 //!
-//! Over a topology of many logical queues the API is read once: [`Inspector::read_vhost`] lists
-//! the vhost's queues in pages, instead of three requests per logical queue, before `declare`
+//! Over a topology of many logical queues the API is read once: [`Inspector::new`] lists the
+//! vhost's queues in one request, instead of three requests per logical queue, before `declare`
 //! changes anything.
 //!
 //! A queue's policies are computed from the vhost's policy listings, read once per run, as the
@@ -24,7 +24,7 @@
 //! drift the moment it exists.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 use crate::broker::api::LiveQueue;
 use crate::broker::policies::PolicyListings;
@@ -99,7 +99,7 @@ pub struct Inspector<'a> {
     pub api_error: Option<Error>,
     /// Whether the AMQP fallback may probe an existing queue with a declare (only `declare`).
     pub probe: bool,
-    /// The vhost's queues read in one listing, when [`Inspector::read_vhost`] found that cheaper.
+    /// The vhost's queues read in one listing, over two logical queues or more.
     snapshot: RefCell<Option<Snapshot>>,
     /// The type of a queue declared without `x-queue-type` in this vhost (its
     /// `default_queue_type`; classic where unset or unknown, as in the AMQP fallback).
@@ -112,16 +112,12 @@ pub struct Inspector<'a> {
     notes: RefCell<Vec<String>>,
 }
 
-/// One listing of a vhost: its queues by name. Read before anything is declared.
+/// One listing of a vhost: its queues by name, in order (the hold queues of `q` are one range
+/// of names). Read before anything is declared.
 #[derive(Default)]
 struct Snapshot {
-    queues: HashMap<String, LiveQueue>,
+    queues: BTreeMap<String, LiveQueue>,
 }
-
-/// Requests per logical queue without a listing: `q`, `q.dead`, the hold-queue search.
-const REQUESTS_PER_LOGICAL_QUEUE: u64 = 3;
-/// Queues per page of a listing.
-const LISTING_PAGE: u64 = 500;
 
 /// The note every command prints (and puts in its JSON) in the AMQP fallback; `probe` when
 /// the fallback probes existing queues with a declare (`declare` only).
@@ -177,7 +173,13 @@ impl<'a> Inspector<'a> {
     /// Uses the management API when it answers, else the AMQP fallback. A vhost the API does
     /// not know is an error (exit 5), not a plan to create everything. `probe`: the fallback
     /// may declare an existing queue to compare it (`declare` only; see the module docs).
-    pub async fn new(session: &'a Session, probe: bool) -> Result<Inspector<'a>> {
+    ///
+    /// Over `logical` logical queues, two or more, the vhost's queues are listed here, once,
+    /// before anything is declared: one request (only the columns compared), where reading
+    /// each logical queue costs three, one of them a search of the whole vhost for its hold
+    /// queues, as costly to the broker as the listing. The listing's answer says whether the
+    /// vhost exists, as the one-name page that asks it for a single logical queue does.
+    pub async fn new(session: &'a Session, probe: bool, logical: usize) -> Result<Inspector<'a>> {
         let fallback = |e: Error| Inspector {
             session,
             source: Source::AmqpProbe,
@@ -194,26 +196,38 @@ impl<'a> Inspector<'a> {
             Err(e) if e.kind.is_api() => return Ok(fallback(e)),
             Err(e) => return Err(e),
         }
-        let exists = match session.api().await {
-            Ok(api) => api.vhost_exists(session.vhost()).await,
+        let vhost = session.vhost();
+        // Some(listing) when the vhost exists: the listing itself for a fleet.
+        let found: Result<Option<Option<Snapshot>>> = match session.api().await {
+            Ok(api) if logical >= 2 => api.queues(vhost).await.map(|listed| {
+                listed.map(|queues| {
+                    Some(Snapshot {
+                        queues: queues.into_iter().map(|q| (q.name.clone(), q)).collect(),
+                    })
+                })
+            }),
+            Ok(api) => api
+                .vhost_exists(vhost)
+                .await
+                .map(|exists| exists.then_some(None)),
             Err(e) => Err(e),
         };
-        match exists {
-            Ok(true) => {
+        match found {
+            Ok(Some(snapshot)) => {
                 let (vhost_default, vhost_default_note) = vhost_default(session).await?;
                 Ok(Inspector {
                     session,
                     source: Source::ManagementApi,
                     api_error: None,
                     probe,
-                    snapshot: RefCell::new(None),
+                    snapshot: RefCell::new(snapshot),
                     vhost_default,
                     vhost_default_note,
                     policies: tokio::sync::OnceCell::new(),
                     notes: RefCell::new(Vec::new()),
                 })
             }
-            Ok(false) => Err(Error::new(
+            Ok(None) => Err(Error::new(
                 Kind::AccessRefused,
                 format!(
                     "the vhost {:?} does not exist on RabbitMQ at {} (the management API at {} \
@@ -231,30 +245,6 @@ impl<'a> Inspector<'a> {
 
     pub fn uses_api(&self) -> bool {
         self.source == Source::ManagementApi
-    }
-
-    /// Before inspecting `logical` logical queues through the API: lists the whole vhost once
-    /// when that takes fewer requests than reading each queue (pages of 500 against three
-    /// requests per logical queue), so a fleet of thousands costs a few requests, and a single
-    /// queue in a vhost of thousands still costs three.
-    pub async fn read_vhost(&self, logical: usize) -> Result<()> {
-        if !self.uses_api() || logical < 2 {
-            return Ok(());
-        }
-        let api = self.session.api().await?;
-        let vhost = self.session.vhost();
-        let total = api.queue_count(vhost).await?;
-        if total.div_ceil(LISTING_PAGE) + 1 > REQUESTS_PER_LOGICAL_QUEUE * logical as u64 {
-            return Ok(());
-        }
-        let queues = api
-            .queues(vhost)
-            .await?
-            .into_iter()
-            .map(|q| (q.name.clone(), q))
-            .collect();
-        *self.snapshot.borrow_mut() = Some(Snapshot { queues });
-        Ok(())
     }
 
     /// A live queue: from the listing when there is one, else by its own request.
@@ -422,13 +412,16 @@ impl<'a> Inspector<'a> {
     pub async fn hold_queues(&self, q: &QueueSettings, idle_since: bool) -> Result<Vec<LiveQueue>> {
         let listed: Option<Vec<LiveQueue>> = match self.snapshot.borrow().as_ref() {
             Some(s) if !idle_since => {
-                let mut found: Vec<LiveQueue> = s
+                // Every hold queue's name starts with `q` + the deferred suffix: one range of
+                // the ordered names, not a pass over the whole vhost per logical queue.
+                let prefix = format!("{}{}", q.name, q.options.deferred_suffix);
+                let found: Vec<LiveQueue> = s
                     .queues
-                    .values()
-                    .filter(|live| is_hold_queue_of(q, &live.name))
-                    .cloned()
+                    .range(prefix.clone()..)
+                    .take_while(|(name, _)| name.starts_with(&prefix))
+                    .filter(|(name, _)| is_hold_queue_of(q, name))
+                    .map(|(_, live)| live.clone())
                     .collect();
-                found.sort_by(|a, b| a.name.cmp(&b.name));
                 Some(found)
             }
             _ => None,

@@ -393,12 +393,40 @@ pub fn pattern_matches(pattern: &str, name: &str) -> Result<bool, String> {
             return Err(format!("uses {differs:?}, which PCRE reads otherwise"));
         }
     }
-    let re = regex::bytes::RegexBuilder::new(pattern)
-        .unicode(false)
-        .build()
-        .map_err(|_| "uses PCRE syntax queuey cannot evaluate".to_owned())?;
-    Ok(re.is_match(name.as_bytes()))
+    compiled_match(pattern, name)
 }
+
+/// Whether the compiled `pattern` matches `name`; patterns are compiled once per thread:
+/// `verify --all` matches each of a vhost's policies against thousands of queues, and
+/// compiling a pattern costs far more than matching it (each match runs on the cached regex,
+/// whose search cache is kept too). Bounded: a vhost has few policies, and the cache is
+/// emptied past [`COMPILED_AT_MOST`].
+fn compiled_match(pattern: &str, name: &str) -> Result<bool, String> {
+    type Cache = std::collections::HashMap<String, Option<regex::bytes::Regex>>;
+    thread_local! {
+        static COMPILED: std::cell::RefCell<Cache> = std::cell::RefCell::default();
+    }
+    COMPILED.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        if !cache.contains_key(pattern) {
+            if cache.len() >= COMPILED_AT_MOST {
+                cache.clear();
+            }
+            let re = regex::bytes::RegexBuilder::new(pattern)
+                .unicode(false)
+                .build()
+                .ok();
+            cache.insert(pattern.to_owned(), re);
+        }
+        match &cache[pattern] {
+            Some(re) => Ok(re.is_match(name.as_bytes())),
+            None => Err("uses PCRE syntax queuey cannot evaluate".to_owned()),
+        }
+    })
+}
+
+/// The most patterns [`compiled_match`] keeps.
+const COMPILED_AT_MOST: usize = 1024;
 
 #[cfg(test)]
 mod tests {

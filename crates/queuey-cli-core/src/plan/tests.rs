@@ -486,13 +486,15 @@ fn a_queue_the_topology_lists_is_never_checked_as_a_hold_queue() {
     ] {
         assert!(check_hold_queue(&q, name, args, Some(0), QueueType::Classic).is_some());
     }
-    q.siblings = ["orders", "orders.deferred", "orders.deferred.5000"]
-        .into_iter()
-        .map(|n| crate::queue::Sibling {
-            name: n.to_owned(),
-            options: RabbitMqOptions::default(),
-        })
-        .collect();
+    q.siblings = std::sync::Arc::new(
+        ["orders", "orders.deferred", "orders.deferred.5000"]
+            .into_iter()
+            .map(|n| crate::queue::Sibling {
+                name: n.to_owned(),
+                options: RabbitMqOptions::default(),
+            })
+            .collect(),
+    );
     for name in [
         "orders.deferred.5000",
         "orders.deferred.dead",
