@@ -548,6 +548,7 @@ Register-ArgumentCompleter -Native -CommandName 'queuey' -ScriptBlock {
             [CompletionResult]::new('--max-count', '--max-count', [CompletionResultType]::ParameterName, 'Crossed when q.dead holds more than N dead letters (matching the filters)')
             [CompletionResult]::new('--max-age', '--max-age', [CompletionResultType]::ParameterName, 'Crossed when the oldest dead letter is older than this (e.g. 1h); reads q.dead whole')
             [CompletionResult]::new('--max-rate', '--max-rate', [CompletionResultType]::ParameterName, 'Crossed when dead letters arrive faster than this (e.g. 0.5 or 0.5/s), by the management API''s statistics')
+            [CompletionResult]::new('--untimed', '--untimed', [CompletionResultType]::ParameterName, 'What --max-age makes of dead letters with no time at all (no x-death, timestamp or envelope; each is named): unknown (exit 11 unless crossed anyway), ignore (judge the others), fail (crossed while any is there)')
             [CompletionResult]::new('--cause', '--cause', [CompletionResultType]::ParameterName, 'Why it died: exhausted, fatal, no-handler, decode, malformed, rejected, expired, maxlen, delivery_limit, other')
             [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Death reason, the whole text')
             [CompletionResult]::new('--job-type', '--job-type', [CompletionResultType]::ParameterName, 'Job type (the envelope''s job_type)')

@@ -480,7 +480,7 @@ _queuey() {
             return 0
             ;;
         queuey__subcmd__dead__subcmd__check)
-            opts="-o -q -h -V --all --max-count --max-age --max-rate --cause --reason --job-type --original-queue --attempts --older-than --newer-than --header --message-id --where --body-contains --spend-delivery-budget --quorum-at-risk --assume-classic --window --retry-unreadable --dead-suffix --deferred-suffix --url --api-url --connect-timeout --timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --wide --help --version"
+            opts="-o -q -h -V --all --max-count --max-age --max-rate --untimed --cause --reason --job-type --original-queue --attempts --older-than --newer-than --header --message-id --where --body-contains --spend-delivery-budget --quorum-at-risk --assume-classic --window --retry-unreadable --dead-suffix --deferred-suffix --url --api-url --connect-timeout --timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --wide --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -496,6 +496,10 @@ _queuey() {
                     ;;
                 --max-rate)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --untimed)
+                    COMPREPLY=($(compgen -W "unknown ignore fail" -- "${cur}"))
                     return 0
                     ;;
                 --cause)

@@ -527,6 +527,7 @@ set edit:completion:arg-completer[queuey] = {|@words|
             cand --max-count 'Crossed when q.dead holds more than N dead letters (matching the filters)'
             cand --max-age 'Crossed when the oldest dead letter is older than this (e.g. 1h); reads q.dead whole'
             cand --max-rate 'Crossed when dead letters arrive faster than this (e.g. 0.5 or 0.5/s), by the management API''s statistics'
+            cand --untimed 'What --max-age makes of dead letters with no time at all (no x-death, timestamp or envelope; each is named): unknown (exit 11 unless crossed anyway), ignore (judge the others), fail (crossed while any is there)'
             cand --cause 'Why it died: exhausted, fatal, no-handler, decode, malformed, rejected, expired, maxlen, delivery_limit, other'
             cand --reason 'Death reason, the whole text'
             cand --job-type 'Job type (the envelope''s job_type)'

@@ -467,6 +467,9 @@ complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subc
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -l max-count -d 'Crossed when q.dead holds more than N dead letters (matching the filters)' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -l max-age -d 'Crossed when the oldest dead letter is older than this (e.g. 1h); reads q.dead whole' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -l max-rate -d 'Crossed when dead letters arrive faster than this (e.g. 0.5 or 0.5/s), by the management API\'s statistics' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -l untimed -d 'What --max-age makes of dead letters with no time at all (no x-death, timestamp or envelope; each is named): unknown (exit 11 unless crossed anyway), ignore (judge the others), fail (crossed while any is there)' -r -f -a "unknown\t''
+ignore\t''
+fail\t''"
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from check" -l cause -d 'Why it died: exhausted, fatal, no-handler, decode, malformed, rejected, expired, maxlen, delivery_limit, other' -r -f -a "exhausted\t''
 fatal\t''
 no-handler\t''

@@ -344,12 +344,32 @@ fn vhost_refused(target: &AmqpTarget, text: &str) -> Error {
         )
     };
     let hint = if missing {
-        MISSING_VHOST_HINT
+        MISSING_VHOST_HINT.to_owned()
     } else {
-        "grant access with rabbitmqctl set_permissions -p <vhost> <user> '.*' '.*' '.*', or use \
-         another user"
+        vhost_access_hint(&target.vhost, &target.username)
     };
     Error::new(Kind::AccessRefused, message).with_hint(hint)
+}
+
+/// How an administrator gives `user` access to `vhost`, the names filled in: the read
+/// permission on every queue, which queuey's reading commands need (`verify`, `status`,
+/// `dead ls`, `dead check`), and where the others' needs are listed.
+pub fn vhost_access_hint(vhost: &str, user: &str) -> String {
+    let grant = crate::shell::rabbitmqctl(vhost, &["set_permissions", user, "", "", ".*"]);
+    let more = "declare needs configure on q and q.dead, dead replay and dead edit write on \
+                amq.default (docs/permissions.md lists each command's)";
+    match grant {
+        Some(grant) => format!(
+            "an administrator grants read access, enough for queuey's reading commands, with \
+             `{grant}`; {more}; or use another user"
+        ),
+        None => format!(
+            "an administrator grants read access with rabbitmqctl set_permissions, the vhost \
+             and user as named above, configure '' write '' read '.*' ({}); {more}; or use \
+             another user",
+            crate::shell::REREAD_CAVEAT
+        ),
+    }
 }
 
 #[cfg(test)]

@@ -78,11 +78,14 @@ pub struct LiveQueue {
     pub online: Option<Vec<String>>,
 }
 
-/// A body of the API as `T`, through a JSON value first: RabbitMQ 3.10.8 has been seen to give
-/// a quorum queue's object with the key `online` twice (right after a member's node came back),
-/// which a struct refuses and a map takes (the last one wins).
+/// A body of the API as `T`: read straight into `T` (a listing of thousands of queues never
+/// becomes a tree of JSON values beside its structs), else through a JSON value: RabbitMQ
+/// 3.10.8 has been seen to give a quorum queue's object with the key `online` twice (right after
+/// a member's node came back), which a struct refuses and a map takes (the last one wins).
 pub(super) fn read_json<T: DeserializeOwned>(body: &[u8]) -> serde_json::Result<T> {
-    serde_json::from_slice::<serde_json::Value>(body).and_then(serde_json::from_value::<T>)
+    serde_json::from_slice::<T>(body).or_else(|_| {
+        serde_json::from_slice::<serde_json::Value>(body).and_then(serde_json::from_value::<T>)
+    })
 }
 
 /// A field of the API's queue object read as `T`, or `None` when the broker gives something

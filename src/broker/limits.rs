@@ -9,12 +9,11 @@
 
 use std::time::Instant;
 
-use queuey_cli_core::plan::policies::{
-    ListedPolicy, OperatorPolicies, Unevaluable, effective_definition,
-};
+use queuey_cli_core::plan::policies::{OperatorPolicies, Unevaluable, effective_definition};
 use serde_json::Value;
 
-use crate::broker::api::{LiveQueue, NamedPolicy};
+use crate::broker::api::LiveQueue;
+use crate::broker::policies::PolicyListings;
 use crate::broker::session::Session;
 use crate::dead::room::{Known, Room, Unread};
 use crate::error::{Kind, Result};
@@ -57,10 +56,10 @@ async fn of_queue(session: &Session, target: &str, live: &LiveQueue) -> Result<K
             "the management API did not show its type",
         )));
     };
-    let vhost = session.vhost();
     let api = session.api().await?;
-    let policies = match api.policies(vhost, false).await {
-        Ok(p) => listed(p),
+    let listings = PolicyListings::read(api, session.vhost()).await?;
+    let policies = match listings.policies {
+        Ok(p) => p,
         // Any management, monitoring or policymaker user may list them (3.10.8 and 4.3.6);
         // one the API refuses gets the effective policy the queue's object shows, seconds old
         // (a policy set in those seconds is not seen: docs/commands/dead-replay.md says so).
@@ -73,15 +72,7 @@ async fn of_queue(session: &Session, target: &str, live: &LiveQueue) -> Result<K
             )
             .await;
         }
-        Err(e) if e.kind.is_api() => return Ok(Known::Unknown(Unread::new(unread_why(e.kind)))),
-        Err(e) => return Err(e),
-    };
-    let operator = match api.policies(vhost, true).await {
-        Ok(p) => Some(listed(p)),
-        // Refused: what the queue last showed of its operator policy bounds the limits
-        // instead (see `plan::policies`).
-        Err(e) if e.kind.is_api() => None,
-        Err(e) => return Err(e),
+        Err(e) => return Ok(Known::Unknown(Unread::new(unread_why(e.kind)))),
     };
     let shown = match &live.effective_policy_definition {
         Some(Value::Object(d)) if live.operator_policy.as_deref().is_some_and(|n| n != "none") => {
@@ -89,7 +80,9 @@ async fn of_queue(session: &Session, target: &str, live: &LiveQueue) -> Result<K
         }
         _ => None,
     };
-    let operator = match &operator {
+    // Refused: what the queue last showed of its operator policy bounds the limits instead
+    // (see `plan::policies`).
+    let operator = match &listings.operators {
         Some(listed) => OperatorPolicies::Listed(listed),
         None => OperatorPolicies::AsShown(shown),
     };
@@ -150,18 +143,4 @@ fn unread_why(kind: Kind) -> &'static str {
     } else {
         "no management API"
     }
-}
-
-/// A vhost's policy listing as the pure core reads it.
-fn listed(found: Vec<NamedPolicy>) -> Vec<ListedPolicy> {
-    found
-        .into_iter()
-        .map(|p| ListedPolicy {
-            name: p.name,
-            pattern: p.policy.pattern.unwrap_or_default(),
-            apply_to: p.policy.apply_to.unwrap_or_else(|| "all".to_owned()),
-            priority: p.policy.priority.unwrap_or(0.0),
-            definition: p.policy.definition,
-        })
-        .collect()
 }

@@ -13,6 +13,7 @@ pub mod limits;
 pub mod message_size;
 pub mod peek;
 pub mod permissions;
+pub mod policies;
 mod probe;
 pub mod publish;
 pub mod queue_kind;

@@ -162,13 +162,26 @@ impl Session {
     ) -> Error {
         let user = &self.settings().amqp.username;
         let vhost = self.vhost();
-        let grant = crate::shell::rabbitmqctl(
-            vhost,
-            &["set_permissions", user, "CONFIGURE", "WRITE", "READ"],
-        )
-        .unwrap_or_else(|| "rabbitmqctl set_permissions -p VHOST USER CONFIGURE WRITE READ".into());
-        let list = crate::shell::rabbitmqctl("/", &["list_user_permissions", user])
-            .unwrap_or_else(|| "rabbitmqctl list_user_permissions USER".into());
+        let (grant, list) = match (
+            crate::shell::set_permissions_advice(vhost, user),
+            crate::shell::rabbitmqctl("/", &["list_user_permissions", user]),
+        ) {
+            (Some(grant), Some(list)) => (grant, list),
+            _ => {
+                return Error::new(
+                    Kind::AccessRefused,
+                    format!(
+                        "user {user:?} has no {permission} permission on {resource} in vhost \
+                         {vhost:?}: {why} ({reply})"
+                    ),
+                )
+                .with_hint(format!(
+                    "an administrator grants it with rabbitmqctl set_permissions for that \
+                     vhost and user, the {permission} pattern matching {resource} ({})",
+                    crate::shell::REREAD_CAVEAT
+                ));
+            }
+        };
         Error::new(
             Kind::AccessRefused,
             format!(
@@ -178,7 +191,9 @@ impl Session {
         )
         .with_hint(format!(
             "an administrator grants it with `{grant}`, the {permission} pattern matching \
-             {resource} (this replaces all three patterns: `{list}` shows the current ones)"
+             {resource} and the others as they are now (this replaces all three patterns: \
+             `{list}` shows the current ones; the placeholders make the command fail until \
+             they are filled in)"
         ))
     }
 }

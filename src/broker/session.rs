@@ -538,8 +538,7 @@ impl Session {
         )
         .with_hint(format!(
             "check the queue name, and the vhost in --url; `{}` lists the queues there",
-            crate::shell::rabbitmqctl(self.vhost(), &["list_queues", "name", "messages"])
-                .unwrap_or_else(|| "rabbitmqctl list_queues -p <vhost> name messages".to_owned())
+            crate::shell::list_queues_command(self.vhost())
         ))
     }
 

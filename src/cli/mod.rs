@@ -13,6 +13,7 @@ use std::path::PathBuf;
 use clap::parser::ValueSource;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
+use crate::dead::check::UntimedRule;
 use crate::dead::decode::Cause;
 use crate::dead::peek::QUORUM_AT_RISK;
 use crate::error::ExitCode;
@@ -405,7 +406,8 @@ pub enum DeadCommand {
     /// q.dead with a delivery limit (every one from RabbitMQ 4.0) is never peeked without
     /// --spend-delivery-budget, dead letters other consumers hold are not counted exactly, and a dead letter with neither a
     /// death time nor an envelope has no age (one that is older than the limit still crosses
-    /// it; --older-than 0s judges only the dead letters with an age). With filters, the count
+    /// it; each is named, and --untimed ignore judges the others, --untimed fail crosses on
+    /// them). With filters, the count
     /// and the age are those of the matching dead letters, read by the same whole peek.
     Check(DeadCheckArgs),
 
@@ -490,6 +492,13 @@ pub struct DeadCheckArgs {
     /// management API's statistics
     #[arg(long, value_name = "N/s")]
     pub max_rate: Option<String>,
+
+    /// What --max-age makes of dead letters with no time at all (no x-death, timestamp or
+    /// envelope; each is named): unknown (exit 11 unless crossed anyway), ignore (judge the
+    /// others), fail (crossed while any is there)
+    #[arg(long, value_name = "RULE", default_value = "unknown",
+        value_parser = clap::builder::PossibleValuesParser::new(UntimedRule::ALL.map(UntimedRule::as_str)))]
+    pub untimed: String,
 
     #[command(flatten)]
     pub filters: FilterArgs,

@@ -69,7 +69,9 @@ async fn check_all(session: &Session, s: &CheckSettings, output: Output) -> Resu
                 None => {}
             }
             if s.thresholds.max_age.is_some() {
-                measured.age = Some(oldest_age(session, q, s.peek, output).await?);
+                let (age, untimed) = oldest_age(session, q, s.peek, s.untimed, output).await?;
+                measured.age = Some(age);
+                measured.untimed = untimed;
             }
             "amqp"
         } else {
@@ -78,11 +80,13 @@ async fn check_all(session: &Session, s: &CheckSettings, output: Output) -> Resu
                 q,
                 &s.filter,
                 s.peek,
+                s.untimed,
                 "dead check with filters",
                 output,
             )
             .await?;
             measured.count = found.matched;
+            measured.untimed = Some(found.untimed);
             measured.not_counted = match found.not_read {
                 Some(0) => None,
                 n => Some(n),
@@ -113,6 +117,7 @@ async fn check_all(session: &Session, s: &CheckSettings, output: Output) -> Resu
             counted_by,
             held_elsewhere: held,
             oldest: measured.age,
+            untimed: measured.untimed.filter(|_| s.thresholds.max_age.is_some()),
             verdicts,
         });
     }

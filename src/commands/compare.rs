@@ -39,7 +39,7 @@ async fn run_in(
     mode: Mode,
     output: Output,
 ) -> Result<ExitCode> {
-    let inspector = Inspector::new(session, mode == Mode::Declare).await?;
+    let inspector = Inspector::new(session, mode == Mode::Declare, queues.len()).await?;
     let mut notes = Vec::new();
     if let Some(e) = &inspector.api_error {
         // Connect first: when AMQP fails too (a wrong password fails both), its error is the
@@ -82,7 +82,6 @@ async fn run_in(
         output.note(&format!("note: {note}"));
         notes.push(note);
     }
-    inspector.read_vhost(queues.len()).await?;
     // Through the API, logical queues are read and declared a few at a time, results kept in
     // order: a fleet's round trips overlap instead of adding up. What may end in a channel
     // error (the AMQP fallback's passive declares and probes, the configure check) runs one at
@@ -96,6 +95,10 @@ async fn run_in(
         .collect()
         .await;
     let inspected = inspected.into_iter().collect::<Result<Vec<_>>>()?;
+    for note in inspector.notes() {
+        output.note(&format!("note: {note}"));
+        notes.push(note);
+    }
     if mode == Mode::Declare {
         // Before creating anything: nothing is created for a logical queue unless all its
         // queues may be declared. (When all exist, the declares change nothing, and a refusal

@@ -42,7 +42,7 @@ pub(super) fn plan_entry(
         .as_ref()
         .is_some_and(|h| h.queues.iter().any(|p| p.status == Status::Drift));
     let status = overall(&plans, hold_drift);
-    let remedies = plan::remedies(&plans.iter().collect::<Vec<_>>(), vhost);
+    let remedies = plan::remedies(&plans.iter().collect::<Vec<_>>(), vhost, q);
     LogicalPlan {
         name: q.name.clone(),
         listed: true,
@@ -150,7 +150,7 @@ pub(super) async fn declare_one(
     } else {
         Status::InSync
     };
-    let remedies = plan::remedies(&plans, session.vhost());
+    let remedies = plan::remedies(&plans, session.vhost(), q);
     let code = exit_code(status);
     Ok((
         LogicalPlan {

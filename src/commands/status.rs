@@ -72,7 +72,7 @@ async fn run_in(
     scan: bool,
     output: Output,
 ) -> Result<ExitCode> {
-    let inspector = Inspector::new(session, false).await?;
+    let inspector = Inspector::new(session, false, queues.len()).await?;
     let mut notes = Vec::new();
     if let Some(e) = &inspector.api_error {
         // Connect first: when AMQP fails too (a wrong password fails both), its error is the
@@ -86,7 +86,6 @@ async fn run_in(
         output.note(&format!("note: {note}"));
         notes.push(note.clone());
     }
-    inspector.read_vhost(queues.len()).await?;
     let mut logical = Vec::new();
     for q in queues {
         let inspected = inspector.long_lived(q).await?;
@@ -165,6 +164,10 @@ async fn run_in(
             declare_command: queuey_command(&["declare", &q.name], q),
             verify_command: queuey_command(&["verify", &q.name], q),
         });
+    }
+    for note in inspector.notes() {
+        output.note(&format!("note: {note}"));
+        notes.push(note);
     }
     let report = StatusReport {
         source: inspector.source,

@@ -103,6 +103,7 @@ pub async fn print(
             q,
             &Filter::default(),
             PeekOptions::new(),
+            crate::dead::check::UntimedRule::Unknown,
             "status -o prometheus",
             output,
         )

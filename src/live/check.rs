@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use crate::broker::queue_kind::queue_kind;
 use crate::broker::session::{BrokerVersion, Session};
 use crate::clock::now_secs;
-use crate::dead::check::{AgeReading, Oldest};
+use crate::dead::check::{AgeReading, Oldest, Untimed, UntimedLetter, UntimedRule};
 use crate::dead::filter::Filter;
 use crate::dead::peek::PeekOptions;
 use crate::error::{Error, Result};
@@ -77,23 +77,28 @@ pub async fn oldest_age(
     session: &Session,
     queue: &QueueSettings,
     peek: PeekOptions,
+    untimed: UntimedRule,
     output: Output,
-) -> Result<AgeReading> {
+) -> Result<(AgeReading, Option<Untimed>)> {
     if is_quorum(session, queue).await == Some(true) && !peek.spend_delivery_budget {
-        return Ok(AgeReading::Unknown {
-            why: quorum_not_peeked_here(session).await,
-        });
+        return Ok((
+            AgeReading::Unknown {
+                why: quorum_not_peeked_here(session).await,
+            },
+            None,
+        ));
     }
     let found = scan(
         session,
         queue,
         &Filter::default(),
         peek,
+        untimed,
         "the age of the oldest dead letter",
         output,
     )
     .await?;
-    Ok(found.oldest)
+    Ok((found.oldest, Some(found.untimed)))
 }
 
 /// What a whole peek of `q.dead` found: the dead letters `filter` keeps, the oldest of their
@@ -105,16 +110,20 @@ pub struct Scan {
     /// when a stop signal ended it (`None`: some, how many the management API does not say).
     pub not_read: Option<u64>,
     pub oldest: AgeReading,
+    /// The dead letters read without a time, named, under the rule asked for.
+    pub untimed: Untimed,
     pub by_cause: BTreeMap<String, u64>,
 }
 
 /// Reads `q.dead` whole (a peek that returns everything in place). Refuses a quorum `q.dead`
-/// without `--spend-delivery-budget` (exit 2), naming `what` needs the scan.
+/// without `--spend-delivery-budget` (exit 2), naming `what` needs the scan. `untimed`: what
+/// the oldest age makes of the dead letters without a time.
 pub async fn scan(
     session: &Session,
     queue: &QueueSettings,
     filter: &Filter,
     peek: PeekOptions,
+    untimed: UntimedRule,
     what: &str,
     output: Output,
 ) -> Result<Scan> {
@@ -132,10 +141,14 @@ pub async fn scan(
     let mut oldest = Oldest::default();
     let read = with_dead_peek(session, &queue.dead_queue(), peek, async |p| {
         let progress = Progress::new(output, Some(p.target), "scanning");
-        while let Some((_, dl)) = next_matching(p, queue, filter, now, &progress).await? {
+        while let Some((d, dl)) = next_matching(p, queue, filter, now, &progress).await? {
             matched += 1;
             *by_cause.entry(dl.cause.as_str().to_owned()).or_default() += 1;
-            oldest.add(dl.age(now));
+            oldest.add(dl.age(now), || UntimedLetter {
+                position: d.position,
+                message_id: dl.message_id.clone(),
+                why: dl.untimed_why(&d.message.body, now),
+            });
         }
         progress.finish();
         // What the peek could not see may be older than all it read: messages others held
@@ -152,7 +165,8 @@ pub async fn scan(
         Ok(unread) => Ok(Scan {
             matched,
             not_read: unread,
-            oldest: oldest.reading(unread),
+            oldest: oldest.reading(unread, untimed),
+            untimed: oldest.untimed(untimed),
             by_cause,
         }),
         Err(e) => Err(explain_missing(session, queue, e).await),

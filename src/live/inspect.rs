@@ -14,17 +14,24 @@
 //! Hold queues are never declared, passively or not: a passive declare renews an idle classic
 //! queue's `x-expires` lease and would keep it alive for ever.
 //!
-//! Over a topology of many logical queues the API is read once: [`Inspector::read_vhost`] lists
-//! the vhost's queues (and, when a `q.dead` has policies, its policies) in pages, instead of three
-//! requests per logical queue, before `declare` changes anything.
+//! Over a topology of many logical queues the API is read once: [`Inspector::new`] lists the
+//! vhost's queues in one request, instead of three requests per logical queue, before `declare`
+//! changes anything.
+//!
+//! A queue's policies are computed from the vhost's policy listings, read once per run, as the
+//! broker applies them (`plan::policies`), never taken from the queue's object, which shows a
+//! new policy only at its next statistics emission: a `max-length` policy put on `q.dead` is
+//! drift the moment it exists.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
-use crate::broker::api::{LiveQueue, PolicyDefinition};
+use crate::broker::api::LiveQueue;
+use crate::broker::policies::PolicyListings;
 use crate::broker::session::{BrokerVersion, DeclareReply, Session};
 use crate::error::{Error, Kind, Result};
-use crate::plan::{self, ComputedQueue, ProbeOutcome, QueuePlan, Source};
+use crate::plan::policies::{Unevaluable, apply_listed_policies};
+use crate::plan::{self, ComputedQueue, LiveDefinition, ProbeOutcome, QueuePlan, Source};
 use crate::queue::QueueSettings;
 use crate::topology::{self, QueueType};
 
@@ -92,28 +99,25 @@ pub struct Inspector<'a> {
     pub api_error: Option<Error>,
     /// Whether the AMQP fallback may probe an existing queue with a declare (only `declare`).
     pub probe: bool,
-    /// The vhost's queues read in one listing, when [`Inspector::read_vhost`] found that cheaper.
+    /// The vhost's queues read in one listing, over two logical queues or more.
     snapshot: RefCell<Option<Snapshot>>,
     /// The type of a queue declared without `x-queue-type` in this vhost (its
     /// `default_queue_type`; classic where unset or unknown, as in the AMQP fallback).
     pub vhost_default: QueueType,
     /// What the vhost's default queue type changes, said once per run (`None`: classic).
     pub vhost_default_note: Option<String>,
+    /// The vhost's policy listings, read once per run when a queue first needs them.
+    policies: tokio::sync::OnceCell<PolicyListings>,
+    /// What the inspection could not see as the broker applies it now, said once each.
+    notes: RefCell<Vec<String>>,
 }
 
-/// One listing of a vhost: its queues by name, and its policies once a `q.dead` needs them.
-/// Read before anything is declared.
+/// One listing of a vhost: its queues by name, in order (the hold queues of `q` are one range
+/// of names). Read before anything is declared.
 #[derive(Default)]
 struct Snapshot {
-    queues: HashMap<String, LiveQueue>,
-    /// (operator policy?, name) -> definition; `None` until first needed.
-    policies: Option<HashMap<(bool, String), PolicyDefinition>>,
+    queues: BTreeMap<String, LiveQueue>,
 }
-
-/// Requests per logical queue without a listing: `q`, `q.dead`, the hold-queue search.
-const REQUESTS_PER_LOGICAL_QUEUE: u64 = 3;
-/// Queues per page of a listing.
-const LISTING_PAGE: u64 = 500;
 
 /// The note every command prints (and puts in its JSON) in the AMQP fallback; `probe` when
 /// the fallback probes existing queues with a declare (`declare` only).
@@ -131,14 +135,16 @@ pub fn fallback_note(api_error: &Error, hold_queues: bool, probe: bool, user: &s
             "{why}, so queuey fell back to AMQP: a passive declare for existence, then a declare \
              with the computed arguments that the broker accepts only when the queue is \
              equivalent. A drift found this way names only the first differing argument the \
-             broker reports; policies are not shown"
+             broker reports; policies cannot be seen (AMQP shows none), so a policy that makes \
+             q.dead drop its dead letters is not found"
         )
     } else {
         format!(
             "{why}, so queuey fell back to AMQP: a passive declare for existence and the ready \
              messages only. AMQP cannot read a queue's arguments, and this command never \
              declares a queue to probe them, so an existing queue is \"exists, not checked\" \
-             (`queuey declare` finds the first differing argument by declaring)"
+             (`queuey declare` finds the first differing argument by declaring); policies \
+             cannot be seen either (AMQP shows none)"
         )
     };
     if hold_queues {
@@ -167,7 +173,13 @@ impl<'a> Inspector<'a> {
     /// Uses the management API when it answers, else the AMQP fallback. A vhost the API does
     /// not know is an error (exit 5), not a plan to create everything. `probe`: the fallback
     /// may declare an existing queue to compare it (`declare` only; see the module docs).
-    pub async fn new(session: &'a Session, probe: bool) -> Result<Inspector<'a>> {
+    ///
+    /// Over `logical` logical queues, two or more, the vhost's queues are listed here, once,
+    /// before anything is declared: one request (only the columns compared), where reading
+    /// each logical queue costs three, one of them a search of the whole vhost for its hold
+    /// queues, as costly to the broker as the listing. The listing's answer says whether the
+    /// vhost exists, as the one-name page that asks it for a single logical queue does.
+    pub async fn new(session: &'a Session, probe: bool, logical: usize) -> Result<Inspector<'a>> {
         let fallback = |e: Error| Inspector {
             session,
             source: Source::AmqpProbe,
@@ -176,30 +188,46 @@ impl<'a> Inspector<'a> {
             snapshot: RefCell::new(None),
             vhost_default: QueueType::Classic,
             vhost_default_note: None,
+            policies: tokio::sync::OnceCell::new(),
+            notes: RefCell::new(Vec::new()),
         };
         match session.overview().await {
             Ok(_) => {}
             Err(e) if e.kind.is_api() => return Ok(fallback(e)),
             Err(e) => return Err(e),
         }
-        let exists = match session.api().await {
-            Ok(api) => api.vhost_exists(session.vhost()).await,
+        let vhost = session.vhost();
+        // Some(listing) when the vhost exists: the listing itself for a fleet.
+        let found: Result<Option<Option<Snapshot>>> = match session.api().await {
+            Ok(api) if logical >= 2 => api.queues(vhost).await.map(|listed| {
+                listed.map(|queues| {
+                    Some(Snapshot {
+                        queues: queues.into_iter().map(|q| (q.name.clone(), q)).collect(),
+                    })
+                })
+            }),
+            Ok(api) => api
+                .vhost_exists(vhost)
+                .await
+                .map(|exists| exists.then_some(None)),
             Err(e) => Err(e),
         };
-        match exists {
-            Ok(true) => {
+        match found {
+            Ok(Some(snapshot)) => {
                 let (vhost_default, vhost_default_note) = vhost_default(session).await?;
                 Ok(Inspector {
                     session,
                     source: Source::ManagementApi,
                     api_error: None,
                     probe,
-                    snapshot: RefCell::new(None),
+                    snapshot: RefCell::new(snapshot),
                     vhost_default,
                     vhost_default_note,
+                    policies: tokio::sync::OnceCell::new(),
+                    notes: RefCell::new(Vec::new()),
                 })
             }
-            Ok(false) => Err(Error::new(
+            Ok(None) => Err(Error::new(
                 Kind::AccessRefused,
                 format!(
                     "the vhost {:?} does not exist on RabbitMQ at {} (the management API at {} \
@@ -217,33 +245,6 @@ impl<'a> Inspector<'a> {
 
     pub fn uses_api(&self) -> bool {
         self.source == Source::ManagementApi
-    }
-
-    /// Before inspecting `logical` logical queues through the API: lists the whole vhost once
-    /// when that takes fewer requests than reading each queue (pages of 500 against three
-    /// requests per logical queue), so a fleet of thousands costs a few requests, and a single
-    /// queue in a vhost of thousands still costs three.
-    pub async fn read_vhost(&self, logical: usize) -> Result<()> {
-        if !self.uses_api() || logical < 2 {
-            return Ok(());
-        }
-        let api = self.session.api().await?;
-        let vhost = self.session.vhost();
-        let total = api.queue_count(vhost).await?;
-        if total.div_ceil(LISTING_PAGE) + 1 > REQUESTS_PER_LOGICAL_QUEUE * logical as u64 {
-            return Ok(());
-        }
-        let queues = api
-            .queues(vhost)
-            .await?
-            .into_iter()
-            .map(|q| (q.name.clone(), q))
-            .collect();
-        *self.snapshot.borrow_mut() = Some(Snapshot {
-            queues,
-            ..Snapshot::default()
-        });
-        Ok(())
     }
 
     /// A live queue: from the listing when there is one, else by its own request.
@@ -269,10 +270,8 @@ impl<'a> Inspector<'a> {
                 Source::ManagementApi => {
                     let live = self.live_queue(&computed.name).await?;
                     let mut definition = live.as_ref().map(LiveQueue::definition);
-                    if computed.role == plan::Role::Dead
-                        && let Some(d) = definition.as_mut()
-                    {
-                        d.applied_policies = self.read_policies(d).await;
+                    if let Some(d) = definition.as_mut() {
+                        self.apply_policies(&computed, d).await?;
                     }
                     let plan = plan::diff_queue(&computed, definition.as_ref());
                     Inspected {
@@ -296,73 +295,77 @@ impl<'a> Inspector<'a> {
         Ok(out)
     }
 
-    /// The policies applied to a queue, with their patterns and definitions where the API lets
-    /// queuey read them (a user without the policymaker tag gets names only, which is enough to
-    /// name them).
-    async fn read_policies(&self, live: &plan::LiveDefinition) -> Vec<plan::AppliedPolicy> {
-        let mut out = plan::applied_policies(live);
-        if out.is_empty() {
-            return out;
-        }
-        if self.snapshot.borrow().is_some() {
-            self.read_vhost_policies().await;
-            if let Some(policies) = self
-                .snapshot
-                .borrow()
-                .as_ref()
-                .and_then(|s| s.policies.as_ref())
-            {
-                for applied in &mut out {
-                    if let Some(found) = policies.get(&(applied.operator, applied.name.clone())) {
-                        applied.pattern = found.pattern.clone();
-                        applied.definition = Some(found.definition.clone());
-                    }
-                }
-            }
-            return out;
-        }
-        for applied in &mut out {
-            let Ok(api) = self.session.api().await else {
-                continue;
-            };
-            if let Ok(Some(found)) = api
-                .policy(self.session.vhost(), &applied.name, applied.operator)
-                .await
-            {
-                applied.pattern = found.pattern;
-                applied.definition = Some(found.definition);
-            }
-        }
-        out
+    /// What was noted while inspecting, each once, in the order found.
+    pub fn notes(&self) -> Vec<String> {
+        self.notes.borrow().clone()
     }
 
-    /// The vhost's policies and operator policies, once per listing. One the user may not read
-    /// (operator policies need the administrator tag) leaves its policies named only, as a
-    /// refused single read does.
-    async fn read_vhost_policies(&self) {
-        if self
-            .snapshot
-            .borrow()
-            .as_ref()
-            .is_none_or(|s| s.policies.is_some())
-        {
-            return;
+    fn note(&self, note: String) {
+        let mut notes = self.notes.borrow_mut();
+        if !notes.contains(&note) {
+            notes.push(note);
         }
-        let Ok(api) = self.session.api().await else {
-            return;
-        };
-        let vhost = self.session.vhost();
-        let mut policies = HashMap::new();
-        for operator in [false, true] {
-            if let Ok(found) = api.policies(vhost, operator).await {
-                for p in found {
-                    policies.insert((operator, p.name), p.policy);
+    }
+
+    /// `live`'s policies as the broker applies them now, from the vhost's policy listings (read
+    /// once per run). Where they cannot be listed or evaluated, the queue keeps what its object
+    /// showed, seconds old, and a `q.dead` says so in a note: the hazards a policy brings there
+    /// may be missed.
+    async fn apply_policies(
+        &self,
+        computed: &ComputedQueue,
+        live: &mut LiveDefinition,
+    ) -> Result<()> {
+        let listings = self
+            .policies
+            .get_or_try_init(|| async {
+                match self.session.api().await {
+                    Ok(api) => PolicyListings::read(api, self.session.vhost()).await,
+                    Err(e) if e.kind.is_api() => Ok(PolicyListings {
+                        policies: Err(e),
+                        operators: None,
+                    }),
+                    Err(e) => Err(e),
+                }
+            })
+            .await?;
+        let dead = computed.role == plan::Role::Dead;
+        let why = match &listings.policies {
+            Ok(policies) => {
+                match apply_listed_policies(
+                    live,
+                    &computed.name,
+                    policies,
+                    listings.operators.as_deref(),
+                ) {
+                    Ok(()) => {
+                        if dead && listings.operators.is_none() {
+                            self.note(
+                                "the management API did not list the operator policies (that \
+                                 needs the administrator tag): each q.dead's operator policy is \
+                                 the one its queue object showed, up to 5 s old, so one set in \
+                                 those seconds is not seen"
+                                    .to_owned(),
+                            );
+                        }
+                        return Ok(());
+                    }
+                    Err(Unevaluable(why)) => why,
                 }
             }
+            Err(e) => format!(
+                "the management API did not list the policies ({})",
+                e.message
+            ),
+        };
+        if dead {
+            self.note(format!(
+                "the policies of {:?} are those its queue object showed, up to 5 s old, so a \
+                 policy set in those seconds is not seen: {why}",
+                computed.name
+            ));
         }
-        if let Some(s) = self.snapshot.borrow_mut().as_mut() {
-            s.policies = Some(policies);
-        }
+        Ok(())
     }
 
     /// The AMQP fallback for one long-lived queue: a passive declare, then, only when the
@@ -409,13 +412,16 @@ impl<'a> Inspector<'a> {
     pub async fn hold_queues(&self, q: &QueueSettings, idle_since: bool) -> Result<Vec<LiveQueue>> {
         let listed: Option<Vec<LiveQueue>> = match self.snapshot.borrow().as_ref() {
             Some(s) if !idle_since => {
-                let mut found: Vec<LiveQueue> = s
+                // Every hold queue's name starts with `q` + the deferred suffix: one range of
+                // the ordered names, not a pass over the whole vhost per logical queue.
+                let prefix = format!("{}{}", q.name, q.options.deferred_suffix);
+                let found: Vec<LiveQueue> = s
                     .queues
-                    .values()
-                    .filter(|live| is_hold_queue_of(q, &live.name))
-                    .cloned()
+                    .range(prefix.clone()..)
+                    .take_while(|(name, _)| name.starts_with(&prefix))
+                    .filter(|(name, _)| is_hold_queue_of(q, name))
+                    .map(|(_, live)| live.clone())
                     .collect();
-                found.sort_by(|a, b| a.name.cmp(&b.name));
                 Some(found)
             }
             _ => None,

@@ -140,14 +140,12 @@ pub async fn missing_dead_queue(session: &Session, queue: &QueueSettings) -> Err
         MissingDeadQueue::Nothing if listed => format!(
             "no queue in vhost {vhost:?} has a name near {name:?}: check the name, and the \
              vhost in --url; `{}` lists the queues there",
-            crate::shell::rabbitmqctl(vhost, &["list_queues", "name", "messages"])
-                .unwrap_or_else(|| "rabbitmqctl list_queues -p <vhost> name messages".to_owned())
+            crate::shell::list_queues_command(vhost)
         ),
         MissingDeadQueue::Nothing => format!(
             "check the name, and the vhost in --url; `{}` lists the queues there (with the \
              management API on, queuey suggests the near names itself)",
-            crate::shell::rabbitmqctl(vhost, &["list_queues", "name", "messages"])
-                .unwrap_or_else(|| "rabbitmqctl list_queues -p <vhost> name messages".to_owned())
+            crate::shell::list_queues_command(vhost)
         ),
     };
     // Not through `sanitize`, which doubles backslashes: names here are `{:?}`-escaped, and

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::dead::check::{AgeReading, Verdict};
+use crate::dead::check::{AgeReading, Untimed, Verdict};
 use crate::duration::format_duration;
 use crate::error::Result;
 use crate::output::prometheus::{self, GaugeFamily, queue_labels};
@@ -29,6 +29,10 @@ pub struct QueueCheck {
     pub held_elsewhere: Option<crate::dead::peek::HeldElsewhere>,
     /// The oldest dead letter's age, when --max-age asked for it.
     pub oldest: Option<AgeReading>,
+    /// With --max-age, the dead letters the peek read without any time (`count`, the first
+    /// ten named by position, message id and why, and the `--untimed` rule applied); `null`
+    /// when q.dead was not read.
+    pub untimed: Option<Untimed>,
     pub verdicts: Vec<Verdict>,
     /// Whether any threshold is crossed.
     pub crossed: bool,
@@ -128,10 +132,18 @@ fn families(report: &CheckReport) -> Vec<GaugeFamily> {
         "1 when the dead-letter threshold could not be judged (its value unknown), else 0",
     );
     let mut limit = GaugeFamily::new("dead_check_limit", "The dead-letter threshold's limit");
+    let mut untimed = GaugeFamily::new(
+        "dead_letters_untimed",
+        "Dead letters in q.dead with no time at all (no x-death, timestamp or envelope), read \
+         with --max-age",
+    );
     for q in &report.queues {
         let labels = queue_labels(&report.vhost, &q.queue);
         // A lower bound is no sample, as an unknown value.
         count.add(labels.clone(), q.count_exact.then_some(q.count as f64));
+        if let Some(u) = &q.untimed {
+            untimed.add(labels.clone(), Some(u.count as f64));
+        }
         for v in &q.verdicts {
             let mut with = labels.clone();
             with.push(("threshold", v.threshold.to_owned()));
@@ -156,5 +168,5 @@ fn families(report: &CheckReport) -> Vec<GaugeFamily> {
             limit.add(with, Some(v.limit));
         }
     }
-    vec![count, age, at_least, rate, crossed, unknown, limit]
+    vec![count, age, at_least, rate, crossed, unknown, limit, untimed]
 }

@@ -1,7 +1,7 @@
 //! `dead check`'s settings: the thresholds, validated.
 
 use crate::cli::DeadCheckArgs;
-use crate::dead::check::Thresholds;
+use crate::dead::check::{Thresholds, UntimedRule};
 use crate::dead::filter::Filter;
 use crate::dead::peek::PeekOptions;
 use crate::duration::parse_duration;
@@ -17,6 +17,8 @@ pub struct CheckSettings {
     pub thresholds: Thresholds,
     pub filter: Filter,
     pub peek: PeekOptions,
+    /// What `--max-age` makes of dead letters with no time (`--untimed`).
+    pub untimed: UntimedRule,
 }
 
 pub fn check_settings(a: &DeadCheckArgs, file: Option<&TopologyFile>) -> Result<CheckSettings> {
@@ -57,5 +59,9 @@ pub fn check_settings(a: &DeadCheckArgs, file: Option<&TopologyFile>) -> Result<
         thresholds,
         filter: filter_from_args(&a.filters)?,
         peek: peek_options(&a.peek)?,
+        untimed: UntimedRule::ALL
+            .into_iter()
+            .find(|r| r.as_str() == a.untimed)
+            .unwrap_or_default(),
     })
 }

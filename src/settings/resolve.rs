@@ -1,6 +1,7 @@
 //! Flags over the topology file over queuey's defaults: each logical queue's settings merged,
 //! validated, and named by where each value came from.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use super::file::TopologyFile;
@@ -33,26 +34,26 @@ pub fn resolve_queues(
         selection.queues.clone()
     };
     let mut out: Vec<QueueSettings> = Vec::with_capacity(names.len());
+    let mut seen = std::collections::HashSet::new();
     for name in names {
-        if out.iter().any(|q| q.name == name) {
+        if !seen.insert(name.clone()) {
             continue;
         }
-        out.push(resolve_queue(&name, flags, file)?);
+        out.push(resolve_queue_with(&name, flags, file, Arc::default())?);
     }
-    // The queues named together are each other's siblings too, with their settings as
-    // resolved (flags included), over the file's.
-    let named: Vec<Sibling> = out
-        .iter()
-        .map(|q| Sibling {
-            name: q.name.clone(),
-            options: q.options.clone(),
-        })
+    // One list for all of them: the file's queues, and the queues named together with their
+    // settings as resolved (flags included) over the file's.
+    let mut siblings: Vec<Sibling> = file_siblings(file, None)
+        .into_iter()
+        .filter(|s| !seen.contains(&s.name))
         .collect();
+    siblings.extend(out.iter().map(|q| Sibling {
+        name: q.name.clone(),
+        options: q.options.clone(),
+    }));
+    let siblings = Arc::new(siblings);
     for q in &mut out {
-        q.siblings
-            .retain(|s| !named.iter().any(|n| n.name == s.name));
-        q.siblings
-            .extend(named.iter().filter(|n| n.name != q.name).cloned());
+        q.siblings = Arc::clone(&siblings);
     }
     Ok(out)
 }
@@ -60,7 +61,7 @@ pub fn resolve_queues(
 /// The topology file's logical queues other than `except`, with the suffixes that name their
 /// queues: the file's entry over its `[defaults]` over the library's (flags are for the queues
 /// a command names; an empty suffix, refused when that queue is resolved, counts as unset).
-fn file_siblings(file: Option<&TopologyFile>, except: &str) -> Vec<Sibling> {
+fn file_siblings(file: Option<&TopologyFile>, except: Option<&str>) -> Vec<Sibling> {
     let Some(file) = file else {
         return Vec::new();
     };
@@ -73,7 +74,7 @@ fn file_siblings(file: Option<&TopologyFile>, except: &str) -> Vec<Sibling> {
     };
     file.queues
         .iter()
-        .filter(|(name, _)| name != except)
+        .filter(|(name, _)| Some(name.as_str()) != except)
         .map(|(name, entry)| Sibling {
             name: name.clone(),
             options: RabbitMqOptions {
@@ -104,6 +105,17 @@ pub fn resolve_queue(
     name: &str,
     flags: &QueueSettingsArgs,
     file: Option<&TopologyFile>,
+) -> Result<QueueSettings> {
+    let siblings = Arc::new(file_siblings(file, Some(name)));
+    resolve_queue_with(name, flags, file, siblings)
+}
+
+/// [`resolve_queue`] with the topology's logical queues given.
+fn resolve_queue_with(
+    name: &str,
+    flags: &QueueSettingsArgs,
+    file: Option<&TopologyFile>,
+    siblings: Arc<Vec<Sibling>>,
 ) -> Result<QueueSettings> {
     let entry = file.and_then(|f| f.entry(name));
     let file_label = |table: &str, key: &str| {
@@ -303,7 +315,7 @@ pub fn resolve_queue(
     });
     Ok(QueueSettings {
         unlisted,
-        siblings: file_siblings(file, name),
+        siblings,
         name: name.to_owned(),
         config: QueueConfig {
             message_ttl,
@@ -339,6 +351,7 @@ mod tests {
         let names = |q: &QueueSettings| -> Vec<(String, String, String)> {
             q.siblings
                 .iter()
+                .filter(|s| s.name != q.name)
                 .map(|s| {
                     (
                         s.name.clone(),

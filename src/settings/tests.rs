@@ -266,7 +266,7 @@ fn no_flag_and_no_file_is_the_librarys_default_queue() {
             config: crate::topology::QueueConfig::default(),
             options: crate::topology::RabbitMqOptions::default(),
             unlisted: None,
-            siblings: Vec::new(),
+            siblings: Default::default(),
         }
     );
 }

@@ -1123,6 +1123,33 @@ pub fn assert_ids_at_least(
     dup
 }
 
+/// Runs a command line as a user pastes it into a shell on the broker's machine, aimed at the
+/// test broker: the queuey binary on the PATH, and a `rabbitmqctl` that is the test broker's
+/// own CLI talking to its node (the root's for a 4.x broker: the machine's cannot reach it).
+pub fn paste(command_line: &str) -> Output {
+    let bin_dir = assert_cmd::cargo::cargo_bin("queuey")
+        .parent()
+        .unwrap()
+        .to_owned();
+    let path = format!(
+        "{}:{}:{}",
+        bin_dir.display(),
+        rabbitmq::cli_dir().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let dir = tempfile::tempdir().unwrap();
+    std::process::Command::new("sh")
+        .args(["-c", command_line])
+        .env_clear()
+        .env("PATH", path)
+        .env("QUEUEY_URL", test_url())
+        .env("QUEUEY_API_URL", test_api_url())
+        .current_dir(dir.path())
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap()
+}
+
 pub fn run(args: &[&str]) -> Output {
     let (mut cmd, _dir) = queuey();
     cmd.args(args).output().expect("queuey runs")

@@ -744,14 +744,113 @@ fn a_dead_letter_without_a_time_at_the_head_never_makes_the_age_gate_hold() {
         "{g:#?}"
     );
 
-    // Judged on the dead letters with an age only, as the note says: holds.
+    // Judged on the dead letters with an age only, as a filter: holds.
     let out = check(&[q, "--max-age", "3d", "--older-than", "0s"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+
+    // The one without a time is named: its position, message id (none) and why.
+    let out = check(&[q, "--max-age", "3d", "-o", "json"]);
+    let untimed = json(&out)["queues"][0]["untimed"].clone();
+    assert_eq!(
+        (
+            &untimed["count"],
+            &untimed["rule"],
+            &untimed["dead_letters"][0]["position"]
+        ),
+        (&1.into(), &"unknown".into(), &1.into()),
+        "{untimed:#}"
+    );
+    let why = untimed["dead_letters"][0]["why"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(why.starts_with("the body is not JSON, no x-death"), "{why}");
+    // --untimed ignore: the others judged alone, and it holds (0), the untimed one still named.
+    let out = check(&[q, "--max-age", "3d", "--untimed", "ignore", "-o", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v = age_verdict(&json(&out));
+    assert_eq!(
+        (&v["crossed"], &v["unknown"]),
+        (&false.into(), &false.into()),
+        "{v}"
+    );
+    assert!(
+        v["value"]
+            .as_f64()
+            .is_some_and(|a| a >= TWO_DAYS.as_secs_f64()),
+        "{v}"
+    );
+    assert!(
+        v["note"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("position 1"),
+        "{v}"
+    );
+    // ... and still crosses on the others.
+    let out = check(&[q, "--max-age", "1h", "--untimed", "ignore"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    // --untimed fail: crossed while it is there (1), said in the gauges too.
+    let out = check(&[
+        q,
+        "--max-age",
+        "3d",
+        "--untimed",
+        "fail",
+        "-o",
+        "prometheus",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let g = gauges(&out, &vhost, q);
+    let at = |family: &str| g.get(&(family.to_owned(), "max-age".to_owned())).copied();
+    assert_eq!(at("queuey_dead_check_crossed"), Some(1.0), "{g:#?}");
+    assert_eq!(
+        g.get(&("queuey_dead_letters_untimed".to_owned(), String::new()))
+            .copied(),
+        Some(1.0),
+        "{g:#?}"
+    );
     assert_eq!(
         broker.bodies(&app.dead),
         before,
         "every look returned them in place"
     );
+}
+
+/// A dead letter whose body is not an envelope, stamped by the broker when it reached q.dead
+/// (the `timestamp_in_ms` header of RabbitMQ's timestamp interceptor, 3.12 and later, or of
+/// the rabbitmq_message_timestamp plugin before), is aged from that stamp: no longer untimed.
+#[test]
+fn the_brokers_timestamp_header_ages_a_dead_letter_that_is_not_an_envelope() {
+    let broker = Broker::connect();
+    let q = broker.queue_name("stamped");
+    let dead = format!("{q}.dead");
+    broker.track_queue(&dead);
+    broker.declare(&dead, lapin::types::FieldTable::default());
+    let stamp = i64::try_from(epoch_ms_ago(TWO_DAYS)).expect("fits");
+    let headers = crate::common::table(vec![(
+        "timestamp_in_ms",
+        lapin::types::AMQPValue::LongLongInt(stamp),
+    )]);
+    broker.publish(&dead, &[MALFORMED_BODY], Some(headers));
+    broker.wait_for_count(&dead, 1);
+    let out = check(&[&q, "--max-age", "1h", "-o", "json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let doc = json(&out);
+    let oldest = &doc["queues"][0]["oldest"];
+    assert_eq!(
+        (&oldest["kind"], &oldest["since"]),
+        (&"known".into(), &"death".into()),
+        "{doc:#}"
+    );
+    assert!(
+        oldest["seconds"]
+            .as_u64()
+            .is_some_and(|s| s >= TWO_DAYS.as_secs()),
+        "{doc:#}"
+    );
+    assert_eq!(doc["queues"][0]["untimed"]["count"], 0, "{doc:#}");
+    let out = check(&[&q, "--max-age", "3d"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }
 
 /// `status -o prometheus` agrees with `verify`, on 3.10.8 and 4.3.6 alike (the rule is the

@@ -6,12 +6,11 @@
 //! with a deadline, or not relied on.
 
 use std::fs;
-use std::process::{Output, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::common::{
-    Broker, code, dead_letters, eventually, json, long_str, queuey_in, run, stderr, stdout, table,
-    unique, url_for,
+    Broker, code, dead_letters, eventually, json, long_str, paste, queuey_in, run, stderr, stdout,
+    table, unique, url_for,
 };
 use lapin::types::{AMQPValue, FieldTable};
 use serde_json::{Value, json as j};
@@ -1298,33 +1297,6 @@ fn suggested_command(text: &str) -> String {
     rest[..rest.find('`').expect("closing backtick")].to_owned()
 }
 
-/// Runs a command line as a user pastes it into a shell on the broker's machine, aimed at the
-/// test broker: the queuey binary on the PATH, and a `rabbitmqctl` that is the test broker's
-/// own CLI talking to its node (the root's for a 4.x broker: the machine's cannot reach it).
-fn paste(command_line: &str) -> Output {
-    let bin_dir = assert_cmd::cargo::cargo_bin("queuey")
-        .parent()
-        .unwrap()
-        .to_owned();
-    let path = format!(
-        "{}:{}:{}",
-        bin_dir.display(),
-        crate::common::rabbitmq::cli_dir().display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
-    let dir = tempfile::tempdir().unwrap();
-    std::process::Command::new("sh")
-        .args(["-c", command_line])
-        .env_clear()
-        .env("PATH", path)
-        .env("QUEUEY_URL", crate::common::test_url())
-        .env("QUEUEY_API_URL", crate::common::test_api_url())
-        .current_dir(dir.path())
-        .stdin(Stdio::null())
-        .output()
-        .unwrap()
-}
-
 /// Item 5: a missing queue's answer suggests the names that exist and the command that fixes
 /// it, and each suggested command works when pasted.
 #[test]
@@ -1804,10 +1776,12 @@ fn a_dead_letter_queue_that_destroys_its_letters_is_drift() {
                 err.lines().any(|l| l.trim() == command),
                 "{command} on a line of its own in:\n{err}"
             );
+            // Clear the policy, or recreate q.dead keeping its dead letters (archive, delete,
+            // declare, restore: one line).
             assert!(
                 command.starts_with("rabbitmqctl clear_policy ")
                     || command.starts_with("rabbitmqctl clear_operator_policy ")
-                    || command.starts_with("rabbitmqctl delete_queue "),
+                    || command.starts_with("queuey dead purge "),
                 "{command}"
             );
             let out = paste(&command);
@@ -1835,6 +1809,113 @@ fn a_dead_letter_queue_that_destroys_its_letters_is_drift() {
     crate::common::eventually("every q.dead in sync", Duration::from_secs(30), || {
         (code(&verify_all(true)) == 0).then_some(())
     });
+}
+
+/// A policy put on q.dead is drift the moment it exists, and its clearing is seen at once
+/// too: verify computes q.dead's policies from the vhost's policy listings as the broker
+/// applies them, not from the queue object, which shows them at its next statistics emission
+/// (seconds later: a CI gate run in between passed a `max-length` on q.dead). On 3.10 and 4.3.
+#[test]
+fn a_policy_on_q_dead_is_drift_at_once_and_so_is_its_clearing() {
+    let broker = Broker::connect();
+    let q = logical(&broker, "policy-now");
+    let dead = format!("{q}.dead");
+    let out = run(&["declare", &q]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let verify = || {
+        let out = run(&["verify", &q, "-o", "json"]);
+        (code(&out), json(&out))
+    };
+    assert_eq!(verify().0, 0);
+
+    let policy = unique("maxlen-now");
+    broker.set_policy(&policy, &exact(&dead), j!({"max-length": 5}), false);
+    let operator = unique("ttl-now");
+    broker.set_policy(&operator, &exact(&dead), j!({"message-ttl": 60_000}), true);
+    // At once, no polling: the first run after the policies were set.
+    let (code_now, doc) = verify();
+    assert_eq!(code_now, 1, "{doc:#}");
+    let diffs = dead_differences(&doc, &q);
+    let by = |field: &str| {
+        diffs
+            .iter()
+            .find(|d| d["field"] == field)
+            .unwrap_or_else(|| panic!("{field} in {diffs:?}"))
+            .clone()
+    };
+    let (maxlen, ttl) = (by("max-length"), by("message-ttl"));
+    assert_eq!(
+        (&maxlen["kind"], &maxlen["live"], &maxlen["policies"][0]),
+        (
+            &j!("policy"),
+            &j!(5),
+            &j!({"name": policy, "operator": false})
+        ),
+        "{maxlen}"
+    );
+    assert_eq!(
+        (&ttl["kind"], &ttl["live"], &ttl["policies"][0]),
+        (
+            &j!("policy"),
+            &j!(60_000),
+            &j!({"name": operator, "operator": true})
+        ),
+        "{ttl}"
+    );
+    // Its remedies clear them; pasted, they work, and verify is in sync at once again.
+    let commands = remedy_commands(&doc, &q);
+    assert_eq!(commands.len(), 2, "{commands:?}");
+    for command in &commands {
+        let out = paste(command);
+        assert!(out.status.success(), "{command}: {}", stderr(&out));
+    }
+    let (code_now, doc) = verify();
+    assert_eq!(code_now, 0, "{doc:#}");
+}
+
+/// A q.dead of another type than the vhost gives it (a quorum q.dead in a classic vhost) is
+/// drift for ever: no setting covers q.dead's type, and declare creates no q beside it. Its
+/// remedy keeps the dead letters: archived, q.dead deleted, declared again with q, restored;
+/// pasted as printed, it works, on 3.10 and 4.3.
+#[test]
+fn a_q_dead_of_the_wrong_type_is_recreated_by_its_remedy_keeping_its_dead_letters() {
+    let broker = Broker::connect();
+    let q = logical(&broker, "wrong-type");
+    let dead = format!("{q}.dead");
+    broker.declare(&dead, table(vec![("x-queue-type", long_str("quorum"))]));
+    let bodies: [&[u8]; 3] = [b"one", b"not json", b"three"];
+    broker.publish(&dead, &bodies, None);
+    broker.wait_for_count(&dead, 3);
+
+    let out = run(&["verify", &q, "-o", "json"]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let doc = json(&out);
+    assert!(
+        queue_of(&doc, &q, &dead)["differences"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|d| d["field"] == "type"),
+        "{doc:#}"
+    );
+    assert_eq!(queue_of(&doc, &q, &q)["status"], "create", "{doc:#}");
+    let remedies = doc["logical_queues"][0]["remedies"].to_string();
+    assert!(!remedies.contains("change the settings"), "{remedies}");
+    let commands = remedy_commands(&doc, &q);
+    assert_eq!(commands.len(), 1, "{commands:?}");
+    let out = paste(&commands[0]);
+    assert!(
+        out.status.success(),
+        "{}: {}{}",
+        commands[0],
+        stdout(&out),
+        stderr(&out)
+    );
+    let out = run(&["verify", &q, "-o", "json"]);
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    let mut kept = broker.bodies(&dead);
+    kept.sort();
+    assert_eq!(kept, ["not json", "one", "three"]);
 }
 
 /// The first remedy command of the first drifted logical queue in a declare/verify report.

@@ -212,10 +212,10 @@ proptest! {
                 config: QueueConfig::default(),
                 options: o.clone(),
                 unlisted: None,
-                siblings: names
+                siblings: std::sync::Arc::new(names
                     .iter()
                     .map(|n| Sibling { name: n.clone(), options: o.clone() })
-                    .collect(),
+                    .collect()),
             };
             let claimed = |n: &str| {
                 topology::parse_deferred_queue_name(q, n, &o) != Ok(None)

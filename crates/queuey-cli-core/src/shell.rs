@@ -163,9 +163,67 @@ pub fn add_user_tag_advice(user: &str, tag: &str) -> String {
     )
 }
 
+/// `rabbitmqctl list_queues [-p VHOST] name messages`; for a vhost the Debian wrapper would
+/// read again (see [`REREAD_CAVEAT`]), the same run as the rabbitmq user, whose words the
+/// wrapper passes on unread.
+pub fn list_queues_command(vhost: &str) -> String {
+    let words = ["list_queues", "name", "messages"];
+    rabbitmqctl(vhost, &words).unwrap_or_else(|| {
+        command_line(&[
+            "sudo",
+            "-u",
+            "rabbitmq",
+            "rabbitmqctl",
+            words[0],
+            "-p",
+            vhost,
+            words[1],
+            words[2],
+        ])
+    })
+}
+
+/// `rabbitmqctl set_permissions [-p VHOST] USER <configure> <write> <read>`: the vhost and user
+/// filled in, the three patterns placeholders. `set_permissions` replaces all three, and
+/// queuey cannot read the current ones (that needs the administrator tag), so the operator
+/// writes them in; pasted unedited, the shell refuses the `<` and nothing changes. `None` for
+/// a name the Debian wrapper would read again (see [`REREAD_CAVEAT`]).
+pub fn set_permissions_advice(vhost: &str, user: &str) -> Option<String> {
+    rabbitmqctl(vhost, &["set_permissions", user])
+        .map(|c| format!("{c} <configure> <write> <read>"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_permissions_advice_names_vhost_and_user_and_cannot_run_unedited() {
+        let advice = set_permissions_advice("prod eu", "ci bot").unwrap();
+        assert_eq!(
+            advice,
+            "rabbitmqctl set_permissions -p 'prod eu' 'ci bot' <configure> <write> <read>"
+        );
+        let out = std::process::Command::new("sh")
+            .args(["-c", &advice.replacen("rabbitmqctl", "echo RAN", 1)])
+            .current_dir(std::env::temp_dir())
+            .output()
+            .expect("sh");
+        assert!(!out.status.success(), "{out:?}");
+        assert!(
+            !String::from_utf8_lossy(&out.stdout).contains("RAN"),
+            "{out:?}"
+        );
+        assert_eq!(set_permissions_advice("/", "a$b"), None);
+        assert_eq!(
+            list_queues_command("/"),
+            "rabbitmqctl list_queues name messages"
+        );
+        assert_eq!(
+            list_queues_command("v$x"),
+            "sudo -u rabbitmq rabbitmqctl list_queues -p 'v$x' name messages"
+        );
+    }
 
     #[test]
     fn the_tag_advice_keeps_the_current_tags_and_cannot_run_unedited() {

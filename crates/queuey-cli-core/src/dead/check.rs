@@ -71,12 +71,98 @@ impl AgeReading {
     }
 }
 
-/// The oldest age among the dead letters of one read of `q.dead`, and how many had none.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// The oldest age among the dead letters of one read of `q.dead`, and those that had none.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Oldest {
     oldest: Option<(u64, AgeFrom)>,
     /// Read, and with no time at all (no death time, no envelope).
     without_time: u64,
+    /// The first [`UNTIMED_NAMED`] of them, named.
+    untimed: Vec<UntimedLetter>,
+}
+
+/// What `dead check --untimed` makes of a dead letter with no time at all (no `x-death` time,
+/// no `timestamp` property or `timestamp_in_ms` header, no envelope): its age cannot be known.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum UntimedRule {
+    /// The oldest age is known only from below: it can be crossed, never hold (exit 11).
+    #[default]
+    Unknown,
+    /// The dead letters with a time are judged alone; those without are named, not aged.
+    Ignore,
+    /// A dead letter without a time crosses `--max-age` (exit 1) until it is taken out.
+    Fail,
+}
+
+impl UntimedRule {
+    pub const ALL: [UntimedRule; 3] =
+        [UntimedRule::Unknown, UntimedRule::Ignore, UntimedRule::Fail];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            UntimedRule::Unknown => "unknown",
+            UntimedRule::Ignore => "ignore",
+            UntimedRule::Fail => "fail",
+        }
+    }
+}
+
+/// How many dead letters without a time a check names (it counts them all).
+pub const UNTIMED_NAMED: usize = 10;
+
+/// A dead letter with no time, named: where it sits, its message id, and why it has no time.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct UntimedLetter {
+    /// Its position in `q.dead` (1: the head), as `dead ls` and `dead show` number them.
+    pub position: u64,
+    pub message_id: Option<String>,
+    /// Why it has no time, in words: `the body is not JSON, no x-death, no timestamp`.
+    pub why: String,
+}
+
+/// The dead letters of a read with no time, and what the check made of them.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Untimed {
+    /// How many were read.
+    pub count: u64,
+    /// The first [`UNTIMED_NAMED`] of them.
+    pub dead_letters: Vec<UntimedLetter>,
+    pub rule: UntimedRule,
+}
+
+impl Untimed {
+    /// `positions 1 and 3: the body is not JSON, ...; position 7 (message id "a1"): ...`:
+    /// the named ones grouped by why, and how many more.
+    pub fn named(&self) -> String {
+        let mut groups: Vec<(&str, Vec<String>)> = Vec::new();
+        for d in &self.dead_letters {
+            let item = match &d.message_id {
+                Some(id) => format!("{} (message id {id:?})", d.position),
+                None => d.position.to_string(),
+            };
+            match groups.iter_mut().find(|(why, _)| *why == d.why) {
+                Some((_, items)) => items.push(item),
+                None => groups.push((&d.why, vec![item])),
+            }
+        }
+        let mut out: Vec<String> = groups
+            .into_iter()
+            .map(|(why, items)| {
+                let list = match items.split_last() {
+                    Some((last, [])) => format!("position {last}"),
+                    Some((last, rest)) => format!("positions {} and {last}", rest.join(", ")),
+                    None => String::new(),
+                };
+                format!("{list}: {why}")
+            })
+            .collect();
+        let more = self.count.saturating_sub(self.dead_letters.len() as u64);
+        if more > 0 {
+            out.push(format!("{more} more"));
+        }
+        out.join("; ")
+    }
 }
 
 /// The words of an [`AgeFrom`] in `since`.
@@ -92,10 +178,8 @@ pub fn gaps(without_time: u64, not_read: Option<u64>) -> String {
     let mut out = Vec::new();
     match without_time {
         0 => {}
-        1 => out.push("1 dead letter has no time (no x-death, timestamp or envelope)".to_owned()),
-        n => out.push(format!(
-            "{n} dead letters have no time (no x-death, timestamp or envelope)"
-        )),
+        1 => out.push("1 dead letter has no time".to_owned()),
+        n => out.push(format!("{n} dead letters have no time")),
     }
     match not_read {
         Some(0) => {}
@@ -115,27 +199,48 @@ pub fn gaps(without_time: u64, not_read: Option<u64>) -> String {
 /// The way out, where dead letters without a time keep the age from being known.
 fn judge_others(without_time: u64) -> &'static str {
     if without_time > 0 {
-        "; --older-than 0s judges those with an age"
+        "; --untimed ignore judges those with an age, --untimed fail counts those without as \
+         crossing"
     } else {
         ""
     }
 }
 
 impl Oldest {
-    /// Counts one dead letter read, with its age (`DeadLetter::age`), `None` when it has none.
-    pub fn add(&mut self, age: Option<(u64, AgeFrom)>) {
+    /// Counts one dead letter read, with its age (`DeadLetter::age`); `None` when it has none,
+    /// and then `untimed` names it (called for the first [`UNTIMED_NAMED`] only).
+    pub fn add(&mut self, age: Option<(u64, AgeFrom)>, untimed: impl FnOnce() -> UntimedLetter) {
         match age {
             Some(a) if self.oldest.is_none_or(|o| a.0 > o.0) => self.oldest = Some(a),
             Some(_) => {}
-            None => self.without_time += 1,
+            None => {
+                self.without_time += 1;
+                if self.untimed.len() < UNTIMED_NAMED {
+                    self.untimed.push(untimed());
+                }
+            }
+        }
+    }
+
+    /// The dead letters read without a time, under `rule`.
+    pub fn untimed(&self, rule: UntimedRule) -> Untimed {
+        Untimed {
+            count: self.without_time,
+            dead_letters: self.untimed.clone(),
+            rule,
         }
     }
 
     /// What the read says of the oldest age; `not_read`: dead letters the read could not see
     /// (held unacknowledged by other consumers, or left when a stop signal ended it; `None`:
-    /// some, how many unknown).
-    pub fn reading(&self, not_read: Option<u64>) -> AgeReading {
-        let without_time = self.without_time;
+    /// some, how many unknown). Under [`UntimedRule::Ignore`] the dead letters without a time
+    /// are left out: the age is that of the others.
+    pub fn reading(&self, not_read: Option<u64>, rule: UntimedRule) -> AgeReading {
+        let without_time = if rule == UntimedRule::Ignore {
+            0
+        } else {
+            self.without_time
+        };
         match (self.oldest, without_time + not_read.unwrap_or(1)) {
             (None, 0) => AgeReading::Empty,
             (Some((seconds, from)), 0) => AgeReading::Known {
@@ -190,6 +295,9 @@ pub struct Measured {
     /// does not give yet; `None` when the count missed none.
     pub not_counted: Option<Option<u64>>,
     pub age: Option<AgeReading>,
+    /// The dead letters the age's read found without a time (with the rule for them), when
+    /// it read any.
+    pub untimed: Option<Untimed>,
     /// Dead letters per second, and where the figure comes from; `Err` says why it is unknown.
     pub rate: Option<Result<(f64, String), String>>,
 }
@@ -201,7 +309,11 @@ pub fn judge(t: &Thresholds, m: &Measured) -> Vec<Verdict> {
         out.push(judge_count(limit, m));
     }
     if let Some(limit) = t.max_age {
-        out.push(judge_age(limit, m.age.as_ref()));
+        out.push(judge_untimed(
+            judge_age(limit, m.age.as_ref()),
+            m.untimed.as_ref(),
+            m.age.as_ref(),
+        ));
     }
     if let Some(limit) = t.max_rate {
         let (value, note) = match &m.rate {
@@ -287,6 +399,44 @@ fn judge_count(limit: u64, m: &Measured) -> Verdict {
             )),
         ),
     }
+}
+
+/// The age's verdict under `--untimed`, naming the dead letters without a time: `fail`
+/// crosses it while any is there, `ignore` keeps the verdict of the others and says what it
+/// left out, `unknown` (the default) keeps the verdict of [`judge_age`].
+fn judge_untimed(mut v: Verdict, untimed: Option<&Untimed>, age: Option<&AgeReading>) -> Verdict {
+    let Some(u) = untimed.filter(|u| u.count > 0) else {
+        return v;
+    };
+    let some = if u.count == 1 {
+        "1 dead letter has no time".to_owned()
+    } else {
+        format!("{} dead letters have no time", u.count)
+    };
+    let note = v.note.take().unwrap_or_default();
+    match u.rule {
+        UntimedRule::Fail => {
+            v.crossed = true;
+            v.unknown = false;
+            v.value = age.and_then(AgeReading::at_least).map(|s| s as f64);
+            v.note = Some(format!("{some} (--untimed fail): {}", u.named()));
+        }
+        UntimedRule::Ignore => {
+            let note = if note == "no dead letters" {
+                "no dead letter with a time"
+            } else {
+                &note
+            };
+            v.note = Some(format!(
+                "{note}; {some}, left out (--untimed ignore): {}",
+                u.named()
+            ));
+        }
+        UntimedRule::Unknown => {
+            v.note = Some(format!("{note}; without a time: {}", u.named()));
+        }
+    }
+    v
 }
 
 /// `--max-age`: crossed when the oldest age is above the limit, which a lower bound can prove
@@ -478,12 +628,21 @@ mod tests {
     }
 
     fn read(ages: &[Option<u64>], unread: u64) -> Measured {
+        read_under(ages, unread, UntimedRule::Unknown)
+    }
+
+    fn read_under(ages: &[Option<u64>], unread: u64, rule: UntimedRule) -> Measured {
         let mut oldest = Oldest::default();
-        for a in ages {
-            oldest.add(a.map(|s| (s, AgeFrom::Enqueued)));
+        for (i, a) in ages.iter().enumerate() {
+            oldest.add(a.map(|s| (s, AgeFrom::Enqueued)), || UntimedLetter {
+                position: i as u64 + 1,
+                message_id: Some(format!("m{}", i + 1)),
+                why: "the body is not JSON".to_owned(),
+            });
         }
         Measured {
-            age: Some(oldest.reading(Some(unread))),
+            age: Some(oldest.reading(Some(unread), rule)),
+            untimed: Some(oldest.untimed(rule)),
             ..Measured::default()
         }
     }
@@ -520,8 +679,9 @@ mod tests {
         let note = v.note.unwrap_or_default();
         assert_eq!(
             note,
-            "unknown: the others are at most 10s old, but 1 dead letter has no time (no \
-             x-death, timestamp or envelope); --older-than 0s judges those with an age"
+            "unknown: the others are at most 10s old, but 1 dead letter has no time; --untimed \
+             ignore judges those with an age, --untimed fail counts those without as crossing; \
+             without a time: position 1 (message id \"m1\"): the body is not JSON"
         );
         // Nothing but dead letters without a time.
         let m = read(&[None, None], 0);
@@ -533,7 +693,7 @@ mod tests {
         assert!(
             v.note.as_deref().is_some_and(|n| n
                 .contains("2 dead letters held by other consumers were not read")
-                && !n.contains("--older-than")),
+                && !n.contains("--untimed")),
             "{v:?}"
         );
         assert!(age(&read(&[Some(7200)], 2), 3600).crossed);
@@ -541,5 +701,63 @@ mod tests {
             age(&read(&[], 3), 3600).unknown,
             "all of them held elsewhere"
         );
+    }
+
+    /// `--untimed`: the dead letters without a time are named (position, message id, why) under
+    /// every rule; `ignore` judges the others alone, `fail` crosses while any is there, and the
+    /// default never says "holds" for them.
+    #[test]
+    fn untimed_dead_letters_are_named_and_judged_by_the_rule() {
+        let ages = [Some(10), None, Some(20), None];
+        let v = age(&read_under(&ages, 0, UntimedRule::Unknown), 3600);
+        assert!(v.unknown && !v.crossed, "{v:?}");
+        let note = v.note.unwrap_or_default();
+        assert!(
+            note.contains(
+                "positions 2 (message id \"m2\") and 4 (message id \"m4\"): the body is not JSON"
+            ),
+            "{note}"
+        );
+
+        let v = age(&read_under(&ages, 0, UntimedRule::Ignore), 3600);
+        assert!(!v.unknown && !v.crossed && v.value == Some(20.0), "{v:?}");
+        let note = v.note.unwrap_or_default();
+        assert!(note.starts_with("since enqueued; 2 dead letters have no time, left out (--untimed ignore): positions 2"), "{note}");
+        // The others still cross when old.
+        assert!(age(&read_under(&ages, 0, UntimedRule::Ignore), 15).crossed);
+        // Only untimed ones, ignored: nothing with a time, which holds.
+        let v = age(&read_under(&[None], 0, UntimedRule::Ignore), 1);
+        assert!(!v.unknown && !v.crossed, "{v:?}");
+        assert!(
+            v.note
+                .unwrap_or_default()
+                .starts_with("no dead letter with a time;")
+        );
+        // Ignoring the untimed ones does not hide dead letters that were not read.
+        assert!(age(&read_under(&ages, 2, UntimedRule::Ignore), 3600).unknown);
+
+        let v = age(&read_under(&ages, 0, UntimedRule::Fail), 3600);
+        assert!(v.crossed && !v.unknown && v.value == Some(20.0), "{v:?}");
+        assert!(
+            v.note
+                .unwrap_or_default()
+                .starts_with("2 dead letters have no time (--untimed fail): positions 2")
+        );
+        let v = age(&read_under(&[None], 0, UntimedRule::Fail), 3600);
+        assert!(v.crossed && v.value.is_none(), "{v:?}");
+        // Without untimed ones, every rule judges as the default does.
+        for rule in UntimedRule::ALL {
+            let v = age(&read_under(&[Some(5)], 0, rule), 3600);
+            assert_eq!(v.note.as_deref(), Some("since enqueued"), "{rule:?}");
+        }
+        // More than the named ones are counted.
+        let many = vec![None; UNTIMED_NAMED + 3];
+        let m = read_under(&many, 0, UntimedRule::Unknown);
+        let u = m.untimed.unwrap();
+        assert_eq!(
+            (u.count, u.dead_letters.len()),
+            (UNTIMED_NAMED as u64 + 3, UNTIMED_NAMED)
+        );
+        assert!(u.named().ends_with("; 3 more"), "{}", u.named());
     }
 }

@@ -41,6 +41,11 @@ pub const X_DELIVERY_COUNT: &str = "x-delivery-count";
 /// A quorum queue's count of a message's acquisitions, stamped on redeliveries from RabbitMQ
 /// 4.3: every delivery returned, nack returns (a peek's) included.
 pub const X_ACQUIRED_COUNT: &str = "x-acquired-count";
+/// The header RabbitMQ stamps on every message it receives when told to
+/// (`message_interceptors.incoming.set_header_timestamp`, 3.12 and later; the
+/// rabbitmq_message_timestamp plugin before): milliseconds since the epoch. A dead letter an
+/// application published into `q.dead` was received there when it died.
+pub const TIMESTAMP_IN_MS: &str = "timestamp_in_ms";
 
 /// The headers the broker stamps on a message when it delivers it again: its bookkeeping, not
 /// the message. They change at every look, so they are left out of what identifies a dead
@@ -295,6 +300,29 @@ impl DeadLetter {
         }
     }
 
+    /// Why it has no age at `now` ([`DeadLetter::age`] is `None`), in words, from its `body`:
+    /// `the body is not JSON, no x-death, no timestamp`.
+    pub fn untimed_why(&self, body: &[u8], now: u64) -> String {
+        if let Some((t, _)) = self.time() {
+            return format!(
+                "its time is {} s ahead of this machine's clock, more than the {CLOCK_SKEW_SECS} s \
+                 allowed",
+                t.saturating_sub(now)
+            );
+        }
+        let body = if serde_json::from_slice::<serde::de::IgnoredAny>(body).is_ok() {
+            "the body is JSON but not a queuey envelope (no enqueued_at_ms)"
+        } else {
+            "the body is not JSON"
+        };
+        let deaths = if self.deaths.is_empty() {
+            "no x-death"
+        } else {
+            "no time in its x-death"
+        };
+        format!("{body}, {deaths}, no timestamp property or {TIMESTAMP_IN_MS} header")
+    }
+
     /// The seconds of [`DeadLetter::age`].
     pub fn age_secs(&self, now: u64) -> Option<u64> {
         self.age(now).map(|(secs, _)| secs)
@@ -418,7 +446,13 @@ pub fn decode(message: &Message, queue: &str, options: &RabbitMqOptions) -> Dead
         .iter()
         .filter_map(|d| d.time)
         .max()
-        .or(props.timestamp);
+        .or(props.timestamp)
+        .or_else(|| {
+            headers
+                .get(TIMESTAMP_IN_MS)
+                .and_then(unsigned_of)
+                .map(|ms| ms / 1000)
+        });
     let death_count = deaths
         .iter()
         .filter_map(|d| d.count)
@@ -874,6 +908,39 @@ mod tests {
             Some((0, AgeFrom::Enqueued))
         );
         assert_eq!(d.age(enqueued - CLOCK_SKEW_SECS - 1), None);
+    }
+
+    /// A malformed body has no age; the broker's `timestamp_in_ms` header gives it one (when the
+    /// broker stamps it), and what it lacks is said.
+    #[test]
+    fn a_dead_letter_without_a_time_says_why_and_the_brokers_stamp_ages_it() {
+        let mut m = message(vec![
+            (HEADER_DEATH_REASON, s("malformed envelope")),
+            (HEADER_ORIGINAL_QUEUE, s("app.emails")),
+        ]);
+        m.body = b"not json".to_vec();
+        let d = decode(&m, "app.emails", &opts());
+        assert_eq!(d.age(1_700_000_000), None);
+        assert_eq!(
+            d.untimed_why(&m.body, 1_700_000_000),
+            "the body is not JSON, no x-death, no timestamp property or timestamp_in_ms header"
+        );
+        assert!(
+            d.untimed_why(b"{\"a\":1}", 1_700_000_000)
+                .starts_with("the body is JSON but not a queuey envelope")
+        );
+        if let Some(h) = m.properties.headers.as_mut() {
+            h.insert(TIMESTAMP_IN_MS.to_owned(), Value::I64(1_700_000_000_500));
+        }
+        let d = decode(&m, "app.emails", &opts());
+        assert_eq!(d.age(1_700_000_060), Some((60, AgeFrom::Death)));
+        // Far ahead of this clock: no age, and the why says so.
+        assert!(
+            d.untimed_why(&m.body, 1_600_000_000)
+                .contains("ahead of this machine's clock"),
+            "{}",
+            d.untimed_why(&m.body, 1_600_000_000)
+        );
     }
 
     #[test]

@@ -1,12 +1,14 @@
 //! PURE: a queue's effective policy, computed from the vhost's policy listings the way RabbitMQ
-//! computes it, for what decides a replay's room (`plan::bounds`).
+//! computes it, for what decides a replay's room (`plan::bounds`) and for what `verify` compares
+//! (a policy that makes `q.dead` lose its dead letters is drift the moment it exists).
 //!
 //! Why not the queue's own `effective_policy_definition`: the management API shows a queue's
 //! policy at its next statistics emission, while the broker enforces a new policy at once
 //! (measured on 3.10.8 and 4.3.6: a confirmed publish right after the policy PUT returned was
 //! refused by the new limit every time; `/api/queues/{vhost}/{name}` showed the policy 1.3 to
 //! 5.0 s later; `/api/policies/{vhost}` and `/api/operator-policies/{vhost}` listed it at
-//! once). A replay that trusted the queue's object pushed out the target's own jobs.
+//! once). A replay that trusted the queue's object pushed out the target's own jobs, and a
+//! `verify` that trusted it passed a `max-length` policy on `q.dead` as "in sync" for seconds.
 //!
 //! RabbitMQ's rules (`rabbit_policy`, 3.10 and 4.x): a policy applies to a queue when its
 //! `apply-to` takes queues (`all`, `queues`, or the queue's type: `classic_queues`,
@@ -28,6 +30,8 @@
 //! never as absent.
 
 use serde_json::{Map, Value};
+
+use super::{AppliedPolicy, LiveDefinition};
 
 /// A policy or operator policy as the vhost's listing shows it.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -51,8 +55,9 @@ pub enum OperatorPolicies<'a> {
     Listed(&'a [ListedPolicy]),
     /// The listing could not be read (the API refused it): what the queue's object
     /// showed at its last statistics emission, seconds old. `None`: it showed no operator
-    /// policy; else the effective definition it showed, whose limits bound the operator
-    /// policy's (the merge takes the smaller).
+    /// policy; else the effective definition it showed, whose keys merged by the smaller value
+    /// (the only ones 3.10 lets an operator policy set, limits and TTLs) bound the operator
+    /// policy's.
     AsShown(Option<&'a Map<String, Value>>),
 }
 
@@ -130,29 +135,62 @@ pub fn effective_definition(
     policies: &[ListedPolicy],
     operator: OperatorPolicies<'_>,
 ) -> Result<Option<Map<String, Value>>, Unevaluable> {
+    effective_policy(name, queue_type, policies, operator).map(|e| e.definition)
+}
+
+/// What the broker applies to a queue now: the policy and the operator policy it chose, and
+/// their merged definition.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Effective<'a> {
+    pub policy: Option<&'a ListedPolicy>,
+    /// The operator policy chosen from the listing (`None` too when only the queue's object
+    /// showed one: [`OperatorPolicies::AsShown`]).
+    pub operator: Option<&'a ListedPolicy>,
+    pub definition: Option<Map<String, Value>>,
+}
+
+/// The policy and operator policy that apply to the queue `name` of type `queue_type`, chosen
+/// as RabbitMQ chooses them, and their merged definition (see the module docs).
+pub fn effective_policy<'a>(
+    name: &str,
+    queue_type: &str,
+    policies: &'a [ListedPolicy],
+    operator: OperatorPolicies<'a>,
+) -> Result<Effective<'a>, Unevaluable> {
     let policy = choose(name, queue_type, policies, "policy")?;
+    let mut chosen_operator = None;
     let operator = match operator {
-        OperatorPolicies::Listed(listed) => choose(name, queue_type, listed, "operator policy")?
-            .map(|p| {
+        OperatorPolicies::Listed(listed) => {
+            chosen_operator = choose(name, queue_type, listed, "operator policy")?;
+            chosen_operator.map(|p| {
                 (
                     p.definition.clone(),
                     format!("the operator policy {:?}", p.name),
                 )
-            }),
+            })
+        }
+        // An operator policy sets only keys merged by the smaller value (3.10 accepts no
+        // other; 4.x adds `overflow`, which the stale object cannot attribute): what the
+        // object showed of those bounds the operator policy's.
         OperatorPolicies::AsShown(shown) => shown.map(|d| {
             let limits: Map<String, Value> = d
                 .iter()
-                .filter(|(k, _)| *k == "max-length" || *k == "max-length-bytes")
+                .filter(|(k, _)| MERGED_BY_MIN.contains(&k.as_str()))
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect();
             (limits, "the operator policy the queue showed".to_owned())
         }),
     };
+    let effective = |definition| Effective {
+        policy,
+        operator: chosen_operator,
+        definition,
+    };
     let Some((op, op_name)) = operator else {
-        return Ok(policy.map(|p| p.definition.clone()));
+        return Ok(effective(policy.map(|p| p.definition.clone())));
     };
     let Some(policy) = policy else {
-        return Ok(Some(op));
+        return Ok(effective(Some(op)));
     };
     let mut merged = policy.definition.clone();
     for (key, op_value) in op {
@@ -184,7 +222,73 @@ pub fn effective_definition(
             )));
         }
     }
-    Ok(Some(merged))
+    Ok(effective(Some(merged)))
+}
+
+/// `live`'s policies as the broker applies them now, computed from the vhost's listings
+/// (`operators`: `None` when the operator policies could not be listed), in place of what the
+/// queue's object showed at its last statistics emission: its `policy`, `operator_policy`,
+/// `effective_policy_definition` and `applied_policies` (with pattern and definition). A policy
+/// set or cleared a moment ago is seen at once, as the broker enforces it; the object shows it
+/// up to 5 s later (measured on 3.10.8 and 4.3.6, see the module docs). Without the operator
+/// listing, the operator policy the object names is kept with the keys it showed (see
+/// [`OperatorPolicies::AsShown`]). `Err`: the listings cannot be evaluated faithfully; `live`
+/// is left as the object showed it.
+pub fn apply_listed_policies(
+    live: &mut LiveDefinition,
+    name: &str,
+    policies: &[ListedPolicy],
+    operators: Option<&[ListedPolicy]>,
+) -> Result<(), Unevaluable> {
+    let shown_operator = live
+        .operator_policy
+        .clone()
+        .filter(|n| !n.is_empty() && n != "none");
+    let shown = match &live.effective_policy_definition {
+        Some(Value::Object(d)) if shown_operator.is_some() => Some(d.clone()),
+        _ => None,
+    };
+    let queue_type = live.effective_type();
+    let operator = match operators {
+        Some(listed) => OperatorPolicies::Listed(listed),
+        None => OperatorPolicies::AsShown(shown.as_ref()),
+    };
+    let effective = effective_policy(name, &queue_type, policies, operator)?;
+    let mut applied = Vec::new();
+    if let Some(p) = effective.policy {
+        applied.push(AppliedPolicy::listed(p, false));
+    }
+    let operator_name = match (operators, effective.operator) {
+        (Some(_), Some(p)) => {
+            applied.push(AppliedPolicy::listed(p, true));
+            Some(p.name.clone())
+        }
+        (Some(_), None) => None,
+        (None, _) => {
+            applied.extend(shown_operator.clone().map(|name| AppliedPolicy {
+                name,
+                operator: true,
+                ..AppliedPolicy::default()
+            }));
+            shown_operator
+        }
+    };
+    live.policy = effective.policy.map(|p| p.name.clone());
+    live.operator_policy = operator_name;
+    live.effective_policy_definition = effective.definition.map(Value::Object);
+    live.applied_policies = applied;
+    Ok(())
+}
+
+impl AppliedPolicy {
+    fn listed(p: &ListedPolicy, operator: bool) -> AppliedPolicy {
+        AppliedPolicy {
+            name: p.name.clone(),
+            operator,
+            pattern: Some(p.pattern.clone()),
+            definition: Some(p.definition.clone()),
+        }
+    }
 }
 
 /// The policy of `policies` that applies to the queue: the highest priority among those that
@@ -289,12 +393,40 @@ pub fn pattern_matches(pattern: &str, name: &str) -> Result<bool, String> {
             return Err(format!("uses {differs:?}, which PCRE reads otherwise"));
         }
     }
-    let re = regex::bytes::RegexBuilder::new(pattern)
-        .unicode(false)
-        .build()
-        .map_err(|_| "uses PCRE syntax queuey cannot evaluate".to_owned())?;
-    Ok(re.is_match(name.as_bytes()))
+    compiled_match(pattern, name)
 }
+
+/// Whether the compiled `pattern` matches `name`; patterns are compiled once per thread:
+/// `verify --all` matches each of a vhost's policies against thousands of queues, and
+/// compiling a pattern costs far more than matching it (each match runs on the cached regex,
+/// whose search cache is kept too). Bounded: a vhost has few policies, and the cache is
+/// emptied past [`COMPILED_AT_MOST`].
+fn compiled_match(pattern: &str, name: &str) -> Result<bool, String> {
+    type Cache = std::collections::HashMap<String, Option<regex::bytes::Regex>>;
+    thread_local! {
+        static COMPILED: std::cell::RefCell<Cache> = std::cell::RefCell::default();
+    }
+    COMPILED.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        if !cache.contains_key(pattern) {
+            if cache.len() >= COMPILED_AT_MOST {
+                cache.clear();
+            }
+            let re = regex::bytes::RegexBuilder::new(pattern)
+                .unicode(false)
+                .build()
+                .ok();
+            cache.insert(pattern.to_owned(), re);
+        }
+        match &cache[pattern] {
+            Some(re) => Ok(re.is_match(name.as_bytes())),
+            None => Err("uses PCRE syntax queuey cannot evaluate".to_owned()),
+        }
+    })
+}
+
+/// The most patterns [`compiled_match`] keeps.
+const COMPILED_AT_MOST: usize = 1024;
 
 #[cfg(test)]
 mod tests {
@@ -509,5 +641,91 @@ mod tests {
             .unwrap()
             .unwrap();
         assert_eq!(d["max-length"], json!(10));
+    }
+
+    /// verify's view: the listings replace what the queue's object showed (a policy set a moment
+    /// ago appears, one cleared goes), with the names, patterns and definitions of those
+    /// chosen; without the operator listing, the operator policy the object named is kept.
+    #[test]
+    fn a_live_definition_takes_the_policies_the_listings_apply_now() {
+        let stale = || LiveDefinition {
+            policy: Some("old".into()),
+            effective_policy_definition: Some(json!({"expires": 1000})),
+            ..LiveDefinition::default()
+        };
+        let ps = [
+            policy(
+                "maxlen",
+                "^q\\.dead$",
+                "queues",
+                1.0,
+                json!({"max-length": 5}),
+            ),
+            policy("other", "^x$", "all", 9.0, json!({"message-ttl": 1})),
+        ];
+        let ops = [policy(
+            "op",
+            "dead",
+            "queues",
+            0.0,
+            json!({"message-ttl": 60_000}),
+        )];
+        let mut live = stale();
+        apply_listed_policies(&mut live, "q.dead", &ps, Some(&ops)).unwrap();
+        assert_eq!(
+            (live.policy.as_deref(), live.operator_policy.as_deref()),
+            (Some("maxlen"), Some("op"))
+        );
+        assert_eq!(
+            live.effective_policy_definition,
+            Some(json!({"max-length": 5, "message-ttl": 60_000}))
+        );
+        let names: Vec<(&str, bool, Option<&str>)> = live
+            .applied_policies
+            .iter()
+            .map(|a| (a.name.as_str(), a.operator, a.pattern.as_deref()))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("maxlen", false, Some("^q\\.dead$")),
+                ("op", true, Some("dead"))
+            ]
+        );
+        // Cleared a moment ago: gone, whatever the object still shows.
+        let mut live = stale();
+        apply_listed_policies(&mut live, "q.dead", &[], Some(&[])).unwrap();
+        assert_eq!(
+            (
+                &live.policy,
+                &live.effective_policy_definition,
+                live.applied_policies.len()
+            ),
+            (&None, &None, 0)
+        );
+        // Without the operator listing: the operator policy the object named, with the keys it
+        // showed that an operator policy can set.
+        let mut live = LiveDefinition {
+            operator_policy: Some("op".into()),
+            effective_policy_definition: Some(json!({"message-ttl": 1000, "overflow": "x"})),
+            ..LiveDefinition::default()
+        };
+        apply_listed_policies(&mut live, "q.dead", &ps, None).unwrap();
+        assert_eq!(live.operator_policy.as_deref(), Some("op"));
+        assert_eq!(
+            live.effective_policy_definition,
+            Some(json!({"max-length": 5, "message-ttl": 1000}))
+        );
+        // What cannot be evaluated leaves the object's view as it was.
+        let odd = [policy(
+            "look",
+            "(?<=x)q",
+            "all",
+            0.0,
+            json!({"max-length": 1}),
+        )];
+        let mut live = stale();
+        assert!(apply_listed_policies(&mut live, "q.dead", &odd, Some(&[])).is_err());
+        assert_eq!(live, stale());
     }
 }

@@ -5,6 +5,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::*;
+use crate::queue::QueueSettings;
 use crate::topology::QueueType;
 
 /// The policy key that sets the same thing as argument `arg`, when there is one.
@@ -109,9 +110,13 @@ fn suggested_policy_name(queue: &str) -> String {
     format!("queuey-{visible}")
 }
 
-/// The operator's options for the drifting queues among `plans`, in the vhost `vhost`: in words
-/// (every name from outside `{:?}`-escaped), each with a command where one does it.
-pub fn remedies(plans: &[&QueuePlan], vhost: &str) -> Vec<Remedy> {
+/// The operator's options for the drifting queues among `plans` (those of the logical queue
+/// `queue`), in the vhost `vhost`: in words (every name from outside `{:?}`-escaped), each with
+/// a command where one does it. Every option names an action that exists: no setting of queuey
+/// or of the library covers `q.dead`'s definition (it is declared without arguments, of the
+/// vhost's default type), so a drifted `q.dead` is never told to change the settings; its way
+/// out keeps its dead letters (archived, the queue declared again, restored).
+pub fn remedies(plans: &[&QueuePlan], vhost: &str, queue: &QueueSettings) -> Vec<Remedy> {
     use crate::shell;
     // An argument the queue's type refuses: no change on the broker helps, the settings must
     // change (each refusal says how, in its effect). Nothing is to be deleted.
@@ -223,11 +228,13 @@ pub fn remedies(plans: &[&QueuePlan], vhost: &str) -> Vec<Remedy> {
                 .map(|d| (p.name.as_str(), d))
         })
         .collect();
-    out.push(Remedy::say(
-        "if the live queue is what you want, change the settings (queuey.toml or the flags) to \
-         match it; the applications declare with the same settings"
-            .to_owned(),
-    ));
+    if defined.iter().any(|p| p.role != Role::Dead) {
+        out.push(Remedy::say(
+            "if the live queue is what you want, change the settings (queuey.toml or the flags) \
+             to match it; the applications declare with the same settings"
+                .to_owned(),
+        ));
+    }
     let mut effective: Vec<(&str, &str, &Difference)> = Vec::new();
     let mut useless: Vec<String> = Vec::new();
     for (queue, d) in &differences {
@@ -292,6 +299,10 @@ pub fn remedies(plans: &[&QueuePlan], vhost: &str) -> Vec<Remedy> {
         // RabbitMQ 3.10 refuses `--if-empty` on a quorum queue (not_implemented), and
         // rabbitmqctl still exits 0 having deleted nothing.
         let quorum = p.live_type.as_deref() == Some(QueueType::Quorum.as_str());
+        if p.role == Role::Dead {
+            out.push(restore_dead_queue(p, vhost, queue, quorum));
+            continue;
+        }
         let (guard, command) = if quorum {
             (
                 "a quorum queue cannot be deleted --if-empty: check that it holds no message \
@@ -314,7 +325,11 @@ pub fn remedies(plans: &[&QueuePlan], vhost: &str) -> Vec<Remedy> {
             command,
         ));
     }
-    if differences.iter().any(|(_, d)| d.field == "type") {
+    // (q.dead's own remedy says it.)
+    if defined
+        .iter()
+        .any(|p| p.role != Role::Dead && p.differences.iter().any(|d| d.field == "type"))
+    {
         out.push(Remedy::say(
             "a change between classic and quorum always needs a new queue: a queue's type \
              never changes in place"
@@ -322,4 +337,64 @@ pub fn remedies(plans: &[&QueuePlan], vhost: &str) -> Vec<Remedy> {
         ));
     }
     out
+}
+
+/// The way out of a drifted `q.dead`, its dead letters kept: archive them with `dead purge
+/// --archive` (each on disk before it is removed), delete the empty queue, declare it again as
+/// computed (`q` too, when it was missing: `declare` creates nothing beside a drifted queue),
+/// and restore them from the archive (`dead replay --from-file --to q.dead`: bodies and death
+/// records as they were). One command line, ready to paste, each step run only when the one
+/// before succeeded.
+fn restore_dead_queue(p: &QueuePlan, vhost: &str, queue: &QueueSettings, quorum: bool) -> Remedy {
+    use crate::shell;
+    let archive = format!("{}.jsonl", p.name);
+    let mut purge = vec!["dead", "purge", &queue.name, "--yes", "--archive", &archive];
+    if quorum {
+        // The purge reads the queue whole before it acks; a quorum queue with a delivery limit
+        // is read only so (every dead letter is archived and removed, none returned for good).
+        purge.push("--spend-delivery-budget");
+    }
+    let purge = shell::queuey_command(&purge, queue);
+    let delete = if quorum {
+        shell::rabbitmqctl(vhost, &["delete_queue", &p.name])
+    } else {
+        shell::rabbitmqctl(vhost, &["delete_queue", "--if-empty", &p.name])
+    };
+    let declare = shell::queuey_command(&["declare", &queue.name], queue);
+    let restore = shell::queuey_command(
+        &[
+            "dead",
+            "replay",
+            &queue.name,
+            "--from-file",
+            &archive,
+            "--to",
+            &p.name,
+        ],
+        queue,
+    );
+    let why = if p.differences.iter().any(|d| d.field == "type") {
+        format!(
+            "a queue's type never changes in place, and no setting gives {:?} another type: it \
+             is declared without x-queue-type, so it takes the vhost's default queue type",
+            p.name
+        )
+    } else {
+        format!(
+            "no setting gives {:?} other arguments: it is declared without any",
+            p.name
+        )
+    };
+    Remedy::run(
+        format!(
+            "recreate {:?} keeping its dead letters ({why}): stop the applications of {:?} (they \
+             publish into it), then archive its dead letters to {archive:?} (each on disk \
+             before it is removed), delete the empty queue, declare it again (and {:?} with it, \
+             which declare creates only once nothing drifted), and restore the dead letters \
+             from the archive. The queuey commands must reach the vhost {vhost:?}, as this run \
+             did (QUEUEY_URL, or this run's --url added to each)",
+            p.name, queue.name, queue.name
+        ),
+        delete.map(|delete| format!("{purge} && {delete} && {declare} && {restore}")),
+    )
 }

@@ -486,13 +486,15 @@ fn a_queue_the_topology_lists_is_never_checked_as_a_hold_queue() {
     ] {
         assert!(check_hold_queue(&q, name, args, Some(0), QueueType::Classic).is_some());
     }
-    q.siblings = ["orders", "orders.deferred", "orders.deferred.5000"]
-        .into_iter()
-        .map(|n| crate::queue::Sibling {
-            name: n.to_owned(),
-            options: RabbitMqOptions::default(),
-        })
-        .collect();
+    q.siblings = std::sync::Arc::new(
+        ["orders", "orders.deferred", "orders.deferred.5000"]
+            .into_iter()
+            .map(|n| crate::queue::Sibling {
+                name: n.to_owned(),
+                options: RabbitMqOptions::default(),
+            })
+            .collect(),
+    );
     for name in [
         "orders.deferred.5000",
         "orders.deferred.dead",
@@ -573,7 +575,7 @@ impl TapKey for Value {
 fn a_queue_exclusive_to_another_connection_gets_its_own_remedy() {
     let [work, dead] = long_lived_queues(&settings("orders"), QueueType::Classic);
     let locked = plan_from_probe(&work, &ProbeOutcome::Locked("RESOURCE_LOCKED".into()), "/");
-    let all = joined(&remedies(&[&locked], "/"));
+    let all = joined(&remedies(&[&locked], "/", &settings("orders")));
     assert!(
         all.contains("\"orders\" is exclusive to another client's connection"),
         "{all}"
@@ -588,12 +590,23 @@ fn a_queue_exclusive_to_another_connection_gets_its_own_remedy() {
     l.exclusive = Some(true);
     let locked = diff_queue(&work, Some(&l));
     let other = diff_queue(&dead, Some(&live(json!({"x-message-ttl": 5}))));
-    let all = joined(&remedies(&[&locked, &other], "/"));
+    let all = joined(&remedies(&[&locked, &other], "/", &settings("orders")));
     assert!(all.contains("\"orders\" is exclusive"), "{all}");
-    assert!(all.contains("otherwise recreate \"orders.dead\":"), "{all}");
     assert!(
-        all.contains("rabbitmqctl delete_queue --if-empty orders.dead"),
+        all.contains("recreate \"orders.dead\" keeping its dead letters"),
         "{all}"
+    );
+    assert!(
+        all.contains(
+            "queuey dead purge orders --yes --archive orders.dead.jsonl && rabbitmqctl \
+             delete_queue --if-empty orders.dead && queuey declare orders && queuey dead replay \
+             orders --from-file orders.dead.jsonl --to orders.dead"
+        ),
+        "{all}"
+    );
+    assert!(
+        !all.contains("change the settings"),
+        "no setting covers q.dead: {all}"
     );
 }
 
@@ -602,17 +615,17 @@ fn remedies_name_the_policy_and_the_cost_of_deleting() {
     let [work, dead] = long_lived_queues(&with_ttl("orders.eu", 6000), QueueType::Classic);
     let p = diff_queue(&work, Some(&live(json!({"x-message-ttl": 5000}))));
     let d = diff_queue(&dead, Some(&live(json!({}))));
-    let all = joined(&remedies(&[&p, &d], "/"));
+    let all = joined(&remedies(&[&p, &d], "/", &settings("orders.eu")));
     // 6000 above the live 5000: the lower wins, so a policy cannot raise it.
     assert!(!all.contains("set_policy"), "{all}");
     assert!(all.contains("the lower value wins"), "{all}");
     assert!(all.contains("loses every message"), "{all}");
     assert!(!all.contains("classic and quorum"), "{all}");
-    assert!(remedies(&[&d], "/").is_empty());
+    assert!(remedies(&[&d], "/", &settings("orders.eu")).is_empty());
     // 4000 below the live 5000, and a missing max priority (not policy-able).
     let [work, _] = long_lived_queues(&with_ttl("orders.eu", 4000), QueueType::Classic);
     let p = diff_queue(&work, Some(&live(json!({"x-message-ttl": 5000}))));
-    let all = joined(&remedies(&[&p], "/"));
+    let all = joined(&remedies(&[&p], "/", &settings("orders.eu")));
     assert!(
         all.contains(r#"rabbitmqctl set_policy --apply-to queues queuey-orders.eu '^orders\.eu$' '{"message-ttl": 4000}'"#),
         "{all}"
@@ -620,13 +633,17 @@ fn remedies_name_the_policy_and_the_cost_of_deleting() {
     // The queue's own dead-letter argument wins over a policy.
     let [_, dead] = long_lived_queues(&settings("x"), QueueType::Classic);
     let p = diff_queue(&dead, Some(&live(json!({"x-dead-letter-exchange": "dlx"}))));
-    let all = joined(&remedies(&[&p], "/"));
+    let all = joined(&remedies(&[&p], "/", &settings("x")));
     assert!(all.contains("cannot remove an argument"), "{all}");
     let l = LiveDefinition {
         queue_type: Some("quorum".into()),
         ..live(json!({"x-message-ttl": 4000}))
     };
-    let all = joined(&remedies(&[&diff_queue(&work, Some(&l))], "/"));
+    let all = joined(&remedies(
+        &[&diff_queue(&work, Some(&l))],
+        "/",
+        &settings("orders.eu"),
+    ));
     assert!(all.contains("classic and quorum"), "{all}");
     assert!(!all.contains("set_policy"), "{all}");
 }
@@ -768,7 +785,7 @@ fn the_policy_remedy_names_the_policy_that_sets_each_key() {
     let plan = diff_queue(&dead, Some(&l));
     assert_eq!(plan.differences[0].policies[0].name, "mine");
     assert_eq!(plan.differences[1].policies[0].name, "theirs");
-    let r = remedies(&[&plan], "prod");
+    let r = remedies(&[&plan], "prod", &settings("orders"));
     let commands: Vec<&str> = r.iter().filter_map(|r| r.command.as_deref()).collect();
     assert_eq!(
         commands,
@@ -797,7 +814,7 @@ fn remedies_show_only_visible_characters_whatever_the_name() {
         &dead,
         Some(&policied(json!({"expires": 5}), Some("p\u{1b}"), None)),
     );
-    let all = joined(&remedies(&[&p, &d], "v\u{202e}"));
+    let all = joined(&remedies(&[&p, &d], "v\u{202e}", &q));
     assert!(
         all.chars()
             .all(|c| c == '\n' || crate::sanitize::is_visible(c)),
@@ -880,7 +897,11 @@ fn in_a_quorum_default_vhost_the_queues_are_quorum_and_priorities_are_refused() 
         ]
     );
     // The way out: priorities off, never a queue deleted.
-    let remedies = remedies(&[&plan, &diff_queue(&dead, None)], "qv");
+    let remedies = remedies(
+        &[&plan, &diff_queue(&dead, None)],
+        "qv",
+        &settings("orders"),
+    );
     let text = joined(&remedies);
     assert_eq!(remedies.len(), 1, "{text}");
     assert!(
@@ -980,7 +1001,7 @@ fn an_invalid_arg_reply_is_a_refusal() {
         "{:?}",
         p.differences[0].effect
     );
-    let text = joined(&remedies(&[&p], "qv"));
+    let text = joined(&remedies(&[&p], "qv", &settings("orders")));
     assert!(text.contains("--max-priority 0"), "{text}");
 }
 
