@@ -244,6 +244,9 @@ impl Replay<'_> {
             args
         };
         let in_place = |broker: &Broker| contents(broker, &[&target, &dead]);
+        // With --after the copies wait in the hold queue of the delay (1 s) before the target.
+        let hold = format!("{q}.deferred.1000");
+        let waiting = |broker: &Broker| broker.message_count(&hold).unwrap_or(0) as usize;
         let mut said = 0u64;
         for kill in 0..self.kills {
             // Paced, so that a kill lands mid-run on a fast machine; the read runs ahead of the
@@ -268,7 +271,9 @@ impl Replay<'_> {
             kill_mid_run(&mut child, "the replay");
             // Nothing lost at the kill: every content of q.dead is still there or copied.
             settled("q.dead and the target to settle", 2 * CONTENTS, || {
-                broker.count(&dead) as usize + broker.count(&target) as usize
+                let total = broker.count(&dead) as usize + broker.count(&target) as usize;
+                // Not settled while copies still wait to reach the target.
+                if waiting(&broker) > 0 { 0 } else { total }
             });
             none_lost(&in_place(&broker), |_| true);
         }
@@ -282,7 +287,11 @@ impl Replay<'_> {
         let summary = json(&out);
         said += summary["may_be_duplicates"].as_u64().unwrap_or(0);
         settled("the copies to arrive", moving, || {
-            broker.count(&target) as usize
+            if waiting(&broker) > 0 {
+                0
+            } else {
+                broker.count(&target) as usize
+            }
         });
         let have = in_place(&broker);
         none_lost(&have, |_| true);

@@ -77,9 +77,13 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value as Json, json};
 use sha2::{Digest as _, Sha256};
 
-use super::decode::BROKER_BOOKKEEPING;
+use super::decode::{BROKER_BOOKKEEPING, HEADER_RESCUED_AT, X_ACQUIRED_COUNT, X_DELIVERY_COUNT};
 use super::value::{Keys, Properties, TypedProperties};
 use crate::cluster::ApiCluster;
+
+/// The headers a digest leaves out: the broker's bookkeeping and queuey's rescue mark.
+const NOT_THE_DEAD_LETTER: [&str; 3] = [X_DELIVERY_COUNT, X_ACQUIRED_COUNT, HEADER_RESCUED_AT];
+const _: () = assert!(BROKER_BOOKKEEPING.len() == 2);
 
 /// The `format` of a ledger's run lines.
 pub const LEDGER_FORMAT: &str = "queuey-ledger/1";
@@ -123,12 +127,15 @@ pub fn cluster_identity(cluster_name: &str, api: &ApiCluster) -> String {
 /// RabbitMQ 4.3 `x-acquired-count`, which a quorum queue changes at every redelivery, a look's
 /// included) is left out, and a message without headers counts as one with an empty table (a
 /// quorum queue gives a header table to a message that had none when it stamps its count), so
-/// the same dead letter has the same digest however often it comes back. Identical dead
-/// letters have the same digest: the ledger counts them.
+/// the same dead letter has the same digest however often it comes back. So is queuey's own
+/// mark of a dead letter it replaced on its last delivery (`x-queuey-rescued-at`, a time): the
+/// replacement is the same dead letter, moved, and a run killed after copying it must know it
+/// when a rerun replaces it again. Identical dead letters have the same digest: the ledger
+/// counts them.
 pub fn digest(props: &Properties, body: &[u8]) -> String {
     let typed = TypedProperties {
         props,
-        headers: Keys::Except(&BROKER_BOOKKEEPING),
+        headers: Keys::Except(&NOT_THE_DEAD_LETTER),
         always_headers: true,
     };
     // Room for a dead letter's usual properties at once, not grown by doubling from 128 bytes.
@@ -864,6 +871,14 @@ mod tests {
                 ("tenant", Value::U8(1)),
                 ("x-acquired-count", Value::I64(1)),
                 (X_DELIVERY_COUNT, Value::I64(1)),
+            ]),
+            own
+        );
+        // Nor on queuey's mark of a dead letter it replaced on its last delivery.
+        assert_eq!(
+            with(&[
+                ("tenant", Value::U8(1)),
+                ("x-queuey-rescued-at", Value::Timestamp(1_765_000_000)),
             ]),
             own
         );
