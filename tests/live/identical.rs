@@ -216,6 +216,9 @@ struct Replay<'a> {
     selected: fn(usize) -> bool,
     /// Kills before the rerun that finishes (each after more copies arrived).
     kills: usize,
+    /// The rerun that finishes looks in the target for the copies in doubt
+    /// (`--look-in-targets`: the target has no consumer here).
+    look: bool,
 }
 
 impl Replay<'_> {
@@ -277,7 +280,12 @@ impl Replay<'_> {
             });
             none_lost(&in_place(&broker), |_| true);
         }
-        let out = queuey_in(dir.path()).args(command(&[])).output().unwrap();
+        let look: &[&str] = if self.look {
+            &["--look-in-targets"]
+        } else {
+            &[]
+        };
+        let out = queuey_in(dir.path()).args(command(look)).output().unwrap();
         let err = stderr(&out);
         assert!(
             matches!(out.status.code(), Some(0)),
@@ -303,8 +311,9 @@ impl Replay<'_> {
         let moved = contents(&broker, &[&target]);
         let extra = none_lost(&moved, self.selected);
         eprintln!(
-            "{}: {} kill(s), {extra} duplicated, {said} said possible by the last rerun: {summary}",
-            self.label, self.kills
+            "{}: {} kill(s), {extra} duplicated, {said} said possible by the last rerun (already \
+             copied {}): {summary}",
+            self.label, self.kills, summary["already_copied"]
         );
         if self.kills == 1 {
             assert!(
@@ -350,6 +359,7 @@ fn a_killed_replay_of_a_classic_dead_queue_of_twins_loses_none() {
         to: None,
         selected: all,
         kills: 1,
+        look: false,
     }
     .run();
 }
@@ -363,6 +373,23 @@ fn a_killed_replay_of_a_quorum_dead_queue_of_twins_loses_none() {
         to: None,
         selected: all,
         kills: 1,
+        look: false,
+    }
+    .run();
+}
+
+/// The same, the rerun given `--look-in-targets`: the copies in doubt found in the target are
+/// not made again, and the duplicates left are the acks in doubt at the kill.
+#[test]
+fn a_killed_replay_of_quorum_twins_rerun_with_a_look_in_the_target_loses_none() {
+    Replay {
+        label: "twins-quorum-look",
+        quorum: true,
+        args: &[],
+        to: None,
+        selected: all,
+        kills: 1,
+        look: true,
     }
     .run();
 }
@@ -376,6 +403,7 @@ fn a_filtered_replay_of_quorum_twins_killed_twice_loses_none() {
         to: None,
         selected: timeouts,
         kills: 2,
+        look: false,
     }
     .run();
 }
@@ -389,6 +417,7 @@ fn a_killed_replay_of_twins_to_another_queue_loses_none() {
         to: Some("twins-to-other"),
         selected: all,
         kills: 1,
+        look: false,
     }
     .run();
 }
@@ -402,6 +431,7 @@ fn a_killed_replay_of_twins_after_a_delay_loses_none() {
         to: None,
         selected: |k| k % 2 == 1,
         kills: 1,
+        look: false,
     }
     .run();
 }
