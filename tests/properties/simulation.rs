@@ -578,7 +578,7 @@ fn replay_schedule_with(seed: u64, rule: fn(&mut Ledger, &str) -> Decision) -> R
         } else {
             selected_all
         },
-        look_in_targets: rng.chance(50),
+        look_in_targets: false,
         limit: None,
     };
     let mut file = File::default();
@@ -590,7 +590,13 @@ fn replay_schedule_with(seed: u64, rule: fn(&mut Ledger, &str) -> Decision) -> R
             left: (!last).then(|| rng.below(60)),
         };
         let limit = (!last && rng.chance(15)).then(|| rng.below(6) as usize);
-        let run_knobs = ReplayKnobs { limit, ..knobs };
+        // Each rerun looks in the target or not, as its operator chooses.
+        let look_in_targets = rng.chance(50);
+        let run_knobs = ReplayKnobs {
+            limit,
+            look_in_targets,
+            ..knobs
+        };
         let run = format!("r{r}");
         match replay_run(
             &mut model, &mut file, &run, &run_knobs, &mut steps, &mut said,
