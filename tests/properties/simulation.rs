@@ -29,8 +29,8 @@
 use std::collections::{BTreeMap, HashMap};
 
 use queuey_cli::dead::ledger::{
-    Boot, Decision, Ledger, Op, Scope, acking_line, claimed_line, copied_line, doubt_line,
-    found_line, run_line, settled_line, undone_line,
+    Boot, Decision, Ledger, Op, Scope, acked_through_line, acking_line, claimed_line, copied_line,
+    doubt_line, found_line, run_line, settled_line, undone_line,
 };
 
 /// A small, fast, seedable generator (xorshift64*).
@@ -260,6 +260,7 @@ fn replay_run(
     knobs: &ReplayKnobs,
     steps: &mut Steps,
     said: &mut u64,
+    attempted: &mut u64,
 ) -> Result<(), Crash> {
     let mut ledger = Ledger::parse(&ledger_file.disk, &scope()).expect("the ledger reads back");
     ledger.revive_after_restart(&model.boot());
@@ -352,19 +353,22 @@ fn replay_run(
             ledger_file.sync();
             steps.step()?;
         }
-        let mut acked: Vec<(u64, u32)> = std::mem::take(&mut claims);
-        for (tag, c, _, _) in batch.drain(..) {
-            acked.push((tag, c));
+        // (tag, content, copy number: 0 for a claim)
+        let mut acked: Vec<(u64, u32, u64)> = claims.drain(..).map(|(t, c)| (t, c, 0)).collect();
+        for (tag, c, n, _) in batch.drain(..) {
+            acked.push((tag, c, n));
         }
         acked.sort();
-        for (tag, _) in &acked {
+        for (tag, _, n) in &acked {
+            // The settle stage's mark of the last copy whose ack it sent or tried to.
+            *attempted = (*attempted).max(*n);
             model.ack(*tag);
             steps.step()?;
         }
         if !acked.is_empty() {
             model.barrier();
             steps.step()?;
-            for (_, c) in &acked {
+            for (_, c, _) in &acked {
                 ledger_file.write(&settled_line(&digest(*c)));
             }
         }
@@ -598,16 +602,31 @@ fn replay_schedule_with(seed: u64, rule: fn(&mut Ledger, &str) -> Decision) -> R
             ..knobs
         };
         let run = format!("r{r}");
-        match replay_run(
-            &mut model, &mut file, &run, &run_knobs, &mut steps, &mut said,
-        ) {
+        let mut attempted = 0;
+        let result = replay_run(
+            &mut model,
+            &mut file,
+            &run,
+            &run_knobs,
+            &mut steps,
+            &mut said,
+            &mut attempted,
+        );
+        match result {
             Ok(()) => {
                 model.held.clear();
                 model.processed.clear();
             }
-            Err(Crash) => {
+            Err(Crash) if rng.chance(50) => {
+                // queuey killed: what it had not written is lost.
                 file.lose_buffer();
                 model.connection_lost(rng.chance(20), &mut rng);
+            }
+            Err(Crash) => {
+                // Its connection lost (a node down, a cut): the settle stage's last line.
+                file.write(&acked_through_line(&run, attempted));
+                file.sync();
+                model.connection_lost(rng.chance(40), &mut rng);
             }
         }
         let in_dead = counts(model.dead.iter().map(|m| &m.content));

@@ -59,6 +59,7 @@
 //! | `found` (digest, `run`, `copy`) | a rerun found a doubt's copy | the copy is in its target and its dead letter was never acked |
 //! | `claimed` (digest) | before the ack the rule granted | that record is used up; its ack may follow |
 //! | `acking` (n) | a purge, before it acks | the archive's first n records may be acked |
+//! | `acked_through` (n, `run`) | a replay whose connection failed, last | its copies after n were never acked |
 //! | `settled` (digest) | after a barrier proved an ack processed | for the report: that dead letter is gone |
 //!
 //! A crash may cut the last line short: a last line without its newline is ignored (its step
@@ -247,6 +248,13 @@ pub fn claimed_line(digest: &str) -> String {
     json_line(&json!({"claimed": digest}))
 }
 
+/// A replay's last line when its connection failed: it sent (or tried to send) the acks of its
+/// copies up to number `n`, and will send no more. Its copies after `n` that are confirmed
+/// (`copied`) have dead letters that were never acked.
+pub fn acked_through_line(run: &str, n: u64) -> String {
+    json_line(&json!({"acked_through": n, "run": run}))
+}
+
 /// A purge's mark: the first `n` records of its archive may be acked from now on, of which
 /// `may_duplicate` were written since the last mark although an unfinished purge may have
 /// archived their dead letters already.
@@ -371,6 +379,10 @@ pub enum Line {
         doubt: Option<(String, u64)>,
     },
     Claimed(String),
+    AckedThrough {
+        run: String,
+        n: u64,
+    },
     Acking {
         n: u64,
         may_duplicate: u64,
@@ -387,6 +399,7 @@ struct Fields {
     found: Option<Json>,
     claimed: Option<Json>,
     acking: Option<Json>,
+    acked_through: Option<Json>,
     settled: Option<Json>,
     format: Option<Json>,
     op: Option<Json>,
@@ -450,6 +463,12 @@ impl Line {
         }
         if let Some(digest) = text_of(&f.claimed) {
             return Ok(Line::Claimed(digest));
+        }
+        if let Some(n) = number(&f.acked_through) {
+            return Ok(Line::AckedThrough {
+                run: run.unwrap_or_default(),
+                n,
+            });
         }
         if let Some(n) = number(&f.acking) {
             return Ok(Line::Acking {
@@ -569,6 +588,9 @@ pub struct Ledger {
     maybe_acked: Counts,
     /// Copies whose dead letters' acks the broker processed (unless it restarted since).
     settled: Counts,
+    /// The confirmed copies of the runs read so far, by run and number: a run's
+    /// `acked_through` line makes those after it copies whose dead letters were never acked.
+    copied: BTreeMap<(String, u64), String>,
     /// Copies (or archive records) unfinished runs made although the rule said each may be a
     /// second one: counted in the report of the run that ends, since they did not end.
     pub earlier_duplicates: u64,
@@ -644,8 +666,9 @@ impl Ledger {
                 may_duplicate,
                 ..
             } => {
-                self.doubts.remove(&(run, copy));
+                self.doubts.remove(&(run.clone(), copy));
                 self.maybe_acked.add(&digest, 1);
+                self.copied.insert((run, copy), digest);
                 self.earlier_duplicates += u64::from(may_duplicate);
             }
             Line::Undone { run, copy } => {
@@ -660,6 +683,20 @@ impl Ledger {
             Line::Claimed(digest) => {
                 if self.unacked.take(&digest) {
                     self.maybe_acked.add(&digest, 1);
+                }
+            }
+            Line::AckedThrough { run, n } => {
+                let never_acked: Vec<(String, u64)> = self
+                    .copied
+                    .range((run.clone(), n.saturating_add(1))..=(run, u64::MAX))
+                    .map(|(k, _)| k.clone())
+                    .collect();
+                for key in never_acked {
+                    if let Some(digest) = self.copied.remove(&key)
+                        && self.maybe_acked.take(&digest)
+                    {
+                        self.unacked.add(&digest, 1);
+                    }
                 }
             }
             Line::Acking { may_duplicate, .. } => self.earlier_duplicates += may_duplicate,
@@ -989,6 +1026,38 @@ mod tests {
         );
         let mut l = Ledger::parse(&text, &scope()).unwrap();
         assert_eq!(l.decide("aa"), Decision::AlreadyCopied);
+    }
+
+    #[test]
+    fn copies_after_a_failed_runs_last_ack_answer_for_their_dead_letters() {
+        let text = format!(
+            "{}{}{}{}{}",
+            run("r1"),
+            copied_line("aa", "orders", "r1", 1, false),
+            copied_line("aa", "orders", "r1", 2, false),
+            copied_line("bb", "orders", "r1", 3, false),
+            acked_through_line("r1", 1),
+        );
+        let mut l = Ledger::parse(&text, &scope()).unwrap();
+        assert_eq!((l.unacked(), l.maybe_acked()), (2, 1));
+        assert_eq!(l.decide("bb"), Decision::AlreadyCopied);
+        assert_eq!(l.decide("aa"), Decision::AlreadyCopied);
+        assert_eq!(
+            l.decide("aa"),
+            Decision::Copy {
+                may_duplicate: true
+            },
+            "copy 1's ack was sent"
+        );
+        // Another run's mark says nothing of r1's copies.
+        let other = format!(
+            "{}{}{}",
+            run("r1"),
+            copied_line("aa", "orders", "r1", 5, false),
+            acked_through_line("r0", 0),
+        );
+        let l = Ledger::parse(&other, &scope()).unwrap();
+        assert_eq!((l.unacked(), l.maybe_acked()), (0, 1));
     }
 
     #[test]
