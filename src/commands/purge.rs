@@ -261,7 +261,16 @@ async fn remove_matching(
             } else {
                 String::new()
             };
-            let may_duplicate = match archive.is_some().then(|| held.decide(&d)) {
+            let decision = archive.is_some().then(|| held.decide(&d));
+            if last_delivery && decision == Some(Decision::AlreadyCopied) {
+                // Acked unclaimed, a crash would end it and leave its record to answer for a
+                // twin never archived: replaced instead, the record kept for the replacement.
+                held.undecide(&d, Decision::AlreadyCopied);
+                p.rescue(tag, &mut message).await?;
+                p.extend_target(1);
+                continue;
+            }
+            let may_duplicate = match decision {
                 Some(Decision::AlreadyCopied) => {
                     report.already_archived += 1;
                     pending.push(Pending {
@@ -277,6 +286,10 @@ async fn remove_matching(
             };
             let dl = decode::decode(&message, &s.queue.name, &s.queue.options);
             if !selects(s, &dl, &message, now, report) {
+                // It stays: its record answers for the next dead letter of its content.
+                if let Some(decision) = decision {
+                    held.undecide(&d, decision);
+                }
                 if last_delivery {
                     // Kept, and returning it would end it: replace it by a fresh copy.
                     p.rescue(tag, &mut message).await?;

@@ -286,13 +286,29 @@ fn a_message_queueys_client_cannot_parse_is_named_and_nothing_is_removed() {
         stderr(&out)
     );
 
-    // What is before it can be moved, one delivery at a time.
+    // What is before it can be moved, one delivery at a time. The replay that stopped at the
+    // message may have sent the ack of "before" when its connection died: then no client can
+    // tell whether the broker applied it, and "before" is copied again and said to be a
+    // possible duplicate (the ledger's rule); if that ack was never sent, the ledger's last
+    // line says so and the rerun copies nothing again.
     let out = queuey()
-        .args(["dead", "replay", &q, "--limit", "1", "--window", "1"])
+        .args([
+            "dead", "replay", &q, "--limit", "1", "--window", "1", "-o", "json",
+        ])
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
-    assert_eq!(broker.ids(target), ["before"]);
+    let said = json(&out)["may_be_duplicates"].as_u64().unwrap_or(0);
+    let moved = broker.ids(target);
+    assert!(
+        !moved.is_empty() && moved.iter().all(|id| id == "before"),
+        "{moved:?}"
+    );
+    assert!(
+        moved.len() as u64 <= 1 + said,
+        "{} copies of \"before\", {said} said to be possible duplicates",
+        moved.len()
+    );
     broker.wait_for_count(&dead, 3);
 }
 
