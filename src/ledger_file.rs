@@ -22,6 +22,24 @@ use crate::dead::ledger::{
 use crate::error::{Error, Kind, Result};
 use crate::output::file::private_options;
 
+/// Appends `line` (a whole line) to the ledger at `path` and flushes it to disk, when the file
+/// is there: a replay's last line, written after its writer is gone (`acked_through_line`). A
+/// last line a crash cut short is cut first, as [`LedgerFile::open`] does.
+pub fn append_if_present(path: &Path, line: &str) -> Result<()> {
+    if !path.exists() {
+        return Ok(());
+    }
+    let whole = whole_lines_len(path).map_err(|e| io_err(path, "read", &e))?;
+    let mut file = private_options()
+        .append(true)
+        .open(path)
+        .map_err(|e| io_err(path, "open", &e))?;
+    file.set_len(whole)
+        .and_then(|()| file.write_all(line.as_bytes()))
+        .and_then(|()| file.sync_data())
+        .map_err(|e| io_err(path, "write", &e))
+}
+
 /// The user's state directory for queuey: `$XDG_STATE_HOME/queuey`, else
 /// `~/.local/state/queuey` (each only when absolute).
 pub fn state_dir() -> Option<PathBuf> {

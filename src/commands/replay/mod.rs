@@ -121,6 +121,16 @@ pub async fn run(
             e = majority => Err(e),
         },
     };
+    if result.is_err()
+        && !s.dry_run
+        && s.from_file.is_none()
+        && let Err(why) = tally.mark_ledger()
+    {
+        output.warn(&format!(
+            "the ledger's last line could not be written ({why}): a rerun copies again every \
+             dead letter whose copy this run confirmed, and counts them"
+        ));
+    }
     progress.finish();
     report.elapsed_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
     let secs = started.elapsed().as_secs_f64();
@@ -363,6 +373,12 @@ struct Tally {
     /// Copies published and not yet acked, now and at most.
     in_flight: AtomicU64,
     peak_in_flight: AtomicU64,
+    /// The highest copy number whose dead letter's ack was sent or tried. The settle stage
+    /// acks in delivery order and copies are numbered in that order: no later copy's dead
+    /// letter was ever named to the broker.
+    acked_through: AtomicU64,
+    /// This run's ledger and run id, once it has one: where a failed run leaves that mark.
+    ledger: std::sync::Mutex<Option<(std::path::PathBuf, String)>>,
 }
 
 impl Tally {
@@ -381,6 +397,40 @@ impl Tally {
 
     fn end_copies(&self, n: u64) {
         self.in_flight.fetch_sub(n, Ordering::SeqCst);
+    }
+
+    fn acks_through(&self, copy: u64) {
+        self.acked_through.fetch_max(copy, Ordering::SeqCst);
+    }
+
+    fn name_ledger(&self, path: &std::path::Path, run: &str) {
+        if let Ok(mut slot) = self.ledger.lock() {
+            *slot = Some((path.to_owned(), run.to_owned()));
+        }
+    }
+
+    /// The run is finishing its ledger (rewriting what it carries under its own id, which a
+    /// mark must never cut): from now on it leaves no mark.
+    fn forget_ledger(&self) {
+        if let Ok(mut slot) = self.ledger.lock() {
+            *slot = None;
+        }
+    }
+
+    /// A failed replay, its work ended or dropped (no ack can follow): the ledger's last
+    /// line says which of its copies had dead letters never named in an ack, so that a rerun
+    /// lets them go without copying them again (see `dead::ledger`). Nothing when the run
+    /// wrote no ledger. A kill -9 writes no mark: its rerun copies those again, and counts
+    /// them as possible duplicates.
+    fn mark_ledger(&self) -> std::result::Result<(), String> {
+        let Some((path, run)) = self.ledger.lock().ok().and_then(|s| s.clone()) else {
+            return Ok(());
+        };
+        crate::ledger_file::append_if_present(
+            &path,
+            &crate::dead::ledger::acked_through_line(&run, Self::get(&self.acked_through)),
+        )
+        .map_err(|e| e.message)
     }
 }
 

@@ -83,6 +83,9 @@ pub(super) async fn from_queue(
     let (mut carried, journal) =
         super::carry::begin(session, s, scope, &stamp.run, boot, output).await?;
     report.journal = Some(journal.path().display().to_string());
+    if !s.dry_run {
+        tally.name_ledger(journal.path(), &stamp.run);
+    }
     let window = usize::from(s.peek.window).max(1);
     let budget = u32::try_from(s.peek.byte_budget).unwrap_or(u32::MAX).max(1);
     let shared = Shared {
@@ -132,11 +135,12 @@ pub(super) async fn from_queue(
             chunk: publish_chunk(s.rate),
         };
         let settler = Settler::new(&acker, &shared, progress, p.kind.is_quorum());
-        let (read, published, (settled, acked)) =
+        let (read, published, settled) =
             tokio::join!(reader.run(p), publish.run(job_rx), settler.run(settle_rx));
         // Whatever failed, the acks that went out are counted, so that `finish` knows how many
         // deliveries it returns to q.dead.
-        p.acked_elsewhere(acked);
+        p.acked_elsewhere(settled.acked);
+        let settled = settled.result;
         report.scanned = p.received();
         // When the connection drops every stage fails; report the broker's error rather than
         // a stage noticing that its neighbour stopped.
@@ -201,6 +205,8 @@ pub(super) async fn from_queue(
         // the copies an earlier run made of those are in its records (on a 4.3 cluster, a
         // rerun that dropped them copied 128 jobs twice once the node came back).
         let held = report.held_elsewhere.is_some();
+        // The rewrite numbers carried records under this run's id: no mark may follow it.
+        tally.forget_ledger();
         shared
             .journal
             .into_inner()
@@ -266,26 +272,46 @@ impl Reader<'_, '_> {
             };
             read.scanned += 1;
             Tally::add(&self.shared.tally.read, 1);
-            let digest = digest(&message.properties, &message.body);
+            let mut digest = digest(&message.properties, &message.body);
             // The one rule (`dead::ledger`), before the filters: a copy the ledger proves exists
             // answers for one dead letter of its content, whatever this run selects.
-            let may_duplicate = match self.carried.decide(&digest) {
+            let decision = self.carried.decide(&digest);
+            let may_duplicate = match decision {
                 Decision::AlreadyCopied => None,
                 Decision::Copy { may_duplicate } => Some(may_duplicate),
             };
-            let went_on = if may_duplicate.is_none() {
+            // Whether this dead letter goes as decided (acked after its claim, or copied): if
+            // not, its record answers for the next one of its content (`Ledger::undecide`).
+            let mut used = true;
+            let went_on = if last_delivery {
+                // A quorum dead letter whose next counted return ends it: a crash while this
+                // run holds it (a closed channel counts, on every version) would lose it, and
+                // copies wait their turn in the window. So it is replaced at once by a
+                // confirmed copy at the back of q.dead, which this run reads again (and moves
+                // then, if it matches). A dry run, which moves nothing, does not read it again.
+                // One the ledger proves copied is replaced too, its record kept for the
+                // replacement: acked unclaimed, a crash would end it and leave the record to
+                // answer for a twin that has no copy.
+                p.rescue(tag, &mut message).await?;
+                read.renewed += 1;
+                used = false;
+                if !self.shared.s.dry_run {
+                    p.extend_target(1);
+                    self.progress.set_length(p.target);
+                }
+                self.settled_elsewhere().await
+            } else if may_duplicate.is_none() {
                 read.already += 1;
                 self.stepper.already_copied();
                 if self.shared.s.dry_run {
+                    used = false;
                     self.keep().await
                 } else {
-                    // On its last delivery or not, its copy is safe: a crash that ends it
-                    // ends a dead letter that was to go.
                     let token = Token {
                         tag,
                         copy: InFlight {
                             target: String::new(),
-                            digest,
+                            digest: std::mem::take(&mut digest),
                             copy: 0,
                             reset: false,
                             may_duplicate: false,
@@ -294,23 +320,13 @@ impl Reader<'_, '_> {
                     };
                     self.pass(Job::Copied(token), 0).await
                 }
-            } else if last_delivery {
-                // A quorum dead letter whose next counted return ends it: a crash while this
-                // run holds it (a closed channel counts, on every version) would lose it, and
-                // copies wait their turn in the window. So it is replaced at once by a
-                // confirmed copy at the back of q.dead, which this run reads again (and moves
-                // then, if it matches). A dry run, which moves nothing, does not read it again.
-                p.rescue(tag, &mut message).await?;
-                read.renewed += 1;
-                if !self.shared.s.dry_run {
-                    p.extend_target(1);
-                    self.progress.set_length(p.target);
-                }
-                self.settled_elsewhere().await
             } else if replayed_in_run(&message.properties, &self.stepper.stamp().run) {
                 read.skipped += 1;
+                used = false;
                 self.keep().await
             } else {
+                // Only a copy passed on uses the record.
+                used = false;
                 match self.stepper.step(&mut message) {
                     Step::Unmatched => self.keep().await,
                     Step::Would { to, reset } => {
@@ -345,7 +361,7 @@ impl Reader<'_, '_> {
                                 tag,
                                 copy: InFlight {
                                     target: copy.queue.clone(),
-                                    digest,
+                                    digest: std::mem::take(&mut digest),
                                     copy: copy.id,
                                     reset: copy.token,
                                     may_duplicate: may_duplicate.unwrap_or(false),
@@ -355,11 +371,15 @@ impl Reader<'_, '_> {
                                         .flatten(),
                                 },
                             };
+                            used = true;
                             self.pass(Job::Copy(copy.with_token(token)), weight).await
                         }
                     }
                 }
             };
+            if !used {
+                self.carried.undecide(&digest, decision);
+            }
             if !went_on {
                 // The next stage stopped; its error is what gets reported.
                 break;
@@ -488,6 +508,7 @@ impl Publish<'_, '_> {
                             tag: token.tag,
                             digest: token.copy.digest,
                             claimed: true,
+                            copy: 0,
                         };
                         self.send(event).await?;
                     }
@@ -577,7 +598,8 @@ impl Publish<'_, '_> {
                     self.outcomes.may_duplicate(id);
                 }
             }
-            self.send(settle_for(&outcome, tag, token.digest)).await?;
+            self.send(settle_for(&outcome, tag, token.digest, token.copy))
+                .await?;
         }
         Ok(())
     }

@@ -28,6 +28,8 @@ pub(super) enum Settle {
         tag: u64,
         digest: String,
         claimed: bool,
+        /// Its copy's number in this run's ledger (0 for a claim).
+        copy: u64,
     },
     /// It stays in q.dead: returned at the end.
     Keep { in_flight: bool },
@@ -38,12 +40,13 @@ pub(super) enum Settle {
 /// What becomes of the dead letter `tag` once its copy's outcome is known: acked only when the
 /// copy was confirmed and routed; otherwise (returned, refused, unattributed) it stays. (A
 /// dead letter on its last delivery never gets here: the read stage replaces it first.)
-pub(super) fn settle_for(outcome: &Outcome, tag: u64, digest: String) -> Settle {
+pub(super) fn settle_for(outcome: &Outcome, tag: u64, digest: String, copy: u64) -> Settle {
     match outcome {
         Outcome::Delivered => Settle::Ack {
             tag,
             digest,
             claimed: false,
+            copy,
         },
         _ => Settle::Keep { in_flight: true },
     }
@@ -79,8 +82,17 @@ pub(super) struct Settler<'a, 's> {
     last_barrier: Instant,
     /// Acks not sent yet: (highest tag, how many, how many of them are copies).
     pending: Option<(u64, u64, u64)>,
+    /// The highest copy number among the pending acks.
+    pending_copy: u64,
     keep_seen: bool,
     acked: u64,
+}
+
+/// What the settle stage did, whatever happened.
+pub(super) struct Settled {
+    pub(super) result: Result<()>,
+    /// Dead letters acked (the peek must know).
+    pub(super) acked: u64,
 }
 
 impl<'a, 's> Settler<'a, 's> {
@@ -101,19 +113,19 @@ impl<'a, 's> Settler<'a, 's> {
             quorum,
             last_barrier: Instant::now(),
             pending: None,
+            pending_copy: 0,
             keep_seen: false,
             acked: 0,
         }
     }
 
-    /// Settles `events` until both stages that send them are done: whether it went well, and
-    /// how many dead letters it acked (the peek must know, whatever happened).
-    pub(super) async fn run(
-        mut self,
-        events: tokio::sync::mpsc::Receiver<Settle>,
-    ) -> (Result<()>, u64) {
+    /// Settles `events` until both stages that send them are done.
+    pub(super) async fn run(mut self, events: tokio::sync::mpsc::Receiver<Settle>) -> Settled {
         let result = self.settle(events).await;
-        (result, self.acked)
+        Settled {
+            result,
+            acked: self.acked,
+        }
     }
 
     async fn settle(&mut self, mut events: tokio::sync::mpsc::Receiver<Settle>) -> Result<()> {
@@ -134,7 +146,9 @@ impl<'a, 's> Settler<'a, 's> {
                     tag,
                     digest,
                     claimed,
+                    copy: number,
                 } => {
+                    self.pending_copy = self.pending_copy.max(number);
                     let copy = u64::from(!claimed);
                     if claimed {
                         self.claims.push(digest.clone());
@@ -175,6 +189,8 @@ impl<'a, 's> Settler<'a, 's> {
         // and the summary must not say fewer were removed than were.
         Tally::add(&self.shared.tally.acked, n);
         self.pending = None;
+        // Before the ack is named to the broker: the mark a failed run leaves (`Tally`).
+        self.shared.tally.acks_through(self.pending_copy);
         self.acker.ack(tag, !self.keep_seen).await?;
         self.acked += n;
         if self.digests.len() >= 1000 || self.last_barrier.elapsed() > Duration::from_millis(250) {
@@ -236,13 +252,13 @@ mod tests {
             text: "NO_ROUTE".into(),
         };
         assert!(matches!(
-            settle_for(&Outcome::Delivered, 7, "d7".into()),
-            Settle::Ack { tag: 7, ref digest, claimed: false } if digest == "d7"
+            settle_for(&Outcome::Delivered, 7, "d7".into(), 3),
+            Settle::Ack { tag: 7, ref digest, claimed: false, copy: 3 } if digest == "d7"
         ));
         for outcome in [returned, Outcome::Refused, Outcome::Unknown] {
             assert!(
                 matches!(
-                    settle_for(&outcome, 7, "d7".into()),
+                    settle_for(&outcome, 7, "d7".into(), 3),
                     Settle::Keep { in_flight: true }
                 ),
                 "{outcome:?} keeps the dead letter"
