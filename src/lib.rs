@@ -8,8 +8,8 @@
 //! `queuey-cli-core`, re-exported here under the same names.
 
 pub use queuey_cli_core::{
-    claims, cluster, dead, duration, endpoint, error, message_size, plan, queue, redact, shell,
-    suggest, tls, topology, user_id, words,
+    claims, cluster, counts, dead, duration, endpoint, error, message_size, plan, queue, redact,
+    shell, suggest, tls, topology, user_id, words,
 };
 
 pub mod broker;

@@ -29,57 +29,28 @@ use std::collections::BTreeMap;
 use crate::broker::api::LiveQueue;
 use crate::broker::policies::PolicyListings;
 use crate::broker::session::{BrokerVersion, DeclareReply, Session};
+use crate::counts::Counts;
 use crate::error::{Error, Kind, Result};
 use crate::plan::policies::{Unevaluable, apply_listed_policies};
 use crate::plan::{self, ComputedQueue, LiveDefinition, ProbeOutcome, QueuePlan, Source};
 use crate::queue::QueueSettings;
 use crate::topology::{self, QueueType};
 
-/// Counts of a live queue; each `None` when the broker has not reported it (stats appear a
-/// few seconds after a declare) or the source cannot tell (AMQP only knows ready messages).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
-pub struct Counts {
-    pub messages: Option<u64>,
-    pub messages_ready: Option<u64>,
-    pub messages_unacknowledged: Option<u64>,
-    pub consumers: Option<u64>,
-    /// A quorum queue's members, and those of them online (a majority lost: it neither takes
-    /// nor gives messages).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub members: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub members_online: Option<u64>,
-}
-
-impl Counts {
-    pub fn of(live: &LiveQueue) -> Counts {
-        Counts {
-            messages: live.messages,
-            messages_ready: live.messages_ready,
-            messages_unacknowledged: live.messages_unacknowledged,
-            consumers: live.consumers,
-            members: live.members.as_ref().map(|m| m.len() as u64),
-            members_online: live.members.as_ref().map(|m| {
-                live.online
-                    .iter()
-                    .flatten()
-                    .filter(|o| m.contains(o))
-                    .count() as u64
-            }),
-        }
-    }
-
-    /// `", 1 of 3 members online: no majority, ..."` for a quorum queue that lost its
-    /// majority, `", 2 of 3 members online"` for one that lost a member, else nothing.
-    pub fn members_text(&self) -> String {
-        match (self.members_online, self.members) {
-            (Some(on), Some(all)) if on * 2 <= all => format!(
-                ", {on} of {all} members online: NO MAJORITY, it can neither take nor give \
-                 messages"
-            ),
-            (Some(on), Some(all)) if on < all => format!(", {on} of {all} members online"),
-            _ => String::new(),
-        }
+/// The counts the management API reports of a live queue (its quorum members among them).
+fn counts_of(live: &LiveQueue) -> Counts {
+    Counts {
+        messages: live.messages,
+        messages_ready: live.messages_ready,
+        messages_unacknowledged: live.messages_unacknowledged,
+        consumers: live.consumers,
+        members: live.members.as_ref().map(|m| m.len() as u64),
+        members_online: live.members.as_ref().map(|m| {
+            live.online
+                .iter()
+                .flatten()
+                .filter(|o| m.contains(o))
+                .count() as u64
+        }),
     }
 }
 
@@ -275,7 +246,7 @@ impl<'a> Inspector<'a> {
                     }
                     let plan = plan::diff_queue(&computed, definition.as_ref());
                     Inspected {
-                        counts: live.as_ref().map(Counts::of),
+                        counts: live.as_ref().map(counts_of),
                         computed,
                         plan,
                     }

@@ -3,8 +3,8 @@
 
 use serde::Serialize;
 
+use crate::counts::Counts;
 use crate::error::Result;
-use crate::live::inspect::Counts;
 use crate::output::{self, Format, Output, plural, sanitize::sanitize};
 use crate::plan;
 

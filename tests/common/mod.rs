@@ -5,7 +5,9 @@
 //! - [`Broker`] is a live connection to the test broker (AMQP through lapin, the management API
 //!   through `rabbitmq_http_client`). It hands out unique, namespaced queue names and deletes
 //!   every queue, vhost and user it made when dropped. There is no skipping: without a broker,
-//!   [`Broker::connect`] panics with the way to start one, so CI fails loudly.
+//!   [`Broker::connect`] panics with the README's line that starts one ([`START_TEST_BROKER`]),
+//!   at once in every test once the first found that nothing answers, so CI fails loudly and a
+//!   fresh machine is told what to run.
 //! - [`eventually`] polls with a deadline instead of sleeping.
 //! - [`app`] is a small application on the real `queuey` library (producer, worker, handlers
 //!   for every dead-letter cause), one per test on a queue of its own.
@@ -165,7 +167,7 @@ impl Broker {
     }
 
     pub fn connect_to(url: &str) -> Broker {
-        ensure_local_broker();
+        require_test_broker(url);
         let test: lapin::uri::AMQPUri = test_url().parse().expect("a valid AMQP URL");
         let auth = test.authority.userinfo;
         Broker::connect_with(url, &test_api_url(), (auth.username, auth.password))
@@ -954,12 +956,34 @@ impl Drop for Broker {
     }
 }
 
+/// The README's line that starts the test broker (its "Run the tests" section, held equal to
+/// this by `packaging::the_readme_starts_the_test_broker_with_the_line_the_harness_names`): what
+/// a test that finds no broker tells the reader to run. The plugin is enabled offline first,
+/// so that the node starts with its management API.
+pub const START_TEST_BROKER: &str =
+    "sudo rabbitmq-plugins enable --offline rabbitmq_management && sudo rabbitmq-server -detached";
+
+/// Why no local test broker answers, once [`ensure_local_broker`] tried to start one and
+/// nothing came up: every live test then fails at once with the same sentence (what to run),
+/// instead of each waiting on a connection of its own and printing its error.
+static NO_LOCAL_BROKER: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// Makes sure a local test broker is up (see [`ensure_local_broker`]), or panics with the
+/// README's line that starts one. Every path of the harness to the test broker starts here.
+fn require_test_broker(url: &str) {
+    ensure_local_broker();
+    if let Some(why) = NO_LOCAL_BROKER.get() {
+        panic!("{}", no_broker(url, why));
+    }
+}
+
 /// On a fresh machine of the kind queuey is developed on, RabbitMQ runs but its management
 /// plugin may be off. So that `cargo test` alone runs the suite, the first live test makes sure
 /// a *local* test broker is up: the machine's own on 5672 (starting a stopped one, enabling the
 /// plugin), or the RabbitMQ 4.x node of `scripts/rabbitmq4.sh` on 5674 (`start`, which does
 /// nothing to a node that answers). It never stops or restarts a running broker, and does
-/// nothing for a remote one or another port. Failing that, tests fail.
+/// nothing for a remote one or another port. When nothing answers after that, it says why in
+/// [`NO_LOCAL_BROKER`], and every test fails naming [`START_TEST_BROKER`].
 fn ensure_local_broker() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
@@ -985,9 +1009,16 @@ fn ensure_local_broker() {
                     std::net::TcpStream::connect_timeout(&a, Duration::from_secs(2)).is_ok()
                 })
         };
-        let run = |cmd: &str, args: &[&str]| {
-            eprintln!("queuey tests: running `{cmd} {}`", args.join(" "));
-            let _ = std::process::Command::new(cmd).args(args).status();
+        // Runs a command that starts something; says why it did not, when it did not (then
+        // there is nothing to wait for).
+        let run = |cmd: &mut std::process::Command| -> Result<(), String> {
+            let line = format!("{cmd:?}");
+            eprintln!("queuey tests: running {line}");
+            match cmd.status() {
+                Ok(status) if status.success() => Ok(()),
+                Ok(status) => Err(format!("{line} failed ({status})")),
+                Err(e) => Err(format!("{line} could not run ({e})")),
+            }
         };
         let wait = |addr: &str| {
             let start = Instant::now();
@@ -995,18 +1026,25 @@ fn ensure_local_broker() {
                 std::thread::sleep(Duration::from_millis(500));
             }
         };
+        let nothing_answers = |started: Result<(), String>| {
+            let why = match started {
+                Ok(()) => "nothing came up within 90 s of starting it".to_owned(),
+                Err(e) => e,
+            };
+            let _ = NO_LOCAL_BROKER.set(format!("nothing answers at {amqp_addr}; {why}"));
+        };
         let port = url.port().unwrap_or(5672);
         if local && matches!(port, 5674 | 5676) && !(up(&amqp_addr) && up(&api_addr)) {
             let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/rabbitmq4.sh");
+            let mut start = std::process::Command::new(script);
+            start.arg("start");
             if port == 5676 {
-                // Debian stable's 4.0.5 (`QUEUEY_RABBITMQ4_SUITE=trixie`).
-                eprintln!("queuey tests: running `QUEUEY_RABBITMQ4_SUITE=trixie {script} start`");
-                let _ = std::process::Command::new(script)
-                    .arg("start")
-                    .env("QUEUEY_RABBITMQ4_SUITE", "trixie")
-                    .status();
-            } else {
-                run(script, &["start"]);
+                // Debian stable's 4.0.5.
+                start.env("QUEUEY_RABBITMQ4_SUITE", "trixie");
+            }
+            let started = run(&mut start);
+            if !up(&amqp_addr) {
+                nothing_answers(started);
             }
             return;
         }
@@ -1014,22 +1052,32 @@ fn ensure_local_broker() {
             return;
         }
         if !up(&amqp_addr) {
-            run("rabbitmq-server", &["-detached"]);
-            wait(&amqp_addr);
+            let started = run(std::process::Command::new("rabbitmq-server").arg("-detached"));
+            if started.is_ok() {
+                wait(&amqp_addr);
+            }
+            if !up(&amqp_addr) {
+                nothing_answers(started);
+                return;
+            }
         }
         if !up(&api_addr) {
-            run("rabbitmq-plugins", &["enable", "rabbitmq_management"]);
-            wait(&api_addr);
+            let enabled = run(std::process::Command::new("rabbitmq-plugins")
+                .args(["enable", "rabbitmq_management"]));
+            if enabled.is_ok() {
+                wait(&api_addr);
+            }
         }
     });
 }
 
-fn no_broker(url: &str, why: &str) -> String {
+/// What a test that finds no test broker says: the README's line first, then the other ways.
+pub fn no_broker(url: &str, why: &str) -> String {
     format!(
-        "live tests need a RabbitMQ broker at {url} ({why}). Start one with \
-         `rabbitmq-server -detached` and `rabbitmq-plugins enable rabbitmq_management` (a \
-         RabbitMQ 4.x on 5674 with `scripts/rabbitmq4.sh start`), or point QUEUEY_TEST_URL / \
-         QUEUEY_TEST_API_URL at one. These tests never skip."
+        "no RabbitMQ test broker at {url} ({why}). Start it with the README's line:\n\n    \
+         {START_TEST_BROKER}\n\n(RabbitMQ not installed: `sudo apt-get install rabbitmq-server` \
+         first; a RabbitMQ 4.x on 5674: `scripts/rabbitmq4.sh start`), or point QUEUEY_TEST_URL \
+         and QUEUEY_TEST_API_URL at a broker. Broker tests never skip."
     )
 }
 

@@ -229,6 +229,7 @@ fn overview() -> TestBroker {
     OVERVIEW
         .get_or_init(|| {
             // A thread of its own: a runtime cannot start inside a test's runtime.
+            super::require_test_broker(&test_url());
             std::thread::spawn(|| {
                 let url = format!("{}/api/overview", test_api_url().trim_end_matches('/'));
                 let uri: lapin::uri::AMQPUri = test_url().parse().expect("a valid AMQP URL");

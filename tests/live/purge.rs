@@ -170,7 +170,7 @@ impl SlowPurge {
     }
 }
 
-/// The README's promise for `purge --archive`: a dead letter is acked only once its record is
+/// The promise of `purge --archive` (docs/commands/dead-purge.md): a dead letter is acked only once its record is
 /// written and fsynced. Killed with SIGKILL mid-purge (one fsync per 5 messages, so it is
 /// caught in the middle), every message gone from q.dead is in the archive; the archive may
 /// also hold messages not yet acked (they are then in both), and only its last line may be cut.

@@ -1179,10 +1179,11 @@ fn regex_quote(text: &str) -> String {
         .collect()
 }
 
-/// The README's promise: `holds ls` and `status` read hold queues without renewing their
-/// `x-expires` lease. Both run in turn, again and again, on a hold queue that expires after
-/// 6 s unused: it still goes on time. (A lease of 6 s, not 2: on a loaded machine one run of
-/// each can take a second or more, and both must run at least twice while the queue lives.)
+/// The promise of docs/commands/holds-ls.md and status.md: `holds ls` and `status` read hold
+/// queues without renewing their `x-expires` lease. Both run in turn, again and again, on a
+/// hold queue that expires after 6 s unused: it still goes on time. (A lease of 6 s, not 2: on
+/// a loaded machine one run of each can take a second or more, and both must run at least
+/// twice while the queue lives.)
 #[test]
 fn holds_ls_and_status_do_not_renew_a_hold_queues_lease() {
     let broker = Broker::connect();

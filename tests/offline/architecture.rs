@@ -3,8 +3,9 @@
 //! that it reaches no other layer is a compile error, not a test. Here: no import circle between
 //! the files of either crate (`super::` paths included), lapin and reqwest only below
 //! `src/broker/`, clap only in the CLI layer (`src/cli/`, `src/lib.rs`), the settings, broker
-//! and output layers never reaching the commands, no table drawn outside `src/output/`, and no
-//! file over 600 lines of code outside its tests.
+//! and output layers never reaching the commands (nor `output/` and `broker/` reaching
+//! `live/`), no table drawn outside `src/output/`, no file over 600 lines of code outside its
+//! tests, and docs/design.md's file map naming every source file and nothing that is not there.
 //!
 //! A module is a file; `crate::a::b::Item` and `super::Item` name the deepest file they reach.
 //! Only the code before a file's `#[cfg(test)]` counts: tests may import anything.
@@ -343,10 +344,23 @@ fn settings_and_the_broker_layer_never_reach_the_commands() {
         "settings reach the broker or commands:\n{}",
         bad.join("\n")
     );
-    let bad = layer_reaches(&["broker", "output"], &["commands", "cli", "settings"]);
+    let bad = layer_reaches(&["broker"], &["live", "commands", "cli", "settings"]);
     assert!(
         bad.is_empty(),
-        "broker/ or output/ reach a layer above:\n{}",
+        "broker/ reaches a layer above:\n{}",
+        bad.join("\n")
+    );
+}
+
+/// `output/` renders plain data: the reports the commands build and the core's types. It never
+/// imports `live/` or `commands/` (which import it), so the folders make no circle: a type both
+/// need (a live queue's `Counts`) lives in the core crate, below both.
+#[test]
+fn output_renders_plain_data_and_never_reaches_live_or_the_commands() {
+    let bad = layer_reaches(&["output"], &["live", "commands", "cli", "settings"]);
+    assert!(
+        bad.is_empty(),
+        "output/ reaches a layer above (give it plain data instead):\n{}",
         bad.join("\n")
     );
 }
@@ -447,5 +461,120 @@ fn no_table_is_drawn_outside_output() {
     assert!(
         drawing.is_empty(),
         "tables drawn outside src/output/: {drawing:?}"
+    );
+}
+
+/// docs/design.md's file map: the first code block of the page, a tree with one entry per line
+/// (a folder ends with `/`, indented two spaces under its folder) and its description beside
+/// it, continued on lines indented to the description's column.
+const MAP_DESCRIPTION_COLUMN: usize = 26;
+
+/// The paths the file map names as entries, relative to the repository, and every `*.rs` its
+/// descriptions mention, with the folder each was written under.
+fn design_file_map() -> (Vec<String>, Vec<(String, String)>) {
+    let design = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/design.md"))
+        .expect("docs/design.md");
+    let map = design
+        .split("```")
+        .nth(1)
+        .expect("docs/design.md opens with its file map in a code block");
+    let mut entries = Vec::new();
+    let mut mentioned = Vec::new();
+    // The folders open above the current line: (indentation, path).
+    let mut folders: Vec<(usize, String)> = Vec::new();
+    // The folder a description is written under.
+    let mut here = String::new();
+    for line in map.lines().filter(|l| !l.trim().is_empty()) {
+        let indent = line.len() - line.trim_start().len();
+        let description = if indent >= MAP_DESCRIPTION_COLUMN {
+            line.trim()
+        } else {
+            assert!(
+                indent % 2 == 0,
+                "docs/design.md's file map: `{line}` is indented by {indent}, not a level"
+            );
+            while folders.last().is_some_and(|(i, _)| *i >= indent) {
+                folders.pop();
+            }
+            let parent = match folders.last() {
+                Some((i, path)) if *i + 2 == indent => path.clone(),
+                None if indent == 0 => String::new(),
+                _ => panic!("docs/design.md's file map: `{line}` has no folder above it"),
+            };
+            let name = line.split_whitespace().next().expect("a line with text");
+            let path = format!("{parent}{name}");
+            entries.push(path.clone());
+            if name.ends_with('/') {
+                folders.push((indent, path.clone()));
+                here = path;
+            } else {
+                here = parent;
+            }
+            line.trim_start()[name.len()..].trim()
+        };
+        for word in description.split(|c: char| !(c.is_alphanumeric() || "_./-".contains(c))) {
+            if word.ends_with(".rs") {
+                mentioned.push((here.clone(), word.to_owned()));
+            }
+        }
+    }
+    (entries, mentioned)
+}
+
+/// docs/design.md's file map names every source file of both crates, one line each, and names
+/// nothing that is not there: a file added, moved or removed fails here until the map says so.
+#[test]
+fn the_design_file_map_names_every_source_file_and_nothing_else() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let (entries, mentioned) = design_file_map();
+    let missing: Vec<String> = entries
+        .iter()
+        .filter(|p| !root.join(p).exists())
+        .cloned()
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "docs/design.md's file map names what does not exist: {missing:?}"
+    );
+    // A file a description mentions is found in the folder it is written under or the one
+    // above, or by its path from the repository or from either crate's src/.
+    let stale: Vec<String> = mentioned
+        .iter()
+        .filter(|(here, file)| {
+            let above = Path::new(here).parent().unwrap_or(Path::new(""));
+            [Path::new(here), above]
+                .into_iter()
+                .chain(["", "src/", "crates/queuey-cli-core/src/"].map(Path::new))
+                .all(|base| !root.join(base).join(file).is_file())
+        })
+        .map(|(here, file)| format!("{file} (under {here})"))
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "docs/design.md's file map mentions files that do not exist: {stale:?}"
+    );
+    let named: BTreeSet<&str> = entries.iter().map(String::as_str).collect();
+    let mut unnamed = Vec::new();
+    for source_root in ROOTS {
+        let mut stack = vec![root.join(source_root)];
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).expect("a source folder is readable") {
+                let path = entry.expect("a directory entry").path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    let path = relative(&path);
+                    if !named.contains(path.as_str()) {
+                        unnamed.push(path);
+                    }
+                }
+            }
+        }
+    }
+    unnamed.sort();
+    assert!(
+        unnamed.is_empty(),
+        "source files docs/design.md's file map does not name (one line each, under its \
+         folder): {unnamed:?}"
     );
 }

@@ -1,7 +1,8 @@
 //! What a packager and an installer rely on: `queuey --version` (the release, the commit, the
 //! library it is checked against), the library version written once and equal to Cargo.toml's
-//! pins, the changelog naming this release, man pages free of the commit, and the README's
-//! install lines being the ones `scripts/package-check.sh` (CI) runs.
+//! pins, the changelog naming this release, man pages free of the commit, the README's
+//! install lines being the ones `scripts/package-check.sh` (CI) runs, and its line that starts
+//! the test broker being the one a live test names when it finds none.
 
 use std::fs;
 use std::path::Path;
@@ -154,4 +155,36 @@ fn the_readme_install_lines_are_the_ones_ci_runs() {
             "README.md's install line `{line}` is not run by scripts/package-check.sh"
         );
     }
+}
+
+/// The README's line that starts the test broker is the one a live test names when it finds
+/// none (`common::START_TEST_BROKER`), and its test command is the one `.ci/run` runs: a fresh
+/// machine's first failure says what to run, word for word.
+#[test]
+fn the_readme_starts_the_test_broker_with_the_line_the_harness_names() {
+    let readme = read("README.md");
+    let section = readme
+        .split("\n## ")
+        .find(|s| s.starts_with("Run the tests\n"))
+        .expect("README.md has a Run the tests section");
+    let lines: Vec<&str> = section
+        .lines()
+        .filter_map(|l| l.strip_prefix("    "))
+        .map(|l| l.split("  #").next().unwrap_or(l).trim())
+        .collect();
+    assert_eq!(
+        lines,
+        [crate::common::START_TEST_BROKER, "cargo test"],
+        "README.md's Run the tests lines"
+    );
+    let said = crate::common::no_broker("amqp://127.0.0.1:5672/%2f", "connection refused");
+    assert!(
+        said.contains(&format!("\n    {}\n", crate::common::START_TEST_BROKER)),
+        "the harness's panic names the README's line on a line of its own: {said}"
+    );
+    let ci = read(".ci/run");
+    assert!(
+        ci.lines().any(|l| l.trim().starts_with("cargo test ")),
+        ".ci/run runs the README's test command"
+    );
 }

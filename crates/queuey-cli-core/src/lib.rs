@@ -6,7 +6,8 @@
 //!
 //! - [`topology`], [`queue`]: the broker queues of a logical queue, as the library names and
 //!   declares them; [`claims`]: which logical queue owns a name two of them could claim;
-//! - [`plan`]: live arguments against computed ones, the diff and the remedies;
+//! - [`plan`]: live arguments against computed ones, the diff and the remedies; [`counts`]:
+//!   what the broker counts of a live queue, as plain data;
 //! - [`dead`]: dead-letter decoding, the envelope, filters, the export format, the replay's
 //!   copy and its journal's format;
 //! - [`message_size`]: the broker's `max_message_size`, probed and parsed from its refusal;
@@ -17,6 +18,7 @@
 
 pub mod claims;
 pub mod cluster;
+pub mod counts;
 pub mod dead;
 pub mod duration;
 pub mod endpoint;
