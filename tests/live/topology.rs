@@ -1131,6 +1131,18 @@ fn a_topology_read_in_one_listing_says_what_reading_each_queue_says() {
             .output()
             .expect("queuey runs")
     };
+    // A fresh queue's consumer count is in the API's listing once its first statistics are
+    // in (seconds): before, the listing says it is not known, which is what it is.
+    eventually(
+        "the hold queues' statistics",
+        Duration::from_secs(30),
+        || {
+            [&good_hold, &bad_hold]
+                .iter()
+                .all(|q| broker.api_queue(q).is_some_and(|j| j["consumers"].is_u64()))
+                .then_some(())
+        },
+    );
     // The policy is seen by the API a moment after it is set.
     eventually("the policy on q.dead", Duration::from_secs(10), || {
         let doc = json(&run_in(&["verify", &policied, "-o", "json"]));
