@@ -1,5 +1,7 @@
 //! Replaying from an export file (`--from-file`): every line checked before anything is
-//! published, then each line through the same per-message step as a dead letter of q.dead.
+//! published, then each line through the same per-message step as a dead letter of q.dead, and
+//! its copy through the same publish and settle stages (`publish_stage.rs`, `settle.rs`), with
+//! a place in the same window; the settle stage has nothing to ack.
 //!
 //! Nothing is removed from the file, so a run that fails must not leave its rerun to copy again
 //! the lines it copied: a journal of its own (the file's canonical path stands for the queue in
@@ -10,40 +12,29 @@
 //! a signal: the rest of the file is still to replay) and deleted when it reaches its end or
 //! its limit.
 
-use std::cell::RefCell;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 
-use super::ledger::{InFlight, LedgerSlot};
+use tokio::sync::mpsc;
+
+use super::ledger::InFlight;
+use super::publish_stage::{Job, Publish, Token};
+use super::settle::{Settle, Settler};
 use super::step::{Step, Stepper};
-use super::{Pace, Tally, check_targets, paced_window, publish_chunk};
-use crate::broker::publish::{Copy, Outcome, Publisher, fits_amqp};
+use super::{Pace, Shared, Tally, check_targets, publish_chunk};
+use crate::broker::publish::fits_amqp;
 use crate::broker::session::Session;
 use crate::clock::now_secs;
 use crate::dead::decode::Message;
 use crate::dead::export::{EndLine, ExportLine, read_line};
-use crate::dead::ledger::{Decision, digest};
-use crate::dead::replay::{ReplayStamp, copy_id};
+use crate::dead::ledger::{Decision, Ledger, digest};
+use crate::dead::replay::ReplayStamp;
 use crate::dead::report::ReplayReport;
-use crate::dead::room::Rooms;
 use crate::error::{Error, Kind, Result};
 use crate::output::Output;
 use crate::output::progress::Progress;
 use crate::settings::ReplaySettings;
 use crate::signals::StopFlag;
-
-/// The run over a file, what it shares between its lines.
-struct FileRun<'a> {
-    session: &'a Session,
-    s: &'a ReplaySettings,
-    journal: LedgerSlot,
-    publisher: Option<Publisher<'a, InFlight>>,
-    tally: &'a Tally,
-    /// The room in each target (see `dead::room`).
-    rooms: RefCell<Rooms>,
-    /// With `--after`: the hold queues declared so far (see `after`).
-    holds: super::after::Holds,
-}
 
 #[allow(clippy::too_many_arguments)]
 pub(super) async fn from_file(
@@ -95,128 +86,64 @@ pub(super) async fn from_file(
     )
     .await?;
     report.journal = Some(journal.path().display().to_string());
-    let mut run = FileRun {
-        session,
-        s,
-        journal,
-        publisher: None,
-        tally,
-        rooms: RefCell::new(Rooms::new(
-            &path.display().to_string(),
-            s.allow_drop_head,
-            s.dry_run,
-        )),
-        holds: RefCell::new(std::collections::HashMap::new()),
-    };
-    let mut stepper = Stepper::new(s, &stamp);
+    let source = path.display().to_string();
+    let shared = Shared::new(session, s, stop, tally, journal, &source);
     progress.set_length(total);
-    let mut pace = Pace::new(s.rate);
-    // Copies go out in batches: one journal flush before each, one after its confirmations.
-    let chunk = publish_chunk(s.rate);
-    let mut batch: Vec<Copy<InFlight>> = Vec::with_capacity(chunk);
-    for line in records(path)? {
-        if stop.is_set() || stepper.at_limit() {
-            break;
-        }
-        let (n, item) = line?;
-        let mut message = match item? {
-            Item::Record(m) => m,
-            Item::End(_) | Item::CutShort => continue,
-        };
-        report.scanned += 1;
-        let d = digest(&message.properties, &message.body);
-        // Copied by a run that did not finish (before filters: the copy exists whatever this
-        // run selects). A file's line is never removed: every certain copy answers for one.
-        if carried.decide_line(&d) == Decision::AlreadyCopied {
-            report.already_copied += 1;
-            stepper.already_copied();
-            progress.inc(1);
-            continue;
-        }
-        let copy = match stepper.step(&mut message) {
-            Step::Unmatched => {
-                progress.inc(1);
-                continue;
-            }
-            Step::Would { to, reset } => {
-                let claimed = message.properties.user_id.as_deref();
-                let user_id = match s.strip_user_id {
-                    true => None,
-                    false => super::publishable::user_id_refusal(session, claimed).await?,
-                };
-                let refusal = match user_id {
-                    Some(why) => Some(why),
-                    None => {
-                        super::room::admit_with_return(
-                            session,
-                            s,
-                            &run.rooms,
-                            &to,
-                            message.body.len(),
-                        )
-                        .await?
-                    }
-                };
-                match refusal {
-                    None => report.would(&to, reset),
-                    Some(why) => report.would_not_fit(&to, why),
-                }
-                progress.inc(1);
-                continue;
-            }
-            Step::Cannot { to, why } => {
-                // As from q.dead: this one is not copied (its line stays; nothing is removed
-                // from a file) and the others go on. It stopped the whole run, after the lines
-                // before it, and every rerun at the same line.
-                report.fail(&to, format!("line {n}: cannot copy the message: {why}"));
-                progress.inc(1);
-                continue;
-            }
-            Step::Copy(copy) => copy,
-        };
-        if let Some(why) =
-            super::publishable::refusal(session, s, &copy, &run.holds, &run.rooms).await?
-        {
-            // Not published: the line stays to be replayed (the journal has no record of it).
-            report.fail(&copy.queue, why);
-            progress.inc(1);
-            continue;
-        }
-        pace.wait().await;
-        let token = InFlight {
-            target: copy.queue.clone(),
-            reset: copy.token,
-            digest: d,
-            copy: copy.id,
-            may_duplicate: false,
-            message_id: None,
-        };
-        batch.push(copy.with_token(token));
-        if batch.len() >= chunk {
-            let decided = run.publish(std::mem::take(&mut batch)).await?;
-            run.record(decided, report, progress)?;
-        }
+    let window = shared.window.size();
+    let (job_tx, job_rx) = mpsc::channel::<Job>(window);
+    let (settle_tx, settle_rx) = mpsc::channel::<Settle>(window.saturating_mul(4));
+    let reader = LineReader {
+        shared: &shared,
+        stepper: Stepper::new(s, &stamp),
+        carried: &mut carried,
+        jobs: job_tx,
+        settle: settle_tx.clone(),
+        report: ReplayReport::new(s.dry_run),
+    };
+    let publish = Publish {
+        shared: &shared,
+        session,
+        settle: settle_tx,
+        outcomes: ReplayReport::default(),
+        publisher: None,
+        pace: Pace::new(s.rate),
+        chunk: publish_chunk(s.rate),
+    };
+    // No acks: the settle stage frees each line's place and counts it, in order.
+    let settler = Settler::new(None, &shared, progress, false);
+    let (read, published, settled) = tokio::join!(
+        reader.run(path),
+        publish.run(job_rx),
+        settler.run(settle_rx)
+    );
+    let first_error = [
+        read.as_ref().err(),
+        published.as_ref().err(),
+        settled.result.as_ref().err(),
+    ]
+    .into_iter()
+    .flatten()
+    .min_by_key(|e| e.kind == Kind::Internal)
+    .cloned();
+    if let Some(e) = first_error {
+        return Err(e);
     }
-    report.matched = stepper.matched;
+    let (lines, matched, at_limit) = read?;
+    let outcomes = published?;
+    report.scanned += lines.scanned;
+    report.already_copied += lines.already_copied;
+    report.absorb(lines);
+    report.dead_lettered_not_found += outcomes.dead_lettered_not_found;
+    report.absorb(outcomes);
+    report.matched = matched;
     report.limit = s.limit;
-    report.limit_reached = stepper.at_limit();
-    if !stop.is_set() {
-        // Stopped by a signal, the batch not yet published stays unpublished (and unrecorded):
-        // the rerun replays those lines.
-        let decided = run.publish(batch).await?;
-        run.record(decided, report, progress)?;
-    }
-    if let Some(mut publisher) = run.publisher.take() {
-        let decided = publisher.flush().await?;
-        run.record(decided, report, progress)?;
-        publisher.close().await;
-    }
+    report.limit_reached = at_limit;
     progress.finish();
     report.interrupted = stop.is_set();
-    for (target, room) in run.rooms.borrow().reports() {
+    for (target, room) in shared.rooms.borrow().reports() {
         report.set_room(target, room);
     }
-    for (target, unread) in run.rooms.borrow().unread() {
+    for (target, unread) in shared.rooms.borrow().unread() {
         report.set_unread(&target, unread);
     }
     if s.dry_run {
@@ -224,52 +151,138 @@ pub(super) async fn from_file(
     } else if !report.interrupted {
         // The end of the file, or of --limit: the journal goes, but for records of lines past
         // the limit. Stopped by a signal, it stays: a rerun goes on where this run stopped.
-        run.journal.finish(stepper.at_limit().then_some(&carried))?;
+        shared
+            .journal
+            .into_inner()
+            .finish(at_limit.then_some(&carried))?;
     }
     Ok(())
 }
 
-impl<'a> FileRun<'a> {
-    /// Records `batch` in doubt (flushed to disk), then publishes it; returns the copies
-    /// decided meanwhile.
-    async fn publish(&mut self, batch: Vec<Copy<InFlight>>) -> Result<Vec<(InFlight, Outcome)>> {
-        if batch.is_empty() {
-            return Ok(Vec::new());
+/// The read stage of a file: each line decided by the per-message step, as a dead letter of
+/// q.dead is, its copy passed on to the publish stage with a place in the window.
+struct LineReader<'a, 'r> {
+    shared: &'a Shared<'a>,
+    stepper: Stepper<'a>,
+    /// What unfinished earlier runs left (see `dead::ledger`).
+    carried: &'r mut Ledger,
+    jobs: mpsc::Sender<Job<'a>>,
+    settle: mpsc::Sender<Settle<'a>>,
+    /// Lines read, failures to build a copy, and with --dry-run what would move, per target.
+    report: ReplayReport,
+}
+
+impl<'a> LineReader<'a, '_> {
+    /// Reads the lines until the end, `--limit`, a stop signal or a failure; returns what it
+    /// counted, how many lines matched, and whether `--limit` ended it.
+    async fn run(mut self, path: &Path) -> Result<(ReplayReport, u64, bool)> {
+        let sh = self.shared;
+        let s = sh.s;
+        for line in records(path)? {
+            if sh.stop.is_set() || self.stepper.at_limit() {
+                break;
+            }
+            let (n, item) = line?;
+            let mut message = match item? {
+                Item::Record(m) => m,
+                Item::End(_) | Item::CutShort => continue,
+            };
+            self.report.scanned += 1;
+            let d = digest(&message.properties, &message.body);
+            // Copied by a run that did not finish (before filters: the copy exists whatever
+            // this run selects). A file's line is never removed: every certain copy answers
+            // for one.
+            if self.carried.decide_line(&d) == Decision::AlreadyCopied {
+                self.report.already_copied += 1;
+                self.stepper.already_copied();
+                self.counted().await?;
+                continue;
+            }
+            let copy = match self.stepper.step(&mut message) {
+                Step::Unmatched => {
+                    self.counted().await?;
+                    continue;
+                }
+                Step::Would { to, reset } => {
+                    let claimed = message.properties.user_id.as_deref();
+                    let user_id = match s.strip_user_id {
+                        true => None,
+                        false => super::publishable::user_id_refusal(sh.session, claimed).await?,
+                    };
+                    let refusal = match user_id {
+                        Some(why) => Some(why),
+                        None => {
+                            super::room::admit_with_return(
+                                sh.session,
+                                s,
+                                &sh.rooms,
+                                &to,
+                                message.body.len(),
+                            )
+                            .await?
+                        }
+                    };
+                    match refusal {
+                        None => self.report.would(&to, reset),
+                        Some(why) => self.report.would_not_fit(&to, why),
+                    }
+                    self.counted().await?;
+                    continue;
+                }
+                Step::Cannot { to, why } => {
+                    // As from q.dead: this one is not copied (its line stays; nothing is
+                    // removed from a file) and the others go on.
+                    self.report
+                        .fail(&to, format!("line {n}: cannot copy the message: {why}"));
+                    self.counted().await?;
+                    continue;
+                }
+                Step::Copy(copy) => copy,
+            };
+            if let Some(why) =
+                super::publishable::refusal(sh.session, s, &copy, &sh.holds, &sh.rooms).await?
+            {
+                // Not published: the line stays to be replayed (the ledger has no record).
+                self.report.fail(&copy.queue, why);
+                self.counted().await?;
+                continue;
+            }
+            let weight = sh.window.weight(&copy.body);
+            let in_flight = InFlight {
+                target: copy.queue.clone(),
+                reset: copy.token,
+                digest: d,
+                copy: copy.id,
+                may_duplicate: false,
+                message_id: None,
+            };
+            let Some(place) = sh.window.admit(weight).await else {
+                // The publish stage stopped; its error is what gets reported.
+                break;
+            };
+            let token = Token {
+                tag: 0,
+                copy: in_flight,
+                place,
+            };
+            if self
+                .jobs
+                .send(Job::Copy(copy.with_token(token)))
+                .await
+                .is_err()
+            {
+                break;
+            }
         }
-        self.journal.before_publish(&batch)?;
-        if self.publisher.is_none() {
-            let window = paced_window(self.s.rate, usize::from(self.s.peek.window));
-            self.publisher = Some(Publisher::open(self.session, window, copy_id).await?);
-        }
-        let Some(publisher) = self.publisher.as_mut() else {
-            return Err(Error::internal("replay: no publisher"));
-        };
-        publisher.publish_many(batch).await
+        Ok((self.report, self.stepper.matched, self.stepper.at_limit()))
     }
 
-    /// Records each decided copy in the journal (flushed) and in the report.
-    fn record(
-        &mut self,
-        decided: Vec<(InFlight, Outcome)>,
-        report: &mut ReplayReport,
-        progress: &Progress,
-    ) -> Result<()> {
-        self.journal.after_publish(&decided)?;
-        for (t, outcome) in decided {
-            self.rooms.borrow_mut().decided(&t.target);
-            if outcome == Outcome::Refused && !self.rooms.borrow().refusal_explained(&t.target) {
-                // A refusal that what the run read of the target does not explain: a limit
-                // set since, which may have dead-lettered the copy while its line stays to
-                // replay. A file run has no q.dead in hand to look in: the summary says so.
-                report.dead_lettered_not_found += 1;
-            }
-            if outcome == Outcome::Delivered {
-                Tally::add(&self.tally.copied, 1);
-            }
-            report.record(&t.target, &outcome, t.reset);
-            progress.inc(1);
-        }
-        Ok(())
+    /// A line settled here (not copied): counted by the settle stage, in its turn.
+    async fn counted(&self) -> Result<()> {
+        self.settle
+            .send(Settle::Counted)
+            .await
+            .map_err(|_| Error::internal("replay: the settle stage stopped"))
     }
 }
 

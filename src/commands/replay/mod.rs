@@ -19,11 +19,13 @@ mod carry;
 mod doubt;
 mod file;
 mod ledger;
+mod publish_stage;
 mod publishable;
 mod queue;
 mod room;
 mod settle;
 mod step;
+mod window;
 
 /// `dead edit` looks for its refused copy as a replay does.
 pub(super) use room::remove_returned;
@@ -34,7 +36,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use futures_util::StreamExt;
-use tokio::sync::Semaphore;
 
 use crate::broker::acker::{Flow, flow_events, lost_error};
 use crate::broker::session::Session;
@@ -334,13 +335,10 @@ struct Shared<'a> {
     s: &'a ReplaySettings,
     stop: &'a StopFlag,
     tally: &'a Tally,
-    /// One place per dead letter between the read stage and its ack.
-    places: Semaphore,
-    /// Bodies read but not yet published are bounded by bytes too, not only by count: a window
-    /// of multi-megabyte messages must not all sit in memory at once.
-    bytes: Semaphore,
-    budget: u32,
-    window: usize,
+    /// One place per dead letter between the read stage and its settling, and a byte budget:
+    /// bodies read but not yet published are bounded by bytes too, not only by count (a window
+    /// of multi-megabyte messages must not all sit in memory at once).
+    window: window::Window,
     journal: RefCell<LedgerSlot>,
     /// The room in each target (the read stage asks, the publish stage reports decisions).
     rooms: RefCell<Rooms>,
@@ -351,12 +349,27 @@ struct Shared<'a> {
     holds: after::Holds,
 }
 
-impl Shared<'_> {
-    /// What a body weighs against the byte budget.
-    fn weight(&self, body: &[u8]) -> u32 {
-        u32::try_from(body.len())
-            .unwrap_or(u32::MAX)
-            .clamp(1, self.budget)
+impl<'a> Shared<'a> {
+    /// What the stages of a run from `source` (q.dead, or a file) share, its ledger `journal`.
+    fn new(
+        session: &'a Session,
+        s: &'a ReplaySettings,
+        stop: &'a StopFlag,
+        tally: &'a Tally,
+        journal: LedgerSlot,
+        source: &str,
+    ) -> Shared<'a> {
+        Shared {
+            session,
+            s,
+            stop,
+            tally,
+            window: window::Window::new(usize::from(s.peek.window), s.peek.byte_budget),
+            journal: RefCell::new(journal),
+            rooms: RefCell::new(Rooms::new(source, s.allow_drop_head, s.dry_run)),
+            refused: RefCell::new(HashMap::new()),
+            holds: RefCell::new(HashMap::new()),
+        }
     }
 }
 

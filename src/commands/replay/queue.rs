@@ -4,63 +4,35 @@
 //! - [`Reader`] reads and decodes dead letters and makes their copies (the per-message step of
 //!   `step.rs`), or passes on a dead letter the ledger proves already copied (the rule of
 //!   `dead::ledger`, asked once per dead letter, before the filters);
-//! - [`Publish`] publishes the copies in confirmed batches, records each confirmed copy in the
-//!   ledger, flushed to disk, and hands every decided dead letter on;
+//! - `publish_stage::Publish` publishes the copies in confirmed batches, records each
+//!   confirmed copy in the ledger, flushed to disk, and hands every decided dead letter on;
 //! - `settle::Settler` acks, keeps or rescues them, in delivery order.
 //!
-//! Dead letters between the read and their ack hold a place of the window each: copies
-//! published and not yet acked are never more than `--window`. Outcomes are counted as they
+//! Dead letters between the read and their ack hold a place of the window each (a
+//! `window::Place`, owned by the job and dropped with it): copies published and not yet acked
+//! are never more than `--window`. Outcomes are counted as they
 //! come, per target, never kept per message: memory stays bounded on a queue of millions.
 
-use std::cell::RefCell;
-use std::collections::HashMap;
+use tokio::sync::mpsc;
 
-use tokio::sync::Semaphore;
-use tokio::sync::mpsc::{self, error::TryRecvError};
-
-use super::ledger::{InFlight, Journaled, duplicate_name};
-use super::settle::{Settle, Settler, settle_for};
+use super::ledger::InFlight;
+use super::publish_stage::{Job, Publish, Token};
+use super::settle::{Settle, Settler};
 use super::step::{Step, Stepper};
-use super::{Pace, Shared, Tally, paced_window, publish_chunk};
+use super::{Pace, Shared, Tally, publish_chunk};
 use crate::broker::peek::{Delivered, Peek};
-use crate::broker::publish::{Copy, Outcome, Publisher};
 use crate::broker::session::Session;
 use crate::dead::decode::Message;
 use crate::dead::ledger::{Decision, Ledger, digest};
 use crate::dead::peek::PeekOptions;
-use crate::dead::replay::{ReplayStamp, copy_id, replayed_in_run};
+use crate::dead::replay::{ReplayStamp, replayed_in_run};
 use crate::dead::report::ReplayReport;
-use crate::dead::room::Rooms;
-use crate::error::{Error, Kind, Result};
+use crate::error::{Kind, Result};
 use crate::live::unreadable::with_dead_peek;
 use crate::output::Output;
 use crate::output::progress::Progress;
 use crate::settings::ReplaySettings;
 use crate::signals::StopFlag;
-
-/// A dead letter on its way from the read stage to the publish stage.
-// Boxing the large variant would cost an allocation per message; the small ones are rare.
-#[allow(clippy::large_enum_variant)]
-enum Job {
-    /// Its copy, to publish.
-    Copy(Copy<Token>),
-    /// The ledger proves its copy exists: to be acked, in order, without a new copy (once its
-    /// `claimed` line is on disk).
-    Copied(Token),
-}
-
-/// What the publish stage keeps of each dead letter until it is decided: its delivery tag, and
-/// what the journal and the report keep of its copy.
-struct Token {
-    tag: u64,
-    copy: InFlight,
-}
-
-impl Journaled for Token {
-    fn in_flight(&self) -> &InFlight {
-        &self.copy
-    }
-}
 
 pub(super) async fn from_queue(
     session: &Session,
@@ -87,21 +59,7 @@ pub(super) async fn from_queue(
         tally.name_ledger(journal.path(), &stamp.run);
     }
     let window = usize::from(s.peek.window).max(1);
-    let budget = u32::try_from(s.peek.byte_budget).unwrap_or(u32::MAX).max(1);
-    let shared = Shared {
-        session,
-        s,
-        stop,
-        tally,
-        places: Semaphore::new(window),
-        bytes: Semaphore::new(budget as usize),
-        budget,
-        window,
-        journal: RefCell::new(journal),
-        rooms: RefCell::new(Rooms::new(&dead, s.allow_drop_head, s.dry_run)),
-        refused: RefCell::new(HashMap::new()),
-        holds: RefCell::new(HashMap::new()),
-    };
+    let shared = Shared::new(session, s, stop, tally, journal, &dead);
     let options = PeekOptions {
         auto_rescue: false,
         ..s.peek
@@ -134,7 +92,7 @@ pub(super) async fn from_queue(
             pace: Pace::new(s.rate),
             chunk: publish_chunk(s.rate),
         };
-        let settler = Settler::new(&acker, &shared, progress, p.kind.is_quorum());
+        let settler = Settler::new(Some(&acker), &shared, progress, p.kind.is_quorum());
         let (read, published, settled) =
             tokio::join!(reader.run(p), publish.run(job_rx), settler.run(settle_rx));
         // Whatever failed, the acks that went out are counted, so that `finish` knows how many
@@ -222,8 +180,8 @@ struct Reader<'a, 'r> {
     /// What unfinished earlier runs left (see `dead::ledger`).
     carried: &'r mut Ledger,
     progress: &'a Progress,
-    jobs: mpsc::Sender<Job>,
-    settle: mpsc::Sender<Settle>,
+    jobs: mpsc::Sender<Job<'a>>,
+    settle: mpsc::Sender<Settle<'a>>,
     /// Failures to build a copy, and with --dry-run what would move, per target.
     tally: ReplayReport,
 }
@@ -307,18 +265,21 @@ impl Reader<'_, '_> {
                     used = false;
                     self.keep().await
                 } else {
-                    let token = Token {
-                        tag,
-                        copy: InFlight {
-                            target: String::new(),
-                            digest: std::mem::take(&mut digest),
-                            copy: 0,
-                            reset: false,
-                            may_duplicate: false,
-                            message_id: None,
-                        },
+                    let copy = InFlight {
+                        target: String::new(),
+                        digest: std::mem::take(&mut digest),
+                        copy: 0,
+                        reset: false,
+                        may_duplicate: false,
+                        message_id: None,
                     };
-                    self.pass(Job::Copied(token), 0).await
+                    match self.shared.window.admit(0).await {
+                        Some(place) => {
+                            let token = Token { tag, copy, place };
+                            self.jobs.send(Job::Copied(token)).await.is_ok()
+                        }
+                        None => false,
+                    }
                 }
             } else if replayed_in_run(&message.properties, &self.stepper.stamp().run) {
                 read.skipped += 1;
@@ -356,23 +317,31 @@ impl Reader<'_, '_> {
                             self.tally.fail(&copy.queue, why);
                             self.keep().await
                         } else {
-                            let weight = self.shared.weight(&copy.body);
-                            let token = Token {
-                                tag,
-                                copy: InFlight {
-                                    target: copy.queue.clone(),
-                                    digest: std::mem::take(&mut digest),
-                                    copy: copy.id,
-                                    reset: copy.token,
-                                    may_duplicate: may_duplicate.unwrap_or(false),
-                                    message_id: may_duplicate
-                                        .unwrap_or(false)
-                                        .then(|| message.properties.message_id.clone())
-                                        .flatten(),
-                                },
+                            let weight = self.shared.window.weight(&copy.body);
+                            let in_flight = InFlight {
+                                target: copy.queue.clone(),
+                                digest: std::mem::take(&mut digest),
+                                copy: copy.id,
+                                reset: copy.token,
+                                may_duplicate: may_duplicate.unwrap_or(false),
+                                message_id: may_duplicate
+                                    .unwrap_or(false)
+                                    .then(|| message.properties.message_id.clone())
+                                    .flatten(),
                             };
                             used = true;
-                            self.pass(Job::Copy(copy.with_token(token)), weight).await
+                            match self.shared.window.admit(weight).await {
+                                Some(place) => {
+                                    let token = Token {
+                                        tag,
+                                        copy: in_flight,
+                                        place,
+                                    };
+                                    let job = Job::Copy(copy.with_token(token));
+                                    self.jobs.send(job).await.is_ok()
+                                }
+                                None => false,
+                            }
                         }
                     }
                 }
@@ -409,205 +378,12 @@ impl Reader<'_, '_> {
 
     /// The dead letter stays in q.dead.
     async fn keep(&self) -> bool {
-        self.settle
-            .send(Settle::Keep { in_flight: false })
-            .await
-            .is_ok()
+        self.settle.send(Settle::Keep { place: None }).await.is_ok()
     }
 
     /// The dead letter was settled by the read stage itself (replaced by a copy): the settle
     /// stage only counts it, in its turn.
     async fn settled_elsewhere(&self) -> bool {
         self.settle.send(Settle::Counted).await.is_ok()
-    }
-
-    /// Passes `job` on once it has a place in the window and, for a copy, its `weight` of the
-    /// byte budget.
-    async fn pass(&self, job: Job, weight: u32) -> bool {
-        match self.shared.places.acquire().await {
-            Ok(p) => p.forget(),
-            Err(_) => return false,
-        }
-        if weight > 0 {
-            match self.shared.bytes.acquire_many(weight).await {
-                Ok(p) => p.forget(),
-                Err(_) => return false,
-            }
-        }
-        self.jobs.send(job).await.is_ok()
-    }
-}
-
-/// The publish stage: copies out in confirmed batches, each decided copy's dead letter handed
-/// on to the settle stage.
-struct Publish<'a, 's> {
-    shared: &'a Shared<'a>,
-    session: &'s Session,
-    settle: mpsc::Sender<Settle>,
-    outcomes: ReplayReport,
-    publisher: Option<Publisher<'s, Token>>,
-    pace: Pace,
-    /// At most this many copies are taken from the queue and published in one go. Under
-    /// --rate, what the rate allows in 50 ms, so that copies go out (and dead letters are
-    /// settled) steadily rather than in one burst after a whole chunk's wait.
-    chunk: usize,
-}
-
-impl Publish<'_, '_> {
-    async fn run(mut self, mut jobs: mpsc::Receiver<Job>) -> Result<ReplayReport> {
-        let result = self.pump(&mut jobs).await;
-        // Wake a reader waiting for byte budget or a place: nobody will release any now.
-        self.shared.bytes.close();
-        self.shared.places.close();
-        drop(jobs);
-        result.map(|()| self.outcomes)
-    }
-
-    async fn pump(&mut self, jobs: &mut mpsc::Receiver<Job>) -> Result<()> {
-        loop {
-            let first = match jobs.try_recv() {
-                Ok(j) => j,
-                Err(TryRecvError::Disconnected) => break,
-                Err(TryRecvError::Empty) => {
-                    // Nothing waiting: decide what is in flight rather than hold it (the read
-                    // stage may be waiting for places in the window).
-                    self.decide_in_flight().await?;
-                    match jobs.recv().await {
-                        Some(j) => j,
-                        None => break,
-                    }
-                }
-            };
-            if self.shared.stop.is_set() {
-                // A stop signal: publish nothing more; what was read stays in q.dead.
-                break;
-            }
-            let mut batch = vec![first];
-            while batch.len() < self.chunk {
-                match jobs.try_recv() {
-                    Ok(j) => batch.push(j),
-                    Err(_) => break,
-                }
-            }
-            let mut copies = Vec::with_capacity(batch.len());
-            let mut weight = 0usize;
-            for job in batch {
-                match job {
-                    Job::Copy(copy) => {
-                        self.pace.wait().await;
-                        weight += self.shared.weight(&copy.body) as usize;
-                        self.shared.tally.start_copy();
-                        copies.push(copy);
-                    }
-                    Job::Copied(token) => {
-                        // Settled in order, after what is in flight.
-                        self.publish(std::mem::take(&mut copies), std::mem::take(&mut weight))
-                            .await?;
-                        self.decide_in_flight().await?;
-                        let event = Settle::Ack {
-                            tag: token.tag,
-                            digest: token.copy.digest,
-                            claimed: true,
-                            copy: 0,
-                        };
-                        self.send(event).await?;
-                    }
-                }
-            }
-            self.publish(copies, weight).await?;
-        }
-        if let Some(mut publisher) = self.publisher.take() {
-            let decided = publisher.flush().await?;
-            self.hand_over(decided).await?;
-            publisher.close().await;
-        }
-        Ok(())
-    }
-
-    /// Publishes `copies` (opening the publisher on first use), hands over what is decided,
-    /// and gives their `weight` back to the byte budget.
-    ///
-    /// Each copy is recorded in the ledger as in doubt, and the ledger flushed to disk, before
-    /// it is published: whatever fails from then on, a rerun knows which copies may be in
-    /// their targets.
-    async fn publish(&mut self, copies: Vec<Copy<Token>>, weight: usize) -> Result<()> {
-        if copies.is_empty() {
-            return Ok(());
-        }
-        self.shared.journal.borrow_mut().before_publish(&copies)?;
-        if self.publisher.is_none() {
-            // `--channels`: each channel's batches are a share of the one batch size, so the
-            // copies in flight stay within the window whatever the channels.
-            let lanes = self.shared.s.channels;
-            let window = (paced_window(self.shared.s.rate, self.shared.window) / lanes).max(1);
-            self.publisher =
-                Some(Publisher::open_lanes(self.session, window, lanes, copy_id).await?);
-        }
-        let Some(publisher) = self.publisher.as_mut() else {
-            return Err(Error::internal("replay: no publisher"));
-        };
-        let decided = publisher.publish_many(copies).await?;
-        self.hand_over(decided).await?;
-        self.shared.bytes.add_permits(weight);
-        Ok(())
-    }
-
-    /// Decides every copy in flight.
-    async fn decide_in_flight(&mut self) -> Result<()> {
-        if let Some(publisher) = self.publisher.as_mut() {
-            let decided = publisher.flush().await?;
-            self.hand_over(decided).await?;
-        }
-        Ok(())
-    }
-
-    /// Sends each decided copy's dead letter to the settle stage, in order, and counts the
-    /// outcome.
-    ///
-    /// The copies decided delivered are recorded in the ledger, and the ledger flushed to
-    /// disk, before any of their dead letters goes to be acked (from then on a rerun counts
-    /// them as acks in doubt). A returned copy was routed nowhere, and a refused (nacked) one
-    /// was not taken: their doubts are settled too. An `Unknown` copy stays in doubt while this
-    /// run lasts (a run that ends cleanly leaves its dead letter in q.dead, to be copied again:
-    /// a duplicate at worst).
-    async fn hand_over(&mut self, decided: Vec<(Token, Outcome)>) -> Result<()> {
-        self.shared.journal.borrow_mut().after_publish(&decided)?;
-        for (Token { tag, copy: token }, outcome) in decided {
-            self.shared.rooms.borrow_mut().decided(&token.target);
-            if outcome == Outcome::Refused
-                && self
-                    .shared
-                    .rooms
-                    .borrow()
-                    .refused_copies_return(&token.target)
-                    != Some(false)
-            {
-                // It may be back in q.dead, dead-lettered by its target: looked for at the end.
-                // So is a copy refused by a target the run read with no limit (or did not
-                // read): the refusal itself says a limit came since, maybe reject-publish-dlx.
-                self.shared
-                    .refused
-                    .borrow_mut()
-                    .insert(token.copy, token.target.clone());
-            }
-            self.outcomes.record(&token.target, &outcome, token.reset);
-            if outcome == Outcome::Delivered {
-                Tally::add(&self.shared.tally.copied, 1);
-                if token.may_duplicate {
-                    let id = duplicate_name(token.message_id.as_deref(), &token.digest);
-                    self.outcomes.may_duplicate(id);
-                }
-            }
-            self.send(settle_for(&outcome, tag, token.digest, token.copy))
-                .await?;
-        }
-        Ok(())
-    }
-
-    async fn send(&self, event: Settle) -> Result<()> {
-        self.settle
-            .send(event)
-            .await
-            .map_err(|_| Error::internal("replay: the settle stage stopped"))
     }
 }

@@ -1,10 +1,12 @@
-//! The settle stage of the queue pipeline: each held dead letter acked once its copy is safe
-//! (its ledger line on disk first: `copied`, or `claimed` for one the ledger proves copied
-//! already), kept, or rescued, in delivery order.
+//! The settle stage of the pipeline: each held dead letter acked once its copy is safe (its
+//! ledger line on disk first: `copied`, or `claimed` for one the ledger proves copied already),
+//! kept, or rescued, in delivery order. A replay from a file has nothing to ack: its settle
+//! stage only frees each line's place and counts it.
 
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
+use super::window::Place;
 use super::{Shared, Tally};
 use crate::broker::acker::Acker;
 use crate::broker::publish::Outcome;
@@ -18,9 +20,9 @@ use crate::output::progress::Progress;
 const QUORUM_RECORDS_WAIT: Duration = Duration::from_secs(2);
 
 /// What the ack stage does with one held dead letter. Sent in delivery order (see
-/// [`Settler`]). `in_flight` marks a dead letter that went through the publish stage and holds
-/// one place of the window until it is settled.
-pub(super) enum Settle {
+/// [`Settler`]). `place`: a dead letter that went through the publish stage holds one place of
+/// the window until it is settled (dropped with it).
+pub(super) enum Settle<'w> {
     /// Ack it: its copy is confirmed and its `copied` line on disk, or (`claimed`) the ledger
     /// proves a copy of its content exists, and the ack waits for its `claimed` line on disk.
     /// `digest` names it in the ledger's `settled` line once the ack is processed.
@@ -30,9 +32,10 @@ pub(super) enum Settle {
         claimed: bool,
         /// Its copy's number in this run's ledger (0 for a claim).
         copy: u64,
+        place: Place<'w>,
     },
     /// It stays in q.dead: returned at the end.
-    Keep { in_flight: bool },
+    Keep { place: Option<Place<'w>> },
     /// The read stage settled it (replaced it by a copy): counted, in its turn.
     Counted,
 }
@@ -40,15 +43,22 @@ pub(super) enum Settle {
 /// What becomes of the dead letter `tag` once its copy's outcome is known: acked only when the
 /// copy was confirmed and routed; otherwise (returned, refused, unattributed) it stays. (A
 /// dead letter on its last delivery never gets here: the read stage replaces it first.)
-pub(super) fn settle_for(outcome: &Outcome, tag: u64, digest: String, copy: u64) -> Settle {
+pub(super) fn settle_for<'w>(
+    outcome: &Outcome,
+    tag: u64,
+    digest: String,
+    copy: u64,
+    place: Place<'w>,
+) -> Settle<'w> {
     match outcome {
         Outcome::Delivered => Settle::Ack {
             tag,
             digest,
             claimed: false,
             copy,
+            place,
         },
-        _ => Settle::Keep { in_flight: true },
+        _ => Settle::Keep { place: Some(place) },
     }
 }
 
@@ -67,7 +77,8 @@ pub(super) fn settle_for(outcome: &Outcome, tag: u64, digest: String, copy: u64)
 /// shovel acks the same way). After the first `Keep`, a multiple ack would take the kept
 /// message with it, so acks go one by one.
 pub(super) struct Settler<'a, 's> {
-    acker: &'a Acker<'s>,
+    /// `None` for a file: its lines are never removed.
+    acker: Option<&'a Acker<'s>>,
     shared: &'a Shared<'a>,
     progress: &'a Progress,
     /// Digests of the dead letters acked since the last barrier.
@@ -82,6 +93,8 @@ pub(super) struct Settler<'a, 's> {
     last_barrier: Instant,
     /// Acks not sent yet: (highest tag, how many, how many of them are copies).
     pending: Option<(u64, u64, u64)>,
+    /// The places of the pending acks, freed once they are sent.
+    places: Vec<Place<'a>>,
     /// The highest copy number among the pending acks.
     pending_copy: u64,
     keep_seen: bool,
@@ -98,7 +111,7 @@ pub(super) struct Settled {
 impl<'a, 's> Settler<'a, 's> {
     /// A settler of `acker`'s deliveries; `quorum` when they come from a quorum queue.
     pub(super) fn new(
-        acker: &'a Acker<'s>,
+        acker: Option<&'a Acker<'s>>,
         shared: &'a Shared<'a>,
         progress: &'a Progress,
         quorum: bool,
@@ -113,6 +126,7 @@ impl<'a, 's> Settler<'a, 's> {
             quorum,
             last_barrier: Instant::now(),
             pending: None,
+            places: Vec::new(),
             pending_copy: 0,
             keep_seen: false,
             acked: 0,
@@ -120,7 +134,7 @@ impl<'a, 's> Settler<'a, 's> {
     }
 
     /// Settles `events` until both stages that send them are done.
-    pub(super) async fn run(mut self, events: tokio::sync::mpsc::Receiver<Settle>) -> Settled {
+    pub(super) async fn run(mut self, events: tokio::sync::mpsc::Receiver<Settle<'a>>) -> Settled {
         let result = self.settle(events).await;
         Settled {
             result,
@@ -128,7 +142,7 @@ impl<'a, 's> Settler<'a, 's> {
         }
     }
 
-    async fn settle(&mut self, mut events: tokio::sync::mpsc::Receiver<Settle>) -> Result<()> {
+    async fn settle(&mut self, mut events: tokio::sync::mpsc::Receiver<Settle<'a>>) -> Result<()> {
         loop {
             let event = match events.try_recv() {
                 Ok(e) => Some(e),
@@ -147,7 +161,9 @@ impl<'a, 's> Settler<'a, 's> {
                     digest,
                     claimed,
                     copy: number,
+                    place,
                 } => {
+                    self.places.push(place);
                     self.pending_copy = self.pending_copy.max(number);
                     let copy = u64::from(!claimed);
                     if claimed {
@@ -160,10 +176,12 @@ impl<'a, 's> Settler<'a, 's> {
                         self.flush().await?;
                     }
                 }
-                Settle::Keep { in_flight } => {
+                Settle::Keep { place } => {
                     self.flush().await?;
                     self.keep_seen = true;
-                    self.release(u64::from(in_flight), u64::from(in_flight));
+                    let copies = u64::from(place.is_some());
+                    drop(place);
+                    self.shared.tally.end_copies(copies);
                     // It stays in q.dead: settled too.
                     self.progress.inc(1);
                 }
@@ -176,6 +194,13 @@ impl<'a, 's> Settler<'a, 's> {
     /// The claims to disk, then the pending ack (multiple while no message was kept).
     async fn flush(&mut self) -> Result<()> {
         let Some((tag, n, copies)) = self.pending else {
+            return Ok(());
+        };
+        let Some(acker) = self.acker else {
+            // A file's lines: nothing to ack, each copy confirmed and in the ledger.
+            self.pending = None;
+            self.release(copies);
+            self.progress.inc(n);
             return Ok(());
         };
         if !self.claims.is_empty() {
@@ -191,12 +216,12 @@ impl<'a, 's> Settler<'a, 's> {
         self.pending = None;
         // Before the ack is named to the broker: the mark a failed run leaves (`Tally`).
         self.shared.tally.acks_through(self.pending_copy);
-        self.acker.ack(tag, !self.keep_seen).await?;
+        acker.ack(tag, !self.keep_seen).await?;
         self.acked += n;
         if self.digests.len() >= 1000 || self.last_barrier.elapsed() > Duration::from_millis(250) {
             // The broker has processed these acks: a rerun that copies a dead letter of their
             // content again copies no duplicate (unless a node restarts: see `dead::ledger`).
-            self.acker.barrier().await?;
+            acker.barrier().await?;
             let now = Instant::now();
             let settled: Vec<String> = if self.quorum {
                 // A quorum queue's channel may hold acks back after it has processed them,
@@ -225,17 +250,15 @@ impl<'a, 's> Settler<'a, 's> {
             }
             self.last_barrier = now;
         }
-        self.release(n, copies);
+        self.release(copies);
         self.progress.inc(n);
         self.progress.set_message(format!("moved {}", self.acked));
         Ok(())
     }
 
-    /// Frees `places` of the window, `copies` of them copies in flight.
-    fn release(&self, places: u64, copies: u64) {
-        self.shared
-            .places
-            .add_permits(usize::try_from(places).unwrap_or(usize::MAX));
+    /// Frees the places of the acks just sent, `copies` of them copies in flight.
+    fn release(&mut self, copies: u64) {
+        self.places.clear();
         self.shared.tally.end_copies(copies);
     }
 }
@@ -243,26 +266,36 @@ impl<'a, 's> Settler<'a, 's> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::commands::replay::window::Window;
 
-    /// Only a confirmed, routed copy lets its dead letter go; every other outcome keeps it.
-    #[test]
-    fn only_a_delivered_copy_acks_its_dead_letter() {
+    /// Only a confirmed, routed copy lets its dead letter go; every other outcome keeps it,
+    /// and its place goes with it either way.
+    #[tokio::test]
+    async fn only_a_delivered_copy_acks_its_dead_letter() {
+        let w = Window::new(8, 100);
         let returned = Outcome::Returned {
             code: 312,
             text: "NO_ROUTE".into(),
         };
+        let place = w.admit(1).await.expect("a place");
         assert!(matches!(
-            settle_for(&Outcome::Delivered, 7, "d7".into(), 3),
-            Settle::Ack { tag: 7, ref digest, claimed: false, copy: 3 } if digest == "d7"
+            settle_for(&Outcome::Delivered, 7, "d7".into(), 3, place),
+            Settle::Ack { tag: 7, ref digest, claimed: false, copy: 3, .. } if digest == "d7"
         ));
         for outcome in [returned, Outcome::Refused, Outcome::Unknown] {
+            let place = w.admit(1).await.expect("a place");
             assert!(
                 matches!(
-                    settle_for(&outcome, 7, "d7".into(), 3),
-                    Settle::Keep { in_flight: true }
+                    settle_for(&outcome, 7, "d7".into(), 3, place),
+                    Settle::Keep { place: Some(_) }
                 ),
                 "{outcome:?} keeps the dead letter"
             );
+        }
+        let mut all = Vec::new();
+        for _ in 0..8 {
+            let next = tokio::time::timeout(Duration::from_secs(1), w.admit(0)).await;
+            all.push(next.expect("every place came back").expect("open"));
         }
     }
 }
