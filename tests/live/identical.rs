@@ -497,3 +497,98 @@ fn a_killed_archiving_purge_of_classic_twins_loses_none() {
 fn a_killed_archiving_purge_of_quorum_twins_loses_none() {
     purge_killed("twins-purge-quorum", true);
 }
+
+/// `dead edit` of one of two identical dead letters, killed after each of its steps (the dead
+/// letter found, archived, its edited copy published) and run again: it acts on the one dead
+/// letter at its position, never on a content, so after every kill both twins are still in
+/// `q.dead` byte for byte, and the edit that finishes removes exactly one of them. A kill after
+/// the publish leaves its edited copy in `q` (the archive and the copy say so); the original
+/// is never the price.
+#[test]
+fn a_killed_edit_of_one_of_two_classic_twins_leaves_both_until_one_edit_finishes() {
+    killed_edit_of_twins(false);
+}
+
+#[test]
+fn a_killed_edit_of_one_of_two_quorum_twins_leaves_both_until_one_edit_finishes() {
+    killed_edit_of_twins(true);
+}
+
+fn killed_edit_of_twins(quorum: bool) {
+    let broker = Broker::connect();
+    let q = broker.queue_name("twins-edit");
+    let dead = format!("{q}.dead");
+    broker.declare(&q, FieldTable::default());
+    let args = match quorum {
+        true => table(vec![("x-queue-type", long_str("quorum"))]),
+        false => FieldTable::default(),
+    };
+    broker.declare(&dead, args);
+    let budget = budget_flag(&broker, quorum);
+    let id = job_id(7);
+    let body = serde_json::json!({
+        "job_id": id, "job_type": "app.Ship", "queue": q, "attempt": 3,
+        "enqueued_at_ms": 1_700_000_000_000u64, "deferrals": 0, "priority": 0,
+        "payload": {"address": "Nowhere 0"}
+    })
+    .to_string();
+    for _ in 0..2 {
+        broker.publish_props(
+            &dead,
+            body.as_bytes(),
+            BasicProperties::default()
+                .with_message_id(id.as_str().into())
+                .with_delivery_mode(2),
+        );
+    }
+    broker.wait_for_count(&dead, 2);
+    let edit = |dir: &Path| {
+        let mut cmd = queuey_process(dir);
+        cmd.args([
+            "dead",
+            "edit",
+            &q,
+            "1",
+            "--set",
+            "/payload/address=1 Main St",
+            "--yes",
+        ]);
+        cmd.args(budget);
+        cmd
+    };
+    let mut copies_left = 0;
+    for step in ["found", "archived", "published"] {
+        let dir = tempfile::tempdir().expect("a directory");
+        let mut child = edit(dir.path())
+            .env("QUEUEY_TEST_EDIT_PAUSE", step)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("queuey starts");
+        let reader = std::io::BufReader::new(child.stderr.take().expect("stderr"));
+        let paused = std::io::BufRead::lines(reader)
+            .map_while(Result::ok)
+            .any(|line| line.contains(&format!("paused after {step}")));
+        assert!(paused, "queuey paused after {step}");
+        kill_mid_run(&mut child, &format!("dead edit paused after {step}"));
+        broker.wait_for_count(&dead, 2);
+        assert_eq!(
+            broker.bodies(&dead),
+            vec![body.clone(), body.clone()],
+            "both twins untouched after a kill after {step}"
+        );
+        broker.wait_for_count(&dead, 2);
+        copies_left += usize::from(step == "published");
+        assert_eq!(broker.count(&q), copies_left as u32, "copies after {step}");
+    }
+    let dir = tempfile::tempdir().expect("a directory");
+    let out = edit(dir.path()).output().expect("queuey runs");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(broker.bodies(&dead), vec![body.clone()], "one twin left");
+    let edited = broker.bodies(&q);
+    assert_eq!(edited.len(), copies_left + 1);
+    for copy in edited {
+        let copy: serde_json::Value = serde_json::from_str(&copy).expect("JSON");
+        assert_eq!(copy["payload"]["address"], "1 Main St");
+    }
+}
