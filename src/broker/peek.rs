@@ -45,20 +45,20 @@
 //!   at once: a peek must hold what it has read to read further.)
 
 use std::collections::VecDeque;
+use std::future::Future;
+use std::pin::Pin;
+use std::task::Poll;
 use std::time::{Duration, Instant};
 
-use futures_util::StreamExt;
+use futures_util::{Stream, StreamExt};
 use lapin::options::{BasicAckOptions, BasicCancelOptions, BasicConsumeOptions, BasicQosOptions};
 use lapin::types::{AMQPValue, FieldTable};
 use lapin::{Channel, Consumer};
 
 use super::acker::{Acker, Rescuer, SharedTags};
 use super::convert::message_from_delivery;
-pub use super::held::held_by_others;
-use super::held::held_elsewhere;
 pub use super::queue_kind::{QueueKind, queue_kind};
-use super::sent::{Sent, ready_next};
-use super::session::Session;
+use super::session::{QueueCounts, Session};
 use crate::dead::decode::Message;
 pub use crate::dead::peek::at_risk;
 use crate::dead::peek::{HeldElsewhere, PeekOptions, RoundSizer};
@@ -777,4 +777,78 @@ impl<'a> Peek<'a> {
         self.outstanding = self.outstanding.saturating_sub(1);
         Ok(())
     }
+}
+
+// What other consumers hold of a queue: deliveries they have not acked, which no read of the
+// queue can reach (a lost connection's consumer, another tool), reported so that a run that
+// leaves them is never a success (exit 3).
+
+/// What others hold of `queue` now, for work that reads nothing (a whole-queue purge): see
+/// [`held_elsewhere`]. `None` when the queue does not answer a passive declare.
+pub async fn held_by_others(session: &Session, queue: &str) -> Option<HeldElsewhere> {
+    let live = session.live_queue(queue).await.ok().flatten();
+    let exact = session.passive_declare(queue).await.ok().flatten()?;
+    held_elsewhere(live.and_then(|l| l.messages_unacknowledged), exact)
+}
+
+/// What others hold of `queue` (see [`HeldElsewhere`]): when the queue has consumers (an exact
+/// count: a passive declare), the management API's count of unacknowledged messages, if it
+/// counts any.
+///
+/// A consumer of a dead-letter queue is another tool, a worker pointed at it by mistake, or a
+/// lost connection's consumer the broker has not noticed yet: whatever it holds, no read of
+/// the queue reaches, and the ready count a run starts from leaves it out. The API's count is
+/// seconds old (a consumer that took messages a moment ago is not in it yet: seen, a look
+/// 2 s after another consumer took 10 called itself complete), so a consumer alone makes a run
+/// incomplete, the count saying how many when the API knows.
+///
+/// Without a consumer, unacknowledged messages in the API's statistics are a stale picture
+/// (right after a look or a replay they still count the deliveries its end returned or
+/// acked), or deliveries of `basic.get` that a tool holds, which no count tells apart from a
+/// stale one: queuey does not report those, rather than make every command after a replay
+/// wait for fresh statistics.
+pub fn held_elsewhere(unacked: Option<u64>, exact: QueueCounts) -> Option<HeldElsewhere> {
+    (exact.consumers > 0).then_some(HeldElsewhere {
+        messages: unacked.filter(|n| *n > 0),
+        consumers: exact.consumers,
+    })
+}
+
+// Two tools of the peek's rounds: a channel method whose reply is read later, and a stream's
+// next item when it is already here.
+
+/// A method of the peek's channel whose frame is on its way and whose reply is read later, so
+/// that the broker's round trip overlaps the caller's work.
+enum Sent<'a, T> {
+    Answered(Result<T>),
+    Owed(Pin<Box<dyn Future<Output = Result<T>> + 'a>>),
+}
+
+impl<'a, T> Sent<'a, T> {
+    /// Polls `method` once: lapin queues a method's frame on the first poll, so every frame
+    /// sent on the channel afterwards (an ack) reaches the broker behind it.
+    async fn send(mut method: Pin<Box<dyn Future<Output = Result<T>> + 'a>>) -> Sent<'a, T> {
+        match std::future::poll_fn(|cx| Poll::Ready(method.as_mut().poll(cx))).await {
+            Poll::Ready(r) => Sent::Answered(r),
+            Poll::Pending => Sent::Owed(method),
+        }
+    }
+
+    /// The reply, waited for as [`Session::owed`] waits.
+    async fn reply(self, session: &Session, what: &str, queue: &str) -> Result<T> {
+        match self {
+            Sent::Answered(r) => r,
+            Sent::Owed(method) => session.owed(what, &[queue], method).await,
+        }
+    }
+}
+
+/// The stream's next item when it is already here: one poll in this task's context (its waker
+/// registered), `None` when it is not.
+async fn ready_next<S: Stream + Unpin>(stream: &mut S) -> Option<Option<S::Item>> {
+    std::future::poll_fn(|cx| match stream.poll_next_unpin(cx) {
+        std::task::Poll::Ready(item) => std::task::Poll::Ready(Some(item)),
+        std::task::Poll::Pending => std::task::Poll::Ready(None),
+    })
+    .await
 }
