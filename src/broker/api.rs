@@ -17,9 +17,9 @@ use reqwest::StatusCode;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
+use super::amqp::Failed;
 use super::api_objects::read_json;
 pub use super::api_objects::{LiveQueue, NamedPolicy, Overview, PolicyDefinition};
-use super::attempt::Failed;
 use crate::endpoint::ApiTarget;
 use crate::error::{Error, Kind, Result};
 use crate::tls::TlsSettings;

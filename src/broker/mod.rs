@@ -5,7 +5,6 @@ pub mod addresses;
 pub mod amqp;
 pub mod api;
 pub mod api_objects;
-pub mod attempt;
 pub mod convert;
 pub mod delete;
 pub mod limits;
