@@ -175,7 +175,8 @@ impl ApiClient {
         }
         // A GET changes nothing, so one whose connection closed before the answer came (the
         // server closed a kept-alive connection as it was reused, or a node's HTTP listener
-        // restarting right after the node started: seen on 4.3.6 after a kill -9 and restart)
+        // restarting right after the node started: see docs/broker-notes.md, A three-node
+        // cluster)
         // is sent again, twice at most, before it is an error. A refused connection, a timeout
         // or a TLS failure is an answer of its own and is not retried.
         let mut retries = 0;
@@ -424,8 +425,8 @@ impl ApiClient {
     /// counts, read straight into structs: what `declare`, `verify` and `status` read once for
     /// a whole topology instead of three requests per logical queue; `None` when the vhost does
     /// not exist. One request, not pages: the broker gathers and sorts the whole vhost for every
-    /// page it serves, so pages of 500 cost it five gathers for 2 500 queues (measured on
-    /// 3.10.8: docs/benchmarks.md). Like every API read, it renews no lease.
+    /// page it serves, so every page costs a whole gather (see docs/benchmarks.md, verify --all
+    /// over 1 000 logical queues). Like every API read, it renews no lease.
     pub async fn queues(&self, vhost: &str) -> Result<Option<Vec<LiveQueue>>> {
         self.get_json_opt(&["queues", vhost], &[("columns", LISTING_COLUMNS)])
             .await

@@ -39,7 +39,8 @@
 //! - where a returned message goes differs: to the back of the queue on 3.x, to the front
 //!   (ahead of every message never delivered) on 4.x. Holding the whole queue and returning it
 //!   with one multiple nack keeps the order of up to 32 messages on both (a larger return
-//!   comes back in an order of the broker's own, seen on 3.10 and 4.3); messages that arrive
+//!   comes back in an order of the broker's own: see docs/broker-notes.md, Peeking and
+//!   requeueing); messages that arrive
 //!   during the peek end up ahead of the peeked ones on 3.x, behind them on 4.x. (Returning window by window
 //!   would bound what a crash holds, but on 4.x the returned window would be delivered again
 //!   at once: a peek must hold what it has read to read further.)
@@ -289,8 +290,8 @@ impl<'a> Peek<'a> {
     /// On a quorum queue a round is taken whole, and its consumer cancelled, before any of it
     /// is handed on: a quorum queue may deliver to a consumer after its `cancel-ok` when an
     /// ack gave that consumer credit again, and lapin drops a delivery for a consumer it no
-    /// longer knows, so that message would be held unseen (seen on 3.10: the peek then read
-    /// fewer messages than it held, and its final return spent their deliveries). Nothing
+    /// longer knows, so that message would be held unseen, and the peek's final return would
+    /// spend its delivery (see docs/broker-notes.md, lapin). Nothing
     /// acks a delivery of a live consumer then. The next round starts at once, so that it
     /// arrives while this one is read.
     ///
@@ -451,10 +452,9 @@ impl<'a> Peek<'a> {
     /// How long the broker must have delivered nothing to a peek, with no message ready,
     /// before [`Peek::dry`] ends the rounds to learn whether the queue ran dry. On a quorum
     /// queue a cancel does not settle everything: messages the broker had checked out to the
-    /// cancelled consumer and not yet sent stay with it until the channel closes (seen on
-    /// 3.10 with a round of 2000 bodies of 1 MiB: the cancel came back with nothing, no message
-    /// was ready, and none was ever delivered), and the peek would take its checked-out round
-    /// for a dry queue. So there the broker is given longer to send what it checked out; the
+    /// cancelled consumer and not yet sent stay with it until the channel closes, and the peek
+    /// would take its checked-out round for a dry queue (see docs/broker-notes.md, Peeking and
+    /// requeueing). So there the broker is given longer to send what it checked out; the
     /// rounds' sizes ([`RoundSizer`]) keep what it has to read for one round to 32 MiB.
     fn dry_after(&self) -> Duration {
         if self.kind.is_quorum() {
@@ -467,8 +467,8 @@ impl<'a> Peek<'a> {
     /// Whether a queue that counts no ready message has run dry. The count proves nothing
     /// while messages are checked out to this peek's consumers and on their way: a quorum
     /// queue on 3.10 hands a consumer its whole prefetch at once, and with big bodies read
-    /// from disk the first delivery can take seconds (seen: a peek of 2000 bodies of 1 MiB
-    /// ended having read none, and called the queue empty). So every round is ended first,
+    /// from disk the first delivery can take seconds (see docs/broker-notes.md, Peeking and
+    /// requeueing). So every round is ended first,
     /// and what was delivered before the broker's `cancel-ok` is held: if anything came, the
     /// queue did not run dry. If nothing came and the queue counts ready messages again, the
     /// cancel returned what was checked out, and a new round asks for it. Else the queue ran
@@ -798,9 +798,9 @@ pub async fn held_by_others(session: &Session, queue: &str) -> Option<HeldElsewh
 /// A consumer of a dead-letter queue is another tool, a worker pointed at it by mistake, or a
 /// lost connection's consumer the broker has not noticed yet: whatever it holds, no read of
 /// the queue reaches, and the ready count a run starts from leaves it out. The API's count is
-/// seconds old (a consumer that took messages a moment ago is not in it yet: seen, a look
-/// 2 s after another consumer took 10 called itself complete), so a consumer alone makes a run
-/// incomplete, the count saying how many when the API knows.
+/// seconds old (a consumer that took messages a moment ago is not in it yet: see
+/// docs/broker-notes.md, Peeking and requeueing), so a consumer alone makes a run incomplete,
+/// the count saying how many when the API knows.
 ///
 /// Without a consumer, unacknowledged messages in the API's statistics are a stale picture
 /// (right after a look or a replay they still count the deliveries its end returned or

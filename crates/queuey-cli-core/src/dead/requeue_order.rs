@@ -3,9 +3,8 @@
 //! A look holds every delivery it reads and returns them all at its end. A quorum queue puts
 //! the messages of one `basic.nack` back in the order the nack lists them, but a nack that
 //! covers the deliveries of several consumers is split by consumer in an order of the broker's
-//! own (checked on 3.10.8 and 4.3.6: 8 messages read in rounds of 1, 2, 4 and one
-//! `basic.nack(0, multiple)` came back as m3 m4 m5 m6 m0 m1 m2 m7; the same rounds returned one
-//! nack per round, in order, came back in order). A look reads a quorum queue in rounds, a
+//! own, while one nack per consumer, in order, keeps the order (see docs/broker-notes.md,
+//! Peeking and requeueing). A look reads a quorum queue in rounds, a
 //! consumer each, so it returns them round by round: [`HeldTags`] keeps which round holds each
 //! delivery tag, and [`HeldTags::returns_counted`] gives the tags to nack, each with `multiple`, in
 //! order: each covers one round's deliveries still held since the one before. Acks release their
@@ -106,11 +105,9 @@ impl HeldTags {
     /// each stretch of one round's tags. Each is held, so the broker knows it; each nack covers
     /// only tags held since the one before.
     ///
-    /// One nack per round, however large: nacks of at most 32 deliveries each (to stay within
-    /// what one nack is said to keep in order) put 4.3.6 out of order more often than not (1 of
-    /// 2 looks of 3 000 messages had a stretch of 224 moved back, against 0 of 3 with one nack
-    /// per round); one nack per round kept 3 000 messages in order through two looks in 3 of 3
-    /// tries on 3.10.8 and on 4.3.6.
+    /// One nack per round, however large: smaller nacks (32 deliveries at most each, what one
+    /// nack is said to keep in order) lose the order where one nack per round keeps it (see
+    /// docs/broker-notes.md, Peeking and requeueing).
     pub fn returns_counted(&self) -> Vec<(u64, u64)> {
         let mut out: Vec<(u64, u64)> = Vec::new();
         let mut previous: Option<u32> = None;
