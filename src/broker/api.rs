@@ -259,12 +259,13 @@ impl ApiClient {
         }
     }
 
-    /// A 401 or 403: the plugin is on, it refused this user. RabbitMQ's reason says why
-    /// (checked on 3.10): `Not management user` (no management, monitoring or administrator
-    /// tag: every endpoint refuses), `Not administrator user` (an administrator-only endpoint,
-    /// such as `/api/vhosts/{vhost}` or `/api/permissions/...`), `User not authorised to access
-    /// virtual host` (no permissions on the vhost), `User not authorised to access object`
-    /// (policies need the policymaker tag), `Login failed` (credentials).
+    /// A 401 or 403: the plugin is on, it refused this user. RabbitMQ's reason says why (see
+    /// docs/broker-notes.md, Permissions and management tags): `Not management user` (no
+    /// management, monitoring or administrator tag: every endpoint refuses), `Not administrator
+    /// user` (an administrator-only endpoint, such as `/api/vhosts/{vhost}` or
+    /// `/api/permissions/...`), `User not authorised to access virtual host` (no permissions on
+    /// the vhost), `User not authorised to access object` (policies need the policymaker tag),
+    /// `Login failed` (credentials).
     fn refusal(&self, code: u16, reason: &str, segments: &[&str]) -> Error {
         let api = self.target.display();
         let user = &self.target.username;

@@ -603,7 +603,7 @@ impl<'a> Peek<'a> {
     /// [`Peek::await_round`]), unless the rounds asked for already cover the peek's target.
     ///
     /// On a quorum queue each round's consumer has a lower priority (`x-priority`) than the
-    /// one before, which the broker keeps strictly (checked on 3.10 and 4.3): the round
+    /// one before, which the broker keeps strictly (see docs/broker-notes.md, lapin): the round
     /// behind receives nothing while the current one may take more, then at once. So the
     /// deliveries come in the queue's order, round after round, and a round is never held up
     /// by its own consume (a command of the queue's log, which waits for the log's write).
