@@ -295,8 +295,8 @@ const NOT_AMQP_HINT: &str = "is that the AMQP port (5672, or 5671 for amqps)? Th
      amqps://";
 
 /// The hint for a connection that ended before the AMQP handshake: the management API's
-/// HTTP server closes an AMQP client's connection (see docs/broker-notes.md, Connections, TLS and deep headers),
-/// so a URL naming a port HTTP usually listens on says so.
+/// HTTP server closes an AMQP client's connection (see docs/broker-notes.md, Connections, TLS
+/// and deep headers), so a URL naming a port HTTP usually listens on says so.
 fn port_hint(target: &AmqpTarget) -> String {
     match target.port {
         15672 | 15671 | 80 | 443 | 8080 | 8443 => format!(

@@ -143,8 +143,8 @@ pub struct Peek<'a> {
     /// The round of the current consumer (counted from 0 as they become current).
     round: u32,
     /// On a quorum queue, the delivery tags held, by round, to return them in their order
-    /// ([`HeldTags`](crate::dead::requeue_order::HeldTags)); unused when `tags_unsure`. Shared with the [`Acker`]s of the channel,
-    /// which release the tags they ack.
+    /// ([`HeldTags`](crate::dead::requeue_order::HeldTags)); unused when `tags_unsure`. Shared
+    /// with the [`Acker`]s of the channel, which release the tags they ack.
     held_tags: SharedTags,
     /// Some delivery may be acked where the peek cannot tell which (a rescue that failed
     /// part-way): the held deliveries are returned by one `basic.nack(0, multiple)`, which
