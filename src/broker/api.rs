@@ -290,8 +290,9 @@ impl ApiClient {
                 crate::shell::add_user_tag_advice(user, "monitoring")
             ))
         } else if code == 401 && (lower.contains("login failed") || lower == "not_authorized") {
-            // 3.10 answers "Login failed", 4.x "Not_Authorized" (checked on 3.10.8 and 4.3.6):
-            // the credentials, not a tag (a user without one is "Not management user").
+            // 3.10 answers "Login failed", 4.x "Not_Authorized": the credentials, not a tag (a
+            // user without one is "Not management user"; see docs/broker-notes.md, Permissions
+            // and management tags).
             Error::new(
                 Kind::ApiRefused,
                 format!(

@@ -653,10 +653,10 @@ mod tests {
         }
     }
 
-    /// A quorum queue counts properties and headers against max-length-bytes from 3.13 (seen
-    /// on 4.3.6; bodies only on 3.10.8): with drop-head, a copy that seems to fit could push out
-    /// a job, so such bounds are unknown there; with reject-publish the broker refuses what does
-    /// not fit, and the bounds stand.
+    /// A quorum queue counts properties and headers against max-length-bytes from 3.13 (see
+    /// docs/broker-notes.md, Bounded queues, streams, and who the broker is): with drop-head, a
+    /// copy that seems to fit could push out a job, so such bounds are unknown there; with
+    /// reject-publish the broker refuses what does not fit, and the bounds stand.
     #[test]
     fn a_quorum_byte_limit_with_drop_head_is_unknown_where_headers_count() {
         let bytes = args(json!({"x-max-length-bytes": 1000}));
