@@ -3,10 +3,10 @@
 //! AMQP field tables and arrays nest, and the AMQP client's parser (on its own I/O thread,
 //! `lapin-io-loop`) and queuey's decoding, display, digest and export all recurse once per
 //! level. A content header may take the connection's whole frame (131072 bytes by default):
-//! room for 26 000 nested arrays at 5 bytes each. On the default stacks (2 MiB for a spawned
-//! thread, 8 MiB for the main one) 200 levels, a header of 1 KiB that RabbitMQ takes from any
-//! publisher, aborted the process (`thread 'lapin-io-loop' has overflowed its stack`) on every
-//! look at the queue holding it (seen with 3.10.8 and 4.3.6). So every thread queuey and its
+//! room for 26 000 nested arrays at 5 bytes each, and RabbitMQ takes such a header from any
+//! publisher; on the default stacks (2 MiB for a spawned thread, 8 MiB for the main one) a few
+//! hundred levels overflow the stack of the thread that decodes it (see docs/broker-notes.md,
+//! Connections, TLS and deep headers). So every thread queuey and its
 //! client start gets [`STACK_BYTES`]: address space reserved, of which only what a thread uses
 //! is ever committed.
 

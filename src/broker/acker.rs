@@ -23,7 +23,7 @@ use lapin::{Channel, Confirmation};
 use super::convert::properties_to_amqp;
 use super::session::Session;
 use crate::dead::decode::{HEADER_RESCUED_AT, Message, X_DELIVERY_COUNT};
-use crate::dead::returns::HeldTags;
+use crate::dead::requeue_order::HeldTags;
 use crate::dead::value::Value;
 use crate::error::{Error, Kind, Result};
 use crate::user_id::HEADER_USER_ID;

@@ -15,9 +15,8 @@
 
 use lapin::Connection;
 
-use super::amqp;
+use super::amqp::{self, Failed};
 use super::api::{ApiClient, Overview};
-use super::attempt::Failed;
 use super::server_properties;
 use crate::endpoint::ConnectionSettings;
 use crate::error::{Error, Kind, Result};

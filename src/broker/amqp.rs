@@ -1,7 +1,9 @@
 //! AMQP 0-9-1 connections (lapin) and what their failures mean for an operator.
 //!
 //! Every lapin error that reaches a user goes through [`classify`], which names what failed
-//! (the URL without its password, the vhost, the queue) and how to fix it.
+//! (the URL without its password, the vhost, the queue) and how to fix it. A failed attempt
+//! at one address ([`Failed`], the API client's too) says whether nothing answers there:
+//! `broker::addresses` decides from it whether to try the next address.
 
 use lapin::protocol::{AMQPErrorKind, AMQPHardError, AMQPSoftError};
 use lapin::uri::{
@@ -9,7 +11,6 @@ use lapin::uri::{
 };
 use lapin::{Connection, ConnectionProperties, DefaultConnectionBuilder, ErrorKind};
 
-use super::attempt::Failed;
 use crate::endpoint::{AmqpTarget, ConnectionSettings};
 use crate::error::{Error, Kind, Result};
 use crate::tls::TlsSettings;
@@ -54,6 +55,32 @@ pub async fn connect(settings: &ConnectionSettings, purpose: &str) -> Result<Con
     try_connect(settings, purpose)
         .await
         .map_err(|failed| failed.error)
+}
+
+/// A failed attempt at one address, and whether it means that nothing answers there (the next
+/// address may be tried) rather than a refusal the user has to fix.
+#[derive(Debug)]
+pub struct Failed {
+    pub error: Error,
+    pub no_answer: bool,
+}
+
+impl Failed {
+    /// Something answered, and refused (or the attempt failed before reaching the address).
+    pub fn answered(error: Error) -> Failed {
+        Failed {
+            error,
+            no_answer: false,
+        }
+    }
+
+    /// Nothing answered at the address.
+    pub fn unanswered(error: Error) -> Failed {
+        Failed {
+            error,
+            no_answer: true,
+        }
+    }
 }
 
 /// [`connect`] to `settings.amqp`, telling apart an address where no broker answers (the caller
@@ -268,8 +295,8 @@ const NOT_AMQP_HINT: &str = "is that the AMQP port (5672, or 5671 for amqps)? Th
      amqps://";
 
 /// The hint for a connection that ended before the AMQP handshake: the management API's
-/// HTTP server closes an AMQP client's connection (seen: "connection aborted" from
-/// 127.0.0.1:15672 on 3.10.8 and 4.3.6), so a URL naming a port HTTP usually listens on says so.
+/// HTTP server closes an AMQP client's connection (see docs/broker-notes.md, Connections, TLS
+/// and deep headers), so a URL naming a port HTTP usually listens on says so.
 fn port_hint(target: &AmqpTarget) -> String {
     match target.port {
         15672 | 15671 | 80 | 443 | 8080 | 8443 => format!(

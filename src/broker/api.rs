@@ -17,9 +17,9 @@ use reqwest::StatusCode;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
+use super::amqp::Failed;
 use super::api_objects::read_json;
 pub use super::api_objects::{LiveQueue, NamedPolicy, Overview, PolicyDefinition};
-use super::attempt::Failed;
 use crate::endpoint::ApiTarget;
 use crate::error::{Error, Kind, Result};
 use crate::tls::TlsSettings;
@@ -175,7 +175,8 @@ impl ApiClient {
         }
         // A GET changes nothing, so one whose connection closed before the answer came (the
         // server closed a kept-alive connection as it was reused, or a node's HTTP listener
-        // restarting right after the node started: seen on 4.3.6 after a kill -9 and restart)
+        // restarting right after the node started: see docs/broker-notes.md, A three-node
+        // cluster)
         // is sent again, twice at most, before it is an error. A refused connection, a timeout
         // or a TLS failure is an answer of its own and is not retried.
         let mut retries = 0;
@@ -258,12 +259,13 @@ impl ApiClient {
         }
     }
 
-    /// A 401 or 403: the plugin is on, it refused this user. RabbitMQ's reason says why
-    /// (checked on 3.10): `Not management user` (no management, monitoring or administrator
-    /// tag: every endpoint refuses), `Not administrator user` (an administrator-only endpoint,
-    /// such as `/api/vhosts/{vhost}` or `/api/permissions/...`), `User not authorised to access
-    /// virtual host` (no permissions on the vhost), `User not authorised to access object`
-    /// (policies need the policymaker tag), `Login failed` (credentials).
+    /// A 401 or 403: the plugin is on, it refused this user. RabbitMQ's reason says why (see
+    /// docs/broker-notes.md, Permissions and management tags): `Not management user` (no
+    /// management, monitoring or administrator tag: every endpoint refuses), `Not administrator
+    /// user` (an administrator-only endpoint, such as `/api/vhosts/{vhost}` or
+    /// `/api/permissions/...`), `User not authorised to access virtual host` (no permissions on
+    /// the vhost), `User not authorised to access object` (policies need the policymaker tag),
+    /// `Login failed` (credentials).
     fn refusal(&self, code: u16, reason: &str, segments: &[&str]) -> Error {
         let api = self.target.display();
         let user = &self.target.username;
@@ -288,8 +290,9 @@ impl ApiClient {
                 crate::shell::add_user_tag_advice(user, "monitoring")
             ))
         } else if code == 401 && (lower.contains("login failed") || lower == "not_authorized") {
-            // 3.10 answers "Login failed", 4.x "Not_Authorized" (checked on 3.10.8 and 4.3.6):
-            // the credentials, not a tag (a user without one is "Not management user").
+            // 3.10 answers "Login failed", 4.x "Not_Authorized": the credentials, not a tag (a
+            // user without one is "Not management user"; see docs/broker-notes.md, Permissions
+            // and management tags).
             Error::new(
                 Kind::ApiRefused,
                 format!(
@@ -424,8 +427,8 @@ impl ApiClient {
     /// counts, read straight into structs: what `declare`, `verify` and `status` read once for
     /// a whole topology instead of three requests per logical queue; `None` when the vhost does
     /// not exist. One request, not pages: the broker gathers and sorts the whole vhost for every
-    /// page it serves, so pages of 500 cost it five gathers for 2 500 queues (measured on
-    /// 3.10.8: docs/benchmarks.md). Like every API read, it renews no lease.
+    /// page it serves, so every page costs a whole gather (see docs/benchmarks.md, verify --all
+    /// over 1 000 logical queues). Like every API read, it renews no lease.
     pub async fn queues(&self, vhost: &str) -> Result<Option<Vec<LiveQueue>>> {
         self.get_json_opt(&["queues", vhost], &[("columns", LISTING_COLUMNS)])
             .await

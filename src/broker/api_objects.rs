@@ -79,9 +79,9 @@ pub struct LiveQueue {
 }
 
 /// A body of the API as `T`: read straight into `T` (a listing of thousands of queues never
-/// becomes a tree of JSON values beside its structs), else through a JSON value: RabbitMQ
-/// 3.10.8 has been seen to give a quorum queue's object with the key `online` twice (right after
-/// a member's node came back), which a struct refuses and a map takes (the last one wins).
+/// becomes a tree of JSON values beside its structs), else through a JSON value: an object may
+/// give a key twice (see docs/broker-notes.md, A three-node cluster), which a struct refuses and
+/// a map takes (the last one wins).
 pub(super) fn read_json<T: DeserializeOwned>(body: &[u8]) -> serde_json::Result<T> {
     serde_json::from_slice::<T>(body).or_else(|_| {
         serde_json::from_slice::<serde_json::Value>(body).and_then(serde_json::from_value::<T>)
@@ -90,8 +90,9 @@ pub(super) fn read_json<T: DeserializeOwned>(body: &[u8]) -> serde_json::Result<
 
 /// A field of the API's queue object read as `T`, or `None` when the broker gives something
 /// else there (RabbitMQ renders an empty Erlang list as `[]` where an object is expected, and a
-/// quorum queue whose node just came back has been seen, on 3.10.8, with fields queuey could
-/// not read): one odd field is an unknown value, never a queue that cannot be read at all.
+/// quorum queue whose node just came back may give fields queuey cannot read: see
+/// docs/broker-notes.md, A three-node cluster): one odd field is an unknown value, never a
+/// queue that cannot be read at all.
 fn lenient<'de, D, T>(deserializer: D) -> std::result::Result<Option<T>, D::Error>
 where
     D: serde::Deserializer<'de>,
@@ -214,7 +215,8 @@ pub struct NamedPolicy {
 #[cfg(test)]
 mod tests {
 
-    /// 3.10.8 gave a quorum queue's object with `online` twice: read, the last one kept.
+    /// A quorum queue's object with `online` twice (docs/broker-notes.md, A three-node
+    /// cluster): read, the last one kept.
     #[test]
     fn a_key_given_twice_is_read_the_last_one_kept() {
         let q: LiveQueue = read_json(

@@ -39,26 +39,27 @@
 //! - where a returned message goes differs: to the back of the queue on 3.x, to the front
 //!   (ahead of every message never delivered) on 4.x. Holding the whole queue and returning it
 //!   with one multiple nack keeps the order of up to 32 messages on both (a larger return
-//!   comes back in an order of the broker's own, seen on 3.10 and 4.3); messages that arrive
+//!   comes back in an order of the broker's own: see docs/broker-notes.md, Peeking and
+//!   requeueing); messages that arrive
 //!   during the peek end up ahead of the peeked ones on 3.x, behind them on 4.x. (Returning window by window
 //!   would bound what a crash holds, but on 4.x the returned window would be delivered again
 //!   at once: a peek must hold what it has read to read further.)
 
 use std::collections::VecDeque;
+use std::future::Future;
+use std::pin::Pin;
+use std::task::Poll;
 use std::time::{Duration, Instant};
 
-use futures_util::StreamExt;
+use futures_util::{Stream, StreamExt};
 use lapin::options::{BasicAckOptions, BasicCancelOptions, BasicConsumeOptions, BasicQosOptions};
 use lapin::types::{AMQPValue, FieldTable};
 use lapin::{Channel, Consumer};
 
 use super::acker::{Acker, Rescuer, SharedTags};
 use super::convert::message_from_delivery;
-pub use super::held::held_by_others;
-use super::held::held_elsewhere;
 pub use super::queue_kind::{QueueKind, queue_kind};
-use super::sent::{Sent, ready_next};
-use super::session::Session;
+use super::session::{QueueCounts, Session};
 use crate::dead::decode::Message;
 pub use crate::dead::peek::at_risk;
 use crate::dead::peek::{HeldElsewhere, PeekOptions, RoundSizer};
@@ -142,8 +143,8 @@ pub struct Peek<'a> {
     /// The round of the current consumer (counted from 0 as they become current).
     round: u32,
     /// On a quorum queue, the delivery tags held, by round, to return them in their order
-    /// ([`HeldTags`](crate::dead::returns::HeldTags)); unused when `tags_unsure`. Shared with the [`Acker`]s of the channel,
-    /// which release the tags they ack.
+    /// ([`HeldTags`](crate::dead::requeue_order::HeldTags)); unused when `tags_unsure`. Shared
+    /// with the [`Acker`]s of the channel, which release the tags they ack.
     held_tags: SharedTags,
     /// Some delivery may be acked where the peek cannot tell which (a rescue that failed
     /// part-way): the held deliveries are returned by one `basic.nack(0, multiple)`, which
@@ -289,8 +290,8 @@ impl<'a> Peek<'a> {
     /// On a quorum queue a round is taken whole, and its consumer cancelled, before any of it
     /// is handed on: a quorum queue may deliver to a consumer after its `cancel-ok` when an
     /// ack gave that consumer credit again, and lapin drops a delivery for a consumer it no
-    /// longer knows, so that message would be held unseen (seen on 3.10: the peek then read
-    /// fewer messages than it held, and its final return spent their deliveries). Nothing
+    /// longer knows, so that message would be held unseen, and the peek's final return would
+    /// spend its delivery (see docs/broker-notes.md, lapin). Nothing
     /// acks a delivery of a live consumer then. The next round starts at once, so that it
     /// arrives while this one is read.
     ///
@@ -451,10 +452,9 @@ impl<'a> Peek<'a> {
     /// How long the broker must have delivered nothing to a peek, with no message ready,
     /// before [`Peek::dry`] ends the rounds to learn whether the queue ran dry. On a quorum
     /// queue a cancel does not settle everything: messages the broker had checked out to the
-    /// cancelled consumer and not yet sent stay with it until the channel closes (seen on
-    /// 3.10 with a round of 2000 bodies of 1 MiB: the cancel came back with nothing, no message
-    /// was ready, and none was ever delivered), and the peek would take its checked-out round
-    /// for a dry queue. So there the broker is given longer to send what it checked out; the
+    /// cancelled consumer and not yet sent stay with it until the channel closes, and the peek
+    /// would take its checked-out round for a dry queue (see docs/broker-notes.md, Peeking and
+    /// requeueing). So there the broker is given longer to send what it checked out; the
     /// rounds' sizes ([`RoundSizer`]) keep what it has to read for one round to 32 MiB.
     fn dry_after(&self) -> Duration {
         if self.kind.is_quorum() {
@@ -467,8 +467,8 @@ impl<'a> Peek<'a> {
     /// Whether a queue that counts no ready message has run dry. The count proves nothing
     /// while messages are checked out to this peek's consumers and on their way: a quorum
     /// queue on 3.10 hands a consumer its whole prefetch at once, and with big bodies read
-    /// from disk the first delivery can take seconds (seen: a peek of 2000 bodies of 1 MiB
-    /// ended having read none, and called the queue empty). So every round is ended first,
+    /// from disk the first delivery can take seconds (see docs/broker-notes.md, Peeking and
+    /// requeueing). So every round is ended first,
     /// and what was delivered before the broker's `cancel-ok` is held: if anything came, the
     /// queue did not run dry. If nothing came and the queue counts ready messages again, the
     /// cancel returned what was checked out, and a new round asks for it. Else the queue ran
@@ -603,7 +603,7 @@ impl<'a> Peek<'a> {
     /// [`Peek::await_round`]), unless the rounds asked for already cover the peek's target.
     ///
     /// On a quorum queue each round's consumer has a lower priority (`x-priority`) than the
-    /// one before, which the broker keeps strictly (checked on 3.10 and 4.3): the round
+    /// one before, which the broker keeps strictly (see docs/broker-notes.md, lapin): the round
     /// behind receives nothing while the current one may take more, then at once. So the
     /// deliveries come in the queue's order, round after round, and a round is never held up
     /// by its own consume (a command of the queue's log, which waits for the log's write).
@@ -777,4 +777,78 @@ impl<'a> Peek<'a> {
         self.outstanding = self.outstanding.saturating_sub(1);
         Ok(())
     }
+}
+
+// What other consumers hold of a queue: deliveries they have not acked, which no read of the
+// queue can reach (a lost connection's consumer, another tool), reported so that a run that
+// leaves them is never a success (exit 3).
+
+/// What others hold of `queue` now, for work that reads nothing (a whole-queue purge): see
+/// [`held_elsewhere`]. `None` when the queue does not answer a passive declare.
+pub async fn held_by_others(session: &Session, queue: &str) -> Option<HeldElsewhere> {
+    let live = session.live_queue(queue).await.ok().flatten();
+    let exact = session.passive_declare(queue).await.ok().flatten()?;
+    held_elsewhere(live.and_then(|l| l.messages_unacknowledged), exact)
+}
+
+/// What others hold of `queue` (see [`HeldElsewhere`]): when the queue has consumers (an exact
+/// count: a passive declare), the management API's count of unacknowledged messages, if it
+/// counts any.
+///
+/// A consumer of a dead-letter queue is another tool, a worker pointed at it by mistake, or a
+/// lost connection's consumer the broker has not noticed yet: whatever it holds, no read of
+/// the queue reaches, and the ready count a run starts from leaves it out. The API's count is
+/// seconds old (a consumer that took messages a moment ago is not in it yet: see
+/// docs/broker-notes.md, Peeking and requeueing), so a consumer alone makes a run incomplete,
+/// the count saying how many when the API knows.
+///
+/// Without a consumer, unacknowledged messages in the API's statistics are a stale picture
+/// (right after a look or a replay they still count the deliveries its end returned or
+/// acked), or deliveries of `basic.get` that a tool holds, which no count tells apart from a
+/// stale one: queuey does not report those, rather than make every command after a replay
+/// wait for fresh statistics.
+pub fn held_elsewhere(unacked: Option<u64>, exact: QueueCounts) -> Option<HeldElsewhere> {
+    (exact.consumers > 0).then_some(HeldElsewhere {
+        messages: unacked.filter(|n| *n > 0),
+        consumers: exact.consumers,
+    })
+}
+
+// Two tools of the peek's rounds: a channel method whose reply is read later, and a stream's
+// next item when it is already here.
+
+/// A method of the peek's channel whose frame is on its way and whose reply is read later, so
+/// that the broker's round trip overlaps the caller's work.
+enum Sent<'a, T> {
+    Answered(Result<T>),
+    Owed(Pin<Box<dyn Future<Output = Result<T>> + 'a>>),
+}
+
+impl<'a, T> Sent<'a, T> {
+    /// Polls `method` once: lapin queues a method's frame on the first poll, so every frame
+    /// sent on the channel afterwards (an ack) reaches the broker behind it.
+    async fn send(mut method: Pin<Box<dyn Future<Output = Result<T>> + 'a>>) -> Sent<'a, T> {
+        match std::future::poll_fn(|cx| Poll::Ready(method.as_mut().poll(cx))).await {
+            Poll::Ready(r) => Sent::Answered(r),
+            Poll::Pending => Sent::Owed(method),
+        }
+    }
+
+    /// The reply, waited for as [`Session::owed`] waits.
+    async fn reply(self, session: &Session, what: &str, queue: &str) -> Result<T> {
+        match self {
+            Sent::Answered(r) => r,
+            Sent::Owed(method) => session.owed(what, &[queue], method).await,
+        }
+    }
+}
+
+/// The stream's next item when it is already here: one poll in this task's context (its waker
+/// registered), `None` when it is not.
+async fn ready_next<S: Stream + Unpin>(stream: &mut S) -> Option<Option<S::Item>> {
+    std::future::poll_fn(|cx| match stream.poll_next_unpin(cx) {
+        std::task::Poll::Ready(item) => std::task::Poll::Ready(Some(item)),
+        std::task::Poll::Pending => std::task::Poll::Ready(None),
+    })
+    .await
 }

@@ -4,7 +4,8 @@
 //! `/api/users/{user}/permissions`), which an operator's user rarely has. So queuey asks the
 //! broker the way the work itself would, with an action the broker refuses (403
 //! ACCESS_REFUSED, which closes the channel) before it does anything when the permission is
-//! missing, and that changes nothing when it is there (checked on RabbitMQ 3.10.8):
+//! missing, and that changes nothing when it is there (see docs/broker-notes.md, Permissions
+//! and management tags):
 //!
 //! - **write** (publishing, `dead replay`): a mandatory publish of an empty message to the
 //!   default exchange with a routing key no queue has, on a connection of its own. Allowed, the broker returns it

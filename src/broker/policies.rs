@@ -1,7 +1,8 @@
 //! The vhost's policies and operator policies, listed as the broker applies them now: what a
 //! replay's room (`broker::limits`) and `verify`'s plan (`live::inspect`) compute a queue's
 //! effective policy from (`plan::policies`), rather than the queue's object, whose policy
-//! fields lag a new policy by up to 5 s (measured on 3.10.8 and 4.3.6).
+//! fields lag a new policy by seconds (see docs/broker-notes.md, Policies, operator policies
+//! and the management API).
 
 use queuey_cli_core::plan::policies::ListedPolicy;
 

@@ -9,8 +9,8 @@
 //! and hands the oldest one to whichever pending confirmation it resolves next; a multiple ack
 //! resolves many at once in `HashMap` order, so the return of copy 55 can arrive on the
 //! confirmation of copy 52, and copy 55's own confirmation says `Ack(None)`. Trusting that
-//! would ack the dead letter of a copy nothing received: a lost message. (Seen on 3.10 with
-//! lapin 4.12: the live replay test with a missing target caught it.)
+//! would ack the dead letter of a copy nothing received: a lost message (see
+//! docs/broker-notes.md, lapin).
 //!
 //! So every copy carries an id of its own (the caller puts it in the headers and tells the
 //! publisher how to read it back), and a copy's outcome is only decided once every confirmation

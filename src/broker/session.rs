@@ -233,7 +233,8 @@ impl Session {
     /// A `channel.open` cannot be refused at channel level, yet lapin (4.x) answers one with
     /// the close the broker sent to an earlier channel of the same id: it keeps a closed
     /// channel's id "poisoned" and discards the open frame of the next channel that reuses it
-    /// (seen on 3.10.8 once channel ids wrap after refused declares). Such an answer is stale,
+    /// (see docs/broker-notes.md, lapin keeps a refused channel's id poisoned). Such an answer
+    /// is stale,
     /// nothing reached the broker, and the open is tried again (lapin keeps the failed channel,
     /// so the next try has another id).
     pub async fn channel(&self) -> Result<Channel> {
@@ -437,8 +438,9 @@ impl Session {
             .owed(&what, &[queue], async { Ok(purge.await) })
             .await?
             .map_err(|e| {
-                // A stream refuses queue.purge with a connection-level 540 (seen on 3.10 and
-                // 4.3): not a lost connection.
+                // A stream refuses queue.purge with a connection-level 540: not a lost
+                // connection (see docs/broker-notes.md, Bounded queues, streams, and who the
+                // broker is).
                 let not_implemented = matches!(
                     e.kind(),
                     ErrorKind::ProtocolError(amqp)

@@ -249,9 +249,8 @@ pub fn explain(err: &rustls::Error, peer: &Peer<'_>, tls: &TlsSettings) -> Optio
 /// broker has checked its certificate, and sends the AMQP header at once; a broker that then
 /// refuses the certificate (or its absence) sends its alert and closes a socket holding that
 /// unread header, and the reset can overtake the alert. So this is, most likely, the refusal
-/// the alert would have named, and is said as such, hedged. Seen here: RabbitMQ 4.3.6 (Erlang
-/// 29) delivered the alert every time; 3.10.8 (Erlang 25) lost it to the reset in anything
-/// from none to all ten tries of a run (tests/nodes/tls.rs counts them).
+/// the alert would have named, and is said as such, hedged (see docs/broker-notes.md,
+/// Connections, TLS and deep headers).
 pub fn closed_in_handshake(peer: &Peer<'_>, tls: &TlsSettings, detail: &str) -> Error {
     let what = &peer.what;
     let (message, hint) = match &tls.client {

@@ -2,7 +2,8 @@
 //!
 //! A quorum queue that loses the majority of its members neither gives nor takes: a consume,
 //! a delivery, a confirmation of a copy into it or an ack on it waits, and about a minute
-//! later the broker closes the connection as if it were gone (seen on 3.10.8 and 4.3.6). The
+//! later the broker closes the connection as if it were gone (see docs/broker-notes.md, A
+//! three-node cluster). The
 //! management API says it at once (the queue's `members` and `online`). So every such wait is
 //! watched: every [`TICK`] without an answer, the API is asked about the quorum queues the
 //! answer depends on, and a lost majority ends the wait with [`Kind::NoMajority`] by name

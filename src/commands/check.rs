@@ -9,7 +9,7 @@
 //! measured is unknown, never guessed; a check with an unknown threshold and none crossed
 //! exits 11, not 0 (`dead::check`).
 
-use crate::broker::held::held_elsewhere;
+use crate::broker::peek::held_elsewhere;
 use crate::broker::session::Session;
 use crate::dead::check::{Measured, judge};
 use crate::endpoint::ConnectionSettings;

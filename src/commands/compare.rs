@@ -86,8 +86,8 @@ async fn run_in(
     // order: a fleet's round trips overlap instead of adding up. What may end in a channel
     // error (the AMQP fallback's passive declares and probes, the configure check) runs one at
     // a time: when the broker closes one channel while another opens, the AMQP client can hand
-    // that close to the new channel, which reuses the closed one's id (seen on 3.10.8; see
-    // docs/broker-notes.md).
+    // that close to the new channel, which reuses the closed one's id (see
+    // docs/broker-notes.md, lapin keeps a refused channel's id poisoned).
     let in_flight = if inspector.uses_api() { IN_FLIGHT } else { 1 };
     let inspected: Vec<Result<Vec<Inspected>>> = stream::iter(queues)
         .map(|q| inspector.long_lived(q))

@@ -2,8 +2,8 @@
 
 use std::time::Instant;
 
+use crate::broker::amqp::Failed;
 use crate::broker::api::{ApiClient, Overview};
-use crate::broker::attempt::Failed;
 use crate::broker::server_properties::{self, ServerProperties};
 use crate::broker::session::{OneBroker, one_broker, one_unnamed_cluster, other_broker};
 use crate::broker::{addresses, amqp};

@@ -1,7 +1,8 @@
 //! Cluster names. A cluster that was never named (`rabbitmqctl set_cluster_name`) gives as its
 //! name the default of the node that answers: the node's own name part with the host's full
 //! name (`rabbit@mq-1.example.com` from node `rabbit@mq-1`, `qtest1@vm` from node
-//! `qtest1@localhost` on the host `vm`; seen on RabbitMQ 3.10.8 and 4.3.6). Each node then gives
+//! `qtest1@localhost` on the host `vm`; see docs/broker-notes.md, A three-node cluster). Each
+//! node then gives
 //! another name, and only the cluster's node list (the management API's `/api/nodes`) can say
 //! that two names are one cluster.
 
@@ -77,7 +78,8 @@ mod tests {
 
     #[test]
     fn the_test_machines_cluster_never_named() {
-        // Seen on 3.10.8 and 4.3.6: nodes named after localhost, names after the host `vm`.
+        // Nodes named after localhost, names after the host `vm` (see docs/broker-notes.md, A
+        // three-node cluster).
         let nodes = names(&["qtest1@localhost", "qtest2@localhost", "qtest3@localhost"]);
         let api = ApiCluster {
             node: Some("qtest2@localhost"),

@@ -118,7 +118,8 @@ pub fn validate_target_queue(name: &str) -> Result<()> {
 }
 
 /// RabbitMQ removes carriage returns and line feeds from the name of a queue it declares
-/// (`rabbit_channel` strips them, seen on 3.10.8: `a\nb` is created as `ab`), so a name with
+/// (`rabbit_channel` strips them: see docs/broker-notes.md, Declaring and the management API),
+/// so a name with
 /// one names no queue the broker can hold: every declare would "create" it, and nothing would
 /// ever find it.
 fn check_no_cr_lf(what: &str, name: &str) -> Result<()> {

@@ -21,28 +21,21 @@ impl Peek<'_> {
     /// rescue (cancelled consumers' late deliveries) are replaced too: on 3.x the nack itself
     /// counts against their limit.
     ///
-    /// The broker requeues asynchronously (seen: 100 000 persistent messages took ~5 s after
-    /// the nack): until it is done a passive declare counts fewer ready messages, and a
-    /// `dead replay` started at once would see a shorter queue. So `finish` waits until the
-    /// queue counts the returned messages again, at most 10 s plus 1 s per 10 000 returned.
+    /// The broker requeues asynchronously: until it is done a passive declare counts fewer
+    /// ready messages, and a `dead replay` started at once would see a shorter queue. So
+    /// `finish` waits until the queue counts the returned messages again, at most 10 s plus 1 s
+    /// per 10 000 returned (see docs/broker-notes.md, Peeking and requeueing).
     ///
-    /// It waits *before* it closes the channel, because on a quorum queue the channel may
-    /// not have passed on every ack yet: RabbitMQ's quorum-queue client in the channel holds
-    /// back settlements and returns while 32 or more of its commands wait for the queue's log
-    /// (`rabbit_fifo_client`'s soft limit), sends them all once the log catches up, and drops
-    /// what it holds when the channel closes; the broker then returns those acked deliveries
-    /// to the queue as if never acked. Seen on 3.10.8 and 4.3.6 (`examples/quorum_returns`:
-    /// a few hundred single acks sent just before the returning nack and the close put up to
-    /// 242 acked messages back, in 5 to 7 of 60 runs; none with 2 s between the nack and the
-    /// close; 0 of 40 with 250 ms after the last ack). The returns counted again prove the
-    /// held-back commands sent (they are sent together, the returns last). When nothing is
-    /// returned, the queue counting no consumer proves it: a cancelled quorum consumer stays
-    /// in the queue's consumer count until every delivery checked out to it is settled or
-    /// returned (`rabbit_fifo`'s `query_stat` counts cancelled consumers; seen on 3.10.8 and
-    /// 4.3.6: every ack sent and the channel closed once the count was 0, 0.2 to 7 ms after
-    /// the last ack, 0 of 60 runs put an acked message back, against 11 of 60 closed at once).
-    /// Else (others consume the queue, or the returns are not counted in time) the channel
-    /// stays open [`QUORUM_ACKS_GRACE`] more.
+    /// It waits *before* it closes the channel, because on a quorum queue the channel may hold
+    /// back acks and returns while 32 or more of its commands wait for the queue's log, and
+    /// drops them at its close: the queue then returns acked deliveries as if never acked. So a
+    /// quorum peek that acked anything closes its channel only after a proof that the channel
+    /// sent what it held: the returns counted ready again (they leave last), or, when nothing is
+    /// returned, the queue counting no consumer (a cancelled quorum consumer is counted until
+    /// every delivery checked out to it is settled or returned). Without a proof (others consume
+    /// the queue, or the returns are not counted in time) the channel stays open
+    /// [`QUORUM_ACKS_GRACE`] more. See docs/broker-notes.md, Quorum delivery limits (a channel
+    /// may hold acks back).
     pub async fn finish(mut self) -> Result<()> {
         self.end_round().await?;
         // A message no copy can keep (a body over max_message_size) fails the rescue after the
@@ -64,15 +57,14 @@ impl Peek<'_> {
             // On a quorum queue, round by round, each nack naming a tag still held (see
             // `HeldTags`; every ack on the channel released its tags), so that they go back in
             // their order, unless a rescue failed part-way (which tags it acked is not known:
-            // an acked tag cannot be named). Acked messages that once came back after per-round nacks
-            // (77 of 1 000 moved, in 1 of 45 filtered replays of a quorum q.dead on 4.3.6)
-            // were acks the channel had held back and dropped at its close, which one nack of
-            // all suffers as well: the wait below is the cure. Otherwise tag 0 with multiple:
+            // an acked tag cannot be named). Per-round nacks do not stop acks the channel held
+            // back from being dropped at its close: the wait below does (see
+            // docs/broker-notes.md, Quorum delivery limits). Otherwise tag 0 with multiple:
             // every outstanding delivery of the channel (the highest tag may have been acked,
             // and RabbitMQ refuses a multiple nack of a tag it does not know: the channel would
             // close, and a closed channel spends a delivery of everything it held).
             // A last nack of tag 0 returns whatever the tags missed (none: a safety net; a
-            // nack of tag 0 with nothing held is no error, on 3.10 and 4.3).
+            // nack of tag 0 with nothing held is no error).
             let mut tags = if self.kind.is_quorum() && !self.tags_unsure {
                 self.held_tags.lock().returns_counted()
             } else {
@@ -81,9 +73,9 @@ impl Peek<'_> {
             tags.push((0, 0));
             // The nacks go in groups, each once the one before is counted ready again: the
             // channel's quorum client holds back commands while 32 or more wait for the log
-            // and sends what it held one command per consumer in an order of its own (seen on
-            // 3.10.8 under load: a filtered replay's kept dead letters came back with later
-            // rounds first). The first group is one nack: it also proves sent whatever acks
+            // and sends what it held one command per consumer in an order of its own, which
+            // would return later rounds first (see docs/broker-notes.md, Quorum delivery
+            // limits). The first group is one nack: it also proves sent whatever acks
             // the channel still held. Past a group that is not counted in time (others consume
             // the queue) the rest go at once.
             let (first, rest) = tags.split_at(tags.len().min(1));

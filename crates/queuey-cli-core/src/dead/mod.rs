@@ -14,7 +14,7 @@ pub mod peek;
 pub mod pointer;
 pub mod replay;
 pub mod report;
-pub mod returns;
+pub mod requeue_order;
 pub mod room;
 pub mod typed_key;
 pub mod value;

@@ -65,8 +65,8 @@ pub struct HeldElsewhere {
 
 /// Whether one more counted return would end `message` on a quorum queue with `limit`: a
 /// delivery carrying `x-delivery-count` h has been returned h times (counted); returning it
-/// once more makes h+1, and the broker ends a message whose count passes the limit (seen on
-/// 3.10 and 4.3: with a limit of 1 the first counted return keeps it, the second drops it).
+/// once more makes h+1, and the broker ends a message whose count passes the limit (see
+/// docs/broker-notes.md, Quorum delivery limits).
 ///
 /// A first delivery (`redelivered` false) has been returned no time, whatever it carries: the
 /// broker stamps its count only on a redelivery, so an `x-delivery-count` there is the

@@ -4,8 +4,8 @@
 //! (`dead::room` decides, copy by copy, whether one more fits).
 //!
 //! RabbitMQ's rules, which differ by queue type (its source, `rabbit_amqqueue_process`
-//! `process_args_policy` and `rabbit_quorum_queue` `gather_policy_config`, the same in 3.10.8 and
-//! 4.3.6; measured on both, docs/broker-notes.md):
+//! `process_args_policy` and `rabbit_quorum_queue` `gather_policy_config`; see
+//! docs/broker-notes.md, Bounded queues, streams, and who the broker is):
 //! - a limit set both as an argument and by a policy is the smaller of the two, on every type
 //!   (operator policies likewise, merged into the effective policy: `plan::policies`);
 //! - `overflow`: on a **classic** queue the argument wins over the policy; on a **quorum** queue
@@ -14,8 +14,7 @@
 //! - the dead-letter exchange and routing key: the argument wins, on every type;
 //! - only *ready* messages count (unacknowledged ones do not). `max-length-bytes` counts bodies,
 //!   except on a quorum queue from RabbitMQ 3.13 (its message container), which counts each
-//!   message's properties and headers too, by a size queuey cannot compute (seen on 4.3.6: 192
-//!   bytes for a 100-byte body; bodies only on 3.10.8).
+//!   message's properties and headers too, by a size queuey cannot compute.
 //!
 //! At the limit:
 //! - `drop-head` (the default) takes the new message and pushes out the oldest one, which is
@@ -366,8 +365,8 @@ mod tests {
     }
 
     /// The smaller limit wins; on a classic queue the argument's overflow and dead-letter
-    /// exchange win over the policy's (seen on 3.10.8 and 4.3.6: x-max-length 2 with
-    /// reject-publish under a policy of max-length 5 and drop-head refuses the third message).
+    /// exchange win over the policy's (the table in docs/broker-notes.md, Bounded queues,
+    /// streams, and who the broker is).
     #[test]
     fn limits_take_the_smaller_and_a_classic_argument_wins_the_rest() {
         let b = bounds_of(
@@ -474,8 +473,8 @@ mod tests {
         );
     }
 
-    /// The measured table (docs/broker-notes.md), the same on 3.10.8 and 4.3.6: x-max-length 2
-    /// and a policy's overflow (the smaller limit of the two in every case).
+    /// The table in docs/broker-notes.md (Bounded queues, streams, and who the broker is):
+    /// x-max-length 2 and a policy's overflow (the smaller limit of the two in every case).
     #[test]
     fn a_classic_queue_takes_its_argument_and_a_quorum_queue_its_policy() {
         let cases = [
@@ -654,10 +653,10 @@ mod tests {
         }
     }
 
-    /// A quorum queue counts properties and headers against max-length-bytes from 3.13 (seen
-    /// on 4.3.6; bodies only on 3.10.8): with drop-head, a copy that seems to fit could push out
-    /// a job, so such bounds are unknown there; with reject-publish the broker refuses what does
-    /// not fit, and the bounds stand.
+    /// A quorum queue counts properties and headers against max-length-bytes from 3.13 (see
+    /// docs/broker-notes.md, Bounded queues, streams, and who the broker is): with drop-head, a
+    /// copy that seems to fit could push out a job, so such bounds are unknown there; with
+    /// reject-publish the broker refuses what does not fit, and the bounds stand.
     #[test]
     fn a_quorum_byte_limit_with_drop_head_is_unknown_where_headers_count() {
         let bytes = args(json!({"x-max-length-bytes": 1000}));

@@ -122,8 +122,9 @@ pub fn hold_queue(q: &QueueSettings, ttl_ms: u32, vhost_default: QueueType) -> C
 
 /// Arguments a queue type refuses when a queue of that type is created: the classic-only
 /// arguments on a quorum queue (`406 PRECONDITION_FAILED - invalid arg 'x-max-priority' for
-/// queue 'q' in vhost 'v' of queue type rabbit_quorum_queue`, seen on 3.10.8 and 4.3.6). A
-/// queue whose computed arguments carry one cannot be declared at all.
+/// queue 'q' in vhost 'v' of queue type rabbit_quorum_queue`: see docs/broker-notes.md,
+/// Declaring and the management API). A queue whose computed arguments carry one cannot be
+/// declared at all.
 pub fn refused_argument(name: &str, queue_type: QueueType) -> bool {
     const CLASSIC_ONLY: &[&str] = &[
         "x-max-priority",
@@ -365,10 +366,10 @@ impl QueuePlan {
 /// What a report says in place of a type [`QueuePlan::known_type`] does not know.
 pub const TYPE_NOT_READ: &str = "type not read without the management API";
 
-/// The arguments RabbitMQ compares on a redeclare, per queue type (seen on 3.10.8: each type
-/// accepts its own set and compares every argument it accepts; any other `x-` argument is
-/// ignored on a classic or quorum queue, and refused when creating one of a type that does not
-/// know it). For a type queuey does not know (a stream), every argument counts.
+/// The arguments RabbitMQ compares on a redeclare, per queue type: each type compares every
+/// argument it accepts, and ignores any other `x-` argument on a redeclare (see
+/// docs/broker-notes.md, Declaring and the management API). For a type queuey does not know
+/// (a stream), every argument counts.
 pub fn enforced_argument(name: &str, queue_type: &str) -> bool {
     const CLASSIC: &[&str] = &[
         "x-expires",

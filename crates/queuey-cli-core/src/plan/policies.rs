@@ -3,12 +3,11 @@
 //! (a policy that makes `q.dead` lose its dead letters is drift the moment it exists).
 //!
 //! Why not the queue's own `effective_policy_definition`: the management API shows a queue's
-//! policy at its next statistics emission, while the broker enforces a new policy at once
-//! (measured on 3.10.8 and 4.3.6: a confirmed publish right after the policy PUT returned was
-//! refused by the new limit every time; `/api/queues/{vhost}/{name}` showed the policy 1.3 to
-//! 5.0 s later; `/api/policies/{vhost}` and `/api/operator-policies/{vhost}` listed it at
-//! once). A replay that trusted the queue's object pushed out the target's own jobs, and a
-//! `verify` that trusted it passed a `max-length` policy on `q.dead` as "in sync" for seconds.
+//! policy at its next statistics emission, seconds late, while the broker enforces a new
+//! policy at once and the policy listings show it at once. So the policy is computed from the
+//! listings: a replay that trusted the queue's object could push out the target's own jobs,
+//! and a `verify` could pass a `max-length` policy on `q.dead` as "in sync" (see
+//! docs/broker-notes.md, Policies, operator policies and the management API).
 //!
 //! RabbitMQ's rules (`rabbit_policy`, 3.10 and 4.x): a policy applies to a queue when its
 //! `apply-to` takes queues (`all`, `queues`, or the queue's type: `classic_queues`,
@@ -20,7 +19,8 @@
 //! policy key by key (`rabbit_policy:get/2`, `rabbit_policies:merge_policy_value/3`): a limit
 //! set by both is the smaller (`max-length`, `max-length-bytes`, `message-ttl`, `expires`,
 //! `delivery-limit`, ...), `overflow` set by both is the operator policy's (RabbitMQ 4.x: 3.10
-//! refuses `overflow` in an operator policy; measured on 4.3.6, docs/broker-notes.md), a key set
+//! refuses `overflow` in an operator policy; see docs/broker-notes.md, Bounded queues, streams,
+//! and who the broker is), a key set
 //! by one is taken as it is. Which of the merged value and the queue's argument then decides
 //! is the queue type's rule (`plan::bounds`).
 //!
@@ -230,7 +230,7 @@ pub fn effective_policy<'a>(
 /// queue's object showed at its last statistics emission: its `policy`, `operator_policy`,
 /// `effective_policy_definition` and `applied_policies` (with pattern and definition). A policy
 /// set or cleared a moment ago is seen at once, as the broker enforces it; the object shows it
-/// up to 5 s later (measured on 3.10.8 and 4.3.6, see the module docs). Without the operator
+/// seconds later (see the module docs). Without the operator
 /// listing, the operator policy the object names is kept with the keys it showed (see
 /// [`OperatorPolicies::AsShown`]). `Err`: the listings cannot be evaluated faithfully; `live`
 /// is left as the object showed it.

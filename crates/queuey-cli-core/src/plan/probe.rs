@@ -102,8 +102,8 @@ pub fn parse_inequivalent(text: &str, queue: &str, vhost: &str) -> Option<Inequi
     })
 }
 
-/// A 406 reply refusing an argument for the queue's type, as RabbitMQ words it (seen on 3.10.8
-/// and 4.3.6):
+/// A 406 reply refusing an argument for the queue's type, as RabbitMQ words it (see
+/// docs/broker-notes.md, Declaring and the management API):
 /// `PRECONDITION_FAILED - invalid arg 'x-max-priority' for queue 'q' in vhost 'v' of queue type
 /// rabbit_quorum_queue`. Returns the argument and the queue type (`quorum`: the module name
 /// without `rabbit_` and `_queue`), the type `None` when the reply was cut before it. `None`

@@ -26,8 +26,9 @@ pub fn policy_key(arg: &str) -> Option<&'static str> {
 }
 
 /// Whether a policy setting `key` to the computed value would change the queue's effective
-/// behaviour (checked on 3.10.8: for TTLs and length limits the lower of argument and policy
-/// wins; for dead-lettering and the other keys the queue's own argument wins over a policy).
+/// behaviour: for TTLs and length limits the lower of argument and policy wins; for
+/// dead-lettering and the other keys the queue's own argument wins over a policy (see
+/// docs/broker-notes.md, Declaring and the management API).
 fn policy_effect(key: &str, d: &Difference) -> Result<(), String> {
     const LOWER_WINS: &[&str] = &[
         "message-ttl",

@@ -3,41 +3,40 @@
 //! A look holds every delivery it reads and returns them all at its end. A quorum queue puts
 //! the messages of one `basic.nack` back in the order the nack lists them, but a nack that
 //! covers the deliveries of several consumers is split by consumer in an order of the broker's
-//! own (checked on 3.10.8 and 4.3.6: 8 messages read in rounds of 1, 2, 4 and one
-//! `basic.nack(0, multiple)` came back as m3 m4 m5 m6 m0 m1 m2 m7; the same rounds returned one
-//! nack per round, in order, came back in order). A look reads a quorum queue in rounds, a
+//! own, while one nack per consumer, in order, keeps the order (see docs/broker-notes.md,
+//! Peeking and requeueing). A look reads a quorum queue in rounds, a
 //! consumer each, so it returns them round by round: [`HeldTags`] keeps which round holds each
 //! delivery tag, and [`HeldTags::returns_counted`] gives the tags to nack, each with `multiple`, in
 //! order: each covers one round's deliveries still held since the one before. Acks release their
 //! tags ([`HeldTags::release`], [`HeldTags::release_up_to`] for a multiple ack), so a replay or
 //! a purge, which acks as it goes, returns what it keeps in order too.
 
-/// A run of consecutive delivery tags held by one round.
+/// A stretch of consecutive delivery tags held by one round.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Run {
+struct Stretch {
     round: u32,
     first: u64,
     last: u64,
 }
 
-/// The delivery tags a channel holds, by round (see the module's doc). Memory is a run per
-/// stretch of consecutive tags of one round, not a word per tag.
+/// The delivery tags a channel holds, by round (see the module's doc). Memory is a [`Stretch`] per
+/// run of consecutive tags of one round, not a word per tag.
 #[derive(Clone, Debug, Default)]
 pub struct HeldTags {
     /// Sorted by `first`, disjoint.
-    runs: Vec<Run>,
+    stretches: Vec<Stretch>,
 }
 
 impl HeldTags {
     /// `tag` was delivered to the consumer of `round`.
     pub fn hold(&mut self, round: u32, tag: u64) {
         // Tags grow; a cancelled round's late deliveries may be read after the next round's.
-        let at = self.runs.partition_point(|r| r.first < tag);
-        if self.runs.get(at).is_some_and(|r| r.first == tag) {
+        let at = self.stretches.partition_point(|r| r.first < tag);
+        if self.stretches.get(at).is_some_and(|r| r.first == tag) {
             return; // held already
         }
         if at > 0 {
-            let before = &mut self.runs[at - 1];
+            let before = &mut self.stretches[at - 1];
             if before.round == round && before.last + 1 == tag {
                 before.last = tag;
                 return;
@@ -46,9 +45,9 @@ impl HeldTags {
                 return; // held already
             }
         }
-        self.runs.insert(
+        self.stretches.insert(
             at,
-            Run {
+            Stretch {
                 round,
                 first: tag,
                 last: tag,
@@ -58,27 +57,27 @@ impl HeldTags {
 
     /// `tag` is held no more (acked, or replaced by a copy).
     pub fn release(&mut self, tag: u64) {
-        let at = self.runs.partition_point(|r| r.last < tag);
-        let Some(run) = self.runs.get(at).copied() else {
+        let at = self.stretches.partition_point(|r| r.last < tag);
+        let Some(stretch) = self.stretches.get(at).copied() else {
             return;
         };
-        if tag < run.first {
+        if tag < stretch.first {
             return;
         }
-        match (tag == run.first, tag == run.last) {
+        match (tag == stretch.first, tag == stretch.last) {
             (true, true) => {
-                self.runs.remove(at);
+                self.stretches.remove(at);
             }
-            (true, false) => self.runs[at].first = tag + 1,
-            (false, true) => self.runs[at].last = tag - 1,
+            (true, false) => self.stretches[at].first = tag + 1,
+            (false, true) => self.stretches[at].last = tag - 1,
             (false, false) => {
-                self.runs[at].last = tag - 1;
-                self.runs.insert(
+                self.stretches[at].last = tag - 1;
+                self.stretches.insert(
                     at + 1,
-                    Run {
-                        round: run.round,
+                    Stretch {
+                        round: stretch.round,
                         first: tag + 1,
-                        last: run.last,
+                        last: stretch.last,
                     },
                 );
             }
@@ -87,18 +86,18 @@ impl HeldTags {
 
     /// Every tag up to `tag` (included) is held no more: a `basic.ack(tag, multiple)`.
     pub fn release_up_to(&mut self, tag: u64) {
-        let gone = self.runs.partition_point(|r| r.last <= tag);
-        self.runs.drain(..gone);
-        if let Some(run) = self.runs.first_mut()
-            && run.first <= tag
+        let gone = self.stretches.partition_point(|r| r.last <= tag);
+        self.stretches.drain(..gone);
+        if let Some(stretch) = self.stretches.first_mut()
+            && stretch.first <= tag
         {
-            run.first = tag + 1;
+            stretch.first = tag + 1;
         }
     }
 
     /// Whether any tag is held.
     pub fn is_empty(&self) -> bool {
-        self.runs.is_empty()
+        self.stretches.is_empty()
     }
 
     /// The tags to `basic.nack` with `multiple`, in this order, to return every held delivery
@@ -106,25 +105,23 @@ impl HeldTags {
     /// each stretch of one round's tags. Each is held, so the broker knows it; each nack covers
     /// only tags held since the one before.
     ///
-    /// One nack per round, however large: nacks of at most 32 deliveries each (to stay within
-    /// what one nack is said to keep in order) put 4.3.6 out of order more often than not (1 of
-    /// 2 looks of 3 000 messages had a stretch of 224 moved back, against 0 of 3 with one nack
-    /// per round); one nack per round kept 3 000 messages in order through two looks in 3 of 3
-    /// tries on 3.10.8 and on 4.3.6.
+    /// One nack per round, however large: smaller nacks (32 deliveries at most each, what one
+    /// nack is said to keep in order) lose the order where one nack per round keeps it (see
+    /// docs/broker-notes.md, Peeking and requeueing).
     pub fn returns_counted(&self) -> Vec<(u64, u64)> {
         let mut out: Vec<(u64, u64)> = Vec::new();
         let mut previous: Option<u32> = None;
-        for run in &self.runs {
-            let n = run.last - run.first + 1;
+        for stretch in &self.stretches {
+            let n = stretch.last - stretch.first + 1;
             match out.last_mut() {
                 // The same round again, nothing of another in between: one nack for both.
-                Some((last, count)) if previous == Some(run.round) => {
-                    *last = run.last;
+                Some((last, count)) if previous == Some(stretch.round) => {
+                    *last = stretch.last;
                     *count += n;
                 }
-                _ => out.push((run.last, n)),
+                _ => out.push((stretch.last, n)),
             }
-            previous = Some(run.round);
+            previous = Some(stretch.round);
         }
         out
     }
