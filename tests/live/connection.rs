@@ -836,7 +836,7 @@ fn an_api_request_whose_connection_closes_unanswered_is_sent_again() {
     );
 }
 
-/// Item 1: a URL whose vhost does not exist gets the same answer from every command: the vhost
+/// A URL whose vhost does not exist gets the same answer from every command: the vhost
 /// is named, with the way out, and the exit code is 5.
 #[test]
 fn a_missing_vhost_is_the_same_answer_everywhere() {

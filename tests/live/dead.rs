@@ -1722,7 +1722,7 @@ fn a_stream_dead_letter_queue_is_named_for_what_it_is() {
     assert_eq!(live["type"], "stream");
 }
 
-/// Item 10: a filter given several times matches any of its values (OR), `--header` as much as
+/// A filter given several times matches any of its values (OR), `--header` as much as
 /// `--reason` or `--message-id`; different filters still combine with AND.
 #[test]
 fn repeated_header_filters_match_any_of_their_values() {
@@ -1762,7 +1762,7 @@ fn repeated_header_filters_match_any_of_their_values() {
     );
 }
 
-/// Item 11: counts agree with their nouns.
+/// Counts agree with their nouns.
 #[test]
 fn one_dead_letter_is_one_dead_letter() {
     let broker = Broker::connect();
@@ -1790,7 +1790,7 @@ fn one_dead_letter_is_one_dead_letter() {
     assert!(!err.contains("letters"), "{err}");
 }
 
-/// Item 11: `dead export -o json` ends with a JSON summary when the records go to a file.
+/// `dead export -o json` ends with a JSON summary when the records go to a file.
 #[test]
 fn export_to_a_file_prints_a_json_summary() {
     let broker = Broker::connect();

@@ -25,7 +25,7 @@ fn with_stdout_closed(args: &[&str]) -> Output {
     child.wait_with_output().unwrap()
 }
 
-/// Item 3: every command that writes to standard output ends quietly with 0 when the pipe is
+/// Every command that writes to standard output ends quietly with 0 when the pipe is
 /// closed (`queuey ... | head`), and what it read stays where it was.
 #[test]
 fn a_closed_pipe_ends_every_command_quietly() {
@@ -82,7 +82,7 @@ fn with_stdout_closed_after_one_byte(args: &[&str]) -> (Output, u8) {
     (child.wait_with_output().unwrap(), first[0])
 }
 
-/// Issue 11: a pipe closed mid-output (`| head -c1`) is not an error for any command that
+/// A pipe closed mid-output (`| head -c1`) is not an error for any command that
 /// writes to standard output, with outputs far larger than a pipe's buffer: exit 0, nothing
 /// on stderr, and nothing read is lost.
 #[test]

@@ -398,7 +398,7 @@ fn sigterm_stops_an_archiving_purge_cleanly() {
     assert_eq!(in_dead.len() + archived.len(), n);
 }
 
-/// Item 11: a dry run of a whole-queue purge does not claim to have scanned nothing and matched
+/// A dry run of a whole-queue purge does not claim to have scanned nothing and matched
 /// everything.
 #[test]
 fn a_whole_queue_purge_dry_run_reports_what_it_counted() {
@@ -428,7 +428,7 @@ fn a_whole_queue_purge_dry_run_reports_what_it_counted() {
     assert_eq!(doc["whole_queue"], false);
 }
 
-/// Item 11: answering no to the purge prompt exits 9 (declined), not 0 as a purge does.
+/// Answering no to the purge prompt exits 9 (declined), not 0 as a purge does.
 #[test]
 fn declining_the_purge_prompt_exits_9() {
     let broker = Broker::connect();

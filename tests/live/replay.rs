@@ -1807,7 +1807,7 @@ fn regex_escape(s: &str) -> String {
 }
 
 /// A logical queue `q` whose work queue is bounded by a policy (`max-length` 3 and `overflow`)
-/// and dead-letters to `q.dead` (as the issue's operator had it), with `n` dead letters in
+/// and dead-letters to `q.dead` (as an operator had it), with `n` dead letters in
 /// `q.dead` bound for `q`. Waits until the management API shows the policy on `q` (it shows a
 /// new policy at the queue's next statistics emission, about 5 s). Returns (q, q.dead, ids).
 fn bounded_work_queue(
@@ -1862,7 +1862,7 @@ fn assert_each_id_once(broker: &Broker, q: &str, dead: &str, ids: &[String]) {
 /// run says 3 would move and 7 would not fit ("holds 0 of max-length 3, overflow X (policy): 7
 /// of 10 would ..."); the real run publishes 3 and keeps 7 in q.dead in their order (exit 3),
 /// whatever the overflow: `reject-publish` would refuse them, `reject-publish-dlx` would refuse
-/// them *and* dead-letter them back into q.dead (the job twice there, the issue's doubling),
+/// them *and* dead-letter them back into q.dead (the job twice there: the doubling this prevents),
 /// `drop-head` would push out q's oldest jobs. Every id is then once across q and q.dead. With
 /// `--allow-drop-head`, all 10 go into the drop-head queue, which pushes out 7 (dead-lettered
 /// back into q.dead): still each id once. The same on 3.10 and 4.3.
@@ -1980,7 +1980,7 @@ fn bounded_targets_take_what_fits_and_the_rest_stays() {
 /// consent `--allow-drop-head`, or a producer filling the queue in between) the broker refuses, and a `reject-publish-dlx` target dead-letters each
 /// refused copy back into q.dead, where its dead letter stayed: queuey finds those copies
 /// there (this run's, by run id and copy number) and removes them, and says so. Every id is
-/// once across q and q.dead (it was twice for 7 of 10 before: the issue). The same on 3.10
+/// once across q and q.dead (it was twice for 7 of 10 before the fix). The same on 3.10
 /// and 4.3.
 #[test]
 fn refused_copies_dead_lettered_back_are_not_doubled() {
@@ -2185,7 +2185,7 @@ fn a_policy_set_just_before_the_replay_is_honoured() {
 ///   its dead letter. queuey looks there (the refusal says a limit came since, which may dead-
 ///   letter anywhere), finds its copies and removes them: `dead_lettered_back` = `refused`, no
 ///   warning, each id once across q and q.dead. Before, it looked only when it had read a
-///   `reject-publish-dlx` limit: the refused jobs stayed twice in q.dead (the issue: 8 of 10).
+///   `reject-publish-dlx` limit: the refused jobs stayed twice in q.dead (8 of 10, before the fix).
 /// - `reject-publish`: nothing comes back; after its 5 s look, queuey says how many refused
 ///   copies may be in q.dead twice and the `dead ls` that lists them
 ///   (`dead_lettered_not_found` = `refused`). Before, it said nothing.
@@ -2626,7 +2626,7 @@ fn sigkill_mid_replay_of_a_quorum_dead_queue_on_its_last_delivery_loses_nothing(
     assert_eq!(kept, crash, "each kept id in q.dead exactly once");
 }
 
-/// Item 4: a dry run to a queue that does not exist says how many would fail and exits 3, as
+/// A dry run to a queue that does not exist says how many would fail and exits 3, as
 /// the real run does; `moved` means moved (0 in a dry run) everywhere in its JSON.
 #[test]
 fn a_dry_run_to_a_missing_target_fails_as_the_real_run_would() {
@@ -2754,7 +2754,7 @@ fn frames(screen: &str, label: &str) -> Vec<Frame> {
     out
 }
 
-/// Item 9: the replay bar counts dead letters settled (moved, or kept), not read; its total is
+/// The replay bar counts dead letters settled (moved, or kept), not read; its total is
 /// the depth of q.dead when the run began; its rate has at most one decimal.
 #[test]
 fn the_replay_progress_bar_counts_what_is_settled() {

@@ -112,7 +112,7 @@ fn a_long_dead_letter(broker: &Broker, dead: &str, q: &str) {
     );
 }
 
-/// Issue 35, item 1: on an 80-column terminal `dead ls` is one line per dead letter, none wider
+/// On an 80-column terminal `dead ls` is one line per dead letter, none wider
 /// than the terminal, long values cut with `…`, what was left out said once on stderr;
 /// `--wide` and a pipe show every column and value whole. The same for `--group-by`, `holds ls`,
 /// `status --all`, and the replay report; the purge's report is one line.
@@ -313,7 +313,7 @@ fn every_table_is_one_line_per_row_on_an_80_column_terminal() {
     );
 }
 
-/// Issue 35, item 4: `dead show` of a 2 MB body prints a screenful on a terminal (far under
+/// `dead show` of a 2 MB body prints a screenful on a terminal (far under
 /// 20 KB) with the body's size and how to see it whole; a pipe and `--full` print it whole.
 #[test]
 fn dead_show_of_a_2_mb_body_is_a_screenful_on_a_terminal_and_whole_on_a_pipe() {

@@ -1310,7 +1310,7 @@ fn suggested_command(text: &str) -> String {
     rest[..rest.find('`').expect("closing backtick")].to_owned()
 }
 
-/// Item 5: a missing queue's answer suggests the names that exist and the command that fixes
+/// A missing queue's answer suggests the names that exist and the command that fixes
 /// it, and each suggested command works when pasted.
 #[test]
 fn a_missing_queue_suggests_what_exists_and_how_to_fix_it() {
@@ -1375,7 +1375,7 @@ fn a_missing_queue_suggests_what_exists_and_how_to_fix_it() {
     );
 }
 
-/// Item 11: `status` of a missing queue reads as a sentence and names the fix.
+/// `status` of a missing queue reads as a sentence and names the fix.
 #[test]
 fn status_of_missing_queues_names_the_fix() {
     let _broker = Broker::connect();
@@ -1388,7 +1388,7 @@ fn status_of_missing_queues_names_the_fix() {
     assert!(text.contains(&format!("queuey declare {q}")), "{text}");
 }
 
-/// Item 6: with a topology file in use, a name it does not list is said to be unlisted; declare
+/// With a topology file in use, a name it does not list is said to be unlisted; declare
 /// refuses to create it without --allow-unlisted; verify and dry runs say "not in queuey.toml".
 #[test]
 fn a_name_missing_from_the_topology_file_is_not_created_by_default() {
@@ -1491,7 +1491,7 @@ fn dead_differences(doc: &Value, logical: &str) -> Vec<Value> {
         .unwrap_or_default()
 }
 
-/// Item 12 (and item 2 for its remedies): a policy, an operator policy or an argument that
+/// A policy, an operator policy or an argument that
 /// makes q.dead lose its dead letters is drift, named with what it does; the remedies printed
 /// for it (clear the policy, delete the queue to declare it again) work when pasted.
 #[test]
@@ -1684,7 +1684,7 @@ fn a_dead_letter_queue_that_destroys_its_letters_is_drift() {
             "return of a delivery",
         ),
     ];
-    // The case: a minute's TTL that sends every dead letter back to q.
+    // A minute's TTL that sends every dead letter back to q.
     let first = cases[0].q.clone();
     cases[0].policy = policy(serde_json::json!({
         "message-ttl": 60_000,
@@ -1942,7 +1942,7 @@ fn commands_of(doc: &Value) -> Vec<String> {
         .collect()
 }
 
-/// Item 2: every remedy printed for a shell works when pasted as it is (here through `sh -c`),
+/// Every remedy printed for a shell works when pasted as it is (here through `sh -c`),
 /// whatever the queue and vhost are called, and takes effect.
 #[test]
 fn every_remedy_printed_for_a_shell_works_when_pasted() {

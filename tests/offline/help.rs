@@ -6,7 +6,7 @@ use std::fs;
 
 use crate::common::{queuey, stderr, stdout};
 
-/// Item 11: a flag of a subcommand given before it is answered with where it goes, not with a
+/// A flag of a subcommand given before it is answered with where it goes, not with a
 /// suggestion of `--version`.
 #[test]
 fn a_flag_before_its_subcommand_is_shown_where_it_belongs() {
@@ -43,7 +43,7 @@ fn a_flag_before_its_subcommand_is_shown_where_it_belongs() {
     assert!(stderr(&out).contains("--colour"), "{}", stderr(&out));
 }
 
-/// Item 11: the help of a dead-letter command lists only the settings it uses (the suffixes
+/// The help of a dead-letter command lists only the settings it uses (the suffixes
 /// that name q.dead and the hold queues), and the others are refused.
 #[test]
 fn dead_letter_commands_take_only_the_settings_they_use() {
@@ -74,7 +74,7 @@ fn dead_letter_commands_take_only_the_settings_they_use() {
     assert_eq!(out.status.code(), Some(2));
 }
 
-/// Item 11: help never shows an empty `[env: QUEUEY_CONFIG=]`.
+/// Help never shows an empty `[env: QUEUEY_CONFIG=]`.
 #[test]
 fn help_shows_no_empty_environment_values() {
     for args in [
@@ -90,7 +90,7 @@ fn help_shows_no_empty_environment_values() {
     }
 }
 
-/// Item 11: the help names the exit code of a declined purge.
+/// The help names the exit code of a declined purge.
 #[test]
 fn help_documents_the_exit_code_of_a_declined_prompt() {
     let (mut cmd, _dir) = queuey();
@@ -108,7 +108,7 @@ fn help_documents_the_exit_code_of_a_declined_prompt() {
     );
 }
 
-/// Item 10: the help says how repeated filters combine, --header included.
+/// The help says how repeated filters combine, --header included.
 #[test]
 fn help_says_repeated_filters_match_any_value() {
     let (mut cmd, _dir) = queuey();

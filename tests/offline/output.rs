@@ -34,7 +34,7 @@ fn on_a_sizeless_terminal(args: &str, columns: Option<&str>) -> String {
     text
 }
 
-/// Item 7: a terminal that reports 0x0 gets tables at their natural width, not one character
+/// A terminal that reports 0x0 gets tables at their natural width, not one character
 /// per column; COLUMNS, when set, bounds them.
 #[test]
 fn tables_keep_their_natural_width_on_a_terminal_without_a_size() {

@@ -477,7 +477,7 @@ fn tls_files_are_checked_before_connecting_and_named_by_their_origin() {
     assert!(!stdout(&out).contains(&key) && !err.contains("PRIVATE KEY-----"));
 }
 
-/// Item 11: `[queues.tour.orders]` is a queue "tour" with a table "orders" in TOML; the error
+/// `[queues.tour.orders]` is a queue "tour" with a table "orders" in TOML; the error
 /// says to quote the name.
 #[test]
 fn an_unquoted_dotted_queue_name_in_the_file_is_explained() {
@@ -494,7 +494,7 @@ fn an_unquoted_dotted_queue_name_in_the_file_is_explained() {
     assert!(err.contains("quote"), "{err}");
 }
 
-/// Item 6 without a broker: `args` names a queue missing from the topology file.
+/// Without a broker, `args` names a queue missing from the topology file.
 #[test]
 fn a_queue_missing_from_the_topology_file_is_named() {
     let (mut cmd, dir) = queuey();

@@ -831,7 +831,7 @@ fn archiving_purges_and_edits_crashed_at_every_step_lose_no_dead_letter() {
     run_seeds("purge and edit", purge_schedule);
 }
 
-/// The rule the issue found broken: a copy whose ack was sent answered for a dead letter of
+/// The old rule, which lost twins: a copy whose ack was sent answered for a dead letter of
 /// its content met again.
 fn old_rule(ledger: &mut Ledger, digest: &str) -> Decision {
     match ledger.decide(digest) {

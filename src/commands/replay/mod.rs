@@ -6,13 +6,14 @@
 //! instant, each message is in `q.dead` (its ack never happened), in its target (the copy was
 //! confirmed), or in both; never in neither.
 //!
-//! The pipeline's parts: `step.rs` decides each dead letter (the same for a queue and a file),
-//! `queue.rs` runs the read, publish and settle stages over q.dead (`settle.rs` the last one),
-//! `publishable.rs` keeps back the copies the broker would refuse, `ledger.rs` keeps the run's
-//! ledger (`dead::ledger` holds the rule a rerun follows), `carry.rs` reads an unfinished
-//! run's ledger, `doubt.rs` looks for its copies in doubt (`--look-in-targets`), `file.rs`
-//! replays an export file. The report is
-//! `dead::report`, printed by `output::replay`.
+//! The pipeline's parts, in the order data flows: `queue.rs` (or `file.rs` for an export file)
+//! reads and decides each dead letter with `step.rs`, the same for both, and takes a place in
+//! the run's `window.rs`; `publish_stage.rs` publishes the copies in confirmed batches;
+//! `settle.rs` acks, keeps or rescues each dead letter in delivery order (for a file it only
+//! frees the place). `publishable.rs` keeps back the copies the broker would refuse,
+//! `ledger.rs` keeps the run's ledger (`dead::ledger` holds the rule a rerun follows),
+//! `carry.rs` reads an unfinished run's ledger, `doubt.rs` looks for its copies in doubt
+//! (`--look-in-targets`). The report is `dead::report`, printed by `output::replay`.
 
 mod after;
 mod carry;
