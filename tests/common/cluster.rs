@@ -24,7 +24,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use lapin::BasicProperties;
-use lapin::options::{BasicConsumeOptions, ConfirmSelectOptions, QueueDeclareOptions};
+use lapin::options::{BasicConsumeOptions, ConfirmSelectOptions};
 use lapin::types::{AMQPValue, FieldTable};
 
 use super::node::{Node, SLOTS};
@@ -269,20 +269,7 @@ impl Cluster {
 
     /// (ready, consumers) of `queue` as seen through node `n`, by passive declare (exact).
     pub fn counts(&self, n: usize, queue: &str) -> (u32, u32) {
-        let broker = Broker::connect_node(self.node(n));
-        let ch = broker.channel();
-        let q = broker
-            .rt
-            .block_on(ch.queue_declare(
-                queue.into(),
-                QueueDeclareOptions {
-                    passive: true,
-                    ..QueueDeclareOptions::default()
-                },
-                FieldTable::default(),
-            ))
-            .unwrap_or_else(|e| panic!("passive declare of {queue}: {e}"));
-        (q.message_count(), q.consumer_count())
+        Broker::connect_node(self.node(n)).ready_and_consumers(queue)
     }
 
     /// Each job id in `queue` and how many times, taking every message out through node `n` (a

@@ -569,10 +569,10 @@ impl Broker {
 
     /// Ready messages in `queue`, by passive declare: `None` when it does not exist; any
     /// other failure fails the test (never read as "no messages").
-    /// How many consumers `queue` has now, from the queue itself (the management API's figure
-    /// lags by seconds). A closed channel's consumer goes when the queue has requeued what
-    /// that channel held.
-    pub fn consumer_count(&self, queue: &str) -> u32 {
+    /// (ready, consumers) of `queue` now, from the queue itself by passive declare (exact: the
+    /// management API's figures lag by seconds). A closed channel's consumer goes when the queue
+    /// has requeued what that channel held.
+    pub fn ready_and_consumers(&self, queue: &str) -> (u32, u32) {
         let ch = self.channel();
         let q = self
             .rt
@@ -586,7 +586,7 @@ impl Broker {
             ))
             .unwrap_or_else(|e| panic!("passive declare of {queue}: {e}"));
         let _ = self.rt.block_on(ch.close(200, "ok".into()));
-        q.consumer_count()
+        (q.message_count(), q.consumer_count())
     }
 
     pub fn message_count(&self, queue: &str) -> Option<u32> {

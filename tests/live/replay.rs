@@ -878,7 +878,7 @@ fn connection_closed_by_the_broker_mid_replay_loses_nothing() {
         Duration::from_secs(60),
         || {
             let ready = broker.count(&dead);
-            let consumers = broker.consumer_count(&dead);
+            let consumers = broker.ready_and_consumers(&dead).1;
             let total = ready + broker.count(&targets[0]);
             let settled = consumers == 0 && last == Some(ready) && total >= 6000;
             last = Some(ready);

@@ -238,20 +238,7 @@ fn wait_mid_run(broker: &Broker, child: &mut Child, f: &Fixture, at: u32, dir: &
 
 /// (ready messages, consumers) of `queue`, by passive declare: exact, unlike the API's stats.
 fn counts(broker: &Broker, queue: &str) -> (u32, u32) {
-    let ch = broker.channel();
-    let q = broker
-        .rt
-        .block_on(ch.queue_declare(
-            queue.into(),
-            QueueDeclareOptions {
-                passive: true,
-                ..QueueDeclareOptions::default()
-            },
-            FieldTable::default(),
-        ))
-        .unwrap_or_else(|e| panic!("passive declare of {queue}: {e}"));
-    let _ = broker.rt.block_on(ch.close(200, "ok".into()));
-    (q.message_count(), q.consumer_count())
+    broker.ready_and_consumers(queue)
 }
 
 /// Waits until the broker has returned every delivery the stopped run held: q.dead has no

@@ -116,16 +116,12 @@ pub(super) async fn from_file(
         publish.run(job_rx),
         settler.run(settle_rx)
     );
-    let first_error = [
+    let errors = [
         read.as_ref().err(),
         published.as_ref().err(),
         settled.result.as_ref().err(),
-    ]
-    .into_iter()
-    .flatten()
-    .min_by_key(|e| e.kind == Kind::Internal)
-    .cloned();
-    if let Some(e) = first_error {
+    ];
+    if let Some(e) = super::first_error(errors) {
         return Err(e);
     }
     let (lines, matched, at_limit) = read?;

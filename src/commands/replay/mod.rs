@@ -350,6 +350,17 @@ struct Shared<'a> {
     holds: after::Holds,
 }
 
+/// The error a pipeline whose stages stopped reports: when the connection drops every stage
+/// fails, and the broker's error is the one to say, not a stage noticing that its neighbour
+/// stopped (an internal error).
+fn first_error(errors: [Option<&Error>; 3]) -> Option<Error> {
+    errors
+        .into_iter()
+        .flatten()
+        .min_by_key(|e| e.kind == Kind::Internal)
+        .cloned()
+}
+
 impl<'a> Shared<'a> {
     /// What the stages of a run from `source` (q.dead, or a file) share, its ledger `journal`.
     fn new(

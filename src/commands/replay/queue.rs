@@ -27,7 +27,7 @@ use crate::dead::ledger::{Decision, Ledger, digest};
 use crate::dead::peek::PeekOptions;
 use crate::dead::replay::{ReplayStamp, replayed_in_run};
 use crate::dead::report::ReplayReport;
-use crate::error::{Kind, Result};
+use crate::error::Result;
 use crate::live::unreadable::with_dead_peek;
 use crate::output::Output;
 use crate::output::progress::Progress;
@@ -102,16 +102,12 @@ pub(super) async fn from_queue(
         report.scanned = p.received();
         // When the connection drops every stage fails; report the broker's error rather than
         // a stage noticing that its neighbour stopped.
-        let first_error = [
+        let errors = [
             read.as_ref().err(),
             published.as_ref().err(),
             settled.as_ref().err(),
-        ]
-        .into_iter()
-        .flatten()
-        .min_by_key(|e| e.kind == Kind::Internal)
-        .cloned();
-        if let Some(e) = first_error {
+        ];
+        if let Some(e) = super::first_error(errors) {
             return Err(e);
         }
         let read = read?;
