@@ -1133,26 +1133,7 @@ pub fn assert_ids_exactly(
     place: &str,
     what: &str,
 ) {
-    let mut lost = Vec::new();
-    let mut dup = 0;
-    for (id, &want) in expected {
-        let have = found.get(id).copied().unwrap_or(0);
-        if have < want {
-            lost.push(format!("{id}: {have} in {place}, expected {want}"));
-        }
-        dup += have.saturating_sub(want);
-    }
-    assert!(
-        lost.is_empty(),
-        "{what}: {} ids lost, e.g. {:?}",
-        lost.len(),
-        &lost[..lost.len().min(5)]
-    );
-    assert!(
-        found.keys().all(|id| expected.contains_key(id)),
-        "{what}: a message nobody sent"
-    );
-    assert_eq!(dup, 0, "{what}: ids twice in {place}");
+    assert_ids_at_least(found, expected, place, 0, what);
 }
 
 /// Every id of `expected` at least as often in `found` (none lost, none unexpected), and the

@@ -91,6 +91,25 @@ struct Model {
 }
 
 impl Model {
+    /// A broker of a type drawn by `rng` (classic or quorum; returns to the head or the back),
+    /// its `q.dead` holding the messages of [`messages`].
+    fn new(rng: &mut Rng) -> Model {
+        Model {
+            quorum: rng.chance(50),
+            head_returns: rng.chance(50),
+            dead: messages(rng),
+            target: Vec::new(),
+            held: HashMap::new(),
+            next_tag: 0,
+            unproven: Vec::new(),
+            processed: Vec::new(),
+            unconfirmed: Vec::new(),
+            boot: 0,
+            limit: false,
+            next_place: 100,
+        }
+    }
+
     fn deliver(&mut self) -> Option<(u64, Msg)> {
         if self.dead.is_empty() {
             return None;
@@ -599,20 +618,7 @@ fn replay_schedule(seed: u64) -> Result<(), String> {
 
 fn replay_schedule_with(seed: u64, rule: fn(&mut Ledger, &str) -> Decision) -> Result<(), String> {
     let mut rng = Rng::new(seed);
-    let mut model = Model {
-        quorum: rng.chance(50),
-        head_returns: rng.chance(50),
-        dead: messages(&mut rng),
-        target: Vec::new(),
-        held: HashMap::new(),
-        next_tag: 0,
-        unproven: Vec::new(),
-        processed: Vec::new(),
-        unconfirmed: Vec::new(),
-        boot: 0,
-        limit: false,
-        next_place: 100,
-    };
+    let mut model = Model::new(&mut rng);
     model.limit = model.quorum && rng.chance(50);
     let published = counts(model.dead.iter().map(|m| &m.content));
     let knobs = ReplayKnobs {
@@ -711,20 +717,7 @@ fn replay_schedule_with(seed: u64, rule: fn(&mut Ledger, &str) -> Decision) -> R
 /// One schedule of archiving purges (and an edit now and then).
 fn purge_schedule(seed: u64) -> Result<(), String> {
     let mut rng = Rng::new(seed ^ 0x5151);
-    let mut model = Model {
-        quorum: rng.chance(50),
-        head_returns: rng.chance(50),
-        dead: messages(&mut rng),
-        target: Vec::new(),
-        held: HashMap::new(),
-        next_tag: 0,
-        unproven: Vec::new(),
-        processed: Vec::new(),
-        unconfirmed: Vec::new(),
-        boot: 0,
-        limit: false,
-        next_place: 100,
-    };
+    let mut model = Model::new(&mut rng);
     let published = counts(model.dead.iter().map(|m| &m.content));
     let window = 1 + rng.below(4) as usize;
     let mut archive: (Vec<u32>, Vec<u32>, Vec<u32>) = (Vec::new(), Vec::new(), Vec::new());

@@ -58,8 +58,8 @@ pub(super) async fn from_queue(
     if !s.dry_run {
         tally.name_ledger(journal.path(), &stamp.run);
     }
-    let window = usize::from(s.peek.window).max(1);
     let shared = Shared::new(session, s, stop, tally, journal, &dead);
+    let window = shared.window.size();
     let options = PeekOptions {
         auto_rescue: false,
         ..s.peek
