@@ -2,7 +2,7 @@
 //!
 //! The order of work is what makes a loss impossible. The dead letter is found by a peek and
 //! held unacknowledged on the peek's channel from then on. Its queue's room is judged as a
-//! replay's (`dead::room`): a copy that would not fit, or into a queue whose length limits
+//! replay's (`dead::target_room`): a copy that would not fit, or into a queue whose length limits
 //! cannot be read, is not published (unless `--allow-drop-head`, where it may push out the
 //! queue's oldest job). Then, and only in this order:
 //! (1) the original is appended to an archive in the export format, and the file and its
@@ -30,7 +30,7 @@ use crate::dead::export::export_record;
 use crate::dead::peek::PeekOptions;
 use crate::dead::replay::{ReplayStamp, copy_id, replay_properties, set_attempt_header, target};
 use crate::dead::report::ReplayReport;
-use crate::dead::room::{Check, Rooms};
+use crate::dead::target_room::{Check, Rooms};
 use crate::endpoint::ConnectionSettings;
 use crate::error::{Error, ExitCode, Kind, Result};
 use crate::live::scan::explain_missing;
@@ -398,7 +398,7 @@ fn attempt_note(attempt: Option<u32>) -> String {
     attempt.map_or_else(String::new, |n| format!(" (attempt {n})"))
 }
 
-/// Why the edited copy of `bytes` must not go to `target` (see `dead::room`: the rules of a
+/// Why the edited copy of `bytes` must not go to `target` (see `dead::target_room`: the rules of a
 /// replay's copies), `None` when it may.
 async fn room_refusal(
     session: &Session,

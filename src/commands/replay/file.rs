@@ -76,7 +76,7 @@ pub(super) async fn from_file(
     let canonical = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned());
     let scope =
         crate::live::scan::ledger_scope(session, &format!("file:{}", canonical.display())).await;
-    let (mut carried, journal) = super::carry::begin(
+    let (mut carried, journal) = super::open_ledger::begin(
         session,
         s,
         scope,
@@ -208,7 +208,7 @@ impl<'a> LineReader<'a, '_> {
                     let refusal = match user_id {
                         Some(why) => Some(why),
                         None => {
-                            super::room::admit_with_return(
+                            super::admit::admit_with_return(
                                 sh.session,
                                 s,
                                 &sh.rooms,

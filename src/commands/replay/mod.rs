@@ -12,24 +12,25 @@
 //! `settle.rs` acks, keeps or rescues each dead letter in delivery order (for a file it only
 //! frees the place). `publishable.rs` keeps back the copies the broker would refuse,
 //! `ledger.rs` keeps the run's ledger (`dead::ledger` holds the rule a rerun follows),
-//! `carry.rs` reads an unfinished run's ledger, `doubt.rs` looks for its copies in doubt
+//! `open_ledger.rs` reads an unfinished run's ledger, `doubt.rs` looks for its copies in doubt
 //! (`--look-in-targets`). The report is `dead::report`, printed by `output::replay`.
 
+mod admit;
 mod after;
-mod carry;
 mod doubt;
 mod file;
 mod ledger;
+mod open_ledger;
 mod publish_stage;
 mod publishable;
 mod queue;
-mod room;
+mod returned_copies;
 mod settle;
 mod step;
 mod window;
 
 /// `dead edit` looks for its refused copy as a replay does.
-pub(super) use room::remove_returned;
+pub(super) use returned_copies::remove_returned;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -41,7 +42,7 @@ use futures_util::StreamExt;
 use crate::broker::acker::{Flow, flow_events, lost_error};
 use crate::broker::session::Session;
 use crate::dead::report::ReplayReport;
-use crate::dead::room::Rooms;
+use crate::dead::target_room::Rooms;
 use crate::duration::format_duration;
 use crate::endpoint::ConnectionSettings;
 use crate::error::{Error, ExitCode, Kind, Result};

@@ -13,7 +13,7 @@ use std::cell::RefCell;
 use crate::broker::publish::{Copy, frame_refusal};
 use crate::broker::session::Session;
 use crate::broker::{message_size, user_id};
-use crate::dead::room::Rooms;
+use crate::dead::target_room::Rooms;
 use crate::error::Result;
 use crate::settings::ReplaySettings;
 
@@ -41,7 +41,7 @@ pub(super) async fn refusal<T>(
     if let Some(why) = super::after::ensure_hold(session, s, holds, &copy.queue).await? {
         return Ok(Some(why));
     }
-    super::room::admit_with_return(session, s, rooms, &copy.queue, copy.body.len()).await
+    super::admit::admit_with_return(session, s, rooms, &copy.queue, copy.body.len()).await
 }
 
 /// Why a copy carrying `claimed` as its `user_id` would be refused, or `None`.

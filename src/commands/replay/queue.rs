@@ -53,7 +53,7 @@ pub(super) async fn from_queue(
     let scope = crate::live::scan::ledger_scope(session, &dead).await;
     let boot = session.boot().await;
     let (mut carried, journal) =
-        super::carry::begin(session, s, scope, &stamp.run, boot, output).await?;
+        super::open_ledger::begin(session, s, scope, &stamp.run, boot, output).await?;
     report.journal = Some(journal.path().display().to_string());
     if !s.dry_run {
         tally.name_ledger(journal.path(), &stamp.run);
@@ -123,7 +123,7 @@ pub(super) async fn from_queue(
         let mut refused = shared.refused.take();
         if !refused.is_empty() && !stop.is_set() {
             let mut back = ReplayReport::default();
-            super::room::remove_returned(p, &stamp.run, &mut refused, &mut back).await?;
+            super::returned_copies::remove_returned(p, &stamp.run, &mut refused, &mut back).await?;
             report.absorb(back);
         }
         report.dead_lettered_not_found = refused.len() as u64;
@@ -356,11 +356,11 @@ impl Reader<'_, '_> {
         Ok(read)
     }
 
-    /// Whether a copy of `bytes` to `target` fits there (see `dead::room`; with `--after`, the
+    /// Whether a copy of `bytes` to `target` fits there (see `dead::target_room`; with `--after`, the
     /// queue it returns to too): `None`, or why not.
     async fn admit(&self, target: &str, bytes: usize) -> Result<Option<String>> {
         let sh = self.shared;
-        super::room::admit_with_return(sh.session, sh.s, &sh.rooms, target, bytes).await
+        super::admit::admit_with_return(sh.session, sh.s, &sh.rooms, target, bytes).await
     }
 
     /// With `--dry-run`: why a real run would keep `message` for its `user_id`, or `None`.

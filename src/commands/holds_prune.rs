@@ -11,14 +11,14 @@ use std::io::{self, IsTerminal};
 
 use crate::broker::delete::DeleteReply;
 use crate::broker::session::Session;
-use crate::claims::set_aside;
 use crate::duration::format_millis;
 use crate::endpoint::ConnectionSettings;
 use crate::error::{Error, ExitCode, Kind, Result};
 use crate::live::inspect::{hold_queues, vhost_default as vhost_default_type};
-use crate::output::prune::{PruneReport, PrunedHold, print_report};
+use crate::name_owner::set_aside;
+use crate::output::holds_prune_report::{PruneReport, PrunedHold, print_report};
 use crate::output::{Output, plural, sanitize::sanitize};
-use crate::plan::prune::{Decision, HoldFacts, decide};
+use crate::plan::prune_candidates::{Decision, HoldFacts, decide};
 use crate::plan::{self};
 use crate::settings::PruneSettings;
 use crate::topology;

@@ -7,16 +7,16 @@
 //! match), read by a whole peek that returns each in place: not the head's, which is not the
 //! oldest by the age queuey documents. The rate is the management API's. What cannot be
 //! measured is unknown, never guessed; a check with an unknown threshold and none crossed
-//! exits 11, not 0 (`dead::check`).
+//! exits 11, not 0 (`dead::thresholds`).
 
 use crate::broker::peek::held_elsewhere;
 use crate::broker::session::Session;
-use crate::dead::check::{Measured, judge};
+use crate::dead::thresholds::{Measured, judge};
 use crate::endpoint::ConnectionSettings;
 use crate::error::{ExitCode, Result};
-use crate::live::check::{arrival_rate, oldest_age, scan};
+use crate::live::dead_measures::{arrival_rate, oldest_age, scan};
 use crate::live::scan::missing_dead_queue;
-use crate::output::check::{CheckReport, QueueCheck, print_report};
+use crate::output::dead_check_report::{CheckReport, QueueCheck, print_report};
 use crate::output::{Output, sanitize::sanitize};
 use crate::settings::CheckSettings;
 
