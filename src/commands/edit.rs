@@ -21,9 +21,11 @@ use serde::Serialize;
 
 use crate::broker::message_size;
 use crate::broker::peek::Peek;
+use crate::broker::permissions::WriteCheck;
 use crate::broker::publish::{Copy, Outcome, Publisher, frame_refusal};
 use crate::broker::session::Session;
 use crate::clock::now_secs;
+use crate::dead::copy_refusal::CopyRefusal;
 use crate::dead::decode::{self, Message};
 use crate::dead::edit::{Edited, apply_sets, check_edited, finish, line_diff, pretty};
 use crate::dead::export::export_record;
@@ -80,8 +82,8 @@ pub async fn run(
     output: Output,
 ) -> Result<ExitCode> {
     let session = super::session(connection, "dead edit", output)?;
-    if let Some(unchecked) = session.check_write_permission("dead edit").await? {
-        output.warn(&unchecked);
+    if let WriteCheck::Unanswered(unchecked) = session.check_write_permission("dead edit").await? {
+        output.warn(&unchecked.to_string());
     }
     let dead = s.queue.dead_queue();
     let options = PeekOptions {
@@ -316,7 +318,7 @@ async fn edit_held(
     // The target's room: a copy that does not fit (or whose target's limits cannot be read)
     // would push out the target's oldest job or be refused; nothing is archived or published.
     if let Some(why) = room_refusal(session, s, dead, &report.target, body.len()).await? {
-        return Err(Error::new(Kind::BrokerRefused, why).with_hint(
+        return Err(Error::new(Kind::BrokerRefused, why.to_string()).with_hint(
             "nothing was archived or published: edit it again once the target has room (its \
              consumers take jobs) or its limit is raised",
         ));
@@ -351,18 +353,17 @@ async fn edit_held(
         ));
     }
     // So would a user_id of another user's, unless the connection's user is an impersonator.
-    if let (Some(claimed), Some(user)) = (
-        copy.user_id(),
-        crate::broker::user_id::refusal(session, copy.user_id()).await?,
-    ) {
+    if let Some(refused) = crate::broker::user_id::refusal(session, copy.user_id()).await? {
+        let hint = crate::user_id::hint(&refused.claimed, &refused.user, None);
+        let why = CopyRefusal::UserId {
+            refused,
+            flag: None,
+        };
         return Err(Error::new(
             Kind::BrokerRefused,
-            format!(
-                "cannot copy the dead letter: {}; the original stays in {dead:?}",
-                crate::user_id::refused(claimed, &user, None)
-            ),
+            format!("cannot copy the dead letter: {why}; the original stays in {dead:?}"),
         )
-        .with_hint(crate::user_id::hint(claimed, &user, None)));
+        .with_hint(hint));
     }
     let mut publisher = Publisher::open(session, 1, copy_id).await?;
     let mut decided = publisher.publish_many(vec![copy]).await?;
@@ -398,22 +399,24 @@ fn attempt_note(attempt: Option<u32>) -> String {
     attempt.map_or_else(String::new, |n| format!(" (attempt {n})"))
 }
 
-/// Why the edited copy of `bytes` must not go to `target` (see `dead::target_room`: the rules of a
-/// replay's copies), `None` when it may.
+/// Why the edited copy of `bytes` must not go to `target` (see `dead::target_room`: the rules
+/// of a replay's copies), `None` when it may.
 async fn room_refusal(
     session: &Session,
     s: &EditSettings,
     dead: &str,
     target: &str,
     bytes: usize,
-) -> Result<Option<String>> {
+) -> Result<Option<CopyRefusal>> {
     let (known, _) = crate::broker::limits::learn(session, target).await?;
     let mut rooms = Rooms::new(dead, s.allow_drop_head, true);
     rooms.learned(target, known);
     let bytes = u64::try_from(bytes).unwrap_or(u64::MAX);
     Ok(
         match rooms.check(target, bytes, std::time::Instant::now()) {
-            Check::Full(why) => Some(why.replace("the copy", "the edited copy")),
+            Check::Full(why) => Some(CopyRefusal::NoRoom(
+                why.replace("the copy", "the edited copy"),
+            )),
             _ => None,
         },
     )

@@ -5,6 +5,7 @@ use std::cell::RefCell;
 use std::time::Instant;
 
 use crate::broker::session::Session;
+use crate::dead::copy_refusal::CopyRefusal;
 use crate::dead::target_room::{Check, Known, Rooms};
 use crate::error::Result;
 use crate::settings::ReplaySettings;
@@ -20,11 +21,11 @@ pub(super) async fn admit_with_return(
     rooms: &RefCell<Rooms>,
     to: &str,
     bytes: usize,
-) -> Result<Option<String>> {
+) -> Result<Option<CopyRefusal>> {
     if let Some(back) = super::after::returns_to(s, to)
         && let Some(why) = admit(session, rooms, back, bytes).await?
     {
-        return Ok(Some(format!("where the copy would return: {why}")));
+        return Ok(Some(CopyRefusal::WhereItReturns(Box::new(why))));
     }
     admit(session, rooms, to, bytes).await
 }
@@ -37,14 +38,14 @@ pub(super) async fn admit(
     rooms: &RefCell<Rooms>,
     target: &str,
     bytes: usize,
-) -> Result<Option<String>> {
+) -> Result<Option<CopyRefusal>> {
     let bytes = u64::try_from(bytes).unwrap_or(u64::MAX);
     loop {
         // Never borrowed across an await: the publish stage reports decisions meanwhile.
         let check = rooms.borrow_mut().check(target, bytes, Instant::now());
         match check {
             Check::Admit => return Ok(None),
-            Check::Full(why) => return Ok(Some(why)),
+            Check::Full(why) => return Ok(Some(CopyRefusal::NoRoom(why))),
             Check::Learn => {
                 let (known, queue_type) = crate::broker::limits::learn(session, target).await?;
                 let mut rooms = rooms.borrow_mut();

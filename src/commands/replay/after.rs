@@ -10,6 +10,7 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use crate::broker::session::{DeclareReply, Session};
+use crate::dead::copy_refusal::CopyRefusal;
 use crate::error::{Error, Kind, Result};
 use crate::plan::{ComputedQueue, Role};
 use crate::settings::ReplaySettings;
@@ -36,7 +37,7 @@ pub(super) fn returns_to<'h>(s: &ReplaySettings, hold: &'h str) -> Option<&'h st
 
 /// What a run knows of each hold queue it copies into: why copies may not go there (`None`:
 /// they may), and when it last declared it.
-pub(super) type Holds = RefCell<HashMap<String, (Option<String>, Instant)>>;
+pub(super) type Holds = RefCell<HashMap<String, (Option<CopyRefusal>, Instant)>>;
 
 /// Before a copy into a hold queue of this run: the first time, checks that the queue its
 /// copies return to exists (the broker drops a message it dead-letters to a missing queue:
@@ -52,7 +53,7 @@ pub(super) async fn ensure_hold(
     s: &ReplaySettings,
     declared: &Holds,
     hold: &str,
-) -> Result<Option<String>> {
+) -> Result<Option<CopyRefusal>> {
     let Some(after) = &s.after else {
         return Ok(None);
     };
@@ -71,10 +72,9 @@ pub(super) async fn ensure_hold(
         )));
     };
     if super::target_exists(session, target).await == Some(false) {
-        let why = format!(
-            "its queue {target:?} does not exist: the broker would drop the copies when they \
-             leave the hold queue"
-        );
+        let why = CopyRefusal::ReturnQueueMissing {
+            queue: target.to_owned(),
+        };
         declared
             .borrow_mut()
             .insert(hold.to_owned(), (Some(why.clone()), Instant::now()));
@@ -103,10 +103,11 @@ pub(super) async fn ensure_hold(
                  permission on it",
             ));
         }
-        DeclareReply::Refused { code, text } => Some(format!(
-            "its hold queue {hold:?} cannot be declared with the library's arguments ({code}): \
-             {text}; `queuey verify` shows the drift"
-        )),
+        DeclareReply::Refused { code, text } => Some(CopyRefusal::HoldQueueDrift {
+            hold: hold.to_owned(),
+            code,
+            text,
+        }),
     };
     declared
         .borrow_mut()

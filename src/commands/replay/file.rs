@@ -220,7 +220,7 @@ impl<'a> LineReader<'a, '_> {
                     };
                     match refusal {
                         None => self.report.would(&to, reset),
-                        Some(why) => self.report.would_not_fit(&to, why),
+                        Some(why) => self.report.would_not_fit(&to, why.to_string()),
                     }
                     self.counted().await?;
                     continue;
@@ -239,7 +239,7 @@ impl<'a> LineReader<'a, '_> {
                 super::publishable::refusal(sh.session, s, &copy, &sh.holds, &sh.rooms).await?
             {
                 // Not published: the line stays to be replayed (the ledger has no record).
-                self.report.fail(&copy.queue, why);
+                self.report.fail(&copy.queue, why.to_string());
                 self.counted().await?;
                 continue;
             }

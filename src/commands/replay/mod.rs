@@ -40,6 +40,7 @@ use std::time::{Duration, Instant};
 use futures_util::StreamExt;
 
 use crate::broker::acker::{Flow, flow_events, lost_error};
+use crate::broker::permissions::WriteCheck;
 use crate::broker::session::Session;
 use crate::dead::report::ReplayReport;
 use crate::dead::target_room::Rooms;
@@ -65,8 +66,8 @@ pub async fn run(
     let session = crate::commands::session(connection, "dead replay", output)?;
     // Before anything, the dry run too: a user who may not publish cannot replay.
     match session.check_write_permission("dead replay").await {
-        Ok(None) => {}
-        Ok(Some(unchecked)) => output.warn(&unchecked),
+        Ok(WriteCheck::Allowed) => {}
+        Ok(WriteCheck::Unanswered(unchecked)) => output.warn(&unchecked.to_string()),
         Err(e) => {
             session.close().await;
             return Err(e);

@@ -13,6 +13,7 @@ use std::cell::RefCell;
 use crate::broker::publish::{Copy, frame_refusal};
 use crate::broker::session::Session;
 use crate::broker::{message_size, user_id};
+use crate::dead::copy_refusal::CopyRefusal;
 use crate::dead::target_room::Rooms;
 use crate::error::Result;
 use crate::settings::ReplaySettings;
@@ -28,7 +29,7 @@ pub(super) async fn refusal<T>(
     copy: &Copy<T>,
     holds: &super::after::Holds,
     rooms: &RefCell<Rooms>,
-) -> Result<Option<String>> {
+) -> Result<Option<CopyRefusal>> {
     if let Some(why) = user_id_refusal(session, copy.user_id()).await? {
         return Ok(Some(why));
     }
@@ -48,13 +49,11 @@ pub(super) async fn refusal<T>(
 pub(super) async fn user_id_refusal(
     session: &Session,
     claimed: Option<&str>,
-) -> Result<Option<String>> {
-    Ok(match (claimed, user_id::refusal(session, claimed).await?) {
-        (Some(claimed), Some(user)) => Some(crate::user_id::refused(
-            claimed,
-            &user,
-            Some("--strip-user-id"),
-        )),
-        _ => None,
-    })
+) -> Result<Option<CopyRefusal>> {
+    Ok(user_id::refusal(session, claimed)
+        .await?
+        .map(|refused| CopyRefusal::UserId {
+            refused,
+            flag: Some("--strip-user-id"),
+        }))
 }

@@ -22,6 +22,7 @@ use super::step::{Step, Stepper};
 use super::{Pace, Shared, Tally, publish_chunk};
 use crate::broker::peek::{Delivered, Peek};
 use crate::broker::session::Session;
+use crate::dead::copy_refusal::CopyRefusal;
 use crate::dead::decode::Message;
 use crate::dead::ledger::{Decision, Ledger, digest};
 use crate::dead::peek::PeekOptions;
@@ -294,7 +295,7 @@ impl Reader<'_, '_> {
                         };
                         match refusal {
                             None => self.tally.would(&to, reset),
-                            Some(why) => self.tally.would_not_fit(&to, why),
+                            Some(why) => self.tally.would_not_fit(&to, why.to_string()),
                         }
                         self.keep().await
                     }
@@ -310,7 +311,7 @@ impl Reader<'_, '_> {
                         )
                         .await?;
                         if let Some(why) = cannot {
-                            self.tally.fail(&copy.queue, why);
+                            self.tally.fail(&copy.queue, why.to_string());
                             self.keep().await
                         } else {
                             let weight = self.shared.window.weight(&copy.body);
@@ -356,15 +357,15 @@ impl Reader<'_, '_> {
         Ok(read)
     }
 
-    /// Whether a copy of `bytes` to `target` fits there (see `dead::target_room`; with `--after`, the
-    /// queue it returns to too): `None`, or why not.
-    async fn admit(&self, target: &str, bytes: usize) -> Result<Option<String>> {
+    /// Whether a copy of `bytes` to `target` fits there (see `dead::target_room`; with
+    /// `--after`, the queue it returns to too): `None`, or why not.
+    async fn admit(&self, target: &str, bytes: usize) -> Result<Option<CopyRefusal>> {
         let sh = self.shared;
         super::admit::admit_with_return(sh.session, sh.s, &sh.rooms, target, bytes).await
     }
 
     /// With `--dry-run`: why a real run would keep `message` for its `user_id`, or `None`.
-    async fn would_refuse_user_id(&self, message: &Message) -> Result<Option<String>> {
+    async fn would_refuse_user_id(&self, message: &Message) -> Result<Option<CopyRefusal>> {
         if self.shared.s.strip_user_id {
             return Ok(None);
         }
