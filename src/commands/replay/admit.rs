@@ -17,12 +17,12 @@ use crate::settings::ReplaySettings;
 /// the run sent on its way counted as held there.
 pub(super) async fn admit_with_return(
     session: &Session,
-    s: &ReplaySettings,
+    settings: &ReplaySettings,
     rooms: &RefCell<Rooms>,
     to: &str,
     bytes: usize,
 ) -> Result<Option<CopyRefusal>> {
-    if let Some(back) = super::after::returns_to(s, to)
+    if let Some(back) = super::after::returns_to(settings, to)
         && let Some(why) = admit(session, rooms, back, bytes).await?
     {
         return Ok(Some(CopyRefusal::WhereItReturns(Box::new(why))));

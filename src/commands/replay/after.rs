@@ -17,21 +17,23 @@ use crate::settings::ReplaySettings;
 use crate::topology::{self, QueueType};
 
 /// The hold queue a copy to `target` waits in, with `--after`; `target` itself without.
-pub(super) fn hold_target(s: &ReplaySettings, target: String) -> String {
-    match &s.after {
-        Some(after) => {
-            topology::deferred_queue_name(&target, &s.queue.options.deferred_suffix, after.ttl_ms)
-        }
+pub(super) fn hold_target(settings: &ReplaySettings, target: String) -> String {
+    match &settings.after {
+        Some(after) => topology::deferred_queue_name(
+            &target,
+            &settings.queue.options.deferred_suffix,
+            after.ttl_ms,
+        ),
         None => target,
     }
 }
 
 /// The queue a copy waiting in `hold` returns to (`None` without `--after`).
-pub(super) fn returns_to<'h>(s: &ReplaySettings, hold: &'h str) -> Option<&'h str> {
-    let after = s.after.as_ref()?;
+pub(super) fn returns_to<'h>(settings: &ReplaySettings, hold: &'h str) -> Option<&'h str> {
+    let after = settings.after.as_ref()?;
     hold.strip_suffix(&format!(
         "{}.{}",
-        s.queue.options.deferred_suffix, after.ttl_ms
+        settings.queue.options.deferred_suffix, after.ttl_ms
     ))
 }
 
@@ -50,14 +52,14 @@ pub(super) type Holds = RefCell<HashMap<String, (Option<CopyRefusal>, Instant)>>
 /// (the dead letters stay). Without `--after`, and in a dry run, nothing is declared.
 pub(super) async fn ensure_hold(
     session: &Session,
-    s: &ReplaySettings,
+    settings: &ReplaySettings,
     declared: &Holds,
     hold: &str,
 ) -> Result<Option<CopyRefusal>> {
-    let Some(after) = &s.after else {
+    let Some(after) = &settings.after else {
         return Ok(None);
     };
-    if s.dry_run {
+    if settings.dry_run {
         return Ok(None);
     }
     let renew_after = Duration::from_millis(u64::from(after.ttl_ms) / 2);
@@ -66,7 +68,7 @@ pub(super) async fn ensure_hold(
     {
         return Ok(known.clone());
     }
-    let Some(target) = returns_to(s, hold) else {
+    let Some(target) = returns_to(settings, hold) else {
         return Err(Error::internal(format!(
             "{hold:?} is not a hold queue of this run"
         )));

@@ -25,7 +25,7 @@ use crate::settings::ReplaySettings;
 /// `rooms` are the run's, see `after` and `room`).
 pub(super) async fn refusal<T>(
     session: &Session,
-    s: &ReplaySettings,
+    settings: &ReplaySettings,
     copy: &Copy<T>,
     holds: &super::after::Holds,
     rooms: &RefCell<Rooms>,
@@ -39,10 +39,10 @@ pub(super) async fn refusal<T>(
     if let Some(why) = message_size::refusal(session, copy.body.len()).await? {
         return Ok(Some(why));
     }
-    if let Some(why) = super::after::ensure_hold(session, s, holds, &copy.queue).await? {
+    if let Some(why) = super::after::ensure_hold(session, settings, holds, &copy.queue).await? {
         return Ok(Some(why));
     }
-    super::admit::admit_with_return(session, s, rooms, &copy.queue, copy.body.len()).await
+    super::admit::admit_with_return(session, settings, rooms, &copy.queue, copy.body.len()).await
 }
 
 /// Why a copy carrying `claimed` as its `user_id` would be refused, or `None`.
