@@ -8,20 +8,20 @@
 //! `queuey-cli-core`, re-exported here under the same names.
 
 pub use queuey_cli_core::{
-    claims, cluster, counts, dead, duration, endpoint, error, message_size, plan, queue, redact,
-    shell, suggest, tls, topology, user_id, words,
+    cluster, counts, dead, duration, endpoint, error, message_size, name_owner, plan, queue,
+    redact, shell, suggest, tls_pem, topology, user_id, words,
 };
 
 pub mod broker;
 pub mod cli;
 pub mod clock;
 pub mod commands;
+pub mod deep_stack_thread;
 pub mod ledger_file;
 pub mod live;
 pub mod output;
 pub mod settings;
 pub mod signals;
-pub mod stacks;
 
 use error::{Error, ExitCode};
 

@@ -22,6 +22,7 @@ use lapin::{Channel, Confirmation};
 
 use super::convert::properties_to_amqp;
 use super::session::Session;
+use crate::dead::copy_refusal::CopyRefusal;
 use crate::dead::decode::{HEADER_RESCUED_AT, Message, X_DELIVERY_COUNT};
 use crate::dead::requeue_order::HeldTags;
 use crate::dead::value::Value;
@@ -241,14 +242,14 @@ impl<'a> Rescuer<'a> {
             let headers = copy.headers.get_or_insert_with(Default::default);
             headers.remove(X_DELIVERY_COUNT);
             headers.insert(HEADER_RESCUED_AT.to_owned(), Value::Timestamp(now));
-            if let (Some(user_id), Some(user)) = (user_id, refused_user) {
+            if let (Some(user_id), Some(refused)) = (user_id, refused_user) {
                 // The broker would refuse the copy with it, and a return ends the message:
                 // the copy keeps it in a header instead.
                 headers.insert(
                     HEADER_USER_ID.to_owned(),
                     Value::LongStr(user_id.clone().into_bytes()),
                 );
-                moved.push((user_id, user));
+                moved.push((user_id, refused.user));
             }
             let props = properties_to_amqp(&copy).map_err(|e| {
                 Error::new(Kind::BrokerRefused, format!("cannot copy a message: {e}"))
@@ -319,7 +320,7 @@ impl<'a> Rescuer<'a> {
 
     /// The error for a message on its last delivery whose body is over the broker's
     /// `max_message_size`: no copy can keep it, and a return that counts ends it.
-    fn too_large(context: &str, message: &Message, why: String) -> Error {
+    fn too_large(context: &str, message: &Message, why: CopyRefusal) -> Error {
         let id = message.properties.message_id.as_deref().unwrap_or("(none)");
         Error::new(
             Kind::BrokerRefused,

@@ -13,7 +13,7 @@ use lapin::{Connection, ConnectionProperties, DefaultConnectionBuilder, ErrorKin
 
 use crate::endpoint::{AmqpTarget, ConnectionSettings};
 use crate::error::{Error, Kind, Result};
-use crate::tls::TlsSettings;
+use crate::tls_pem::TlsSettings;
 
 /// lapin's URI for a parsed target (the host as queuey parsed it: see `endpoint`).
 pub fn uri(target: &AmqpTarget) -> AMQPUri {
@@ -105,7 +105,7 @@ pub async fn try_connect(
         })?
         .with_uri(uri(target))
         .with_properties(properties)
-        .with_tls_config(super::tls::amqp_config(&settings.tls));
+        .with_tls_config(super::tls_clients::amqp_config(&settings.tls));
     match tokio::time::timeout(timeout, builder.connect()).await {
         Ok(Ok(connection)) => Ok(connection),
         Ok(Err(err)) => Err(Failed {
@@ -133,7 +133,7 @@ pub async fn try_connect(
 /// down), rather than a broker that refused this user or vhost, or a TLS handshake that failed
 /// on a certificate: those are the same on every node of a cluster, and the user's to fix.
 fn no_answer(target: &AmqpTarget, err: &lapin::Error) -> bool {
-    if target.tls && super::tls::rustls_error(err).is_some() {
+    if target.tls && super::tls_clients::rustls_error(err).is_some() {
         return false;
     }
     match err.kind() {
@@ -183,8 +183,8 @@ impl IoFailure {
 pub fn classify_connect(target: &AmqpTarget, tls: &TlsSettings, err: &lapin::Error) -> Error {
     let url = target.display();
     if target.tls
-        && let Some(found) = super::tls::rustls_error(err)
-        && let Some(explained) = super::tls::explain(found, &tls_peer(target), tls)
+        && let Some(found) = super::tls_clients::rustls_error(err)
+        && let Some(explained) = super::tls_clients::explain(found, &tls_peer(target), tls)
     {
         return explained;
     }
@@ -210,7 +210,7 @@ pub fn classify_connect(target: &AmqpTarget, tls: &TlsSettings, err: &lapin::Err
                 closed,
             } = IoFailure::of(io);
             if target.tls && closed {
-                return super::tls::closed_in_handshake(&tls_peer(target), tls, &detail);
+                return super::tls_clients::closed_in_handshake(&tls_peer(target), tls, &detail);
             }
             if target.tls && !refused_or_dns {
                 return Error::new(
@@ -312,8 +312,8 @@ fn port_hint(target: &AmqpTarget) -> String {
 }
 
 /// The AMQP end as a TLS peer (exit 4 when its handshake fails).
-fn tls_peer(target: &AmqpTarget) -> super::tls::Peer<'_> {
-    super::tls::Peer {
+fn tls_peer(target: &AmqpTarget) -> super::tls_clients::Peer<'_> {
+    super::tls_clients::Peer {
         what: format!("RabbitMQ at {}", target.display()),
         host: &target.host,
         host_setting: "--url / QUEUEY_URL",

@@ -22,7 +22,7 @@ use super::api_objects::read_json;
 pub use super::api_objects::{LiveQueue, NamedPolicy, Overview, PolicyDefinition};
 use crate::endpoint::ApiTarget;
 use crate::error::{Error, Kind, Result};
-use crate::tls::TlsSettings;
+use crate::tls_pem::TlsSettings;
 
 /// The hint for every "the API is not there" error.
 pub const ENABLE_PLUGIN_HINT: &str = "the management plugin may be off: enable it on the broker with \
@@ -54,11 +54,11 @@ impl ApiClient {
             .connect_timeout(timeout)
             .timeout(timeout.saturating_mul(3))
             .user_agent(concat!("queuey/", env!("CARGO_PKG_VERSION")));
-        let http = super::tls::http_builder(builder, tls)?
+        let http = super::tls_clients::http_builder(builder, tls)?
             .build()
             .map_err(|e| {
-                super::tls::rustls_error(&e)
-                    .and_then(|found| super::tls::explain(found, &Self::peer(&target), tls))
+                super::tls_clients::rustls_error(&e)
+                    .and_then(|found| super::tls_clients::explain(found, &Self::peer(&target), tls))
                     .unwrap_or_else(|| {
                         Error::new(
                             Kind::Api,
@@ -75,8 +75,8 @@ impl ApiClient {
 
     /// The API as a TLS peer, for what a failed handshake means (exit 6, as the API's other
     /// failures).
-    fn peer(target: &ApiTarget) -> super::tls::Peer<'_> {
-        super::tls::Peer {
+    fn peer(target: &ApiTarget) -> super::tls_clients::Peer<'_> {
+        super::tls_clients::Peer {
             what: format!("the management API at {}", target.display()),
             host: target.base.host_str().unwrap_or_default(),
             host_setting: "--api-url / QUEUEY_API_URL (derived from --url when not given)",
@@ -203,13 +203,13 @@ impl ApiClient {
         err.is_request()
             && !err.is_connect()
             && !err.is_timeout()
-            && super::tls::rustls_error(err).is_none()
+            && super::tls_clients::rustls_error(err).is_none()
     }
 
     fn transport_error(&self, err: &reqwest::Error) -> Error {
-        if let Some(explained) = super::tls::rustls_error(err)
-            .and_then(|found| super::tls::explain(found, &Self::peer(&self.target), &self.tls))
-        {
+        if let Some(explained) = super::tls_clients::rustls_error(err).and_then(|found| {
+            super::tls_clients::explain(found, &Self::peer(&self.target), &self.tls)
+        }) {
             return explained;
         }
         let api = self.target.display();
@@ -366,7 +366,7 @@ impl ApiClient {
         let response = match sent {
             Ok(response) => response,
             Err(e) => {
-                let tls = super::tls::rustls_error(&e).is_some();
+                let tls = super::tls_clients::rustls_error(&e).is_some();
                 return Err(Failed {
                     no_answer: !tls && (e.is_timeout() || e.is_connect()),
                     error: self.transport_error(&e),

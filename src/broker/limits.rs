@@ -1,5 +1,5 @@
 //! What a queue that copies are published into does at its length limit, read for a replay or
-//! an edit (`dead::room` decides, copy by copy, whether one more fits).
+//! an edit (`dead::target_room` decides, copy by copy, whether one more fits).
 //!
 //! The queue's type and arguments come from its API object; its effective policy is computed
 //! from the vhost's policy listings (`plan::policies`), never taken from the object's
@@ -15,7 +15,7 @@ use serde_json::Value;
 use crate::broker::api::LiveQueue;
 use crate::broker::policies::PolicyListings;
 use crate::broker::session::Session;
-use crate::dead::room::{Known, Room, Unread};
+use crate::dead::target_room::{Known, Room, Unread};
 use crate::error::{Kind, Result};
 use crate::plan::bounds::bounds_of;
 use crate::queue::MAX_QUEUE_NAME_BYTES;

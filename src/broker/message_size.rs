@@ -20,8 +20,9 @@ use lapin::BasicProperties;
 
 use super::probe;
 use super::session::Session;
+use crate::dead::copy_refusal::CopyRefusal;
 use crate::error::{Error, Result};
-use crate::message_size::{MaxMessageSize, PROBE_ROUTING_KEY, Verdict, parse_refusal, too_large};
+use crate::message_size::{MaxMessageSize, PROBE_ROUTING_KEY, Verdict, parse_refusal};
 
 /// What the session's broker knows of its `max_message_size` (kept in the session, so that
 /// every stage of a command shares its probes).
@@ -39,14 +40,16 @@ fn learn(session: &Session, f: impl FnOnce(&mut MaxMessageSize)) {
         .unwrap_or_else(std::sync::PoisonError::into_inner));
 }
 
-/// Why a body of `body` bytes cannot be published (the limit and the way out), or `None`.
-/// Probes the broker when what is known does not tell.
-pub async fn refusal(session: &Session, body: usize) -> Result<Option<String>> {
+/// Why a body of `body` bytes cannot be published (the limit, and the way out in its text), or
+/// `None`. Probes the broker when what is known does not tell.
+pub async fn refusal(session: &Session, body: usize) -> Result<Option<CopyRefusal>> {
     let body = body as u64;
     loop {
         match known(session).verdict(body) {
             Verdict::Fits => return Ok(None),
-            Verdict::TooLarge { limit } => return Ok(Some(too_large(body, limit))),
+            Verdict::TooLarge { limit } => {
+                return Ok(Some(CopyRefusal::MessageSize { body, limit }));
+            }
             Verdict::Unknown { probe: size } => ask(session, size).await?,
         }
     }

@@ -17,6 +17,6 @@ pub mod publish;
 pub mod queue_kind;
 pub mod server_properties;
 pub mod session;
-pub mod tls;
+pub mod tls_clients;
 pub mod user_id;
 pub mod watch;

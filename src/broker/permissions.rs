@@ -25,14 +25,46 @@ use crate::error::{Error, Kind, Result};
 /// The argument and value that make every declare invalid, after the permission check.
 const INVALID_ARGUMENT: (&str, i64) = ("x-expires", 0);
 
+/// What a write-permission check found, when it did not fail.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WriteCheck {
+    /// The broker confirmed a test publish: the user may publish.
+    Allowed,
+    /// The broker did not answer within the timeout, so the permission was not checked.
+    Unanswered(Unanswered),
+}
+
+/// A test publish the broker did not answer: a memory or disk alarm blocks publishing
+/// connections, and a blocked broker neither confirms nor refuses. Its text is the warning.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unanswered {
+    timeout: std::time::Duration,
+    user: String,
+    vhost: String,
+}
+
+impl std::fmt::Display for Unanswered {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the broker did not answer a test publish within {} (a memory or disk alarm blocks \
+             publishing: `rabbitmq-diagnostics alarms` lists them), so queuey could not check \
+             that user {:?} may publish in vhost {:?}",
+            crate::duration::format_duration(self.timeout),
+            self.user,
+            self.vhost
+        )
+    }
+}
+
 impl Session {
     /// Fails with exit 5 (naming the user, the vhost and the permission) unless the user may
     /// publish through the default exchange; `doing` names the command (`dead replay`).
     ///
-    /// `Ok(Some(why))` when the broker gave no answer within the connect timeout: a memory or
-    /// disk alarm blocks publishing connections, and a blocked broker neither confirms nor
-    /// refuses. The caller says so and goes on; the permission was not checked.
-    pub async fn check_write_permission(&self, doing: &str) -> Result<Option<String>> {
+    /// [`WriteCheck::Unanswered`] when the broker gave no answer within the connect timeout: a
+    /// memory or disk alarm blocks publishing connections, and a blocked broker neither
+    /// confirms nor refuses. The caller says so and goes on; the permission was not checked.
+    pub async fn check_write_permission(&self, doing: &str) -> Result<WriteCheck> {
         // On a connection of its own: under an alarm the broker stops reading from a
         // connection once it publishes, and the session's connection must stay free to read
         // q.dead (a dry run publishes nothing and works during an alarm).
@@ -51,7 +83,7 @@ impl Session {
         &self,
         connection: &lapin::Connection,
         doing: &str,
-    ) -> Result<Option<String>> {
+    ) -> Result<WriteCheck> {
         let timeout = self.settings().timeout;
         let channel = connection
             .create_channel()
@@ -83,17 +115,14 @@ impl Session {
         })
         .await;
         let Ok(confirmed) = confirmed else {
-            return Ok(Some(format!(
-                "the broker did not answer a test publish within {} (a memory or disk alarm \
-                 blocks publishing: `rabbitmq-diagnostics alarms` lists them), so queuey could \
-                 not check that user {:?} may publish in vhost {:?}",
-                crate::duration::format_duration(timeout),
-                self.settings().amqp.username,
-                self.vhost()
-            )));
+            return Ok(WriteCheck::Unanswered(Unanswered {
+                timeout,
+                user: self.settings().amqp.username.clone(),
+                vhost: self.vhost().to_owned(),
+            }));
         };
         match confirmed {
-            Ok(()) => Ok(None),
+            Ok(()) => Ok(WriteCheck::Allowed),
             Err(e) if soft_error_code(&e) == Some(403) => Err(self.permission_refused(
                 "write",
                 "the default exchange (amq.default)",

@@ -44,6 +44,7 @@ use lapin::{BasicProperties, Channel, Confirmation, PublisherConfirm};
 
 use super::convert::{properties_from_amqp, properties_to_amqp};
 use super::session::Session;
+use crate::dead::copy_refusal::CopyRefusal;
 use crate::dead::value::Properties;
 use crate::error::{Error, Result};
 
@@ -172,23 +173,17 @@ fn header_frame_bound(properties: &BasicProperties) -> usize {
 /// letter's headers and what a replay adds to them) make a content header frame larger than
 /// the frame size the connection negotiated. The broker answers such a frame by closing the
 /// whole connection (`FRAME_ERROR`), so the copy is not published and its dead letter stays.
-pub async fn frame_refusal<T>(session: &Session, copy: &Copy<T>) -> Result<Option<String>> {
+pub async fn frame_refusal<T>(session: &Session, copy: &Copy<T>) -> Result<Option<CopyRefusal>> {
     let frame_max = session.connection().await?.configuration().frame_max();
     Ok(too_large_for_frame(&copy.properties, frame_max))
 }
 
-fn too_large_for_frame(properties: &BasicProperties, frame_max: u32) -> Option<String> {
+fn too_large_for_frame(properties: &BasicProperties, frame_max: u32) -> Option<CopyRefusal> {
     if frame_max == 0 || header_frame_bound(properties) <= frame_max as usize {
         return None;
     }
     let len = header_frame_len(properties);
-    (len > frame_max as usize).then(|| {
-        format!(
-            "its properties and headers would take a {len}-byte frame, over the {frame_max} \
-             bytes a frame may have on this connection (frame_max): the broker would close the \
-             connection; not published"
-        )
-    })
+    (len > frame_max as usize).then_some(CopyRefusal::HeaderFrame { len, frame_max })
 }
 
 /// Polls every future once in order, then all until done: futures that act on their first
@@ -558,8 +553,14 @@ mod tests {
         let fits = with_header(1000);
         let len = header_frame_len(&fits) as u32;
         assert_eq!(too_large_for_frame(&fits, len), None);
-        let why = too_large_for_frame(&fits, len - 1).expect("one byte over");
-        assert!(why.contains("frame_max"), "{why}");
+        assert_eq!(
+            too_large_for_frame(&fits, len - 1),
+            Some(CopyRefusal::HeaderFrame {
+                len: len as usize,
+                frame_max: len - 1
+            }),
+            "one byte over"
+        );
         // The count that spares the encoding is never below the encoding.
         for n in [0, 10, 1000, 200_000] {
             let p = with_header(n);

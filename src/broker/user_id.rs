@@ -23,7 +23,7 @@ use lapin::BasicProperties;
 use super::probe;
 use super::session::Session;
 use crate::error::Result;
-use crate::user_id::{PROBE_ROUTING_KEY, UserIdCheck, Verdict, parse_refusal};
+use crate::user_id::{PROBE_ROUTING_KEY, RefusedUserId, UserIdCheck, Verdict, parse_refusal};
 
 fn known(session: &Session) -> UserIdCheck {
     session
@@ -40,17 +40,22 @@ fn learn(session: &Session, f: impl FnOnce(&mut UserIdCheck)) {
         .unwrap_or_else(std::sync::PoisonError::into_inner));
 }
 
-/// The connection's user, when the broker would refuse a copy claiming `user_id` (`None`: it
-/// takes it). Probes the broker when what is known does not tell.
-pub async fn refusal(session: &Session, user_id: Option<&str>) -> Result<Option<String>> {
+/// The claimed `user_id` and the connection's user, when the broker would refuse a copy
+/// claiming `user_id` (`None`: it takes it). Probes the broker when what is known does not tell.
+pub async fn refusal(session: &Session, user_id: Option<&str>) -> Result<Option<RefusedUserId>> {
+    let Some(claimed) = user_id else {
+        return Ok(None);
+    };
     loop {
         match known(session).verdict(user_id) {
             Verdict::Passes => return Ok(None),
-            Verdict::Refused { user } => return Ok(Some(user)),
-            Verdict::Unknown => match user_id {
-                Some(claimed) => ask(session, claimed).await?,
-                None => return Ok(None),
-            },
+            Verdict::Refused { user } => {
+                return Ok(Some(RefusedUserId {
+                    claimed: claimed.to_owned(),
+                    user,
+                }));
+            }
+            Verdict::Unknown => ask(session, claimed).await?,
         }
     }
 }

@@ -13,9 +13,9 @@ use std::path::PathBuf;
 use clap::parser::ValueSource;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
-use crate::dead::check::UntimedRule;
 use crate::dead::decode::Cause;
 use crate::dead::peek::QUORUM_AT_RISK;
+use crate::dead::thresholds::UntimedRule;
 use crate::error::ExitCode;
 
 /// The end of `queuey --help` (and the man page): the exit codes, from [`ExitCode`], and the

@@ -109,7 +109,7 @@ pub fn report(queues: &[QueueSettings], delays: &[DelayRequest]) -> Result<ArgsR
 
 pub fn run(queues: &[QueueSettings], delays: &[DelayRequest], output: Output) -> Result<ExitCode> {
     let report = report(queues, delays)?;
-    let collisions: std::collections::BTreeSet<crate::claims::Collision> =
+    let collisions: std::collections::BTreeSet<crate::name_owner::Collision> =
         queues.iter().flat_map(QueueSettings::collisions).collect();
     for collision in collisions {
         output.note(&format!("note: {collision}"));

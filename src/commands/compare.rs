@@ -12,10 +12,10 @@ use futures_util::stream::{self, StreamExt};
 
 use super::{declare, verify};
 use crate::broker::session::Session;
-use crate::claims::Collision;
 use crate::endpoint::ConnectionSettings;
 use crate::error::{ExitCode, Result};
 use crate::live::inspect::{self as inspect, Inspected, Inspector};
+use crate::name_owner::Collision;
 use crate::output::Output;
 use crate::output::topology_report::{LogicalPlan, Mode, TopologyReport, print_report};
 use crate::plan::Status;

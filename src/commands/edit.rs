@@ -2,7 +2,7 @@
 //!
 //! The order of work is what makes a loss impossible. The dead letter is found by a peek and
 //! held unacknowledged on the peek's channel from then on. Its queue's room is judged as a
-//! replay's (`dead::room`): a copy that would not fit, or into a queue whose length limits
+//! replay's (`dead::target_room`): a copy that would not fit, or into a queue whose length limits
 //! cannot be read, is not published (unless `--allow-drop-head`, where it may push out the
 //! queue's oldest job). Then, and only in this order:
 //! (1) the original is appended to an archive in the export format, and the file and its
@@ -21,16 +21,18 @@ use serde::Serialize;
 
 use crate::broker::message_size;
 use crate::broker::peek::Peek;
+use crate::broker::permissions::WriteCheck;
 use crate::broker::publish::{Copy, Outcome, Publisher, frame_refusal};
 use crate::broker::session::Session;
 use crate::clock::now_secs;
+use crate::dead::copy_refusal::CopyRefusal;
 use crate::dead::decode::{self, Message};
 use crate::dead::edit::{Edited, apply_sets, check_edited, finish, line_diff, pretty};
 use crate::dead::export::export_record;
 use crate::dead::peek::PeekOptions;
 use crate::dead::replay::{ReplayStamp, copy_id, replay_properties, set_attempt_header, target};
 use crate::dead::report::ReplayReport;
-use crate::dead::room::{Check, Rooms};
+use crate::dead::target_room::{Check, Rooms};
 use crate::endpoint::ConnectionSettings;
 use crate::error::{Error, ExitCode, Kind, Result};
 use crate::live::scan::explain_missing;
@@ -76,22 +78,22 @@ fn pause(step: &str) {
 
 pub async fn run(
     connection: &ConnectionSettings,
-    s: &EditSettings,
+    settings: &EditSettings,
     output: Output,
 ) -> Result<ExitCode> {
     let session = super::session(connection, "dead edit", output)?;
-    if let Some(unchecked) = session.check_write_permission("dead edit").await? {
-        output.warn(&unchecked);
+    if let WriteCheck::Unanswered(unchecked) = session.check_write_permission("dead edit").await? {
+        output.warn(&unchecked.to_string());
     }
-    let dead = s.queue.dead_queue();
+    let dead = settings.queue.dead_queue();
     let options = PeekOptions {
         auto_rescue: false,
-        ..s.peek
+        ..settings.peek
     };
     let done = with_dead_peek(&session, &dead, options, async |p| {
         let mut found = None;
         while let Some(mut d) = p.next().await? {
-            let hit = match &s.which {
+            let hit = match &settings.which {
                 Which::Position(n) => d.position == *n,
                 Which::MessageId(id) => d.message.properties.message_id.as_deref() == Some(id),
             };
@@ -103,7 +105,7 @@ pub async fn run(
                 // Kept, and returning it would end it: replace it by a fresh copy.
                 p.rescue(d.tag, &mut d.message).await?;
             }
-            if matches!(s.which, Which::Position(n) if d.position >= n) {
+            if matches!(settings.which, Which::Position(n) if d.position >= n) {
                 break;
             }
         }
@@ -123,9 +125,12 @@ pub async fn run(
         }
         pause("found");
         let run = format!("edit-{}", crate::clock::unique_id());
-        let report = edit_held(&session, s, &dead, d.position, &d.message, &run, output).await?;
+        let report = edit_held(
+            &session, settings, &dead, d.position, &d.message, &run, output,
+        )
+        .await?;
         if report.outcome == REFUSED {
-            return Err(refused_copy(p, &run, &report, s).await?);
+            return Err(refused_copy(p, &run, &report, settings).await?);
         }
         if report.outcome == "published" {
             p.ack(d.tag).await?;
@@ -136,20 +141,20 @@ pub async fn run(
     let done = match done {
         Ok(v) => v,
         Err(e) => {
-            let e = explain_missing(&session, &s.queue, e).await;
+            let e = explain_missing(&session, &settings.queue, e).await;
             session.close().await;
             return Err(e);
         }
     };
     session.close().await;
     let Some(report) = done else {
-        let what = match &s.which {
+        let what = match &settings.which {
             Which::Position(n) => format!("no message at position {n} in {dead:?}"),
             Which::MessageId(id) => format!("no message with message id {id:?} in {dead:?}"),
         };
         return Err(Error::new(Kind::MessageNotFound, what).with_hint(format!(
             "`{}` lists what is there",
-            crate::shell::dead_ls_command(&s.queue)
+            crate::shell::dead_ls_command(&settings.queue)
         )));
     };
     match output.format {
@@ -186,7 +191,7 @@ async fn refused_copy(
     p: &mut Peek<'_>,
     run: &str,
     report: &EditReport,
-    s: &EditSettings,
+    settings: &EditSettings,
 ) -> Result<Error> {
     let mut refused = HashMap::from([(1u64, report.target.clone())]);
     let mut found = ReplayReport::default();
@@ -209,7 +214,13 @@ async fn refused_copy(
             report.target
         ))
     } else {
-        let mut find = vec!["dead", "ls", s.queue.name.as_str(), "--cause", "maxlen"];
+        let mut find = vec![
+            "dead",
+            "ls",
+            settings.queue.name.as_str(),
+            "--cause",
+            "maxlen",
+        ];
         match report.message_id.as_deref() {
             Some(id) => find.extend(["--message-id", id]),
             None => find.extend(["--header", "x-queuey-last-replay"]),
@@ -223,7 +234,7 @@ async fn refused_copy(
              copy may be there too (not found within 5 s), the job twice: `{}` lists it",
             report.target,
             report.queue,
-            crate::shell::queuey_command(&find, &s.queue)
+            crate::shell::queuey_command(&find, &settings.queue)
         ))
     };
     Ok(error)
@@ -234,14 +245,14 @@ async fn refused_copy(
 /// copy carries (`x-queuey-last-replay`).
 async fn edit_held(
     session: &Session,
-    s: &EditSettings,
+    settings: &EditSettings,
     dead: &str,
     position: u64,
     message: &Message,
     run: &str,
     output: Output,
 ) -> Result<EditReport> {
-    let dl = decode::decode(message, &s.queue.name, &s.queue.options);
+    let dl = decode::decode(message, &settings.queue.name, &settings.queue.options);
     let mut report = EditReport {
         queue: dead.to_owned(),
         position,
@@ -264,7 +275,7 @@ async fn edit_held(
              nothing published, the dead letter stays"
         ))
     };
-    let Edited { body, attempt } = if s.sets.is_empty() {
+    let Edited { body, attempt } = if settings.sets.is_empty() {
         match edit_in_editor(&message.body, &before)? {
             Some(edited) => edited,
             None => {
@@ -273,7 +284,7 @@ async fn edit_held(
             }
         }
     } else {
-        let edited = apply_sets(&message.body, &s.sets).map_err(|why| {
+        let edited = apply_sets(&message.body, &settings.sets).map_err(|why| {
             Error::usage(format!(
                 "--set on the dead letter at position {position}: {why}"
             ))
@@ -287,7 +298,7 @@ async fn edit_held(
         report.outcome = "unchanged";
         return Ok(report);
     }
-    if output.format != Format::Json || !s.yes {
+    if output.format != Format::Json || !settings.yes {
         for line in &report.diff {
             // A diff line is JSON text, where a backslash always starts a JSON escape: kept as
             // it is (`"\u00e9"` shows as written), while a bidi or other invisible character
@@ -295,7 +306,7 @@ async fn edit_held(
             eprintln!("{}", sanitize_message(line));
         }
     }
-    if !s.yes {
+    if !settings.yes {
         if !io::stdin().is_terminal() {
             return Err(Error::usage(format!(
                 "refusing to publish the edited dead letter without confirmation: standard \
@@ -315,14 +326,14 @@ async fn edit_held(
     }
     // The target's room: a copy that does not fit (or whose target's limits cannot be read)
     // would push out the target's oldest job or be refused; nothing is archived or published.
-    if let Some(why) = room_refusal(session, s, dead, &report.target, body.len()).await? {
-        return Err(Error::new(Kind::BrokerRefused, why).with_hint(
+    if let Some(why) = room_refusal(session, settings, dead, &report.target, body.len()).await? {
+        return Err(Error::new(Kind::BrokerRefused, why.to_string()).with_hint(
             "nothing was archived or published: edit it again once the target has room (its \
              consumers take jobs) or its limit is raised",
         ));
     }
     // (1) The original, archived and on disk.
-    let archive = archive_path(s, dead)?;
+    let archive = archive_path(settings, dead)?;
     let record = export_record(dead, session.vhost(), position, message, &dl);
     append_synced(&archive, &record)?;
     report.archive = Some(archive.display().to_string());
@@ -351,18 +362,17 @@ async fn edit_held(
         ));
     }
     // So would a user_id of another user's, unless the connection's user is an impersonator.
-    if let (Some(claimed), Some(user)) = (
-        copy.user_id(),
-        crate::broker::user_id::refusal(session, copy.user_id()).await?,
-    ) {
+    if let Some(refused) = crate::broker::user_id::refusal(session, copy.user_id()).await? {
+        let hint = crate::user_id::hint(&refused.claimed, &refused.user, None);
+        let why = CopyRefusal::UserId {
+            refused,
+            flag: None,
+        };
         return Err(Error::new(
             Kind::BrokerRefused,
-            format!(
-                "cannot copy the dead letter: {}; the original stays in {dead:?}",
-                crate::user_id::refused(claimed, &user, None)
-            ),
+            format!("cannot copy the dead letter: {why}; the original stays in {dead:?}"),
         )
-        .with_hint(crate::user_id::hint(claimed, &user, None)));
+        .with_hint(hint));
     }
     let mut publisher = Publisher::open(session, 1, copy_id).await?;
     let mut decided = publisher.publish_many(vec![copy]).await?;
@@ -398,22 +408,24 @@ fn attempt_note(attempt: Option<u32>) -> String {
     attempt.map_or_else(String::new, |n| format!(" (attempt {n})"))
 }
 
-/// Why the edited copy of `bytes` must not go to `target` (see `dead::room`: the rules of a
-/// replay's copies), `None` when it may.
+/// Why the edited copy of `bytes` must not go to `target` (see `dead::target_room`: the rules
+/// of a replay's copies), `None` when it may.
 async fn room_refusal(
     session: &Session,
-    s: &EditSettings,
+    settings: &EditSettings,
     dead: &str,
     target: &str,
     bytes: usize,
-) -> Result<Option<String>> {
+) -> Result<Option<CopyRefusal>> {
     let (known, _) = crate::broker::limits::learn(session, target).await?;
-    let mut rooms = Rooms::new(dead, s.allow_drop_head, true);
+    let mut rooms = Rooms::new(dead, settings.allow_drop_head, true);
     rooms.learned(target, known);
     let bytes = u64::try_from(bytes).unwrap_or(u64::MAX);
     Ok(
         match rooms.check(target, bytes, std::time::Instant::now()) {
-            Check::Full(why) => Some(why.replace("the copy", "the edited copy")),
+            Check::Full(why) => Some(CopyRefusal::NoRoom(
+                why.replace("the copy", "the edited copy"),
+            )),
             _ => None,
         },
     )
@@ -476,8 +488,8 @@ fn edit_in_editor(original: &[u8], before: &str) -> Result<Option<Edited>> {
 }
 
 /// `--archive`, else a new file in the state directory's `edits/`.
-fn archive_path(s: &EditSettings, dead: &str) -> Result<PathBuf> {
-    if let Some(path) = &s.archive {
+fn archive_path(settings: &EditSettings, dead: &str) -> Result<PathBuf> {
+    if let Some(path) = &settings.archive {
         return Ok(path.clone());
     }
     let dir = crate::ledger_file::state_dir()

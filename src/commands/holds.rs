@@ -12,11 +12,11 @@
 use serde_json::Value;
 
 use crate::broker::api::LiveQueue;
-use crate::claims::set_aside;
 use crate::duration::format_millis;
 use crate::endpoint::ConnectionSettings;
 use crate::error::{ExitCode, Result};
 use crate::live::inspect;
+use crate::name_owner::set_aside;
 use crate::output::holds::{BadName, HoldEntry, HoldsReport, Totals, print_report};
 use crate::output::{Output, time};
 use crate::plan;

@@ -2,14 +2,14 @@
 //! through `output`, and returns the exit code of a run that did not fail.
 
 pub mod args;
-pub mod check;
 mod compare;
+pub mod dead_check;
 mod declare;
 pub mod edit;
 pub mod holds;
+pub mod holds_prune;
 pub mod look;
 pub mod ping;
-pub mod prune;
 pub mod purge;
 pub mod replay;
 pub mod status;
@@ -47,8 +47,10 @@ pub async fn run(work: Work, output: Output) -> Result<ExitCode> {
             connection,
             scan,
         } => status::run(&queues, &connection, scan, output).await,
-        Work::DeadCheck { connection, check } => check::run(&connection, &check, output).await,
-        Work::HoldsPrune { connection, prune } => prune::run(&connection, &prune, output).await,
+        Work::DeadCheck { connection, check } => dead_check::run(&connection, &check, output).await,
+        Work::HoldsPrune { connection, prune } => {
+            holds_prune::run(&connection, &prune, output).await
+        }
         Work::DeadEdit { connection, edit } => edit::run(&connection, &edit, output).await,
         Work::Ping { connection } => ping::run(&connection, output).await,
         Work::DeadLs {

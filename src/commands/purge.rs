@@ -28,43 +28,43 @@ use crate::signals::{StopFlag, stop_flag};
 
 pub async fn run(
     connection: &ConnectionSettings,
-    s: &PurgeSettings,
+    settings: &PurgeSettings,
     output: Output,
 ) -> Result<ExitCode> {
     let session = super::session(connection, "dead purge", output)?;
-    let dead = s.queue.dead_queue();
+    let dead = settings.queue.dead_queue();
     let mut report = PurgeReport {
         queue: dead.clone(),
-        dry_run: s.dry_run,
-        archive: s.archive.as_ref().map(|p| p.display().to_string()),
+        dry_run: settings.dry_run,
+        archive: settings.archive.as_ref().map(|p| p.display().to_string()),
         ..PurgeReport::default()
     };
-    let whole_queue = s.filter.is_empty() && s.archive.is_none();
+    let whole_queue = settings.filter.is_empty() && settings.archive.is_none();
     report.whole_queue = whole_queue;
     if !whole_queue {
         report.scanned = Some(0);
     }
     // Before anything reaches the queue: a quorum q.dead without a majority would not answer.
-    refuse_stream(&session, &s.queue).await?;
+    refuse_stream(&session, &settings.queue).await?;
     let ready = match session.passive_declare(&dead).await? {
         Some(counts) => counts.messages_ready,
-        None => return Err(missing_dead_queue(&session, &s.queue).await),
+        None => return Err(missing_dead_queue(&session, &settings.queue).await),
     };
 
-    let needs_prompt = !s.yes && !s.dry_run;
+    let needs_prompt = !settings.yes && !settings.dry_run;
     if needs_prompt && !io::stdin().is_terminal() {
         return Err(Error::usage(format!(
             "refusing to purge {dead:?} without confirmation: standard input is not a terminal"
         ))
         .with_hint("pass --yes to purge from a script, or --dry-run to count first"));
     }
-    if s.dry_run || needs_prompt {
+    if settings.dry_run || needs_prompt {
         let count = if whole_queue {
             u64::from(ready)
         } else {
-            count_matching(&session, s, &mut report, output).await?
+            count_matching(&session, settings, &mut report, output).await?
         };
-        if s.dry_run {
+        if settings.dry_run {
             report.matched = count;
             session.close().await;
             report.connected_to = session.connected_to();
@@ -115,7 +115,7 @@ pub async fn run(
         // queue.purge removes ready messages only: what others hold stays.
         report.held_elsewhere = crate::broker::peek::held_by_others(&session, &dead).await;
         report.removed = session.purge(&dead).await.map_err(|e| match e.kind {
-            Kind::UnsupportedQueue => with_declare_command(e, &s.queue),
+            Kind::UnsupportedQueue => with_declare_command(e, &settings.queue),
             _ => e,
         })?;
         report.matched = report.removed;
@@ -123,7 +123,7 @@ pub async fn run(
         let stop = stop_flag();
         let mut archived = 0u64;
         let result = tokio::select! {
-            r = remove_matching(&session, s, &mut report, &mut archived, &stop, output) => r,
+            r = remove_matching(&session, settings, &mut report, &mut archived, &stop, output) => r,
             e = connection_lost(&session) => Err(e),
             e = session.majority_watch(std::slice::from_ref(&dead)) => Err(e),
         };
@@ -131,14 +131,14 @@ pub async fn run(
         if let Err(e) = result {
             let _ = tokio::time::timeout(std::time::Duration::from_secs(3), session.close()).await;
             if report.scanned.unwrap_or(0) > 0 {
-                let archive = match &s.archive {
+                let archive = match &settings.archive {
                     Some(a) => format!(
                         "archived {archived} to {} (on disk), ",
                         sanitize(&a.display().to_string())
                     ),
                     None => String::new(),
                 };
-                let rerun = if s.archive.is_some() {
+                let rerun = if settings.archive.is_some() {
                     "; running the same command again appends to the same archive, and does not \
                      write twice what it holds"
                 } else {
@@ -177,20 +177,20 @@ pub(super) fn confirm(question: &str) -> Result<bool> {
 
 async fn count_matching(
     session: &Session,
-    s: &PurgeSettings,
+    settings: &PurgeSettings,
     report: &mut PurgeReport,
     output: Output,
 ) -> Result<u64> {
-    let dead = s.queue.dead_queue();
+    let dead = settings.queue.dead_queue();
     let now = now_secs();
     let mut matched = 0;
-    let rescued = with_dead_peek(session, &dead, s.peek, async |p| {
+    let rescued = with_dead_peek(session, &dead, settings.peek, async |p| {
         let progress = Progress::new(output, Some(p.target), "counting");
         report.held_elsewhere = p.held_elsewhere;
         while let Some(d) = p.next().await? {
             progress.inc(1);
-            let dl = decode::decode(&d.message, &s.queue.name, &s.queue.options);
-            if selects(s, &dl, &d.message, now, report) {
+            let dl = decode::decode(&d.message, &settings.queue.name, &settings.queue.options);
+            if selects(settings, &dl, &d.message, now, report) {
                 matched += 1;
             }
         }
@@ -205,16 +205,16 @@ async fn count_matching(
 
 async fn remove_matching(
     session: &Session,
-    s: &PurgeSettings,
+    settings: &PurgeSettings,
     report: &mut PurgeReport,
     archived: &mut u64,
     stop: &StopFlag,
     output: Output,
 ) -> Result<()> {
-    let dead = s.queue.dead_queue();
+    let dead = settings.queue.dead_queue();
     let now = now_secs();
     let scope = crate::live::scan::ledger_scope(session, &dead).await;
-    let (mut archive, mut held) = match &s.archive {
+    let (mut archive, mut held) = match &settings.archive {
         Some(path) => {
             let run = crate::clock::unique_id();
             let (a, held) = Archive::open(path, &scope, &run, &session.boot().await)?;
@@ -230,10 +230,10 @@ async fn remove_matching(
         }
         None => (None, Ledger::default()),
     };
-    let batch = usize::from(s.peek.window);
+    let batch = usize::from(settings.peek.window);
     let options = PeekOptions {
         auto_rescue: false,
-        ..s.peek
+        ..settings.peek
     };
     let rescued = with_dead_peek(session, &dead, options, async |p| {
         let progress = Progress::new(output, Some(p.target), "purging");
@@ -284,8 +284,8 @@ async fn remove_matching(
                 Some(Decision::Copy { may_duplicate }) => may_duplicate,
                 None => false,
             };
-            let dl = decode::decode(&message, &s.queue.name, &s.queue.options);
-            if !selects(s, &dl, &message, now, report) {
+            let dl = decode::decode(&message, &settings.queue.name, &settings.queue.options);
+            if !selects(settings, &dl, &message, now, report) {
                 // It stays: its record answers for the next dead letter of its content.
                 if let Some(decision) = decision {
                     held.undecide(&d, decision);
@@ -366,19 +366,19 @@ async fn remove_matching(
 /// its job's enqueue time alone (no death time: it may have died a second ago), only with
 /// `--age-from-enqueued`. Either way such a dead letter is counted in `report`.
 fn selects(
-    s: &PurgeSettings,
+    settings: &PurgeSettings,
     dl: &decode::DeadLetter,
     message: &decode::Message,
     now: u64,
     report: &mut PurgeReport,
 ) -> bool {
-    if !s.filter.matches(dl, message, now) {
+    if !settings.filter.matches(dl, message, now) {
         return false;
     }
-    if !s.filter.older_by_enqueue_only(dl, now) {
+    if !settings.filter.older_by_enqueue_only(dl, now) {
         return true;
     }
-    if s.age_from_enqueued {
+    if settings.age_from_enqueued {
         report.matched_aged_by_enqueue += 1;
         true
     } else {

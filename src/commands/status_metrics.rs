@@ -1,14 +1,14 @@
 //! `queuey status -o prometheus`: the status screen as gauges, labelled `vhost` and `queue`,
 //! and with `--scan` the age of each classic q.dead's oldest dead letter and its dead letters
 //! by cause: both from one peek of the whole q.dead, every message returned in place (the head
-//! is not the oldest by the age queuey documents: `live::check::oldest_age`).
+//! is not the oldest by the age queuey documents: `live::dead_measures::oldest_age`).
 
 use crate::broker::session::Session;
-use crate::dead::check::{AgeReading, gaps};
 use crate::dead::filter::Filter;
 use crate::dead::peek::PeekOptions;
+use crate::dead::thresholds::{AgeReading, gaps};
 use crate::error::Result;
-use crate::live::check::{is_quorum, quorum_not_peeked_here, scan};
+use crate::live::dead_measures::{is_quorum, quorum_not_peeked_here, scan};
 use crate::output::Output;
 use crate::output::prometheus::{self, GaugeFamily, queue_labels};
 use crate::output::sanitize::sanitize;
@@ -103,7 +103,7 @@ pub async fn print(
             q,
             &Filter::default(),
             PeekOptions::new(),
-            crate::dead::check::UntimedRule::Unknown,
+            crate::dead::thresholds::UntimedRule::Unknown,
             "status -o prometheus",
             output,
         )

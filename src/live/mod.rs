@@ -2,7 +2,7 @@
 //! topology ([`inspect`]), and the dead letters of a `q.dead` as the commands scan them
 //! ([`scan`]).
 
-pub mod check;
+pub mod dead_measures;
 pub mod inspect;
 pub mod scan;
 pub mod unreadable;

@@ -2,7 +2,7 @@
 //! JSON.
 
 use crate::dead::report::{ReplayReport, TargetReport};
-use crate::dead::room::RoomReport;
+use crate::dead::target_room::RoomReport;
 use crate::error::Result;
 use crate::output::sanitize::sanitize;
 use crate::output::{self, Format, Output, by_count, noun_for, plural, rate_text};

@@ -5,7 +5,7 @@
 use crate::duration::parse_duration;
 use crate::endpoint::{AmqpTarget, ApiTarget, ConnectionSettings, DEFAULT_AMQP_URL, split_list};
 use crate::error::{Error, Result};
-use crate::tls::TlsSettings;
+use crate::tls_pem::TlsSettings;
 
 /// Resolves the AMQP addresses, the management API addresses and the connect timeout, with the
 /// TLS files. Each value of `urls` and `api_urls` may hold several addresses separated by commas

@@ -22,20 +22,20 @@ use crate::topology::RabbitMqOptions;
 /// The file read when neither `--config` nor `QUEUEY_CONFIG` names one.
 pub const DEFAULT_CONFIG_FILE: &str = "queuey.toml";
 
-pub mod check;
 pub mod connection;
+pub mod dead_check_settings;
 pub mod edit;
 pub mod file;
-pub mod prune;
+pub mod holds_prune_settings;
 pub mod replay;
 pub mod resolve;
-pub mod tls;
+pub mod tls_settings;
 
-pub use check::CheckSettings;
 pub use connection::connection_settings;
+pub use dead_check_settings::CheckSettings;
 pub use edit::EditSettings;
 pub use file::TopologyFile;
-pub use prune::PruneSettings;
+pub use holds_prune_settings::PruneSettings;
 pub use resolve::{resolve_queue, resolve_queues};
 
 impl From<&QueueNamesArgs> for QueueSettingsArgs {
@@ -268,7 +268,7 @@ impl Invocation {
             quiet: global.quiet,
             wide: global.wide,
         };
-        let tls_flags = tls::TlsFlags {
+        let tls_flags = tls_settings::TlsFlags {
             ca_cert: global.tls_ca_cert.clone(),
             cert: global.tls_cert.clone(),
             key: global.tls_key.clone(),
@@ -287,7 +287,7 @@ impl Invocation {
                 &pick(&global.url, raw.and_then(|c| c.url.as_ref())),
                 &pick(&global.api_url, raw.and_then(|c| c.api_url.as_ref())),
                 &global.connect_timeout,
-                tls::resolve_tls(&tls_flags, file)?,
+                tls_settings::resolve_tls(&tls_flags, file)?,
             )
             .map(|c| ConnectionSettings { stall_timeout, ..c })
         };
@@ -347,7 +347,7 @@ impl Invocation {
             cli::Command::Holds(cli::HoldsCommand::Prune(a)) => {
                 let file = TopologyFile::discover(global.config.as_deref())?;
                 Work::HoldsPrune {
-                    prune: prune::prune_settings(&a, file.as_ref())?,
+                    prune: holds_prune_settings::prune_settings(&a, file.as_ref())?,
                     connection: connection(file.as_ref())?,
                 }
             }
@@ -458,7 +458,7 @@ impl Invocation {
                         connection: connection(file.as_ref())?,
                     },
                     cli::DeadCommand::Check(a) => Work::DeadCheck {
-                        check: check::check_settings(&a, file.as_ref())?,
+                        check: dead_check_settings::check_settings(&a, file.as_ref())?,
                         connection: connection(file.as_ref())?,
                     },
                     cli::DeadCommand::Export(a) => Work::DeadExport {

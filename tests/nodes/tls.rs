@@ -207,8 +207,8 @@ fn tls_with_a_private_ca_and_mutual_tls_and_each_way_it_fails() {
 
     // The broker refusing a client: without a certificate, or with one of a CA it does not
     // trust. With TLS 1.3 the broker's alert (certificate_required, unknown_ca) can be lost
-    // to the reset that follows it (src/broker/tls.rs says why), so each is tried a few times
-    // and each answer must be one of the two messages, word for word, with its one hint.
+    // to the reset that follows it (src/broker/tls_clients.rs says why), so each is tried a few
+    // times and each answer must be one of the two messages, word for word, with its one hint.
     let shown = format!(
         "RabbitMQ at amqps://guest:***@localhost:{}/%2F",
         node.amqps_port

@@ -20,7 +20,7 @@ use url::Url;
 
 use crate::error::{Error, Kind, Result};
 use crate::redact::{self, MASK};
-use crate::tls::TlsSettings;
+use crate::tls_pem::TlsSettings;
 
 /// The default AMQP URL: the local broker's default vhost as `guest`.
 pub const DEFAULT_AMQP_URL: &str = "amqp://guest:guest@localhost:5672/%2f";

@@ -26,6 +26,14 @@ pub const PROBE_ROUTING_KEY: &str = "amq.queuey.user-id-probe";
 /// returned (that would end it) and the copy cannot carry the property.
 pub const HEADER_USER_ID: &str = "x-queuey-user-id";
 
+/// A `user_id` the broker refuses from this connection: the one a copy claims, and the
+/// connection's user, who lacks the `impersonator` tag.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RefusedUserId {
+    pub claimed: String,
+    pub user: String,
+}
+
 /// What the broker does with a copy carrying some `user_id`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {

@@ -10,33 +10,36 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use crate::broker::session::{DeclareReply, Session};
+use crate::dead::copy_refusal::CopyRefusal;
 use crate::error::{Error, Kind, Result};
 use crate::plan::{ComputedQueue, Role};
 use crate::settings::ReplaySettings;
 use crate::topology::{self, QueueType};
 
 /// The hold queue a copy to `target` waits in, with `--after`; `target` itself without.
-pub(super) fn hold_target(s: &ReplaySettings, target: String) -> String {
-    match &s.after {
-        Some(after) => {
-            topology::deferred_queue_name(&target, &s.queue.options.deferred_suffix, after.ttl_ms)
-        }
+pub(super) fn hold_target(settings: &ReplaySettings, target: String) -> String {
+    match &settings.after {
+        Some(after) => topology::deferred_queue_name(
+            &target,
+            &settings.queue.options.deferred_suffix,
+            after.ttl_ms,
+        ),
         None => target,
     }
 }
 
 /// The queue a copy waiting in `hold` returns to (`None` without `--after`).
-pub(super) fn returns_to<'h>(s: &ReplaySettings, hold: &'h str) -> Option<&'h str> {
-    let after = s.after.as_ref()?;
+pub(super) fn returns_to<'h>(settings: &ReplaySettings, hold: &'h str) -> Option<&'h str> {
+    let after = settings.after.as_ref()?;
     hold.strip_suffix(&format!(
         "{}.{}",
-        s.queue.options.deferred_suffix, after.ttl_ms
+        settings.queue.options.deferred_suffix, after.ttl_ms
     ))
 }
 
 /// What a run knows of each hold queue it copies into: why copies may not go there (`None`:
 /// they may), and when it last declared it.
-pub(super) type Holds = RefCell<HashMap<String, (Option<String>, Instant)>>;
+pub(super) type Holds = RefCell<HashMap<String, (Option<CopyRefusal>, Instant)>>;
 
 /// Before a copy into a hold queue of this run: the first time, checks that the queue its
 /// copies return to exists (the broker drops a message it dead-letters to a missing queue:
@@ -49,14 +52,14 @@ pub(super) type Holds = RefCell<HashMap<String, (Option<String>, Instant)>>;
 /// (the dead letters stay). Without `--after`, and in a dry run, nothing is declared.
 pub(super) async fn ensure_hold(
     session: &Session,
-    s: &ReplaySettings,
+    settings: &ReplaySettings,
     declared: &Holds,
     hold: &str,
-) -> Result<Option<String>> {
-    let Some(after) = &s.after else {
+) -> Result<Option<CopyRefusal>> {
+    let Some(after) = &settings.after else {
         return Ok(None);
     };
-    if s.dry_run {
+    if settings.dry_run {
         return Ok(None);
     }
     let renew_after = Duration::from_millis(u64::from(after.ttl_ms) / 2);
@@ -65,16 +68,15 @@ pub(super) async fn ensure_hold(
     {
         return Ok(known.clone());
     }
-    let Some(target) = returns_to(s, hold) else {
+    let Some(target) = returns_to(settings, hold) else {
         return Err(Error::internal(format!(
             "{hold:?} is not a hold queue of this run"
         )));
     };
     if super::target_exists(session, target).await == Some(false) {
-        let why = format!(
-            "its queue {target:?} does not exist: the broker would drop the copies when they \
-             leave the hold queue"
-        );
+        let why = CopyRefusal::ReturnQueueMissing {
+            queue: target.to_owned(),
+        };
         declared
             .borrow_mut()
             .insert(hold.to_owned(), (Some(why.clone()), Instant::now()));
@@ -103,10 +105,11 @@ pub(super) async fn ensure_hold(
                  permission on it",
             ));
         }
-        DeclareReply::Refused { code, text } => Some(format!(
-            "its hold queue {hold:?} cannot be declared with the library's arguments ({code}): \
-             {text}; `queuey verify` shows the drift"
-        )),
+        DeclareReply::Refused { code, text } => Some(CopyRefusal::HoldQueueDrift {
+            hold: hold.to_owned(),
+            code,
+            text,
+        }),
     };
     declared
         .borrow_mut()

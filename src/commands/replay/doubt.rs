@@ -29,7 +29,7 @@ use crate::settings::ReplaySettings;
 /// this run's journal).
 pub(super) async fn resolve_doubts(
     session: &Session,
-    s: &ReplaySettings,
+    settings: &ReplaySettings,
     carried: &mut Ledger,
     ledger: &mut LedgerSlot,
     output: Output,
@@ -38,7 +38,7 @@ pub(super) async fn resolve_doubts(
     if by_target.is_empty() {
         return Ok(());
     }
-    if !s.look_in_targets {
+    if !settings.look_in_targets {
         let given_up = carried.give_up_doubts();
         output.warn(&format!(
             "the ledger records {} in doubt (published by a run that failed, never confirmed: \
@@ -57,7 +57,7 @@ pub(super) async fn resolve_doubts(
     for (target, keys) in by_target {
         let wanted: HashSet<(String, u64)> = keys.into_iter().collect();
         let n = wanted.len() as u64;
-        let found = match look_for(session, s, &target, wanted.clone(), output).await? {
+        let found = match look_for(session, settings, &target, wanted.clone(), output).await? {
             Look::Found(found) => found,
             Look::Missing => HashSet::new(),
             Look::Cannot(why) => {
@@ -77,7 +77,7 @@ pub(super) async fn resolve_doubts(
             let Some(doubt) = carried.resolve(run, *copy, is_found) else {
                 continue;
             };
-            if !s.dry_run {
+            if !settings.dry_run {
                 ledger.resolved(run, *copy, is_found.then_some(doubt.digest.as_str()))?;
             }
         }
@@ -89,7 +89,7 @@ pub(super) async fn resolve_doubts(
             n - found.len() as u64
         ));
     }
-    if !s.dry_run {
+    if !settings.dry_run {
         ledger.sync()?;
     }
     Ok(())
@@ -109,7 +109,7 @@ enum Look {
 /// message where it was.
 async fn look_for(
     session: &Session,
-    s: &ReplaySettings,
+    settings: &ReplaySettings,
     target: &str,
     mut wanted: HashSet<(String, u64)>,
     output: Output,
@@ -136,7 +136,7 @@ async fn look_for(
         spend_delivery_budget: false,
         max_messages: None,
         auto_rescue: true,
-        ..s.peek
+        ..settings.peek
     };
     let mut found = HashSet::new();
     let looked = with_peek(session, target, options, async |p| {

@@ -39,7 +39,7 @@ use crate::signals::StopFlag;
 #[allow(clippy::too_many_arguments)]
 pub(super) async fn from_file(
     session: &Session,
-    s: &ReplaySettings,
+    settings: &ReplaySettings,
     path: &Path,
     stop: &StopFlag,
     report: &mut ReplayReport,
@@ -76,9 +76,9 @@ pub(super) async fn from_file(
     let canonical = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned());
     let scope =
         crate::live::scan::ledger_scope(session, &format!("file:{}", canonical.display())).await;
-    let (mut carried, journal) = super::carry::begin(
+    let (mut carried, journal) = super::open_ledger::begin(
         session,
-        s,
+        settings,
         scope,
         &stamp.run,
         crate::dead::ledger::Boot::default(),
@@ -87,18 +87,18 @@ pub(super) async fn from_file(
     .await?;
     report.journal = Some(journal.path().display().to_string());
     let source = path.display().to_string();
-    let shared = Shared::new(session, s, stop, tally, journal, &source);
+    let shared = Shared::new(session, settings, stop, tally, journal, &source);
     progress.set_length(total);
     let window = shared.window.size();
     let (job_tx, job_rx) = mpsc::channel::<Job>(window);
     let (settle_tx, settle_rx) = mpsc::channel::<Settle>(window.saturating_mul(4));
     let reader = LineReader {
         shared: &shared,
-        stepper: Stepper::new(s, &stamp),
+        stepper: Stepper::new(settings, &stamp),
         carried: &mut carried,
         jobs: job_tx,
         settle: settle_tx.clone(),
-        report: ReplayReport::new(s.dry_run),
+        report: ReplayReport::new(settings.dry_run),
     };
     let publish = Publish {
         shared: &shared,
@@ -106,8 +106,8 @@ pub(super) async fn from_file(
         settle: settle_tx,
         outcomes: ReplayReport::default(),
         publisher: None,
-        pace: Pace::new(s.rate),
-        chunk: publish_chunk(s.rate),
+        pace: Pace::new(settings.rate),
+        chunk: publish_chunk(settings.rate),
     };
     // No acks: the settle stage frees each line's place and counts it, in order.
     let settler = Settler::new(None, &shared, progress, false);
@@ -132,7 +132,7 @@ pub(super) async fn from_file(
     report.dead_lettered_not_found += outcomes.dead_lettered_not_found;
     report.absorb(outcomes);
     report.matched = matched;
-    report.limit = s.limit;
+    report.limit = settings.limit;
     report.limit_reached = at_limit;
     progress.finish();
     report.interrupted = stop.is_set();
@@ -142,8 +142,8 @@ pub(super) async fn from_file(
     for (target, unread) in shared.rooms.borrow().unread() {
         report.set_unread(&target, unread);
     }
-    if s.dry_run {
-        check_targets(session, s, report).await;
+    if settings.dry_run {
+        check_targets(session, settings, report).await;
     } else if !report.interrupted {
         // The end of the file, or of --limit: the journal goes, but for records of lines past
         // the limit. Stopped by a signal, it stays: a rerun goes on where this run stopped.
@@ -173,7 +173,7 @@ impl<'a> LineReader<'a, '_> {
     /// counted, how many lines matched, and whether `--limit` ended it.
     async fn run(mut self, path: &Path) -> Result<(ReplayReport, u64, bool)> {
         let sh = self.shared;
-        let s = sh.s;
+        let settings = sh.settings;
         for line in records(path)? {
             if sh.stop.is_set() || self.stepper.at_limit() {
                 break;
@@ -201,16 +201,16 @@ impl<'a> LineReader<'a, '_> {
                 }
                 Step::Would { to, reset } => {
                     let claimed = message.properties.user_id.as_deref();
-                    let user_id = match s.strip_user_id {
+                    let user_id = match settings.strip_user_id {
                         true => None,
                         false => super::publishable::user_id_refusal(sh.session, claimed).await?,
                     };
                     let refusal = match user_id {
                         Some(why) => Some(why),
                         None => {
-                            super::room::admit_with_return(
+                            super::admit::admit_with_return(
                                 sh.session,
-                                s,
+                                settings,
                                 &sh.rooms,
                                 &to,
                                 message.body.len(),
@@ -220,7 +220,7 @@ impl<'a> LineReader<'a, '_> {
                     };
                     match refusal {
                         None => self.report.would(&to, reset),
-                        Some(why) => self.report.would_not_fit(&to, why),
+                        Some(why) => self.report.would_not_fit(&to, why.to_string()),
                     }
                     self.counted().await?;
                     continue;
@@ -236,10 +236,11 @@ impl<'a> LineReader<'a, '_> {
                 Step::Copy(copy) => copy,
             };
             if let Some(why) =
-                super::publishable::refusal(sh.session, s, &copy, &sh.holds, &sh.rooms).await?
+                super::publishable::refusal(sh.session, settings, &copy, &sh.holds, &sh.rooms)
+                    .await?
             {
                 // Not published: the line stays to be replayed (the ledger has no record).
-                self.report.fail(&copy.queue, why);
+                self.report.fail(&copy.queue, why.to_string());
                 self.counted().await?;
                 continue;
             }

@@ -12,24 +12,25 @@
 //! `settle.rs` acks, keeps or rescues each dead letter in delivery order (for a file it only
 //! frees the place). `publishable.rs` keeps back the copies the broker would refuse,
 //! `ledger.rs` keeps the run's ledger (`dead::ledger` holds the rule a rerun follows),
-//! `carry.rs` reads an unfinished run's ledger, `doubt.rs` looks for its copies in doubt
+//! `open_ledger.rs` reads an unfinished run's ledger, `doubt.rs` looks for its copies in doubt
 //! (`--look-in-targets`). The report is `dead::report`, printed by `output::replay`.
 
+mod admit;
 mod after;
-mod carry;
 mod doubt;
 mod file;
 mod ledger;
+mod open_ledger;
 mod publish_stage;
 mod publishable;
 mod queue;
-mod room;
+mod returned_copies;
 mod settle;
 mod step;
 mod window;
 
 /// `dead edit` looks for its refused copy as a replay does.
-pub(super) use room::remove_returned;
+pub(super) use returned_copies::remove_returned;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -39,9 +40,10 @@ use std::time::{Duration, Instant};
 use futures_util::StreamExt;
 
 use crate::broker::acker::{Flow, flow_events, lost_error};
+use crate::broker::permissions::WriteCheck;
 use crate::broker::session::Session;
 use crate::dead::report::ReplayReport;
-use crate::dead::room::Rooms;
+use crate::dead::target_room::Rooms;
 use crate::duration::format_duration;
 use crate::endpoint::ConnectionSettings;
 use crate::error::{Error, ExitCode, Kind, Result};
@@ -58,14 +60,14 @@ use ledger::LedgerSlot;
 
 pub async fn run(
     connection: &ConnectionSettings,
-    s: &ReplaySettings,
+    settings: &ReplaySettings,
     output: Output,
 ) -> Result<ExitCode> {
     let session = crate::commands::session(connection, "dead replay", output)?;
     // Before anything, the dry run too: a user who may not publish cannot replay.
     match session.check_write_permission("dead replay").await {
-        Ok(None) => {}
-        Ok(Some(unchecked)) => output.warn(&unchecked),
+        Ok(WriteCheck::Allowed) => {}
+        Ok(WriteCheck::Unanswered(unchecked)) => output.warn(&unchecked.to_string()),
         Err(e) => {
             session.close().await;
             return Err(e);
@@ -73,15 +75,22 @@ pub async fn run(
     }
     let stop = stop_flag();
     let started = Instant::now();
-    let mut report = ReplayReport::new(s.dry_run);
+    let mut report = ReplayReport::new(settings.dry_run);
     let tally = Tally::default();
-    let progress = Progress::pending(output, if s.dry_run { "counting" } else { "replaying" });
+    let progress = Progress::pending(
+        output,
+        if settings.dry_run {
+            "counting"
+        } else {
+            "replaying"
+        },
+    );
     let work = async {
-        match &s.from_file {
+        match &settings.from_file {
             Some(path) => {
                 file::from_file(
                     &session,
-                    s,
+                    settings,
                     path,
                     &stop,
                     &mut report,
@@ -92,21 +101,35 @@ pub async fn run(
                 .await
             }
             None => {
-                queue::from_queue(&session, s, &stop, &mut report, &tally, &progress, output).await
+                queue::from_queue(
+                    &session,
+                    settings,
+                    &stop,
+                    &mut report,
+                    &tally,
+                    &progress,
+                    output,
+                )
+                .await
             }
         }
     };
-    let blocked = if s.dry_run {
+    let blocked = if settings.dry_run {
         None
     } else {
-        Some(watch_flow(&session, s.blocked_timeout, &progress, output))
+        Some(watch_flow(
+            &session,
+            settings.blocked_timeout,
+            &progress,
+            output,
+        ))
     };
     // q.dead, q and the --to queue: a quorum one that loses its majority mid-run is said
     // within seconds (`broker::watch`).
     let watched: Vec<String> = [
-        Some(s.queue.dead_queue()),
-        Some(s.queue.name.clone()),
-        s.to.clone(),
+        Some(settings.queue.dead_queue()),
+        Some(settings.queue.name.clone()),
+        settings.to.clone(),
     ]
     .into_iter()
     .flatten()
@@ -124,8 +147,8 @@ pub async fn run(
         },
     };
     if result.is_err()
-        && !s.dry_run
-        && s.from_file.is_none()
+        && !settings.dry_run
+        && settings.from_file.is_none()
         && let Err(why) = tally.mark_ledger()
     {
         output.warn(&format!(
@@ -142,16 +165,23 @@ pub async fn run(
         0.0
     };
     report.peak_in_flight = Tally::get(&tally.peak_in_flight);
-    report.after = s.after.as_ref().map(|a| crate::dead::report::AfterReport {
-        delay: a.written.clone(),
-        ttl_ms: a.ttl_ms,
-        returns_by: crate::clock::now_millis().map_or_else(String::new, |now| {
-            crate::output::time::format_utc(now.saturating_add(i64::from(a.ttl_ms)))
-        }),
-    });
+    report.after = settings
+        .after
+        .as_ref()
+        .map(|a| crate::dead::report::AfterReport {
+            delay: a.written.clone(),
+            ttl_ms: a.ttl_ms,
+            returns_by: crate::clock::now_millis().map_or_else(String::new, |now| {
+                crate::output::time::format_utc(now.saturating_add(i64::from(a.ttl_ms)))
+            }),
+        });
     let result = match result {
-        Err(e) if report.scanned == 0 && s.from_file.is_none() && e.kind != Kind::BrokerRefused => {
-            Err(explain_missing(&session, &s.queue, e).await)
+        Err(e)
+            if report.scanned == 0
+                && settings.from_file.is_none()
+                && e.kind != Kind::BrokerRefused =>
+        {
+            Err(explain_missing(&session, &settings.queue, e).await)
         }
         other => other,
     };
@@ -170,7 +200,7 @@ pub async fn run(
         let ledger = report.journal.as_deref().map_or(String::new(), |j| {
             format!(" (the ledger {} records them)", sanitize(j))
         });
-        if s.from_file.is_some() {
+        if settings.from_file.is_some() {
             output.warn(&format!(
                 "stopped early: copied and confirmed {copied} of the lines of {source}{ledger}. \
                  Run the same command again: it does not copy again the lines the ledger \
@@ -219,15 +249,15 @@ pub async fn run(
         &[
             "dead",
             "ls",
-            &s.queue.name,
+            &settings.queue.name,
             "--cause",
             "maxlen",
             "--header",
             "x-queuey-last-replay",
         ],
-        &s.queue,
+        &settings.queue,
     );
-    print_report(&report, s.from_file.is_some(), &find_refused, output)?;
+    print_report(&report, settings.from_file.is_some(), &find_refused, output)?;
     Ok(report.exit_code())
 }
 
@@ -307,10 +337,10 @@ async fn watch_flow(
 /// counts what would move and what would fail.
 /// With `--after` the targets are hold queues, which the run declares: what must exist is the
 /// queue each returns to.
-async fn check_targets(session: &Session, s: &ReplaySettings, report: &mut ReplayReport) {
+async fn check_targets(session: &Session, settings: &ReplaySettings, report: &mut ReplayReport) {
     for t in &mut report.targets {
         if t.queue.len() <= MAX_QUEUE_NAME_BYTES {
-            let returns_to = after::returns_to(s, &t.queue).unwrap_or(&t.queue);
+            let returns_to = after::returns_to(settings, &t.queue).unwrap_or(&t.queue);
             t.exists = target_exists(session, returns_to).await;
         }
     }
@@ -333,7 +363,7 @@ pub(super) async fn target_exists(session: &Session, queue: &str) -> Option<bool
 /// What the three stages of the queue pipeline share.
 struct Shared<'a> {
     session: &'a Session,
-    s: &'a ReplaySettings,
+    settings: &'a ReplaySettings,
     stop: &'a StopFlag,
     tally: &'a Tally,
     /// One place per dead letter between the read stage and its settling, and a byte budget:
@@ -365,7 +395,7 @@ impl<'a> Shared<'a> {
     /// What the stages of a run from `source` (q.dead, or a file) share, its ledger `journal`.
     fn new(
         session: &'a Session,
-        s: &'a ReplaySettings,
+        settings: &'a ReplaySettings,
         stop: &'a StopFlag,
         tally: &'a Tally,
         journal: LedgerSlot,
@@ -373,12 +403,19 @@ impl<'a> Shared<'a> {
     ) -> Shared<'a> {
         Shared {
             session,
-            s,
+            settings,
             stop,
             tally,
-            window: window::Window::new(usize::from(s.peek.window), s.peek.byte_budget),
+            window: window::Window::new(
+                usize::from(settings.peek.window),
+                settings.peek.byte_budget,
+            ),
             journal: RefCell::new(journal),
-            rooms: RefCell::new(Rooms::new(source, s.allow_drop_head, s.dry_run)),
+            rooms: RefCell::new(Rooms::new(
+                source,
+                settings.allow_drop_head,
+                settings.dry_run,
+            )),
             refused: RefCell::new(HashMap::new()),
             holds: RefCell::new(HashMap::new()),
         }

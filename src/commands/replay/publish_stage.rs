@@ -146,9 +146,9 @@ impl<'a> Publish<'a, '_> {
         if self.publisher.is_none() {
             // `--channels`: each channel's batches are a share of the one batch size, so the
             // copies in flight stay within the window whatever the channels.
-            let lanes = self.shared.s.channels;
+            let lanes = self.shared.settings.channels;
             let window =
-                (paced_window(self.shared.s.rate, self.shared.window.size()) / lanes).max(1);
+                (paced_window(self.shared.settings.rate, self.shared.window.size()) / lanes).max(1);
             self.publisher =
                 Some(Publisher::open_lanes(self.session, window, lanes, copy_id).await?);
         }
@@ -181,7 +181,7 @@ impl<'a> Publish<'a, '_> {
     /// a duplicate at worst).
     async fn hand_over(&mut self, decided: Vec<(Token<'a>, Outcome)>) -> Result<()> {
         self.shared.journal.borrow_mut().after_publish(&decided)?;
-        let from_file = self.shared.s.from_file.is_some();
+        let from_file = self.shared.settings.from_file.is_some();
         for (token, outcome) in decided {
             let Token {
                 tag,

@@ -13,7 +13,8 @@ use std::cell::RefCell;
 use crate::broker::publish::{Copy, frame_refusal};
 use crate::broker::session::Session;
 use crate::broker::{message_size, user_id};
-use crate::dead::room::Rooms;
+use crate::dead::copy_refusal::CopyRefusal;
+use crate::dead::target_room::Rooms;
 use crate::error::Result;
 use crate::settings::ReplaySettings;
 
@@ -24,11 +25,11 @@ use crate::settings::ReplaySettings;
 /// `rooms` are the run's, see `after` and `room`).
 pub(super) async fn refusal<T>(
     session: &Session,
-    s: &ReplaySettings,
+    settings: &ReplaySettings,
     copy: &Copy<T>,
     holds: &super::after::Holds,
     rooms: &RefCell<Rooms>,
-) -> Result<Option<String>> {
+) -> Result<Option<CopyRefusal>> {
     if let Some(why) = user_id_refusal(session, copy.user_id()).await? {
         return Ok(Some(why));
     }
@@ -38,23 +39,21 @@ pub(super) async fn refusal<T>(
     if let Some(why) = message_size::refusal(session, copy.body.len()).await? {
         return Ok(Some(why));
     }
-    if let Some(why) = super::after::ensure_hold(session, s, holds, &copy.queue).await? {
+    if let Some(why) = super::after::ensure_hold(session, settings, holds, &copy.queue).await? {
         return Ok(Some(why));
     }
-    super::room::admit_with_return(session, s, rooms, &copy.queue, copy.body.len()).await
+    super::admit::admit_with_return(session, settings, rooms, &copy.queue, copy.body.len()).await
 }
 
 /// Why a copy carrying `claimed` as its `user_id` would be refused, or `None`.
 pub(super) async fn user_id_refusal(
     session: &Session,
     claimed: Option<&str>,
-) -> Result<Option<String>> {
-    Ok(match (claimed, user_id::refusal(session, claimed).await?) {
-        (Some(claimed), Some(user)) => Some(crate::user_id::refused(
-            claimed,
-            &user,
-            Some("--strip-user-id"),
-        )),
-        _ => None,
-    })
+) -> Result<Option<CopyRefusal>> {
+    Ok(user_id::refusal(session, claimed)
+        .await?
+        .map(|refused| CopyRefusal::UserId {
+            refused,
+            flag: Some("--strip-user-id"),
+        }))
 }

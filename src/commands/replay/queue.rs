@@ -22,6 +22,7 @@ use super::step::{Step, Stepper};
 use super::{Pace, Shared, Tally, publish_chunk};
 use crate::broker::peek::{Delivered, Peek};
 use crate::broker::session::Session;
+use crate::dead::copy_refusal::CopyRefusal;
 use crate::dead::decode::Message;
 use crate::dead::ledger::{Decision, Ledger, digest};
 use crate::dead::peek::PeekOptions;
@@ -36,14 +37,14 @@ use crate::signals::StopFlag;
 
 pub(super) async fn from_queue(
     session: &Session,
-    s: &ReplaySettings,
+    settings: &ReplaySettings,
     stop: &StopFlag,
     report: &mut ReplayReport,
     tally: &Tally,
     progress: &Progress,
     output: Output,
 ) -> Result<()> {
-    let dead = s.queue.dead_queue();
+    let dead = settings.queue.dead_queue();
     report.source = dead.clone();
     let stamp = ReplayStamp {
         run: crate::clock::unique_id(),
@@ -53,16 +54,16 @@ pub(super) async fn from_queue(
     let scope = crate::live::scan::ledger_scope(session, &dead).await;
     let boot = session.boot().await;
     let (mut carried, journal) =
-        super::carry::begin(session, s, scope, &stamp.run, boot, output).await?;
+        super::open_ledger::begin(session, settings, scope, &stamp.run, boot, output).await?;
     report.journal = Some(journal.path().display().to_string());
-    if !s.dry_run {
+    if !settings.dry_run {
         tally.name_ledger(journal.path(), &stamp.run);
     }
-    let shared = Shared::new(session, s, stop, tally, journal, &dead);
+    let shared = Shared::new(session, settings, stop, tally, journal, &dead);
     let window = shared.window.size();
     let options = PeekOptions {
         auto_rescue: false,
-        ..s.peek
+        ..settings.peek
     };
     let carried_dups = carried.earlier_duplicates;
     let carried_ref = &mut carried;
@@ -76,7 +77,7 @@ pub(super) async fn from_queue(
         // Each stage owns its sender, so that the settle stage ends when both are done.
         let reader = Reader {
             shared: &shared,
-            stepper: Stepper::new(s, &stamp),
+            stepper: Stepper::new(settings, &stamp),
             carried: carried_ref,
             progress,
             jobs: job_tx,
@@ -89,8 +90,8 @@ pub(super) async fn from_queue(
             settle: settle_tx,
             outcomes: ReplayReport::default(),
             publisher: None,
-            pace: Pace::new(s.rate),
-            chunk: publish_chunk(s.rate),
+            pace: Pace::new(settings.rate),
+            chunk: publish_chunk(settings.rate),
         };
         let settler = Settler::new(Some(&acker), &shared, progress, p.kind.is_quorum());
         let (read, published, settled) =
@@ -113,7 +114,7 @@ pub(super) async fn from_queue(
         let read = read?;
         let outcomes = published?;
         // Every ack sent is taken before the journal may go.
-        if !s.dry_run {
+        if !settings.dry_run {
             acker.barrier().await?;
         }
         report.depth_at_start = Some(depth_at_start);
@@ -123,13 +124,13 @@ pub(super) async fn from_queue(
         let mut refused = shared.refused.take();
         if !refused.is_empty() && !stop.is_set() {
             let mut back = ReplayReport::default();
-            super::room::remove_returned(p, &stamp.run, &mut refused, &mut back).await?;
+            super::returned_copies::remove_returned(p, &stamp.run, &mut refused, &mut back).await?;
             report.absorb(back);
         }
         report.dead_lettered_not_found = refused.len() as u64;
         report.scanned = read.scanned;
         report.matched = read.matched;
-        report.limit = s.limit;
+        report.limit = settings.limit;
         report.limit_reached = read.limit_reached;
         report.skipped_own_copies = read.skipped;
         report.already_copied = read.already;
@@ -150,8 +151,8 @@ pub(super) async fn from_queue(
     for (target, unread) in shared.rooms.borrow().unread() {
         report.set_unread(&target, unread);
     }
-    if s.dry_run {
-        super::check_targets(session, s, report).await;
+    if settings.dry_run {
+        super::check_targets(session, settings, report).await;
     } else {
         // Clean end: the records of this run answer for dead letters that are gone. Records
         // of earlier runs that this run did not meet stay, unless it read the whole queue: a
@@ -249,7 +250,7 @@ impl Reader<'_, '_> {
                 p.rescue(tag, &mut message).await?;
                 read.renewed += 1;
                 used = false;
-                if !self.shared.s.dry_run {
+                if !self.shared.settings.dry_run {
                     p.extend_target(1);
                     self.progress.set_length(p.target);
                 }
@@ -257,7 +258,7 @@ impl Reader<'_, '_> {
             } else if may_duplicate.is_none() {
                 read.already += 1;
                 self.stepper.already_copied();
-                if self.shared.s.dry_run {
+                if self.shared.settings.dry_run {
                     used = false;
                     self.keep().await
                 } else {
@@ -294,7 +295,7 @@ impl Reader<'_, '_> {
                         };
                         match refusal {
                             None => self.tally.would(&to, reset),
-                            Some(why) => self.tally.would_not_fit(&to, why),
+                            Some(why) => self.tally.would_not_fit(&to, why.to_string()),
                         }
                         self.keep().await
                     }
@@ -306,11 +307,15 @@ impl Reader<'_, '_> {
                     Step::Copy(copy) => {
                         let sh = self.shared;
                         let cannot = super::publishable::refusal(
-                            sh.session, sh.s, &copy, &sh.holds, &sh.rooms,
+                            sh.session,
+                            sh.settings,
+                            &copy,
+                            &sh.holds,
+                            &sh.rooms,
                         )
                         .await?;
                         if let Some(why) = cannot {
-                            self.tally.fail(&copy.queue, why);
+                            self.tally.fail(&copy.queue, why.to_string());
                             self.keep().await
                         } else {
                             let weight = self.shared.window.weight(&copy.body);
@@ -356,16 +361,16 @@ impl Reader<'_, '_> {
         Ok(read)
     }
 
-    /// Whether a copy of `bytes` to `target` fits there (see `dead::room`; with `--after`, the
-    /// queue it returns to too): `None`, or why not.
-    async fn admit(&self, target: &str, bytes: usize) -> Result<Option<String>> {
+    /// Whether a copy of `bytes` to `target` fits there (see `dead::target_room`; with
+    /// `--after`, the queue it returns to too): `None`, or why not.
+    async fn admit(&self, target: &str, bytes: usize) -> Result<Option<CopyRefusal>> {
         let sh = self.shared;
-        super::room::admit_with_return(sh.session, sh.s, &sh.rooms, target, bytes).await
+        super::admit::admit_with_return(sh.session, sh.settings, &sh.rooms, target, bytes).await
     }
 
     /// With `--dry-run`: why a real run would keep `message` for its `user_id`, or `None`.
-    async fn would_refuse_user_id(&self, message: &Message) -> Result<Option<String>> {
-        if self.shared.s.strip_user_id {
+    async fn would_refuse_user_id(&self, message: &Message) -> Result<Option<CopyRefusal>> {
+        if self.shared.settings.strip_user_id {
             return Ok(None);
         }
         let claimed = message.properties.user_id.as_deref();

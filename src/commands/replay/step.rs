@@ -27,7 +27,7 @@ pub(super) enum Step {
 
 /// Takes dead letters one at a time and numbers the copies of a run.
 pub(super) struct Stepper<'a> {
-    s: &'a ReplaySettings,
+    settings: &'a ReplaySettings,
     stamp: &'a ReplayStamp,
     /// The time the filters compare ages with: the run's start.
     now: u64,
@@ -44,15 +44,16 @@ pub(super) struct Stepper<'a> {
 }
 
 impl<'a> Stepper<'a> {
-    pub(super) fn new(s: &'a ReplaySettings, stamp: &'a ReplayStamp) -> Stepper<'a> {
+    pub(super) fn new(settings: &'a ReplaySettings, stamp: &'a ReplayStamp) -> Stepper<'a> {
         Stepper {
-            s,
+            settings,
             stamp,
             now: stamp.time,
             matched: 0,
             already: 0,
-            dead: s.queue.dead_queue(),
-            restore: s.from_file.is_some() && s.to.as_deref() == Some(&s.queue.dead_queue()),
+            dead: settings.queue.dead_queue(),
+            restore: settings.from_file.is_some()
+                && settings.to.as_deref() == Some(&settings.queue.dead_queue()),
         }
     }
 
@@ -63,7 +64,7 @@ impl<'a> Stepper<'a> {
     /// Whether `--limit` is reached: by dead letters the filters selected, and those an
     /// earlier run had copied (see [`Stepper::already_copied`]).
     pub(super) fn at_limit(&self) -> bool {
-        self.s
+        self.settings
             .limit
             .is_some_and(|l| self.matched.saturating_add(self.already) >= l)
     }
@@ -78,13 +79,13 @@ impl<'a> Stepper<'a> {
 
     /// Decides `message`. Its body goes to the copy.
     pub(super) fn step(&mut self, message: &mut Message) -> Step {
-        let s = self.s;
-        let dl = decode::decode(message, &s.queue.name, &s.queue.options);
-        if !s.filter.matches(&dl, message, self.now) {
+        let settings = self.settings;
+        let dl = decode::decode(message, &settings.queue.name, &settings.queue.options);
+        if !settings.filter.matches(&dl, message, self.now) {
             return Step::Unmatched;
         }
         self.matched += 1;
-        let original = target(&dl, s.to.as_deref());
+        let original = target(&dl, settings.to.as_deref());
         if original == self.dead && !self.restore {
             // Its headers name the dead-letter queue as where it came from (a tool that
             // moved it there, or a hand-made header): a copy would only go to the back of
@@ -98,9 +99,9 @@ impl<'a> Stepper<'a> {
                 ),
             };
         }
-        let to = super::after::hold_target(s, original);
-        if s.dry_run {
-            let reset = !s.keep_attempts
+        let to = super::after::hold_target(settings, original);
+        if settings.dry_run {
+            let reset = !settings.keep_attempts
                 && !self.restore
                 && dl.envelope.as_ref().is_some_and(|e| e.attempt != 1);
             return Step::Would { to, reset };
@@ -109,7 +110,7 @@ impl<'a> Stepper<'a> {
         if self.restore {
             let mut properties =
                 restore_properties(&message.properties, &dl, self.stamp, self.matched);
-            if s.strip_user_id {
+            if settings.strip_user_id {
                 properties.user_id = None;
             }
             return match Copy::new(to.clone(), &properties, raw, false, self.matched) {
@@ -117,7 +118,7 @@ impl<'a> Stepper<'a> {
                 Err(why) => Step::Cannot { to, why },
             };
         }
-        match copy_of(raw, message, &dl, &to, self.stamp, self.matched, s) {
+        match copy_of(raw, message, &dl, &to, self.stamp, self.matched, settings) {
             Ok(copy) => Step::Copy(copy),
             Err(why) => Step::Cannot { to, why },
         }
@@ -125,8 +126,8 @@ impl<'a> Stepper<'a> {
 }
 
 /// The replayed copy of `message` (whose body is `raw`), going to `to` and numbered `copy`; an
-/// error says why no copy can be made. `s` says whether the attempt is kept and the `user_id`
-/// dropped.
+/// error says why no copy can be made. `settings` says whether the attempt is kept and the
+/// `user_id` dropped.
 fn copy_of(
     raw: Vec<u8>,
     message: &Message,
@@ -134,7 +135,7 @@ fn copy_of(
     to: &str,
     stamp: &ReplayStamp,
     copy: u64,
-    s: &ReplaySettings,
+    settings: &ReplaySettings,
 ) -> Result<Copy<bool>, String> {
     if to.len() > MAX_QUEUE_NAME_BYTES {
         return Err(format!(
@@ -143,10 +144,10 @@ fn copy_of(
             to.len()
         ));
     }
-    let body = replay_body(raw, dl, s.keep_attempts)?;
+    let body = replay_body(raw, dl, settings.keep_attempts)?;
     let mut properties =
         replay_properties(&message.properties, dl, stamp, copy, body.first_attempt());
-    if s.strip_user_id {
+    if settings.strip_user_id {
         // `--strip-user-id`: the broker takes the copy from any user.
         properties.user_id = None;
     }

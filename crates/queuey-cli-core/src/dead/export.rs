@@ -103,8 +103,8 @@ pub enum ExportLine {
 /// reads, made a line that `dead replay --from-file` refused, and the whole file with it (a
 /// purge archive holding such a line could not be replayed at all). This reads what any header
 /// of a content header frame of the default size (131072 bytes: 26 214 nested arrays at most)
-/// makes, on the stack queuey runs on (`queuey_cli::stacks`); deeper is refused by its depth,
-/// before it is parsed.
+/// makes, on the stack queuey runs on (`queuey_cli::deep_stack_thread`); deeper is refused by
+/// its depth, before it is parsed.
 pub const MAX_LINE_DEPTH: usize = 2 * 26_214 + 16;
 
 /// One line of an export file as JSON, read however deep it nests up to [`MAX_LINE_DEPTH`].

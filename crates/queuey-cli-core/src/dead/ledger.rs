@@ -52,7 +52,7 @@
 //! - the rescue of a quorum dead letter on its last delivery (`broker::acker::Rescuer`): after
 //!   its replacement in `q.dead` itself is confirmed (no ledger: the message never leaves);
 //! - the removal of a refused copy that its target dead-lettered back into `q.dead`
-//!   (`commands/replay/room.rs`): the message carries this run's copy mark
+//!   (`commands/replay/returned_copies.rs`): the message carries this run's copy mark
 //!   (`x-queuey-last-replay`), unique per copy, and its dead letter stays;
 //! - `dead edit` (`commands/edit.rs`): after its archive record is on disk and the edited copy
 //!   is confirmed (one dead letter, found by position or id, nothing matched by content).

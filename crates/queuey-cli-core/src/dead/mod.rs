@@ -1,7 +1,7 @@
 //! Dead letters: what they are (pure decoding of a delivery and of the queuey envelope in its
 //! body), which ones a command acts on (filters, grouping), what a replayed copy carries. The I/O that reads them from the broker lives in `broker::peek`.
 
-pub mod check;
+pub mod copy_refusal;
 pub mod decode;
 pub mod edit;
 pub mod envelope;
@@ -15,6 +15,7 @@ pub mod pointer;
 pub mod replay;
 pub mod report;
 pub mod requeue_order;
-pub mod room;
+pub mod target_room;
+pub mod thresholds;
 pub mod typed_key;
 pub mod value;

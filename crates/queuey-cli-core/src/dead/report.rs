@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use crate::dead::room::{RoomReport, Unread};
+use crate::dead::target_room::{RoomReport, Unread};
 use crate::error::ExitCode;
 use crate::plan::bounds::Overflow;
 use crate::queue::MAX_QUEUE_NAME_BYTES;

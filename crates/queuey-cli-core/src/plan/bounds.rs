@@ -1,7 +1,7 @@
 //! PURE: what a bounded queue does with what is published to it, read from its arguments and
 //! its effective policy: the length limits (`max-length`, `max-length-bytes`), the overflow
 //! behaviour at the limit, and where it dead-letters. A replay reads it for each target queue
-//! (`dead::room` decides, copy by copy, whether one more fits).
+//! (`dead::target_room` decides, copy by copy, whether one more fits).
 //!
 //! RabbitMQ's rules, which differ by queue type (its source, `rabbit_amqqueue_process`
 //! `process_args_policy` and `rabbit_quorum_queue` `gather_policy_config`; see

@@ -20,14 +20,14 @@
 //! - [`remedies`]: the operator's options over drift, ready to paste.
 
 pub mod bounds;
-pub mod fate;
+pub mod dead_letter_loss;
 pub mod holds;
 pub mod policies;
 pub mod probe;
-pub mod prune;
+pub mod prune_candidates;
 pub mod remedies;
 
-pub use fate::dead_letter_hazards;
+pub use dead_letter_loss::dead_letter_hazards;
 pub use holds::{HoldPlan, check_hold_queue, missing_hold_marks};
 pub use probe::{
     Inequivalence, ProbeOutcome, ReplyValue, parse_inequivalent, parse_invalid_arg, plan_from_probe,

@@ -11,7 +11,7 @@ use rustls::{AlertDescription, CertificateError};
 
 use crate::error::{Error, Kind, Result};
 use crate::output::time::utc_time;
-use crate::tls::{CA_CERT_WAYS, CLIENT_WAYS, TlsSettings};
+use crate::tls_pem::{CA_CERT_WAYS, CLIENT_WAYS, TlsSettings};
 
 /// lapin's TLS configuration: the CA's certificates as extra roots, the client identity.
 pub fn amqp_config(tls: &TlsSettings) -> OwnedTLSConfig {

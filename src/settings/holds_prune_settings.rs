@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use crate::cli::HoldsPruneArgs;
 use crate::duration::parse_duration;
 use crate::error::{Error, Result};
-use crate::plan::prune::PruneScope;
+use crate::plan::prune_candidates::PruneScope;
 use crate::queue::QueueSettings;
 use crate::topology::deferred_ttl_ms;
 

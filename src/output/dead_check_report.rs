@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::dead::check::{AgeReading, Untimed, Verdict};
+use crate::dead::thresholds::{AgeReading, Untimed, Verdict};
 use crate::duration::format_duration;
 use crate::error::Result;
 use crate::output::prometheus::{self, GaugeFamily, queue_labels};

@@ -7,26 +7,26 @@
 //! match), read by a whole peek that returns each in place: not the head's, which is not the
 //! oldest by the age queuey documents. The rate is the management API's. What cannot be
 //! measured is unknown, never guessed; a check with an unknown threshold and none crossed
-//! exits 11, not 0 (`dead::check`).
+//! exits 11, not 0 (`dead::thresholds`).
 
 use crate::broker::peek::held_elsewhere;
 use crate::broker::session::Session;
-use crate::dead::check::{Measured, judge};
+use crate::dead::thresholds::{Measured, judge};
 use crate::endpoint::ConnectionSettings;
 use crate::error::{ExitCode, Result};
-use crate::live::check::{arrival_rate, oldest_age, scan};
+use crate::live::dead_measures::{arrival_rate, oldest_age, scan};
 use crate::live::scan::missing_dead_queue;
-use crate::output::check::{CheckReport, QueueCheck, print_report};
+use crate::output::dead_check_report::{CheckReport, QueueCheck, print_report};
 use crate::output::{Output, sanitize::sanitize};
 use crate::settings::CheckSettings;
 
 pub async fn run(
     connection: &ConnectionSettings,
-    s: &CheckSettings,
+    settings: &CheckSettings,
     output: Output,
 ) -> Result<ExitCode> {
     let session = super::session(connection, "dead check", output)?;
-    let result = check_all(&session, s, output).await;
+    let result = check_all(&session, settings, output).await;
     session.close().await;
     let report = result?;
     print_report(&report, output)?;
@@ -39,13 +39,17 @@ pub async fn run(
     })
 }
 
-async fn check_all(session: &Session, s: &CheckSettings, output: Output) -> Result<CheckReport> {
+async fn check_all(
+    session: &Session,
+    settings: &CheckSettings,
+    output: Output,
+) -> Result<CheckReport> {
     let mut queues = Vec::new();
-    for q in &s.queues {
+    for q in &settings.queues {
         let dead = q.dead_queue();
         let mut measured = Measured::default();
         let mut held = None;
-        let counted_by = if s.filter.is_empty() {
+        let counted_by = if settings.filter.is_empty() {
             let exact = match session.passive_declare(&dead).await? {
                 Some(c) => c,
                 None => return Err(missing_dead_queue(session, q).await),
@@ -68,8 +72,9 @@ async fn check_all(session: &Session, s: &CheckSettings, output: Output) -> Resu
                 Some(None) => measured.not_counted = Some(None),
                 None => {}
             }
-            if s.thresholds.max_age.is_some() {
-                let (age, untimed) = oldest_age(session, q, s.peek, s.untimed, output).await?;
+            if settings.thresholds.max_age.is_some() {
+                let (age, untimed) =
+                    oldest_age(session, q, settings.peek, settings.untimed, output).await?;
                 measured.age = Some(age);
                 measured.untimed = untimed;
             }
@@ -78,9 +83,9 @@ async fn check_all(session: &Session, s: &CheckSettings, output: Output) -> Resu
             let found = scan(
                 session,
                 q,
-                &s.filter,
-                s.peek,
-                s.untimed,
+                &settings.filter,
+                settings.peek,
+                settings.untimed,
                 "dead check with filters",
                 output,
             )
@@ -94,10 +99,10 @@ async fn check_all(session: &Session, s: &CheckSettings, output: Output) -> Resu
             measured.age = Some(found.oldest);
             "scan"
         };
-        if s.thresholds.max_rate.is_some() {
+        if settings.thresholds.max_rate.is_some() {
             measured.rate = Some(arrival_rate(session, q).await);
         }
-        let verdicts = judge(&s.thresholds, &measured);
+        let verdicts = judge(&settings.thresholds, &measured);
         for v in verdicts.iter().filter(|v| v.unknown) {
             if let Some(note) = v.note.as_deref() {
                 output.note(&format!(
@@ -117,7 +122,9 @@ async fn check_all(session: &Session, s: &CheckSettings, output: Output) -> Resu
             counted_by,
             held_elsewhere: held,
             oldest: measured.age,
-            untimed: measured.untimed.filter(|_| s.thresholds.max_age.is_some()),
+            untimed: measured
+                .untimed
+                .filter(|_| settings.thresholds.max_age.is_some()),
             verdicts,
         });
     }

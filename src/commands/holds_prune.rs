@@ -11,25 +11,25 @@ use std::io::{self, IsTerminal};
 
 use crate::broker::delete::DeleteReply;
 use crate::broker::session::Session;
-use crate::claims::set_aside;
 use crate::duration::format_millis;
 use crate::endpoint::ConnectionSettings;
 use crate::error::{Error, ExitCode, Kind, Result};
 use crate::live::inspect::{hold_queues, vhost_default as vhost_default_type};
-use crate::output::prune::{PruneReport, PrunedHold, print_report};
+use crate::name_owner::set_aside;
+use crate::output::holds_prune_report::{PruneReport, PrunedHold, print_report};
 use crate::output::{Output, plural, sanitize::sanitize};
-use crate::plan::prune::{Decision, HoldFacts, decide};
+use crate::plan::prune_candidates::{Decision, HoldFacts, decide};
 use crate::plan::{self};
 use crate::settings::PruneSettings;
 use crate::topology;
 
 pub async fn run(
     connection: &ConnectionSettings,
-    s: &PruneSettings,
+    settings: &PruneSettings,
     output: Output,
 ) -> Result<ExitCode> {
     let session = super::session(connection, "holds prune", output)?;
-    let result = prune(&session, s, output).await;
+    let result = prune(&session, settings, output).await;
     session.close().await;
     let report = result?;
     print_report(&report, output)?;
@@ -58,10 +58,10 @@ fn expires_ms(definition: &plan::LiveDefinition) -> Option<u64> {
     }
 }
 
-async fn prune(session: &Session, s: &PruneSettings, output: Output) -> Result<PruneReport> {
+async fn prune(session: &Session, settings: &PruneSettings, output: Output) -> Result<PruneReport> {
     let mut rows = Vec::new();
     let mut vhost_default = None;
-    for (q, scope) in &s.queues {
+    for (q, scope) in &settings.queues {
         let live = hold_queues(session, q, false).await.map_err(|mut e| {
             if e.kind.is_api() {
                 e.message = format!(
@@ -112,7 +112,7 @@ async fn prune(session: &Session, s: &PruneSettings, output: Output) -> Result<P
                 not_a_hold_queue: plan::missing_hold_marks(&q.name, &definition),
             };
             let (outcome, why) = match decide(&facts, scope) {
-                Decision::Prune if s.dry_run => ("would delete", None),
+                Decision::Prune if settings.dry_run => ("would delete", None),
                 Decision::Prune => ("delete", None),
                 Decision::Keep(why) => ("left", Some(why)),
             };
@@ -129,7 +129,7 @@ async fn prune(session: &Session, s: &PruneSettings, output: Output) -> Result<P
     rows.sort_by(|a, b| (&a.queue, a.ttl_ms).cmp(&(&b.queue, b.ttl_ms)));
     let mut report = PruneReport {
         vhost: session.vhost().to_owned(),
-        dry_run: s.dry_run,
+        dry_run: settings.dry_run,
         deleted: 0,
         kept: 0,
         hold_queues: rows,
@@ -140,10 +140,10 @@ async fn prune(session: &Session, s: &PruneSettings, output: Output) -> Result<P
         .iter()
         .filter(|r| r.outcome == "delete")
         .count() as u64;
-    if s.dry_run || candidates == 0 {
+    if settings.dry_run || candidates == 0 {
         return Ok(report);
     }
-    if !s.yes {
+    if !settings.yes {
         if !io::stdin().is_terminal() {
             return Err(Error::usage(format!(
                 "refusing to delete {} without confirmation: standard input is not a terminal",

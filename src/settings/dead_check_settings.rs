@@ -1,9 +1,9 @@
 //! `dead check`'s settings: the thresholds, validated.
 
 use crate::cli::DeadCheckArgs;
-use crate::dead::check::{Thresholds, UntimedRule};
 use crate::dead::filter::Filter;
 use crate::dead::peek::PeekOptions;
+use crate::dead::thresholds::{Thresholds, UntimedRule};
 use crate::duration::parse_duration;
 use crate::error::{Error, Result};
 use crate::queue::QueueSettings;

@@ -16,13 +16,13 @@ use crate::settings::ReplaySettings;
 /// what is carried and this run's ledger.
 pub(super) async fn begin(
     session: &Session,
-    s: &ReplaySettings,
+    settings: &ReplaySettings,
     scope: Scope,
     run: &str,
     boot: Boot,
     output: Output,
 ) -> Result<(Ledger, LedgerSlot)> {
-    let path = match &s.journal {
+    let path = match &settings.journal {
         Some(p) => p.clone(),
         None => ledger_file::default_path(&scope)?,
     };
@@ -42,6 +42,6 @@ pub(super) async fn begin(
         ));
     }
     let mut ledger = LedgerSlot::new(path, scope, run.to_owned(), boot);
-    resolve_doubts(session, s, &mut carried, &mut ledger, output).await?;
+    resolve_doubts(session, settings, &mut carried, &mut ledger, output).await?;
     Ok((carried, ledger))
 }

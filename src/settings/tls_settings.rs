@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use super::file::TopologyFile;
 use crate::cli::TlsFromEnv;
 use crate::error::{Error, Result};
-use crate::tls::{
+use crate::tls_pem::{
     CA_CERT_WAYS, CERT_WAYS, CaCertificates, ClientIdentity, KEY_WAYS, TlsFile, TlsSettings,
     parse_certificates, parse_private_key,
 };

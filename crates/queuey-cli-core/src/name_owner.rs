@@ -17,7 +17,7 @@ use crate::topology;
 
 /// What another logical queue of the topology makes of a name in `q`'s hold-queue namespace.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Owner {
+pub enum NameOwner {
     /// The work queue of this logical queue.
     WorkQueue(String),
     /// The dead-letter queue of this logical queue.
@@ -29,29 +29,31 @@ pub enum Owner {
     BadName(String),
 }
 
-impl Owner {
+impl NameOwner {
     /// The logical queue that owns the name.
     pub fn logical(&self) -> &str {
         match self {
-            Owner::WorkQueue(l)
-            | Owner::DeadQueue(l)
-            | Owner::HoldQueue(l, _)
-            | Owner::BadName(l) => l,
+            NameOwner::WorkQueue(l)
+            | NameOwner::DeadQueue(l)
+            | NameOwner::HoldQueue(l, _)
+            | NameOwner::BadName(l) => l,
         }
     }
 }
 
-impl fmt::Display for Owner {
+impl fmt::Display for NameOwner {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Owner::WorkQueue(l) => write!(f, "the work queue of the logical queue {l:?}"),
-            Owner::DeadQueue(l) => write!(f, "the dead-letter queue of the logical queue {l:?}"),
-            Owner::HoldQueue(l, ttl) => write!(
+            NameOwner::WorkQueue(l) => write!(f, "the work queue of the logical queue {l:?}"),
+            NameOwner::DeadQueue(l) => {
+                write!(f, "the dead-letter queue of the logical queue {l:?}")
+            }
+            NameOwner::HoldQueue(l, ttl) => write!(
                 f,
                 "the {} hold queue of the logical queue {l:?}",
                 format_millis(*ttl)
             ),
-            Owner::BadName(l) => {
+            NameOwner::BadName(l) => {
                 write!(f, "in the hold-queue namespace of the logical queue {l:?}")
             }
         }
@@ -95,7 +97,7 @@ impl fmt::Display for Collision {
 
 /// What queuey says of a live queue named like the `ttl_ms` hold queue of `q` that `owner`
 /// owns instead.
-pub fn set_aside(q: &str, name: &str, ttl_ms: u32, owner: &Owner) -> String {
+pub fn set_aside(q: &str, name: &str, ttl_ms: u32, owner: &NameOwner) -> String {
     format!(
         "{name:?} is named like the {} hold queue of {q:?}, but it is {owner}: queuey does not \
          take it for a hold queue of {q:?} (the topology's own declaration wins)",
@@ -114,24 +116,24 @@ impl QueueSettings {
     /// it to another: that queue's work queue, its dead-letter queue, one of its hold queues,
     /// or a bad name of its own more specific namespace. `None`: the name is this queue's (or
     /// not in its namespace at all).
-    pub fn claimed_elsewhere(&self, name: &str) -> Option<Owner> {
+    pub fn claimed_elsewhere(&self, name: &str) -> Option<NameOwner> {
         let mine = topology::parse_deferred_queue_name(&self.name, name, &self.options);
         if mine == Ok(None) {
             return None;
         }
         let others = self.others();
         if let Some(s) = others.clone().find(|s| s.name == name) {
-            return Some(Owner::WorkQueue(s.name.clone()));
+            return Some(NameOwner::WorkQueue(s.name.clone()));
         }
         if let Some(s) = others.clone().find(|s| {
             name.strip_prefix(s.name.as_str())
                 .is_some_and(|rest| rest == s.options.dead_suffix)
         }) {
-            return Some(Owner::DeadQueue(s.name.clone()));
+            return Some(NameOwner::DeadQueue(s.name.clone()));
         }
         for s in others.clone() {
             if let Ok(Some(ttl)) = topology::parse_deferred_queue_name(&s.name, name, &s.options) {
-                return Some(Owner::HoldQueue(s.name.clone(), ttl));
+                return Some(NameOwner::HoldQueue(s.name.clone(), ttl));
             }
         }
         if mine.is_err() {
@@ -141,7 +143,7 @@ impl QueueSettings {
                 if topology::parse_deferred_queue_name(&s.name, name, &s.options).is_err()
                     && prefix(&s.name, &s.options) > own
                 {
-                    return Some(Owner::BadName(s.name.clone()));
+                    return Some(NameOwner::BadName(s.name.clone()));
                 }
             }
         }
@@ -220,29 +222,29 @@ mod tests {
         let k2 = &t[0];
         assert_eq!(
             k2.claimed_elsewhere("k2.deferred.5000"),
-            Some(Owner::WorkQueue("k2.deferred.5000".into()))
+            Some(NameOwner::WorkQueue("k2.deferred.5000".into()))
         );
         assert_eq!(
             k2.claimed_elsewhere("k2.deferred.dead"),
-            Some(Owner::DeadQueue("k2.deferred".into()))
+            Some(NameOwner::DeadQueue("k2.deferred".into()))
         );
         assert_eq!(
             k2.claimed_elsewhere("k2.deferred.5000.dead"),
-            Some(Owner::DeadQueue("k2.deferred.5000".into()))
+            Some(NameOwner::DeadQueue("k2.deferred.5000".into()))
         );
         // A hold queue of k2.deferred.5000 is a bad name for k2: the longer prefix wins.
         assert_eq!(
             k2.claimed_elsewhere("k2.deferred.5000.deferred.1000"),
-            Some(Owner::HoldQueue("k2.deferred.5000".into(), 1000))
+            Some(NameOwner::HoldQueue("k2.deferred.5000".into(), 1000))
         );
         // A hold queue of k2.deferred is a bad name for k2 too.
         assert_eq!(
             k2.claimed_elsewhere("k2.deferred.deferred.30000"),
-            Some(Owner::HoldQueue("k2.deferred".into(), 30000))
+            Some(NameOwner::HoldQueue("k2.deferred".into(), 30000))
         );
         assert_eq!(
             k2.claimed_elsewhere("k2.deferred.5000.deferred.x"),
-            Some(Owner::BadName("k2.deferred.5000".into()))
+            Some(NameOwner::BadName("k2.deferred.5000".into()))
         );
         // k2's own hold queues and bad names stay k2's.
         assert_eq!(k2.claimed_elsewhere("k2.deferred.1000"), None);
@@ -283,7 +285,7 @@ mod tests {
                 "k2",
                 "k2.deferred.5000",
                 5000,
-                &Owner::WorkQueue("k2.deferred.5000".into())
+                &NameOwner::WorkQueue("k2.deferred.5000".into())
             ),
             "\"k2.deferred.5000\" is named like the 5s hold queue of \"k2\", but it is the work \
              queue of the logical queue \"k2.deferred.5000\": queuey does not take it for a hold \
