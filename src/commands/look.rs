@@ -10,6 +10,7 @@ use crate::broker::peek::{Delivered, Peek};
 use crate::dead::decode::{self};
 use crate::dead::filter::{Filter, GroupKey, Grouping};
 use crate::dead::peek::{HeldElsewhere, PeekOptions};
+use crate::dead::scan_summary::ScanSummary;
 use crate::endpoint::ConnectionSettings;
 use crate::error::{Error, ExitCode, Kind, Result};
 use crate::live::unreadable::with_dead_peek;
@@ -38,8 +39,6 @@ fn partial_if(partial: bool) -> ExitCode {
     }
 }
 
-/// Before a look reads anything: a stop signal ends it cleanly, and what a crash would cost on
-/// this queue is said.
 /// How a look over q.dead ended (`dead ls`, `dead export`): what it read of the messages it was
 /// to read, the dead letters it replaced by copies on their last delivery, whether a signal
 /// stopped it, and whether others held messages it could not read.
@@ -63,6 +62,18 @@ impl Looked {
         }
     }
 
+    /// The look's account of `dead`, `matched` of what it read passing the filters.
+    fn summary(&self, dead: String, matched: u64) -> ScanSummary {
+        ScanSummary::new(
+            dead,
+            self.target,
+            self.scanned,
+            matched,
+            self.interrupted,
+            self.held_elsewhere,
+        )
+    }
+
     /// Says what the look replaced, could not read and was stopped by; the exit code that makes.
     fn note(&self, output: Output, dead: &str, stop: &StopFlag) -> ExitCode {
         note_rescued(output, dead, self.rescued);
@@ -79,6 +90,8 @@ impl Looked {
     }
 }
 
+/// Before a look reads anything: a stop signal ends it cleanly, and what a crash would cost on
+/// this queue is said.
 fn begin_look(p: &mut Peek<'_>, stop: &StopFlag, output: Output) {
     p.stop_on(stop);
     if p.kind.closes_count {
@@ -147,30 +160,15 @@ pub async fn ls(
     session.close().await;
     let code = looked.note(output, &dead, &stop);
 
+    let scan = looked.summary(dead, matched);
     if grouping {
-        print_groups(
-            &dead,
-            &groups,
-            looked.scanned,
-            looked.target,
-            matched,
-            looked.interrupted,
-            looked.held_elsewhere,
-            now,
-            output,
-        )?;
+        print_groups(scan, &groups, now, output)?;
         return Ok(code);
     }
     print_ls(
         &LsReport {
-            queue: dead,
+            scan,
             queue_type: kind.queue_type,
-            depth_at_start: looked.target,
-            scanned: looked.scanned,
-            matched,
-            complete: looked.scanned >= looked.target,
-            interrupted: looked.interrupted,
-            held_elsewhere: looked.held_elsewhere,
             messages: rows,
         },
         queue,
@@ -357,13 +355,8 @@ pub async fn export(
     session.close().await;
     let code = looked.note(output, &dead, &stop);
     let report = ExportReport {
-        queue: dead,
-        depth_at_start: looked.target,
-        scanned: looked.scanned,
+        scan: looked.summary(dead, exported),
         exported,
-        complete: looked.scanned >= looked.target,
-        interrupted: looked.interrupted,
-        held_elsewhere: looked.held_elsewhere,
         output_file: output_file.map(|p| p.display().to_string()),
     };
     match (output.format, &report.output_file) {
@@ -373,7 +366,7 @@ pub async fn export(
         _ => output.note(&format!(
             "exported {exported} of {} scanned in {}{}{}",
             plural(looked.scanned, "dead letter"),
-            sanitize(&report.queue),
+            sanitize(&report.scan.queue),
             output_file.map_or(String::new(), |p| format!(
                 " to {}",
                 sanitize(&p.display().to_string())
@@ -401,16 +394,10 @@ fn write_end(sink: &mut dyn Write, end: &EndLine) -> io::Result<()> {
 /// The summary of `dead export` (`-o json` with `--output-file`).
 #[derive(Debug, Serialize)]
 pub struct ExportReport {
-    pub queue: String,
-    pub depth_at_start: u64,
-    pub scanned: u64,
+    /// What the export read (its `matched` are the dead letters exported; a signal leaves the
+    /// file incomplete and `complete` false, as does --limit).
+    #[serde(flatten)]
+    pub scan: ScanSummary,
     pub exported: u64,
-    /// Whether every message q.dead held at the start was read (false after --limit or a
-    /// signal).
-    pub complete: bool,
-    /// Whether a stop signal ended the export early (the file is then incomplete).
-    pub interrupted: bool,
-    /// Dead letters others held when the export began: not read, not exported (exit 3).
-    pub held_elsewhere: Option<crate::dead::peek::HeldElsewhere>,
     pub output_file: Option<String>,
 }

@@ -7,6 +7,7 @@ use serde_json::Value as Json;
 
 use crate::dead::decode::{AgeFrom, DeadLetter};
 use crate::dead::filter::{GroupKey, Grouping};
+use crate::dead::scan_summary::ScanSummary;
 use crate::duration::format_age;
 use crate::error::Result;
 use crate::output::sanitize::sanitize;
@@ -31,29 +32,26 @@ pub struct LsRow {
 /// `dead ls -o json`.
 #[derive(Debug, Serialize)]
 pub struct LsReport {
-    pub queue: String,
+    #[serde(flatten)]
+    pub scan: ScanSummary,
     pub queue_type: String,
-    pub depth_at_start: u64,
-    pub scanned: u64,
-    pub matched: u64,
-    pub complete: bool,
-    /// Whether a stop signal ended the look early.
-    pub interrupted: bool,
-    /// Dead letters others held when the look began: not read (exit 3).
-    pub held_elsewhere: Option<crate::dead::peek::HeldElsewhere>,
     pub messages: Vec<LsRow>,
 }
 
 /// Prints `dead ls`: the table and its footer, or the JSON report.
 pub fn print_ls(report: &LsReport, queue: &QueueSettings, output: Output) -> Result<()> {
     let LsReport {
+        scan,
+        messages: rows,
+        ..
+    } = report;
+    let ScanSummary {
         queue: dead,
         depth_at_start: target,
         scanned,
         matched,
-        messages: rows,
         ..
-    } = report;
+    } = scan;
     let (target, scanned, matched) = (*target, *scanned, *matched);
     match output.format {
         Format::Json => output::print_json(report)?,
@@ -196,17 +194,9 @@ pub fn print_ls(report: &LsReport, queue: &QueueSettings, output: Output) -> Res
 
 /// `dead ls --group-by ... -o json`.
 #[derive(Debug, Serialize)]
-pub struct GroupsReport<'a> {
-    pub queue: &'a str,
-    pub depth_at_start: u64,
-    pub scanned: u64,
-    pub matched: u64,
-    /// Whether every message q.dead held at the start was counted.
-    pub complete: bool,
-    /// Whether a stop signal ended the count early.
-    pub interrupted: bool,
-    /// Dead letters others held when the count began: not counted (exit 3).
-    pub held_elsewhere: Option<crate::dead::peek::HeldElsewhere>,
+pub struct GroupsReport {
+    #[serde(flatten)]
+    pub scan: ScanSummary,
     pub group_by: Vec<String>,
     pub groups: Vec<GroupRow>,
 }
@@ -224,18 +214,7 @@ pub struct GroupRow {
     pub newest_age_secs: Option<u64>,
 }
 
-#[allow(clippy::too_many_arguments)]
-pub fn print_groups(
-    dead: &str,
-    groups: &Grouping,
-    scanned: u64,
-    depth_at_start: u64,
-    matched: u64,
-    interrupted: bool,
-    held_elsewhere: Option<crate::dead::peek::HeldElsewhere>,
-    now: u64,
-    output: Output,
-) -> Result<()> {
+pub fn print_groups(scan: ScanSummary, groups: &Grouping, now: u64, output: Output) -> Result<()> {
     let labels: Vec<String> = groups.keys.iter().map(GroupKey::label).collect();
     match output.format {
         Format::Json => {
@@ -257,13 +236,7 @@ pub fn print_groups(
                 })
                 .collect();
             output::print_json(&GroupsReport {
-                queue: dead,
-                depth_at_start,
-                scanned,
-                matched,
-                complete: scanned >= depth_at_start,
-                interrupted,
-                held_elsewhere,
+                scan,
                 group_by: labels.clone(),
                 groups,
             })
@@ -296,11 +269,7 @@ pub fn print_groups(
                 table.add_row(row);
             }
             output::print_table(&table, output)?;
-            let partial = if scanned < depth_at_start {
-                format!(" (of the {depth_at_start} it held: these counts are partial)")
-            } else {
-                String::new()
-            };
+            let partial = scan.partial_note().unwrap_or_default();
             let starred = groups
                 .groups
                 .values()
@@ -312,8 +281,10 @@ pub fn print_groups(
                 ""
             };
             output.note(&format!(
-                "{matched} matching of {scanned} scanned in {}{partial}{star}",
-                sanitize(dead)
+                "{} matching of {} scanned in {}{partial}{star}",
+                scan.matched,
+                scan.scanned,
+                sanitize(&scan.queue)
             ));
             Ok(())
         }

@@ -15,6 +15,7 @@ pub mod pointer;
 pub mod replay;
 pub mod report;
 pub mod requeue_order;
+pub mod scan_summary;
 pub mod target_room;
 pub mod thresholds;
 pub mod typed_key;
