@@ -16,7 +16,6 @@ use crate::duration::format_millis;
 use crate::endpoint::ConnectionSettings;
 use crate::error::{ExitCode, Result};
 use crate::live::inspect;
-use crate::name_owner::set_aside;
 use crate::output::holds::{BadName, HoldEntry, HoldsReport, Totals, print_report};
 use crate::output::{Output, time};
 use crate::plan;
@@ -126,16 +125,8 @@ pub async fn run(
     if let Some(note) = &note {
         output.note(&format!("note: {note}"));
     }
-    for l in &live {
-        if let (Some(owner), Ok(Some(ttl))) = (
-            q.claimed_elsewhere(&l.name),
-            topology::parse_deferred_queue_name(&q.name, &l.name, &q.options),
-        ) {
-            output.note(&format!(
-                "note: {}; holds ls does not list it",
-                set_aside(&q.name, &l.name, ttl, &owner)
-            ));
-        }
+    for set_aside in live.iter().filter_map(|l| q.hold_queue_set_aside(&l.name)) {
+        output.note(&format!("note: {set_aside}; holds ls does not list it"));
     }
     let report = report(q, &session.settings().amqp.vhost, &live, vhost_default);
     print_report(&report, &q.options.deferred_suffix, output)?;

@@ -15,7 +15,6 @@ use crate::duration::format_millis;
 use crate::endpoint::ConnectionSettings;
 use crate::error::{Error, ExitCode, Kind, Result};
 use crate::live::inspect::{hold_queues, vhost_default as vhost_default_type};
-use crate::name_owner::set_aside;
 use crate::output::holds_prune_report::{PruneReport, PrunedHold, print_report};
 use crate::output::{Output, plural, sanitize::sanitize};
 use crate::plan::prune_candidates::{Decision, HoldFacts, decide};
@@ -82,14 +81,8 @@ async fn prune(session: &Session, settings: &PruneSettings, output: Output) -> R
             }
         };
         for l in &live {
-            if let (Some(owner), Ok(Some(ttl))) = (
-                q.claimed_elsewhere(&l.name),
-                topology::parse_deferred_queue_name(&q.name, &l.name, &q.options),
-            ) {
-                output.note(&format!(
-                    "note: {}; holds prune leaves it alone",
-                    set_aside(&q.name, &l.name, ttl, &owner)
-                ));
+            if let Some(set_aside) = q.hold_queue_set_aside(&l.name) {
+                output.note(&format!("note: {set_aside}; holds prune leaves it alone"));
                 continue;
             }
             let definition = l.definition();

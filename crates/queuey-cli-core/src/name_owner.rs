@@ -106,6 +106,17 @@ pub fn set_aside(q: &str, name: &str, ttl_ms: u32, owner: &NameOwner) -> String 
 }
 
 impl QueueSettings {
+    /// What queuey says of the live queue `name` when it is named like one of this queue's hold
+    /// queues but another logical queue of the topology owns it (`holds ls` and `holds prune`
+    /// leave it out); `None` for a hold queue of this queue or a name outside its namespace.
+    pub fn hold_queue_set_aside(&self, name: &str) -> Option<String> {
+        let owner = self.claimed_elsewhere(name)?;
+        match topology::parse_deferred_queue_name(&self.name, name, &self.options) {
+            Ok(Some(ttl_ms)) => Some(set_aside(&self.name, name, ttl_ms, &owner)),
+            _ => None,
+        }
+    }
+
     /// The other logical queues of the topology (never this one, which the shared list may hold).
     fn others(&self) -> impl Iterator<Item = &Sibling> + Clone {
         self.siblings.iter().filter(move |s| s.name != self.name)
@@ -291,6 +302,15 @@ mod tests {
              queue of the logical queue \"k2.deferred.5000\": queuey does not take it for a hold \
              queue of \"k2\" (the topology's own declaration wins)"
         );
+        assert_eq!(
+            t[0].hold_queue_set_aside("k2.deferred.5000").as_deref(),
+            Some(
+                "\"k2.deferred.5000\" is named like the 5s hold queue of \"k2\", but it is the \
+                 work queue of the logical queue \"k2.deferred.5000\": queuey does not take it \
+                 for a hold queue of \"k2\" (the topology's own declaration wins)"
+            )
+        );
+        assert_eq!(t[0].hold_queue_set_aside("k2.deferred.6000"), None);
         let text = t[0].collisions()[0].to_string();
         assert!(text.contains("the 5s hold queue of \"k2\""), "{text}");
         assert!(text.contains("PRECONDITION_FAILED"), "{text}");

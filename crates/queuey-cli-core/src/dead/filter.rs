@@ -129,19 +129,9 @@ fn text_matches(v: &Value, want: &str) -> bool {
     match v {
         Value::ShortStr(s) => s == want,
         Value::LongStr(b) => b == want.as_bytes(),
-        Value::Bool(_)
-        | Value::I8(_)
-        | Value::U8(_)
-        | Value::I16(_)
-        | Value::U16(_)
-        | Value::I32(_)
-        | Value::U32(_)
-        | Value::I64(_)
-        | Value::F32(_)
-        | Value::F64(_)
-        | Value::Decimal { .. }
-        | Value::Timestamp(_) => v.display() == want,
-        Value::Bytes(_) | Value::Array(_) | Value::Table(_) | Value::Void => false,
+        // A number, boolean, decimal or timestamp by its one canonical text; bytes, arrays,
+        // tables and void never equal a text.
+        _ => v.is_scalar() && v.display() == want,
     }
 }
 

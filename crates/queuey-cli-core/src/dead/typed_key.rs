@@ -108,23 +108,6 @@ fn write_key(out: &mut String, v: &Value, nested: bool) {
             tag(out);
             quote(out, s.as_bytes());
         }
-        Value::Bool(_)
-        | Value::I8(_)
-        | Value::U8(_)
-        | Value::I16(_)
-        | Value::U16(_)
-        | Value::I32(_)
-        | Value::U32(_)
-        | Value::I64(_)
-        | Value::F32(_)
-        | Value::F64(_)
-        | Value::Decimal { .. }
-        | Value::Timestamp(_) => {
-            // Each of these displays in one canonical way per value (floats the shortest text
-            // that reads back as the same float: `-0`, `NaN`, `inf`, `-inf` included).
-            tag(out);
-            out.push_str(&v.display());
-        }
         Value::Bytes(b) => {
             tag(out);
             out.push_str(&super::value::hex(b));
@@ -153,6 +136,13 @@ fn write_key(out: &mut String, v: &Value, nested: bool) {
                 write_key(out, item, true);
             }
             out.push('}');
+        }
+        // What is left is scalar (`Value::is_scalar`, the one list of those variants): each
+        // displays in one canonical way per value.
+        scalar => {
+            debug_assert!(scalar.is_scalar(), "{scalar:?}");
+            tag(out);
+            out.push_str(&scalar.display());
         }
     }
 }

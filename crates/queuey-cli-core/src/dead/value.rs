@@ -94,6 +94,33 @@ impl Value {
         }
     }
 
+    /// A boolean, a number, a decimal or a timestamp: a value whose [`Value::display`] is one
+    /// canonical text per value (floats the shortest text that reads back as the same float,
+    /// `-0`, `NaN`, `inf` and `-inf` included). Strings, bytes, arrays, tables and void are not.
+    /// The one list of these variants: the filters and the grouping keys ask this.
+    pub fn is_scalar(&self) -> bool {
+        match self {
+            Value::Bool(_)
+            | Value::I8(_)
+            | Value::U8(_)
+            | Value::I16(_)
+            | Value::U16(_)
+            | Value::I32(_)
+            | Value::U32(_)
+            | Value::I64(_)
+            | Value::F32(_)
+            | Value::F64(_)
+            | Value::Decimal { .. }
+            | Value::Timestamp(_) => true,
+            Value::ShortStr(_)
+            | Value::LongStr(_)
+            | Value::Array(_)
+            | Value::Table(_)
+            | Value::Bytes(_)
+            | Value::Void => false,
+        }
+    }
+
     /// A one-line human form, not escaped for terminals (callers sanitise): strings as they
     /// are (non-UTF-8 bytes as `\xNN`), integers in decimal, timestamps as seconds, arrays and
     /// tables in brackets.
