@@ -1,7 +1,8 @@
 //! The one harness every test uses.
 //!
-//! - [`queuey`] builds every command: a clean environment (no stray `QUEUEY_*`), a fresh empty
-//!   working directory (no stray `queuey.toml`), and the test broker's URLs.
+//! - [`Queuey`] runs every command (the one front door, in [`queuey`]): a clean environment (no
+//!   stray `QUEUEY_*`), a fresh empty working directory (no stray `queuey.toml`), and the test
+//!   broker's URLs; its [`Run`] is the exit status, stdout and stderr, and stdout read as JSON.
 //! - [`Broker`] is a live connection to the test broker (AMQP through lapin, the management API
 //!   through `rabbitmq_http_client`). It hands out unique, namespaced queue names and deletes
 //!   every queue, vhost and user it made when dropped. There is no skipping: without a broker,
@@ -27,11 +28,12 @@
 pub mod app;
 pub mod cluster;
 pub mod node;
+pub mod queuey;
 pub mod rabbitmq;
 pub mod tls;
 
 use std::cell::RefCell;
-use std::path::Path;
+
 use std::process::Output;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -40,7 +42,8 @@ use lapin::options::{BasicPublishOptions, ConfirmSelectOptions, QueueDeclareOpti
 use lapin::types::{AMQPValue, FieldTable, LongString, ShortString};
 use lapin::{BasicProperties, Channel, Connection, ConnectionProperties};
 use rabbitmq_http_client::api::Client as ApiClient;
-use tempfile::TempDir;
+
+pub use queuey::{Queuey, Run, Said};
 
 pub const DEFAULT_TEST_URL: &str = "amqp://guest:guest@127.0.0.1:5672/%2f";
 pub const DEFAULT_TEST_API_URL: &str = "http://127.0.0.1:15672";
@@ -69,41 +72,6 @@ pub fn url_for(vhost: &str, user: &str, password: &str) -> String {
     )
 }
 
-/// A queuey command with a clean environment, run in `dir`, aimed at the test broker.
-pub fn queuey_in(dir: &Path) -> assert_cmd::Command {
-    let mut cmd = assert_cmd::Command::cargo_bin("queuey").expect("the queuey binary is built");
-    cmd.env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("QUEUEY_URL", test_url())
-        .env("QUEUEY_API_URL", test_api_url())
-        .env("NO_COLOR", "1")
-        // The replay journal lives in the state directory: one per test directory.
-        .env("XDG_STATE_HOME", dir.join("state"))
-        .current_dir(dir)
-        .timeout(Duration::from_secs(120));
-    cmd
-}
-
-/// The same command as [`queuey_in`], as a plain `std::process::Command` (to spawn, signal
-/// and kill it).
-pub fn queuey_process(dir: &Path) -> std::process::Command {
-    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("queuey"));
-    cmd.env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("QUEUEY_URL", test_url())
-        .env("QUEUEY_API_URL", test_api_url())
-        .env("NO_COLOR", "1")
-        .env("XDG_STATE_HOME", dir.join("state"))
-        .current_dir(dir);
-    cmd
-}
-
-/// A queuey command in a fresh empty directory (kept alive by the returned guard).
-pub fn queuey() -> (assert_cmd::Command, TempDir) {
-    let dir = tempfile::tempdir().expect("a temporary directory");
-    (queuey_in(dir.path()), dir)
-}
-
 /// Polls `check` until it returns `Some`, or panics after `deadline` naming `what`.
 pub fn eventually<T>(what: &str, deadline: Duration, mut check: impl FnMut() -> Option<T>) -> T {
     let start = Instant::now();
@@ -116,6 +84,12 @@ pub fn eventually<T>(what: &str, deadline: Duration, mut check: impl FnMut() -> 
         }
         std::thread::sleep(Duration::from_millis(100));
     }
+}
+
+/// Polls `condition` until it holds, or panics after `deadline` naming `what`: [`eventually`]
+/// for a yes or no.
+pub fn wait_until(what: &str, deadline: Duration, mut condition: impl FnMut() -> bool) {
+    eventually(what, deadline, || condition().then_some(()))
 }
 
 static COUNTER: AtomicU64 = AtomicU64::new(0);
@@ -1107,22 +1081,22 @@ pub fn long_str(s: &str) -> AMQPValue {
 }
 
 /// Parses stdout as one JSON document.
-pub fn json(output: &std::process::Output) -> serde_json::Value {
-    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+pub fn json(output: &impl Said) -> serde_json::Value {
+    let stdout = output.stdout_text();
+    serde_json::from_str(&stdout).unwrap_or_else(|e| {
         panic!(
-            "stdout is not JSON ({e}):\n{}\nstderr:\n{}",
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
+            "stdout is not JSON ({e}):\n{stdout}\nstderr:\n{}",
+            output.stderr_text()
         )
     })
 }
 
-pub fn stderr(output: &std::process::Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
+pub fn stderr(output: &impl Said) -> String {
+    output.stderr_text()
 }
 
-pub fn stdout(output: &std::process::Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
+pub fn stdout(output: &impl Said) -> String {
+    output.stdout_text()
 }
 
 /// Each id of `expected` found in `place` exactly as often as it was sent (twins both): none
@@ -1199,13 +1173,16 @@ pub fn paste(command_line: &str) -> Output {
         .unwrap()
 }
 
-pub fn run(args: &[&str]) -> Output {
-    let (mut cmd, _dir) = queuey();
-    cmd.args(args).output().expect("queuey runs")
+/// queuey with `args` in a fresh directory: the shortest way through [`Queuey`].
+pub fn run(args: &[&str]) -> Run {
+    Queuey::new().args(args).run()
 }
 
-pub fn code(out: &Output) -> i32 {
-    out.status.code().expect("exited")
+/// The exit code; a run ended by a signal fails the test.
+pub fn code(out: &impl Said) -> i32 {
+    out.status()
+        .code()
+        .unwrap_or_else(|| panic!("queuey ended by a signal: {}", out.stderr_text()))
 }
 
 /// A dead letter as a queuey application writes it, with a `tenant` header.

@@ -21,9 +21,7 @@ use base64::Engine as _;
 use lapin::BasicProperties;
 use lapin::types::{AMQPValue, FieldTable};
 
-use crate::common::{
-    Broker, eventually, json, kill_mid_run, long_str, queuey_in, queuey_process, stderr, table,
-};
+use crate::common::{Broker, Queuey, eventually, json, kill_mid_run, long_str, stderr, table};
 use crate::replay::publish_all;
 
 /// Contents; each is in `q.dead` twice.
@@ -279,7 +277,8 @@ impl Replay<'_> {
             // publishing, as at full speed, so the killed run holds many dead letters.
             let before = broker.count(&target) as usize;
             let log = dir.path().join(format!("stderr-{kill}.txt"));
-            let mut child = queuey_process(dir.path())
+            let mut child = Queuey::in_dir(dir.path())
+                .process()
                 .args(command(&["--rate", "3000"]))
                 .stdout(std::fs::File::create(&log).unwrap())
                 .spawn()
@@ -308,12 +307,12 @@ impl Replay<'_> {
         } else {
             &[]
         };
-        let out = queuey_in(dir.path()).args(command(look)).output().unwrap();
+        let out = Queuey::in_dir(dir.path()).args(command(look)).run();
         let err = stderr(&out);
         assert!(
             matches!(out.status.code(), Some(0)),
             "the last rerun: {err}{}",
-            String::from_utf8_lossy(&out.stdout)
+            out.stdout.as_str()
         );
         let summary = json(&out);
         said += summary["may_be_duplicates"].as_u64().unwrap_or(0);
@@ -480,7 +479,7 @@ fn purge_killed(label: &str, quorum: bool) {
     let archive = dir.path().join("purged.jsonl");
     let budget = budget_flag(&broker, quorum);
     let command = || {
-        let mut c = queuey_process(dir.path());
+        let mut c = Queuey::in_dir(dir.path()).process();
         c.args(["dead", "purge", &q, "--yes", "-o", "json", "-q"])
             .args(["--archive", archive.to_str().unwrap()])
             .args(budget);
@@ -576,7 +575,7 @@ fn killed_edit_of_twins(quorum: bool) {
     }
     broker.wait_for_count(&dead, 2);
     let edit = |dir: &Path| {
-        let mut cmd = queuey_process(dir);
+        let mut cmd = Queuey::in_dir(dir).process();
         cmd.args([
             "dead",
             "edit",

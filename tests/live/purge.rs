@@ -8,8 +8,7 @@ use std::time::{Duration, Instant};
 
 use super::replay::{fill, id_counts, setup};
 use crate::common::{
-    Broker, code, dead_letters, eventually, json, kill_mid_run, queuey, queuey_in, queuey_process,
-    run, stderr, stdout,
+    Broker, Queuey, code, dead_letters, eventually, json, kill_mid_run, run, stderr, stdout,
 };
 use serde_json::Value;
 
@@ -18,26 +17,21 @@ fn purge_needs_a_terminal_or_yes() {
     let broker = Broker::connect();
     let (q, dead, _) = setup(&broker, "purge-refuse", 0);
     fill(&broker, &dead, &["x"], &["r"], 10);
-    let (mut cmd, _dir) = queuey();
-    let out = cmd.args(["dead", "purge", &q]).output().unwrap();
+    let out = Queuey::new().args(["dead", "purge", &q]).run();
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("--yes"), "{}", stderr(&out));
     assert_eq!(broker.message_count(&dead), Some(10));
 
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args(["dead", "purge", &q, "--dry-run", "-o", "json"])
-        .output()
-        .unwrap();
+        .run();
     assert!(out.status.success());
     assert_eq!(json(&out)["matched"], 10);
     assert_eq!(broker.message_count(&dead), Some(10));
 
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args(["dead", "purge", &q, "--yes", "-o", "json"])
-        .output()
-        .unwrap();
+        .run();
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(json(&out)["removed"], 10);
     assert_eq!(broker.message_count(&dead), Some(0));
@@ -155,7 +149,7 @@ impl SlowPurge {
 
     /// `dead purge q --yes --window 5 --archive F`, to add to and spawn.
     fn command(&self) -> std::process::Command {
-        let mut cmd = queuey_process(self.dir.path());
+        let mut cmd = Queuey::in_dir(self.dir.path()).process();
         cmd.args([
             "dead",
             "purge",
@@ -265,7 +259,8 @@ fn a_killed_archive_purge_is_finished_by_its_rerun_writing_twice_only_what_it_sa
             .lines()
             .count()
     };
-    let mut child = queuey_process(dir.path())
+    let mut child = Queuey::in_dir(dir.path())
+        .process()
         .args(["dead", "purge", &q, "--yes", "--window", "20"])
         .args(["--archive", archive.to_str().unwrap()])
         .stdout(Stdio::null())
@@ -284,11 +279,10 @@ fn a_killed_archive_purge_is_finished_by_its_rerun_writing_twice_only_what_it_sa
     eventually("the held messages back", Duration::from_secs(30), || {
         (broker.message_count(&dead).unwrap_or(0) as usize + after_kill >= 6000).then_some(())
     });
-    let out = queuey_in(dir.path())
+    let out = Queuey::in_dir(dir.path())
         .args(["dead", "purge", &q, "--yes", "-o", "json"])
         .args(["--archive", archive.to_str().unwrap()])
-        .output()
-        .unwrap();
+        .run();
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
         stderr(&out).contains("unfinished purge"),
@@ -329,11 +323,10 @@ fn a_killed_archive_purge_is_finished_by_its_rerun_writing_twice_only_what_it_sa
     marker.push(".unfinished");
     assert!(!std::path::Path::new(&marker).exists(), "the marker goes");
     // A finished archive is never appended to.
-    let out = queuey_in(dir.path())
+    let out = Queuey::in_dir(dir.path())
         .args(["dead", "purge", &q, "--yes", "--reason", "x"])
         .args(["--archive", archive.to_str().unwrap()])
-        .output()
-        .unwrap();
+        .run();
     assert_ne!(out.status.code(), Some(0));
 }
 
@@ -749,13 +742,11 @@ fn a_filtered_purge_of_a_quorum_dead_queue_keeps_the_rest_in_order() {
     );
     broker.track_queue(&dead);
     let ids = fill(&broker, &dead, &["x"], &["timeout", "crash", "crash"], 3000);
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args([
             "dead", "purge", &q, "--reason", "timeout", "--yes", "-o", "json",
         ])
-        .output()
-        .unwrap();
+        .run();
     assert!(out.status.success(), "{version:?}: {}", stderr(&out));
     assert_eq!(json(&out)["removed"], 1000, "{version:?}");
     broker.wait_for_count(&dead, 2000);

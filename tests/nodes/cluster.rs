@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 
 use crate::common::cluster::Cluster;
 use crate::common::node::Node;
-use crate::common::{eventually, json, queuey_process};
+use crate::common::{Queuey, eventually, json};
 
 /// Dead letters per scenario: enough that a kill at full speed lands mid-run.
 const N: usize = 20_000;
@@ -59,16 +59,6 @@ fn fixture(cluster: &Cluster, label: &str, q_leader: usize, dead_leader: usize) 
         expected,
         total,
     }
-}
-
-/// A queuey command aimed at node `n` of the cluster, in `dir` (its state directory holds the
-/// journal, shared by every run of a scenario whichever node it goes through).
-fn queuey_on(cluster: &Cluster, n: usize, dir: &Path) -> Command {
-    let node = cluster.node(n);
-    let mut cmd = queuey_process(dir);
-    cmd.env("QUEUEY_URL", node.url())
-        .env("QUEUEY_API_URL", node.api_url());
-    cmd
 }
 
 /// After the last run: `q.dead` empty, each id in `q` at least as often as it was dead, and
@@ -167,7 +157,8 @@ fn replay_losing_a_node(
     let f = fixture(cluster, label, q_leader, dead_leader);
     let dir = tempfile::tempdir().expect("tempdir");
     let err_path = dir.path().join("stderr-1");
-    let mut child = queuey_on(cluster, connected, dir.path())
+    let mut child = Queuey::on_node(dir.path(), cluster.node(connected))
+        .process()
         .args(["dead", "replay", &f.q, "--window", &WINDOW.to_string()])
         .args(["--rate", &RATE.to_string()])
         .stdout(std::fs::File::create(dir.path().join("stdout-1")).expect("stdout"))
@@ -252,10 +243,10 @@ enum Via {
 /// left none.
 fn rerun(cluster: &Cluster, via: Via, dir: &Path, f: &Fixture, label: &str) -> (Option<i32>, u64) {
     let mut cmd = match via {
-        Via::Node(n) => queuey_on(cluster, n, dir),
+        Via::Node(n) => Queuey::on_node(dir, cluster.node(n)).process(),
         Via::All(_) => {
             let apis: Vec<String> = cluster.nodes.iter().map(Node::api_url).collect();
-            let mut cmd = queuey_process(dir);
+            let mut cmd = Queuey::in_dir(dir).process();
             cmd.env("QUEUEY_URL", cluster.urls().join(","))
                 .env("QUEUEY_API_URL", apis.join(","));
             cmd
@@ -349,7 +340,7 @@ fn purge_losing_a_node(
             .count()
     };
     let purge = |n: usize| {
-        let mut cmd = queuey_on(cluster, n, dir.path());
+        let mut cmd = Queuey::on_node(dir.path(), cluster.node(n)).process();
         cmd.args(["dead", "purge", &f.q, "--yes", "--original-queue", &f.q])
             .args(["--archive", archive.to_str().expect("utf-8 path")]);
         cmd
@@ -431,17 +422,16 @@ fn addresses_of_a_cluster_never_named(cluster: &Cluster) {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let names: Vec<String> = cluster.nodes.iter().map(|n| n.name.clone()).collect();
     let urls = cluster.urls().join(",");
-    let out = queuey_process(dir.path())
+    let out = Queuey::in_dir(dir.path())
         .args(["ping", "-o", "json", "--url", &urls])
         .args(["--api-url", &cluster.node(2).api_url()])
-        .output()
-        .expect("queuey runs");
+        .run();
     assert_eq!(
         out.status.code(),
         Some(0),
         "ping over the three nodes: {} {}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
+        out.stdout.as_str(),
+        out.stderr.as_str()
     );
     let doc = json(&out);
     // Each node answers with its own name as the cluster's.
@@ -478,7 +468,7 @@ fn addresses_of_a_cluster_never_named(cluster: &Cluster) {
     cluster.declare_quorum(1, &q);
     cluster.declare_quorum(2, &dead);
     cluster.fill_dead(2, &q, &dead, 5, 0);
-    let out = queuey_process(dir.path())
+    let out = Queuey::in_dir(dir.path())
         .args([
             "dead",
             "ls",
@@ -489,18 +479,17 @@ fn addresses_of_a_cluster_never_named(cluster: &Cluster) {
             &cluster.node(1).url(),
         ])
         .args(["--api-url", &cluster.node(2).api_url()])
-        .output()
-        .expect("queuey runs");
+        .run();
     assert_eq!(
         out.status.code(),
         Some(0),
         "dead ls, AMQP on node 1 and the API of node 2: {}",
-        String::from_utf8_lossy(&out.stderr)
+        out.stderr.as_str()
     );
 
     // A node of this cluster and the test broker: two clusters, whatever the names.
     let two = format!("{},{}", cluster.node(1).url(), crate::common::test_url());
-    let out = queuey_process(dir.path())
+    let out = Queuey::in_dir(dir.path())
         .args([
             "ping",
             "--url",
@@ -508,9 +497,8 @@ fn addresses_of_a_cluster_never_named(cluster: &Cluster) {
             "--api-url",
             &cluster.node(1).api_url(),
         ])
-        .output()
-        .expect("queuey runs");
-    let err = String::from_utf8_lossy(&out.stderr);
+        .run();
+    let err = out.stderr.as_str();
     assert_eq!(out.status.code(), Some(6), "two clusters: {err}");
     assert!(err.contains("2 clusters"), "{err}");
 }

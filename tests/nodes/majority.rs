@@ -8,32 +8,20 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::Command;
+
 use std::time::{Duration, Instant};
 
 use crate::common::cluster::Cluster;
 use crate::common::node::Node;
-use crate::common::{eventually, queuey_process};
-
-/// A queuey command aimed at node `n`, in `dir`.
-fn queuey_on(cluster: &Cluster, n: usize, dir: &Path) -> Command {
-    let node = cluster.node(n);
-    let mut cmd = queuey_process(dir);
-    cmd.env("QUEUEY_URL", node.url())
-        .env("QUEUEY_API_URL", node.api_url());
-    cmd
-}
+use crate::common::{Queuey, eventually};
 
 /// Runs `args` through node `n` with a deadline; (exit code, stderr, seconds taken).
 fn run(cluster: &Cluster, n: usize, dir: &Path, args: &[&str]) -> (Option<i32>, String, f64) {
     let started = Instant::now();
-    let out = queuey_on(cluster, n, dir)
-        .args(args)
-        .output()
-        .expect("queuey runs");
+    let out = Queuey::on_node(dir, cluster.node(n)).args(args).run();
     (
         out.status.code(),
-        String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout),
+        out.stderr.clone() + &out.stdout,
         started.elapsed().as_secs_f64(),
     )
 }
@@ -213,7 +201,8 @@ fn spawn_replay(
     q: &str,
     extra: &[&str],
 ) -> std::process::Child {
-    queuey_on(cluster, n, dir)
+    Queuey::on_node(dir, cluster.node(n))
+        .process()
         .args(["dead", "replay", q, "--rate", "1000", "--window", "200"])
         .args(extra)
         .stdout(std::process::Stdio::null())
