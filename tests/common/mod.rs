@@ -27,6 +27,7 @@
 
 pub mod app;
 pub mod cluster;
+pub mod fixtures;
 pub mod node;
 pub mod queuey;
 pub mod rabbitmq;

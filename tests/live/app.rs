@@ -702,7 +702,9 @@ fn in_a_quorum_default_vhost_only_the_refused_priorities_are_not_in_sync() {
     let url = crate::common::url_for(&vhost, &name, &password);
     let broker = Broker::connect_to(&url);
     let app = App::<10>::new(&broker, "qdefault");
-    let run_in = |args: &[&str]| -> crate::common::Run { Queuey::new().env("QUEUEY_URL", &url).args(args).run() };
+    let run_in = |args: &[&str]| -> crate::common::Run {
+        Queuey::new().env("QUEUEY_URL", &url).args(args).run()
+    };
 
     // The library's own declaration is refused by the broker, and declares nothing.
     let err = app

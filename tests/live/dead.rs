@@ -1819,7 +1819,7 @@ fn export_to_a_file_prints_a_json_summary() {
 /// is needed to read the queue at all).
 #[test]
 fn quorum_at_risk_sets_the_rounds_a_quorum_queue_is_read_in() {
-    use crate::replay::{dead_letter, publish_all};
+    use crate::common::fixtures::{dead_letter, publish_all};
     let broker = Broker::connect();
     // A window smaller than the queue, so that the replay, slowed, keeps asking for rounds.
     let cases: [(&[&str], u64); 4] = [
@@ -1899,7 +1899,7 @@ fn quorum_at_risk_sets_the_rounds_a_quorum_queue_is_read_in() {
 /// a look's return is free).
 #[test]
 fn a_look_at_big_quorum_dead_letters_reads_them_all() {
-    use crate::replay::{dead_letter, publish_all};
+    use crate::common::fixtures::{dead_letter, publish_all};
     let broker = Broker::connect();
     let q = broker.queue_name("big-bodies");
     let dead = format!("{q}.dead");

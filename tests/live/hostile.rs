@@ -4,8 +4,8 @@
 
 use lapin::types::{AMQPValue, FieldArray, FieldTable};
 
+use crate::common::fixtures::{dead_letter, publish_all, setup};
 use crate::common::{Broker, Queuey, Run, json, long_str, stderr};
-use crate::replay::{dead_letter, publish_all, setup};
 
 /// The length of a header value that leaves a dead letter's content header within the broker's
 /// default frame size (131072 bytes) while its replayed copy, which carries queuey's replay

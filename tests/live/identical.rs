@@ -21,8 +21,8 @@ use base64::Engine as _;
 use lapin::BasicProperties;
 use lapin::types::{AMQPValue, FieldTable};
 
+use crate::common::fixtures::publish_all;
 use crate::common::{Broker, Queuey, eventually, json, kill_mid_run, long_str, stderr, table};
-use crate::replay::publish_all;
 
 /// Contents; each is in `q.dead` twice.
 const CONTENTS: usize = 2000;
@@ -372,7 +372,7 @@ impl Replay<'_> {
 
 /// The consent a quorum `q.dead` needs on RabbitMQ 4.0 to 4.2 (`replay::budget_on_4_0`).
 fn budget_flag(broker: &Broker, quorum: bool) -> Option<&'static str> {
-    crate::replay::budget_on_4_0(broker).filter(|_| quorum)
+    crate::common::fixtures::budget_on_4_0(broker).filter(|_| quorum)
 }
 
 fn all(_: usize) -> bool {

@@ -9,8 +9,8 @@ use lapin::options::{BasicPublishOptions, ConfirmSelectOptions};
 use lapin::types::{AMQPValue, FieldTable};
 use serde_json::{Value, json};
 
+use crate::common::fixtures::fill;
 use crate::common::{Broker, Queuey, eventually, json, long_str, stderr, stdout, table};
-use crate::replay::fill;
 
 /// Publishes one persistent message per id (the id as message id) to `queue`, each confirm
 /// awaited before the next: `A` for each ack, `N` for each nack.

@@ -6,7 +6,7 @@ use std::io::Write;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use super::replay::{fill, id_counts, setup};
+use crate::common::fixtures::{fill, id_counts, setup};
 use crate::common::{
     Broker, Queuey, code, dead_letters, eventually, json, kill_mid_run, run, stderr, stdout,
 };

@@ -423,7 +423,7 @@ fn numbers_escapes_and_key_order_nobody_set_are_published_as_written() {
 #[test]
 fn an_edited_copy_into_a_full_or_unread_target_is_not_published_unless_allowed() {
     let broker = Broker::connect();
-    let (q, dead, waiting, ids) = crate::replay::busy_work_queue(
+    let (q, dead, waiting, ids) = crate::common::fixtures::busy_work_queue(
         &broker,
         "edit-full",
         crate::common::table(vec![(

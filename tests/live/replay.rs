@@ -5,6 +5,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
+use crate::common::fixtures::{
+    budget_on_4_0, busy_work_queue, dead_letter, fill, id_counts, publish_all, setup,
+};
 use crate::common::{
     Broker, Queuey, Run, code, dead_letters, eventually, json, kill_mid_run, long_str, run, stderr,
     stdout, table, unique,
@@ -12,96 +15,6 @@ use crate::common::{
 use lapin::BasicProperties;
 use lapin::types::{AMQPValue, FieldTable};
 use serde_json::Value;
-
-pub(crate) fn dead_letter(id: &str, original: &str, reason: &str) -> BasicProperties {
-    BasicProperties::default()
-        .with_message_id(id.into())
-        .with_delivery_mode(2)
-        .with_priority(2)
-        .with_content_type("application/json".into())
-        .with_headers(table(vec![
-            ("x-original-queue", long_str(original)),
-            ("x-death-reason", long_str(reason)),
-            ("x-attempts", AMQPValue::LongInt(5)),
-            ("x-attempt", AMQPValue::LongInt(5)),
-            ("tenant", long_str("acme")),
-        ]))
-}
-
-/// Publishes `n` dead letters into `dead`, round-robin over `originals`; returns the ids.
-pub(crate) fn fill(
-    broker: &Broker,
-    dead: &str,
-    originals: &[&str],
-    reasons: &[&str],
-    n: usize,
-) -> Vec<String> {
-    let messages = (0..n).map(|i| {
-        let id = format!("m-{i:06}");
-        let props = dead_letter(
-            &id,
-            originals[i % originals.len()],
-            reasons[i % reasons.len()],
-        );
-        (props, format!("{{\"n\":{i}}}").into_bytes())
-    });
-    publish_all(broker, dead, messages)
-}
-
-/// Publishes `messages` into `queue`, confirmed in batches; returns their message ids.
-pub(crate) fn publish_all(
-    broker: &Broker,
-    queue: &str,
-    messages: impl IntoIterator<Item = (BasicProperties, Vec<u8>)>,
-) -> Vec<String> {
-    let ch = broker.channel();
-    let mut ids = Vec::new();
-    broker.rt.block_on(async {
-        ch.confirm_select(lapin::options::ConfirmSelectOptions::default())
-            .await
-            .unwrap();
-        let mut confirms = Vec::new();
-        for (props, body) in messages {
-            ids.push(
-                props
-                    .message_id()
-                    .as_ref()
-                    .map(|s| s.to_string())
-                    .unwrap_or_default(),
-            );
-            confirms.push(
-                ch.basic_publish("".into(), queue.into(), Default::default(), &body, props)
-                    .await
-                    .unwrap(),
-            );
-            if confirms.len() >= 500 {
-                for c in confirms.drain(..) {
-                    c.await.unwrap();
-                }
-            }
-        }
-        for c in confirms {
-            c.await.unwrap();
-        }
-        let _ = ch.close(200, "ok".into()).await;
-    });
-    ids
-}
-
-pub(crate) fn setup(broker: &Broker, label: &str, targets: usize) -> (String, String, Vec<String>) {
-    let q = broker.queue_name(label);
-    let dead = format!("{q}.dead");
-    broker.track_queue(&dead);
-    broker.declare(&dead, FieldTable::default());
-    let names: Vec<String> = (0..targets)
-        .map(|i| {
-            let t = broker.queue_name(&format!("{label}-target{i}"));
-            broker.declare(&t, FieldTable::default());
-            t
-        })
-        .collect();
-    (q, dead, names)
-}
 
 #[test]
 fn replay_moves_thousands_to_their_original_queues() {
@@ -558,17 +471,6 @@ fn copies_that_die_again_during_the_run_are_not_replayed_again() {
     }
 }
 
-/// The message ids in `queues`, counted: a multiset, so that a duplicate inside one queue shows.
-pub(crate) fn id_counts(broker: &Broker, queues: &[&str]) -> BTreeMap<String, usize> {
-    let mut counts = BTreeMap::new();
-    for q in queues {
-        for id in broker.ids(q) {
-            *counts.entry(id).or_default() += 1;
-        }
-    }
-    counts
-}
-
 /// Before a run: q.dead holds each of `ids` exactly once and the targets hold nothing.
 fn assert_only_in_dead(broker: &Broker, dead: &str, targets: &[String], ids: &[String]) {
     let want: BTreeMap<String, usize> = ids.iter().map(|id| (id.clone(), 1)).collect();
@@ -717,16 +619,6 @@ fn quorum_sigkill_rerun(label: &str, look_first: bool) {
             }
         }
     }
-}
-
-/// RabbitMQ 4.0 to 4.2 count every return of a quorum message against its delivery limit (20
-/// by default): a look or a replay of a quorum `q.dead` runs there only with the operator's
-/// consent (harmless on a classic one). 3.x (no limit by default) and 4.3 (a nack is free)
-/// need none.
-pub(crate) fn budget_on_4_0(broker: &Broker) -> Option<&'static str> {
-    ((4, 0)..(4, 3))
-        .contains(&broker.rabbitmq_version())
-        .then_some("--spend-delivery-budget")
 }
 
 /// Runs `dead replay q` slowly, kills it (SIGKILL) once it has moved some, checks that nothing
@@ -1968,27 +1860,6 @@ fn refused_copies_dead_lettered_back_are_not_doubled() {
         let headers = props.headers().as_ref().unwrap();
         assert!(headers.inner().get("x-death").is_none(), "{headers:?}");
     }
-}
-
-/// A work queue `q` with no dead-letter exchange (a job it pushes out is gone), its `q.dead`,
-/// 3 jobs waiting in `q` and `n` dead letters bound for `q` in `q.dead`; `args` are `q`'s
-/// arguments. Returns (q, q.dead, the waiting jobs' ids, the dead letters' ids).
-pub(crate) fn busy_work_queue(
-    broker: &Broker,
-    label: &str,
-    args: FieldTable,
-    n: usize,
-) -> (String, String, Vec<String>, Vec<String>) {
-    let q = broker.queue_name(label);
-    let dead = format!("{q}.dead");
-    broker.track_queue(&dead);
-    broker.declare(&dead, FieldTable::default());
-    broker.declare(&q, args);
-    let waiting: Vec<String> = (0..3).map(|i| format!("work-{i}")).collect();
-    broker.publish_ids(&q, &waiting);
-    let ids = fill(broker, &dead, &[q.as_str()], &["fatal error: x"], n);
-    broker.wait_for_count(&dead, n as u32);
-    (q, dead, waiting, ids)
 }
 
 /// Without the management API queuey cannot see a target's length limit (an argument, or a

@@ -11,8 +11,8 @@
 use lapin::BasicProperties;
 use lapin::types::{AMQPValue, FieldTable};
 
+use crate::common::fixtures::{dead_letter, publish_all, setup};
 use crate::common::{Broker, Queuey, json, run, stderr, test_url, unique, url_for};
-use crate::replay::{dead_letter, publish_all, setup};
 
 const PASSWORD: &str = "uid-Test-pw1";
 
