@@ -9,7 +9,8 @@
 //!   [`Broker::connect`] panics with the README's line that starts one ([`START_TEST_BROKER`]),
 //!   at once in every test once the first found that nothing answers, so CI fails loudly and a
 //!   fresh machine is told what to run.
-//! - [`eventually`] polls with a deadline instead of sleeping.
+//! - [`eventually`], [`wait_until`] and [`settled`] poll with a deadline instead of sleeping
+//!   (all through [`poll`]).
 //! - [`app`] is a small application on the real `queuey` library (producer, worker, handlers
 //!   for every dead-letter cause), one per test on a queue of its own.
 //!
@@ -73,24 +74,65 @@ pub fn url_for(vhost: &str, user: &str, password: &str) -> String {
     )
 }
 
-/// Polls `check` until it returns `Some`, or panics after `deadline` naming `what`.
-pub fn eventually<T>(what: &str, deadline: Duration, mut check: impl FnMut() -> Option<T>) -> T {
+/// Reads `condition` every `interval` until it holds (true) or `deadline` has passed (false):
+/// the one loop every wait of the harness goes through, so that none waits out a fixed time.
+pub fn poll(deadline: Duration, interval: Duration, mut condition: impl FnMut() -> bool) -> bool {
     let start = Instant::now();
     loop {
-        if let Some(v) = check() {
-            return v;
+        if condition() {
+            return true;
         }
         if start.elapsed() > deadline {
-            panic!("timed out after {deadline:?} waiting for {what}");
+            return false;
         }
-        std::thread::sleep(Duration::from_millis(100));
+        // The interval between two reads of the condition, not a wait for it.
+        std::thread::sleep(interval);
     }
+}
+
+/// Polls `check` until it returns `Some`, or panics after `deadline` naming `what`.
+pub fn eventually<T>(what: &str, deadline: Duration, mut check: impl FnMut() -> Option<T>) -> T {
+    let mut found = None;
+    poll(deadline, Duration::from_millis(100), || {
+        found = check();
+        found.is_some()
+    });
+    found.unwrap_or_else(|| panic!("timed out after {deadline:?} waiting for {what}"))
 }
 
 /// Polls `condition` until it holds, or panics after `deadline` naming `what`: [`eventually`]
 /// for a yes or no.
 pub fn wait_until(what: &str, deadline: Duration, mut condition: impl FnMut() -> bool) {
     eventually(what, deadline, || condition().then_some(()))
+}
+
+/// Waits until a queue the broker is returning deliveries to has them all back, and returns
+/// its ready count: `read` gives its (ready, consumers), and the queue is settled when it has
+/// no consumer left, two reads `apart` from each other agree, and `enough(ready)` holds.
+/// Nothing marks the end of a requeue (the broker requeues asynchronously, and a closed
+/// channel's consumer may go before its last delivery is counted): the count holding still
+/// over `apart` is the only sign. Panics naming `what` after `deadline`.
+pub fn settled(
+    what: &str,
+    deadline: Duration,
+    apart: Duration,
+    mut read: impl FnMut() -> (u32, u32),
+    mut enough: impl FnMut(u32) -> bool,
+) -> u32 {
+    let mut last = None;
+    let mut ready_now = 0;
+    let done = poll(deadline, apart, || {
+        let (ready, consumers) = read();
+        let same = last == Some(ready);
+        last = Some(ready);
+        ready_now = ready;
+        consumers == 0 && same && enough(ready)
+    });
+    assert!(
+        done,
+        "timed out after {deadline:?} waiting for {what} (last read: {ready_now} ready)"
+    );
+    ready_now
 }
 
 static COUNTER: AtomicU64 = AtomicU64::new(0);
@@ -518,6 +560,8 @@ impl Broker {
                         start.elapsed() < deadline,
                         "{queue} held only {i} of the {n} messages to reject after {deadline:?}"
                     );
+                    // The interval of this poll of the queue (an async one: inside the
+                    // runtime, [`poll`] would block it).
                     tokio::time::sleep(Duration::from_millis(50)).await;
                 };
                 ch.basic_reject(
@@ -996,10 +1040,9 @@ fn ensure_local_broker() {
             }
         };
         let wait = |addr: &str| {
-            let start = Instant::now();
-            while !up(addr) && start.elapsed() < Duration::from_secs(90) {
-                std::thread::sleep(Duration::from_millis(500));
-            }
+            poll(Duration::from_secs(90), Duration::from_millis(500), || {
+                up(addr)
+            });
         };
         let nothing_answers = |started: Result<(), String>| {
             let why = match started {

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use queuey_core::Envelope;
 
 use crate::common::app::{App, DEAD_LETTERS, Doomed, FATAL_WHY, MALFORMED_BODY, Mode};
-use crate::common::{Broker, Queuey, Run, eventually, json, run, stderr};
+use crate::common::{Broker, Queuey, Run, eventually, json, run, stderr, wait_until};
 
 /// (family, labels) -> value, as a parser of the text format reads `text`.
 fn metrics(text: &str) -> BTreeMap<(String, BTreeMap<String, String>), f64> {
@@ -79,7 +79,18 @@ fn dead_check_exits_1_on_each_crossed_threshold_and_0_otherwise() {
     // jobs are aged from their enqueue; the malformed body has no time at all, so the oldest
     // is known only from below: enough to cross a limit, never to hold one.
     let before = broker.bodies(&app.dead);
-    std::thread::sleep(Duration::from_secs(2));
+    let first_enqueued = before
+        .iter()
+        .filter_map(|b| serde_json::from_str::<serde_json::Value>(b).ok())
+        .filter_map(|doc| doc["enqueued_at_ms"].as_u64())
+        .min()
+        .expect("the jobs' envelopes say when they were enqueued");
+    // The oldest job at least 2 s old (its retries alone take that long: mostly no wait).
+    wait_until(
+        "the oldest job to be 2 s old",
+        Duration::from_secs(10),
+        || epoch_ms_ago(Duration::ZERO) >= first_enqueued + 2_000,
+    );
     let out = run(&["dead", "check", q, "--max-age", "1s", "-o", "json"]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let doc = json(&out);

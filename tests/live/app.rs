@@ -348,9 +348,6 @@ fn verify_and_holds_ls_see_the_live_application() {
                 .any(|h| h["name"] == hold.as_str() && h["messages"] == 1)
                 && doc["totals"]["messages"] == 1
                 && doc["totals"]["consumers"].is_u64();
-            if !waiting {
-                std::thread::sleep(Duration::from_millis(500));
-            }
             waiting.then_some(doc)
         },
     );

@@ -250,9 +250,11 @@ fn an_unknown_host_is_a_dns_failure() {
 fn a_silent_server_is_a_connect_timeout() {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
+    // The connection is held, silent, until queuey has given up.
+    let (given_up, wait_for_it) = std::sync::mpsc::channel::<()>();
     let holder = std::thread::spawn(move || {
         let conn = listener.accept();
-        std::thread::sleep(Duration::from_secs(6));
+        let _ = wait_for_it.recv();
         drop(conn);
     });
     let url = format!("amqp://guest:guest@127.0.0.1:{port}/%2f");
@@ -275,6 +277,7 @@ fn a_silent_server_is_a_connect_timeout() {
         took >= Duration::from_millis(900) && took < Duration::from_secs(5),
         "gave up after {took:?}"
     );
+    drop(given_up);
     holder.join().unwrap();
 }
 

@@ -1117,7 +1117,12 @@ fn ls_ends_while_messages_keep_arriving() {
             n
         })
     };
-    std::thread::sleep(Duration::from_millis(200));
+    // The look begins once the publisher is at work.
+    crate::common::wait_until(
+        "the publisher to add to q.dead",
+        Duration::from_secs(30),
+        || broker.count(&dead) > 500,
+    );
     let out = run(&[
         "dead",
         "ls",
@@ -1430,6 +1435,7 @@ fn a_quorum_queues_default_delivery_limit_is_the_versions() {
             deliveries, 21,
             "{version:?}: 20 returns allowed, then dropped"
         );
+        // That the dropped message stays gone is seen only by waiting for it not to come.
         std::thread::sleep(Duration::from_secs(2));
         assert_eq!(broker.message_count(&q), Some(0), "{version:?}");
     } else {
@@ -1490,18 +1496,12 @@ fn spawn_look(broker: &Broker, dir: &std::path::Path, look: &[&str]) -> std::pro
 /// Waits until `dead` holds `n` ready messages again (a look returns what it held), and fails
 /// naming `what` when it does not within 30 s.
 fn assert_still_holds(broker: &Broker, dead: &str, n: u32, what: &str) {
-    let deadline = std::time::Instant::now() + Duration::from_secs(30);
-    loop {
-        let now = broker.count(dead);
-        if now == n {
-            return;
-        }
-        assert!(
-            std::time::Instant::now() < deadline,
-            "{what}: {dead} holds {now} messages, not {n}"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    let mut now = None;
+    let holds = crate::common::poll(Duration::from_secs(30), Duration::from_millis(100), || {
+        now = broker.message_count(dead);
+        now == Some(n)
+    });
+    assert!(holds, "{what}: {dead} holds {now:?} messages, not {n}");
 }
 
 fn sorted(mut v: Vec<String>) -> Vec<String> {
@@ -1546,6 +1546,7 @@ fn signals_during_a_look_at_a_quorum_queue_on_its_last_delivery_lose_nothing() {
             }
             let args: Vec<&str> = args.iter().map(String::as_str).collect();
             let child = spawn_look(&broker, dir.path(), &args);
+            // The delay is what the test varies: where in the look the signal lands.
             std::thread::sleep(Duration::from_millis(*delay));
             let pid = child.id().to_string();
             let _ = std::process::Command::new("kill")
@@ -1634,6 +1635,7 @@ fn kill_9_during_a_look_at_a_quorum_queue_costs_at_most_the_window() {
                 &window.to_string(),
             ],
         );
+        // The delay is what the test varies: where in the look the kill lands.
         std::thread::sleep(Duration::from_millis(delay));
         if child.try_wait().unwrap().is_some() {
             continue;
@@ -1642,8 +1644,13 @@ fn kill_9_during_a_look_at_a_quorum_queue_costs_at_most_the_window() {
         killed += 1;
         // The broker returns the killed connection's deliveries at once, each counted: those
         // not yet replaced that were on their last delivery are dropped, and only those.
-        std::thread::sleep(Duration::from_secs(2));
-        let now = broker.count(&dead);
+        let now = crate::common::settled(
+            "q.dead to have the killed look's deliveries back",
+            Duration::from_secs(30),
+            Duration::from_millis(500),
+            || broker.ready_and_consumers(&dead),
+            |_| true,
+        );
         assert!(
             now <= left && left - now <= window,
             "kill -9 after {delay} ms: {left} before, {now} after: at most {window} lost"

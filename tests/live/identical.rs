@@ -203,12 +203,14 @@ fn archived(path: &Path) -> BTreeMap<String, usize> {
 /// Waits until `total` stops changing and reaches at least `at_least` (the broker returns
 /// what a killed connection held).
 fn settled(what: &str, at_least: usize, mut total: impl FnMut() -> usize) -> usize {
-    eventually(what, Duration::from_secs(60), || {
-        let before = total();
-        std::thread::sleep(Duration::from_millis(300));
-        let after = total();
-        (before == after && after >= at_least).then_some(after)
-    })
+    let total = crate::common::settled(
+        what,
+        Duration::from_secs(60),
+        Duration::from_millis(300),
+        || (u32::try_from(total()).expect("a count"), 0),
+        |total| total as usize >= at_least,
+    );
+    total as usize
 }
 
 /// Every content of `selected` at least twice in `have`; returns the copies beyond two.

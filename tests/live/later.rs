@@ -85,6 +85,7 @@ fn replay_after_5s_reaches_the_worker_after_the_delay_and_not_before() {
             "the job reached the worker after {:?}, before its 5 s",
             t0.elapsed()
         );
+        // That the job does not come early is seen only by watching until its time.
         std::thread::sleep(Duration::from_millis(50));
     }
     // ...and after it: at attempt 1 of 3 (its retries back), then through the retry hold queue

@@ -85,6 +85,9 @@ fn a_publish_racing_the_prune_is_kept_with_its_queue() {
                 std::time::Instant::now() < deadline,
                 "the prune never deleted {first}"
             );
+            // The interval of this poll, as short as can be: the publisher is to start the
+            // moment the prune has begun (an async poll: [`crate::common::poll`] would block
+            // the runtime).
             tokio::time::sleep(Duration::from_millis(1)).await;
         }
         let (mut routed, mut returned) = (std::collections::HashMap::new(), 0u64);

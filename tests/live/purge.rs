@@ -200,17 +200,14 @@ fn sigkill_mid_purge_leaves_every_removed_message_in_the_archive() {
             Err(e) => panic!("archive line {} is not a record ({e}): {line}", i + 1),
         }
     }
-    // The broker returns what the killed connection held: wait until q.dead stops growing.
+    // The broker returns what the killed connection held: wait until q.dead has taken it back.
     let archived_count = archived.len();
-    eventually(
+    crate::common::settled(
         "q.dead to take back what the killed purge held",
         Duration::from_secs(30),
-        || {
-            let before = broker.count(dead);
-            std::thread::sleep(Duration::from_millis(500));
-            let after = broker.count(dead);
-            (before == after && after as usize + archived_count >= n).then_some(())
-        },
+        Duration::from_millis(500),
+        || broker.ready_and_consumers(dead),
+        |ready| ready as usize + archived_count >= n,
     );
     let in_dead = id_counts(&broker, &[dead]);
     let expected: BTreeSet<&String> = ids.iter().collect();
@@ -440,14 +437,27 @@ fn declining_the_purge_prompt_exits_9() {
             .stderr(Stdio::piped())
             .spawn()
             .expect("script(1) from util-linux");
-        std::thread::sleep(Duration::from_millis(1500));
+        // The answer is typed once the prompt is on the terminal, as an operator types it.
+        let mut screen = child.stdout.take().expect("script's stdout");
+        let mut shown = Vec::new();
+        let mut chunk = [0u8; 512];
+        while !String::from_utf8_lossy(&shown).contains("[y/N]") {
+            let n = std::io::Read::read(&mut screen, &mut chunk).expect("the terminal's output");
+            if n == 0 {
+                break;
+            }
+            shown.extend_from_slice(&chunk[..n]);
+        }
         child
             .stdin
             .take()
-            .unwrap()
+            .expect("script's stdin")
             .write_all(text.as_bytes())
-            .unwrap();
-        child.wait_with_output().unwrap()
+            .expect("typing the answer");
+        std::io::Read::read_to_end(&mut screen, &mut shown).expect("the terminal's output");
+        let mut out = child.wait_with_output().expect("script(1) ends");
+        out.stdout = shown;
+        out
     };
     let out = answer("n\n");
     assert_eq!(code(&out), 9, "{}", stdout(&out));

@@ -742,22 +742,12 @@ fn connection_closed_by_the_broker_mid_replay_loses_nothing() {
     );
     // The broker requeues what the closed channel held asynchronously: q.dead without a
     // consumer, its ready count still over two reads, and the two queues adding up.
-    let mut last = None;
-    eventually(
+    crate::common::settled(
         "q.dead to have its held messages back",
         Duration::from_secs(60),
-        || {
-            let ready = broker.count(&dead);
-            let consumers = broker.ready_and_consumers(&dead).1;
-            let total = ready + broker.count(&targets[0]);
-            let settled = consumers == 0 && last == Some(ready) && total >= 6000;
-            last = Some(ready);
-            if !settled {
-                // The next read is compared with this one.
-                std::thread::sleep(Duration::from_millis(500));
-            }
-            settled.then_some(())
-        },
+        Duration::from_millis(500),
+        || broker.ready_and_consumers(&dead),
+        |ready| ready + broker.count(&targets[0]) >= 6000,
     );
     let before = broker.count(&dead);
     assert_nothing_lost(&broker, &dead, &targets, &ids);
@@ -995,7 +985,8 @@ fn a_filtered_replay_of_a_quorum_dead_queue_leaves_nothing_it_moved_behind() {
         eventually("the kept 750 back", Duration::from_secs(30), || {
             (broker.message_count(&dead) >= Some(750)).then_some(())
         });
-        // What the channel dropped comes back as it closes: give it time to show.
+        // What the channel dropped would come back as it closes: that nothing more comes is
+        // seen only by waiting for it, over a time it was seen to take.
         std::thread::sleep(Duration::from_secs(2));
         assert_eq!(
             broker.message_count(&dead),
@@ -1092,6 +1083,7 @@ fn a_cancelled_quorum_consumer_stays_counted_until_its_deliveries_are_acked() {
             1,
             "{version:?}: the cancelled consumer holds one unacked delivery: still counted"
         );
+        // That the count stays is seen only by reading it again over the second.
         std::thread::sleep(Duration::from_millis(50));
     }
     ack(tags[9]);
@@ -2391,7 +2383,13 @@ fn sigkill_mid_replay_of_a_quorum_dead_queue_on_its_last_delivery_loses_nothing(
     );
     kill_mid_run(&mut child, "the replay");
     // The broker returns the killed connection's deliveries (dropping those on their last).
-    std::thread::sleep(Duration::from_secs(2));
+    crate::common::settled(
+        "q.dead to have the killed replay's deliveries back",
+        Duration::from_secs(30),
+        Duration::from_millis(500),
+        || broker.ready_and_consumers(&dead),
+        |_| true,
+    );
     let out = replay(None).arg("--look-in-targets").output().unwrap();
     assert_eq!(out.status.code(), Some(0), "the rerun: {}", stderr(&out));
     let said = json(&out)["may_be_duplicates"].as_u64().unwrap_or(0);

@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 
 use crate::common::cluster::Cluster;
 use crate::common::node::Node;
-use crate::common::{Queuey, eventually, json};
+use crate::common::{Queuey, eventually, json, poll};
 
 /// Dead letters per scenario: enough that a kill at full speed lands mid-run.
 const N: usize = 20_000;
@@ -91,7 +91,6 @@ fn wait_until(child: &mut Child, at: usize, err: &Path, mut count: impl FnMut() 
                     std::fs::read_to_string(err).unwrap_or_default()
                 );
             }
-            std::thread::sleep(Duration::from_millis(100));
             None
         },
     );
@@ -114,20 +113,15 @@ fn settle(cluster: &Cluster, n: usize, queue: &str, deadline: Duration) -> Settl
     let mut first = None;
     let mut last = None;
     let mut looks = 0;
-    let done = loop {
+    // Two reads 500 ms apart agreeing, with no consumer: nothing marks the end of a requeue.
+    let done = poll(deadline, Duration::from_millis(500), || {
         let (ready, consumers) = cluster.counts(n, queue);
         looks += 1;
         first.get_or_insert((ready, consumers));
-        if consumers == 0 && last.map(|(r, _)| r) == Some(ready) {
-            last = Some((ready, consumers));
-            break true;
-        }
+        let settled = consumers == 0 && last.map(|(r, _)| r) == Some(ready);
         last = Some((ready, consumers));
-        if start.elapsed() >= deadline {
-            break false;
-        }
-        std::thread::sleep(Duration::from_millis(500));
-    };
+        settled
+    });
     let show = |at: Option<(u32, u32)>| {
         at.map_or("-".to_owned(), |(r, c)| format!("{r} ready, {c} consumers"))
     };

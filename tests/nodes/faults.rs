@@ -15,7 +15,7 @@ use std::process::Child;
 use std::time::{Duration, Instant};
 
 use crate::common::node::Node;
-use crate::common::{Broker, Queuey, eventually, json, long_str, table};
+use crate::common::{Broker, Queuey, eventually, json, long_str, settled, table};
 use lapin::BasicProperties;
 use lapin::options::{ConfirmSelectOptions, QueueDeclareOptions};
 use lapin::types::{AMQPValue, FieldTable};
@@ -237,21 +237,12 @@ fn counts(broker: &Broker, queue: &str) -> (u32, u32) {
 /// consumer any more, and its ready count no longer moves (the broker requeues
 /// asynchronously), and q.dead and the target account for every dead letter.
 fn wait_settled(broker: &Broker, f: &Fixture) {
-    let mut last = None;
-    eventually(
+    settled(
         "q.dead to have its held messages back",
         Duration::from_secs(120),
-        || {
-            let (ready, consumers) = counts(broker, &f.dead);
-            let target = counts(broker, &f.target).0;
-            let settled =
-                consumers == 0 && last == Some(ready) && (ready + target) as usize >= f.total;
-            last = Some(ready);
-            if !settled {
-                std::thread::sleep(Duration::from_millis(400));
-            }
-            settled.then_some(())
-        },
+        Duration::from_millis(400),
+        || counts(broker, &f.dead),
+        |ready| (ready + counts(broker, &f.target).0) as usize >= f.total,
     );
 }
 
@@ -485,9 +476,13 @@ fn alarm(label: &str, raise: &[&str], clear: &[&str], reason: &str) {
     node.ctl(raise);
     let frozen = eventually("publishing to stop", Duration::from_secs(30), || {
         let a = counts(&broker, &f.target).0;
+        // That the target stops growing is known only by watching it not grow: nothing else
+        // says that the broker blocks queuey's publishes.
         std::thread::sleep(Duration::from_millis(1500));
         (counts(&broker, &f.target).0 == a).then_some(a)
     });
+    // queuey is to wait out the alarm, not give up: it must still run a while later, which
+    // only the time passing can show.
     std::thread::sleep(Duration::from_secs(3));
     assert!(
         child.try_wait().expect("try_wait").is_none(),
@@ -622,14 +617,13 @@ fn a_filtered_archiving_purge_survives_kill_9_of_the_node() {
     assert!(archived_before < f.total, "stopped mid-run");
     node.restart();
     let broker = Broker::connect_node(&node);
-    let mut last = None;
-    let in_dead = eventually("q.dead to settle", Duration::from_secs(120), || {
-        let (ready, consumers) = counts(&broker, &f.dead);
-        let settled = consumers == 0 && last == Some(ready);
-        last = Some(ready);
-        std::thread::sleep(Duration::from_millis(500));
-        settled.then_some(ready as usize)
-    });
+    let in_dead = settled(
+        "q.dead to settle",
+        Duration::from_secs(120),
+        Duration::from_millis(500),
+        || counts(&broker, &f.dead),
+        |_| true,
+    ) as usize;
     eprintln!(
         "purge, kill -9 of the node: queuey said {:?}; {archived_before} in the archive, \
          {in_dead} in q.dead ({} in both)",
