@@ -150,6 +150,30 @@ impl Queuey {
         self.command()
     }
 
+    /// The command run on a pseudo-terminal: `script -qec` (whose `-e` passes queuey's exit
+    /// code on) with the same environment and directory; what queuey writes to stdout and
+    /// stderr is on the terminal, read from script's stdout.
+    pub fn in_terminal(&mut self) -> std::process::Command {
+        let queuey = self.process();
+        let quote = |a: &OsStr| format!("'{}'", a.to_string_lossy().replace('\'', r"'\''"));
+        let line: Vec<String> = std::iter::once(queuey.get_program())
+            .chain(queuey.get_args())
+            .map(quote)
+            .collect();
+        let mut script = std::process::Command::new("script");
+        script.env_clear();
+        for (key, value) in queuey.get_envs() {
+            if let Some(value) = value {
+                script.env(key, value);
+            }
+        }
+        script.args(["-qec", &line.join(" "), "/dev/null"]);
+        if let Some(dir) = queuey.get_current_dir() {
+            script.current_dir(dir);
+        }
+        script
+    }
+
     /// The command built so far, taken out (a [`Queuey`] runs once).
     fn command(&mut self) -> std::process::Command {
         std::mem::replace(

@@ -44,17 +44,12 @@ fn purge_asks_on_a_terminal() {
     let (q, dead, _) = setup(&broker, "purge-prompt", 0);
     let ids = fill(&broker, &dead, &["x"], &["timeout", "crash"], 20);
     let dir = tempfile::tempdir().unwrap();
-    let bin = assert_cmd::cargo::cargo_bin("queuey");
     // Answers once the question is on the screen (never after a fixed sleep); returns the
     // screen and the exit code.
     let run = |answer: &str| -> (String, Option<i32>) {
-        // `script` gives queuey a pseudo-terminal; -e passes its exit code on.
-        let command = format!("{} dead purge {} --reason timeout", bin.display(), q);
-        let mut child = std::process::Command::new("script")
-            .args(["-qec", &command, "/dev/null"])
-            .env("QUEUEY_URL", crate::common::test_url())
-            .env("QUEUEY_API_URL", crate::common::test_api_url())
-            .current_dir(dir.path())
+        let mut child = Queuey::in_dir(dir.path())
+            .args(["dead", "purge", &q, "--reason", "timeout"])
+            .in_terminal()
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -423,15 +418,11 @@ fn a_whole_queue_purge_dry_run_reports_what_it_counted() {
 fn declining_the_purge_prompt_exits_9() {
     let broker = Broker::connect();
     let (q, dead) = dead_letters(&broker, "declined", 3, None);
-    let bin = assert_cmd::cargo::cargo_bin("queuey");
     let dir = tempfile::tempdir().unwrap();
     let answer = |text: &str| {
-        let command = format!("{} dead purge {q}", bin.display());
-        let mut child = std::process::Command::new("script")
-            .args(["-qec", &command, "/dev/null"])
-            .env("QUEUEY_URL", crate::common::test_url())
-            .env("QUEUEY_API_URL", crate::common::test_api_url())
-            .current_dir(dir.path())
+        let mut child = Queuey::in_dir(dir.path())
+            .args(["dead", "purge", &q])
+            .in_terminal()
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
