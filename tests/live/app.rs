@@ -130,7 +130,7 @@ fn handled(job_id: &str, job_type: &'static str, attempt: u32, outcome: Outcome)
     }
 }
 
-// ---- the harness itself: real dead letters, exactly as the library writes them ----------
+// ---- the harness itself: real dead letters, exactly as the library writes them ------------------
 
 #[test]
 fn the_application_writes_real_dead_letters_with_the_library_headers() {
@@ -291,7 +291,7 @@ fn the_application_worker_reports_every_cause() {
     );
 }
 
-// ---- 1. the topology: the library and queuey agree --------------------------------------
+// ---- the topology: the library and queuey agree -------------------------------------------------
 
 #[test]
 fn verify_is_in_sync_with_what_the_library_declares() {
@@ -323,7 +323,7 @@ fn the_library_accepts_what_declare_created() {
     run(&["verify", app.q]).expect_code(0);
 }
 
-// ---- 2. verify and holds ls on the live application ---------------------------------------
+// ---- verify and holds ls on the live application ------------------------------------------------
 
 #[test]
 fn verify_and_holds_ls_see_the_live_application() {
@@ -374,7 +374,7 @@ fn verify_and_holds_ls_see_the_live_application() {
     run(&["verify", app.q]).expect_code(0);
 }
 
-// ---- 3. and 4. dead ls: the cause of every real dead letter --------------------------------
+// ---- dead ls: the cause of every real dead letter -----------------------------------------------
 
 /// The fields of a `dead ls` record that speak of the library.
 fn project(record: &Json) -> Json {
@@ -507,7 +507,7 @@ fn dead_ls_groups_real_dead_letters_by_cause() {
     );
 }
 
-// ---- 5. and 6. replay, and the real worker after it ---------------------------------------
+// ---- replay, and the real worker after it -------------------------------------------------------
 
 /// `dead replay` every cause, then the fixed application: each job is handled again from
 /// attempt 1 of 3, retried once through the hold queue and done at attempt 2; the body that is
@@ -676,7 +676,7 @@ fn a_replayed_copy_is_the_same_envelope_at_attempt_one() {
     assert_eq!(bodies, vec![MALFORMED_BODY.to_vec()]);
 }
 
-// ---- 5. a vhost whose default queue type is quorum ---------------------------------------
+// ---- a vhost whose default queue type is quorum -------------------------------------------------
 
 /// A vhost whose default queue type is quorum (RabbitMQ's `default_queue_type`, the same rule on
 /// 3.10.8 and 4.3.6): every queue declared without `x-queue-type` is a quorum queue there, as
