@@ -18,7 +18,7 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::{Child, Command, ExitStatus};
+use std::process::{Child, ExitStatus};
 use std::time::{Duration, Instant};
 
 use crate::common::cluster::Cluster;
@@ -509,36 +509,4 @@ fn a_node_lost_mid_purge_then_a_rerun_through_another_node_archives_each_at_leas
         "a node lost mid-purge, two scenarios: {:.0}s",
         started.elapsed().as_secs_f64()
     );
-}
-
-/// Not a test (ignored): `dead replay` of 100 000 persistent messages against the management
-/// UI's "move messages" (a shovel) on a private three-node cluster with quorum queues led by
-/// node 1, interleaved rounds (`examples/bench.rs replay`, `QUEUEY_BENCH_ROUNDS`). Build the
-/// release binaries first: `cargo build --release --example bench --bin queuey`; figures in
-/// docs/benchmarks.md.
-#[test]
-#[ignore]
-fn bench_replay_against_the_shovel_on_the_cluster() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let bench = root.join("target/release/examples/bench");
-    assert!(
-        bench.exists() && root.join("target/release/queuey").exists(),
-        "build them first: cargo build --release --example bench --bin queuey"
-    );
-    let _lock = Node::lock();
-    let cluster = Cluster::start();
-    for node in &cluster.nodes {
-        node.plugins(&["enable", "rabbitmq_shovel"]);
-    }
-    // Enabled on every node above: the bench's own `rabbitmq-plugins` would reach another.
-    let status = Command::new(bench)
-        .arg("replay")
-        .current_dir(root)
-        .env("QUEUEY_BENCH_URL", cluster.node(1).url())
-        .env("QUEUEY_BENCH_API_URL", cluster.node(1).api_url())
-        .env("QUEUEY_BENCH_QUEUE_TYPE", "quorum")
-        .env("QUEUEY_BENCH_PLUGINS", "true")
-        .status()
-        .expect("the bench runs");
-    assert!(status.success(), "the bench: {status}");
 }
