@@ -154,6 +154,12 @@ impl Queuey {
     /// code on) with the same environment and directory; what queuey writes to stdout and
     /// stderr is on the terminal, read from script's stdout.
     pub fn in_terminal(&mut self) -> std::process::Command {
+        self.in_terminal_after("")
+    }
+
+    /// [`Queuey::in_terminal`], with the shell command `before` run first on the same terminal
+    /// (`stty cols 150 rows 40` gives it a size; `stty size` shows the one it has).
+    pub fn in_terminal_after(&mut self, before: &str) -> std::process::Command {
         let queuey = self.process();
         let quote = |a: &OsStr| format!("'{}'", a.to_string_lossy().replace('\'', r"'\''"));
         let line: Vec<String> = std::iter::once(queuey.get_program())
@@ -167,7 +173,13 @@ impl Queuey {
                 script.env(key, value);
             }
         }
-        script.args(["-qec", &line.join(" "), "/dev/null"]);
+        let line = line.join(" ");
+        let line = if before.is_empty() {
+            line
+        } else {
+            format!("{before}; {line}")
+        };
+        script.args(["-qec", &line, "/dev/null"]);
         if let Some(dir) = queuey.get_current_dir() {
             script.current_dir(dir);
         }

@@ -2571,21 +2571,12 @@ fn the_replay_progress_bar_counts_what_is_settled() {
     let broker = Broker::connect();
     let (q, dead) = dead_letters(&broker, "progress", 60, None);
     broker.declare(&q, FieldTable::default());
-    let bin = assert_cmd::cargo::cargo_bin("queuey");
     let dir = tempfile::tempdir().unwrap();
     // A terminal of a real size on stderr, where the bar is drawn.
-    let command = format!(
-        "stty cols 150 rows 40; {} dead replay {q} --rate 20",
-        bin.display()
-    );
-    let out = std::process::Command::new("script")
-        .args(["-qec", &command, "/dev/null"])
-        .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+    let out = Queuey::in_dir(dir.path())
+        .args(["dead", "replay", &q, "--rate", "20"])
         .env("TERM", "xterm")
-        .env("QUEUEY_URL", crate::common::test_url())
-        .env("QUEUEY_API_URL", crate::common::test_api_url())
-        .current_dir(dir.path())
+        .in_terminal_after("stty cols 150 rows 40")
         .stdin(Stdio::null())
         .output()
         .expect("script(1) from util-linux");

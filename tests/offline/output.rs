@@ -8,23 +8,17 @@ use crate::common::{Queuey, stderr, stdout};
 /// 0 rows and 0 columns (a `script` without a parent terminal), as container shells do before
 /// their first resize. `columns` sets COLUMNS. Returns what the terminal showed.
 fn on_a_sizeless_terminal(args: &str, columns: Option<&str>) -> String {
-    let bin = assert_cmd::cargo::cargo_bin("queuey");
     let dir = tempfile::tempdir().unwrap();
-    let mut cmd = std::process::Command::new("script");
-    cmd.env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("NO_COLOR", "1")
-        .args([
-            "-qec",
-            &format!("stty size; {} {args}", bin.display()),
-            "/dev/null",
-        ])
-        .current_dir(dir.path())
-        .stdin(Stdio::null());
+    let mut queuey = Queuey::in_dir(dir.path());
+    queuey.args(args.split_whitespace());
     if let Some(c) = columns {
-        cmd.env("COLUMNS", c);
+        queuey.env("COLUMNS", c);
     }
-    let out = cmd.output().expect("script(1) from util-linux");
+    let out = queuey
+        .in_terminal_after("stty size")
+        .stdin(Stdio::null())
+        .output()
+        .expect("script(1) from util-linux");
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out).replace('\r', "");
     assert!(
