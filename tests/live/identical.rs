@@ -314,7 +314,7 @@ impl Replay<'_> {
         assert!(
             matches!(out.status.code(), Some(0)),
             "the last rerun: {err}{}",
-            out.stdout.as_str()
+            out.stdout
         );
         let summary = json(&out);
         said += summary["may_be_duplicates"].as_u64().unwrap_or(0);

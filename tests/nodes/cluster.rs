@@ -424,8 +424,8 @@ fn addresses_of_a_cluster_never_named(cluster: &Cluster) {
         out.status.code(),
         Some(0),
         "ping over the three nodes: {} {}",
-        out.stdout.as_str(),
-        out.stderr.as_str()
+        out.stdout,
+        out.stderr
     );
     let doc = json(&out);
     // Each node answers with its own name as the cluster's.
@@ -478,7 +478,7 @@ fn addresses_of_a_cluster_never_named(cluster: &Cluster) {
         out.status.code(),
         Some(0),
         "dead ls, AMQP on node 1 and the API of node 2: {}",
-        out.stderr.as_str()
+        out.stderr
     );
 
     // A node of this cluster and the test broker: two clusters, whatever the names.

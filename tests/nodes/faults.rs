@@ -648,7 +648,7 @@ fn a_filtered_archiving_purge_survives_kill_9_of_the_node() {
             "json",
         ])
         .run();
-    assert_eq!(out.status.code(), Some(0), "{}", out.stderr.as_str());
+    assert_eq!(out.status.code(), Some(0), "{}", out.stderr);
     let summary = json(&out);
     assert_eq!(counts(&broker, &f.dead).0, 0);
     let mut found: BTreeMap<String, usize> = BTreeMap::new();

@@ -8,7 +8,6 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
-
 use std::time::{Duration, Instant};
 
 use crate::common::cluster::Cluster;
