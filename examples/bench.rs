@@ -35,7 +35,7 @@
 //!
 //! On a private three-node cluster with quorum queues led by node 1
 //! (QUEUEY_BENCH_QUEUE_TYPE=quorum): `cargo build --release --example bench --bin queuey`,
-//! then `cargo test --test nodes cluster::bench -- --ignored --nocapture`.
+//! then `cargo run --release --example cluster_bench` (examples/cluster_bench.rs).
 
 use std::process::Command;
 use std::time::{Duration, Instant};

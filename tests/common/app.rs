@@ -570,27 +570,30 @@ impl Running<'_> {
     /// when the worker stopped on its own.
     pub fn until(&self, what: &str, deadline: Duration, mut done: impl FnMut(&Log) -> bool) {
         let start = std::time::Instant::now();
-        loop {
+        let mut stopped = false;
+        let held = super::poll(deadline, Duration::from_millis(100), || {
             if done(&self.log) {
-                return;
+                return true;
             }
-            let why = if self.task.as_ref().is_some_and(|t| t.is_finished()) {
-                "the worker stopped on its own"
-            } else if start.elapsed() > deadline {
-                "timed out"
-            } else {
-                std::thread::sleep(Duration::from_millis(100));
-                continue;
-            };
-            panic!(
-                "{why} after {:?} waiting for the worker of {} ({what}); it handled {:#?} and \
-                 gave up on {:#?}",
-                start.elapsed(),
-                self.queue,
-                self.log.handled(),
-                self.log.died()
-            );
+            stopped = self.task.as_ref().is_some_and(|t| t.is_finished());
+            stopped
+        });
+        if held && !stopped {
+            return;
         }
+        let why = if stopped {
+            "the worker stopped on its own"
+        } else {
+            "timed out"
+        };
+        panic!(
+            "{why} after {:?} waiting for the worker of {} ({what}); it handled {:#?} and \
+             gave up on {:#?}",
+            start.elapsed(),
+            self.queue,
+            self.log.handled(),
+            self.log.died()
+        );
     }
 
     /// Asks the worker to stop, waits (10 s at most) for it to finish what it holds and close

@@ -28,7 +28,7 @@ use lapin::options::{BasicConsumeOptions, ConfirmSelectOptions};
 use lapin::types::{AMQPValue, FieldTable};
 
 use super::node::{Node, SLOTS};
-use super::{Broker, long_str, table};
+use super::{Broker, long_str, poll, table};
 
 /// Three private nodes, one cluster. `nodes[0]` is node 1 (slot 1), which the others joined.
 pub struct Cluster {
@@ -92,9 +92,8 @@ impl Cluster {
     /// Waits until the API of each node of `which` lists each of them as running.
     fn wait_running_of(&self, which: &[usize], deadline: Duration) {
         let names: Vec<&str> = which.iter().map(|&n| self.node(n).name.as_str()).collect();
-        let start = Instant::now();
-        loop {
-            let all = which.iter().all(|&n| {
+        let all_running = poll(deadline, Duration::from_millis(500), || {
+            which.iter().all(|&n| {
                 api_get(self.node(n), "nodes").is_some_and(|doc| {
                     names.iter().all(|name| {
                         doc.as_array().into_iter().flatten().any(|n| {
@@ -102,16 +101,12 @@ impl Cluster {
                         })
                     })
                 })
-            });
-            if all {
-                return;
-            }
-            assert!(
-                start.elapsed() < deadline,
-                "the private cluster did not list {names:?} as running within {deadline:?}"
-            );
-            std::thread::sleep(Duration::from_millis(500));
-        }
+            })
+        });
+        assert!(
+            all_running,
+            "the private cluster did not list {names:?} as running within {deadline:?}"
+        );
     }
 
     /// Declares a durable quorum queue `name` through node `leader`, which leads it, and waits
@@ -133,27 +128,21 @@ impl Cluster {
             node.name,
             String::from_utf8_lossy(&out.stderr)
         );
-        let start = Instant::now();
-        loop {
-            if let Some(q) = self.queue(name) {
-                let online = q["online"].as_array().map_or(0, Vec::len);
-                if online == self.nodes.len() {
-                    let led_by = self.leader_of(name);
-                    assert_eq!(
-                        led_by, leader,
-                        "{name} declared through node {leader} is led by node {led_by}"
-                    );
-                    return;
-                }
-            }
-            assert!(
-                start.elapsed() < Duration::from_secs(60),
-                "{name} did not have {} members online within 60 s: {:?}",
-                self.nodes.len(),
-                self.queue(name)
-            );
-            std::thread::sleep(Duration::from_millis(300));
-        }
+        let all_online = poll(Duration::from_secs(60), Duration::from_millis(300), || {
+            self.queue(name)
+                .is_some_and(|q| q["online"].as_array().map_or(0, Vec::len) == self.nodes.len())
+        });
+        assert!(
+            all_online,
+            "{name} did not have {} members online within 60 s: {:?}",
+            self.nodes.len(),
+            self.queue(name)
+        );
+        let led_by = self.leader_of(name);
+        assert_eq!(
+            led_by, leader,
+            "{name} declared through node {leader} is led by node {led_by}"
+        );
     }
 
     /// The number of the node that leads the quorum queue `name`, from the API.

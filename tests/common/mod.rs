@@ -1,14 +1,16 @@
 //! The one harness every test uses.
 //!
-//! - [`queuey`] builds every command: a clean environment (no stray `QUEUEY_*`), a fresh empty
-//!   working directory (no stray `queuey.toml`), and the test broker's URLs.
+//! - [`Queuey`] runs every command (the one front door, in [`queuey`]): a clean environment (no
+//!   stray `QUEUEY_*`), a fresh empty working directory (no stray `queuey.toml`), and the test
+//!   broker's URLs; its [`Run`] is the exit status, stdout and stderr, and stdout read as JSON.
 //! - [`Broker`] is a live connection to the test broker (AMQP through lapin, the management API
 //!   through `rabbitmq_http_client`). It hands out unique, namespaced queue names and deletes
 //!   every queue, vhost and user it made when dropped. There is no skipping: without a broker,
 //!   [`Broker::connect`] panics with the README's line that starts one ([`START_TEST_BROKER`]),
 //!   at once in every test once the first found that nothing answers, so CI fails loudly and a
 //!   fresh machine is told what to run.
-//! - [`eventually`] polls with a deadline instead of sleeping.
+//! - [`eventually`], [`wait_until`] and [`settled`] poll with a deadline instead of sleeping
+//!   (all through [`poll`]).
 //! - [`app`] is a small application on the real `queuey` library (producer, worker, handlers
 //!   for every dead-letter cause), one per test on a queue of its own.
 //!
@@ -26,12 +28,14 @@
 
 pub mod app;
 pub mod cluster;
+pub mod fixtures;
 pub mod node;
+pub mod queuey;
 pub mod rabbitmq;
 pub mod tls;
 
 use std::cell::RefCell;
-use std::path::Path;
+
 use std::process::Output;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -40,7 +44,8 @@ use lapin::options::{BasicPublishOptions, ConfirmSelectOptions, QueueDeclareOpti
 use lapin::types::{AMQPValue, FieldTable, LongString, ShortString};
 use lapin::{BasicProperties, Channel, Connection, ConnectionProperties};
 use rabbitmq_http_client::api::Client as ApiClient;
-use tempfile::TempDir;
+
+pub use queuey::{Queuey, Run, Said};
 
 pub const DEFAULT_TEST_URL: &str = "amqp://guest:guest@127.0.0.1:5672/%2f";
 pub const DEFAULT_TEST_API_URL: &str = "http://127.0.0.1:15672";
@@ -69,53 +74,65 @@ pub fn url_for(vhost: &str, user: &str, password: &str) -> String {
     )
 }
 
-/// A queuey command with a clean environment, run in `dir`, aimed at the test broker.
-pub fn queuey_in(dir: &Path) -> assert_cmd::Command {
-    let mut cmd = assert_cmd::Command::cargo_bin("queuey").expect("the queuey binary is built");
-    cmd.env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("QUEUEY_URL", test_url())
-        .env("QUEUEY_API_URL", test_api_url())
-        .env("NO_COLOR", "1")
-        // The replay journal lives in the state directory: one per test directory.
-        .env("XDG_STATE_HOME", dir.join("state"))
-        .current_dir(dir)
-        .timeout(Duration::from_secs(120));
-    cmd
-}
-
-/// The same command as [`queuey_in`], as a plain `std::process::Command` (to spawn, signal
-/// and kill it).
-pub fn queuey_process(dir: &Path) -> std::process::Command {
-    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("queuey"));
-    cmd.env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("QUEUEY_URL", test_url())
-        .env("QUEUEY_API_URL", test_api_url())
-        .env("NO_COLOR", "1")
-        .env("XDG_STATE_HOME", dir.join("state"))
-        .current_dir(dir);
-    cmd
-}
-
-/// A queuey command in a fresh empty directory (kept alive by the returned guard).
-pub fn queuey() -> (assert_cmd::Command, TempDir) {
-    let dir = tempfile::tempdir().expect("a temporary directory");
-    (queuey_in(dir.path()), dir)
+/// Reads `condition` every `interval` until it holds (true) or `deadline` has passed (false):
+/// the one loop every wait of the harness goes through, so that none waits out a fixed time.
+pub fn poll(deadline: Duration, interval: Duration, mut condition: impl FnMut() -> bool) -> bool {
+    let start = Instant::now();
+    loop {
+        if condition() {
+            return true;
+        }
+        if start.elapsed() > deadline {
+            return false;
+        }
+        // The interval between two reads of the condition, not a wait for it.
+        std::thread::sleep(interval);
+    }
 }
 
 /// Polls `check` until it returns `Some`, or panics after `deadline` naming `what`.
 pub fn eventually<T>(what: &str, deadline: Duration, mut check: impl FnMut() -> Option<T>) -> T {
-    let start = Instant::now();
-    loop {
-        if let Some(v) = check() {
-            return v;
-        }
-        if start.elapsed() > deadline {
-            panic!("timed out after {deadline:?} waiting for {what}");
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    let mut found = None;
+    poll(deadline, Duration::from_millis(100), || {
+        found = check();
+        found.is_some()
+    });
+    found.unwrap_or_else(|| panic!("timed out after {deadline:?} waiting for {what}"))
+}
+
+/// Polls `condition` until it holds, or panics after `deadline` naming `what`: [`eventually`]
+/// for a yes or no.
+pub fn wait_until(what: &str, deadline: Duration, mut condition: impl FnMut() -> bool) {
+    eventually(what, deadline, || condition().then_some(()))
+}
+
+/// Waits until a queue the broker is returning deliveries to has them all back, and returns
+/// its ready count: `read` gives its (ready, consumers), and the queue is settled when it has
+/// no consumer left, two reads `apart` from each other agree, and `enough(ready)` holds.
+/// Nothing marks the end of a requeue (the broker requeues asynchronously, and a closed
+/// channel's consumer may go before its last delivery is counted): the count holding still
+/// over `apart` is the only sign. Panics naming `what` after `deadline`.
+pub fn settled(
+    what: &str,
+    deadline: Duration,
+    apart: Duration,
+    mut read: impl FnMut() -> (u32, u32),
+    mut enough: impl FnMut(u32) -> bool,
+) -> u32 {
+    let mut last = None;
+    let mut ready_now = 0;
+    let done = poll(deadline, apart, || {
+        let (ready, consumers) = read();
+        let same = last == Some(ready);
+        last = Some(ready);
+        ready_now = ready;
+        consumers == 0 && same && enough(ready)
+    });
+    assert!(
+        done,
+        "timed out after {deadline:?} waiting for {what} (last read: {ready_now} ready)"
+    );
+    ready_now
 }
 
 static COUNTER: AtomicU64 = AtomicU64::new(0);
@@ -543,6 +560,8 @@ impl Broker {
                         start.elapsed() < deadline,
                         "{queue} held only {i} of the {n} messages to reject after {deadline:?}"
                     );
+                    // The interval of this poll of the queue (an async one: inside the
+                    // runtime, [`poll`] would block it).
                     tokio::time::sleep(Duration::from_millis(50)).await;
                 };
                 ch.basic_reject(
@@ -1021,10 +1040,9 @@ fn ensure_local_broker() {
             }
         };
         let wait = |addr: &str| {
-            let start = Instant::now();
-            while !up(addr) && start.elapsed() < Duration::from_secs(90) {
-                std::thread::sleep(Duration::from_millis(500));
-            }
+            poll(Duration::from_secs(90), Duration::from_millis(500), || {
+                up(addr)
+            });
         };
         let nothing_answers = |started: Result<(), String>| {
             let why = match started {
@@ -1107,22 +1125,22 @@ pub fn long_str(s: &str) -> AMQPValue {
 }
 
 /// Parses stdout as one JSON document.
-pub fn json(output: &std::process::Output) -> serde_json::Value {
-    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+pub fn json(output: &impl Said) -> serde_json::Value {
+    let stdout = output.stdout_text();
+    serde_json::from_str(&stdout).unwrap_or_else(|e| {
         panic!(
-            "stdout is not JSON ({e}):\n{}\nstderr:\n{}",
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
+            "stdout is not JSON ({e}):\n{stdout}\nstderr:\n{}",
+            output.stderr_text()
         )
     })
 }
 
-pub fn stderr(output: &std::process::Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
+pub fn stderr(output: &impl Said) -> String {
+    output.stderr_text()
 }
 
-pub fn stdout(output: &std::process::Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
+pub fn stdout(output: &impl Said) -> String {
+    output.stdout_text()
 }
 
 /// Each id of `expected` found in `place` exactly as often as it was sent (twins both): none
@@ -1199,13 +1217,16 @@ pub fn paste(command_line: &str) -> Output {
         .unwrap()
 }
 
-pub fn run(args: &[&str]) -> Output {
-    let (mut cmd, _dir) = queuey();
-    cmd.args(args).output().expect("queuey runs")
+/// queuey with `args` in a fresh directory: the shortest way through [`Queuey`].
+pub fn run(args: &[&str]) -> Run {
+    Queuey::new().args(args).run()
 }
 
-pub fn code(out: &Output) -> i32 {
-    out.status.code().expect("exited")
+/// The exit code; a run ended by a signal fails the test.
+pub fn code(out: &impl Said) -> i32 {
+    out.status()
+        .code()
+        .unwrap_or_else(|| panic!("queuey ended by a signal: {}", out.stderr_text()))
 }
 
 /// A dead letter as a queuey application writes it, with a `tenant` header.

@@ -28,8 +28,9 @@ use std::fs::File;
 use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use super::poll;
 use super::rabbitmq::{self, Install};
 
 /// The server side of a node's TLS listeners, as PEM text.
@@ -279,20 +280,15 @@ impl Node {
 
     /// Waits until the node takes AMQP connections and its management API answers.
     pub fn wait_up(&self, deadline: Duration) {
-        let start = Instant::now();
-        loop {
-            if self.api_answers() && port_open(self.amqp_port) {
-                return;
-            }
-            if start.elapsed() > deadline {
-                panic!(
-                    "the private node {} did not come up within {deadline:?}; its log is in {}",
-                    self.name,
-                    self.dir.join("log").display()
-                );
-            }
-            std::thread::sleep(Duration::from_millis(250));
-        }
+        let up = poll(deadline, Duration::from_millis(250), || {
+            self.api_answers() && port_open(self.amqp_port)
+        });
+        assert!(
+            up,
+            "the private node {} did not come up within {deadline:?}; its log is in {}",
+            self.name,
+            self.dir.join("log").display()
+        );
     }
 
     fn api_answers(&self) -> bool {
@@ -392,15 +388,10 @@ impl Node {
             .status()
             .expect("kill");
         assert!(status.success(), "kill -9 {pid} failed");
-        let start = Instant::now();
-        while alive(pid) || port_open(self.amqp_port) {
-            assert!(
-                start.elapsed() < Duration::from_secs(30),
-                "the killed node {} still runs",
-                self.name
-            );
-            std::thread::sleep(Duration::from_millis(100));
-        }
+        let gone = poll(Duration::from_secs(30), Duration::from_millis(100), || {
+            !alive(pid) && !port_open(self.amqp_port)
+        });
+        assert!(gone, "the killed node {} still runs", self.name);
     }
 
     /// Sends `signal` (`-STOP`, `-CONT`) to the node's VM.
@@ -422,10 +413,9 @@ impl Node {
     pub fn kill_vm_if_running(&self) {
         if let Some(pid) = self.pid().filter(|&p| alive(p)) {
             let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
-            let start = Instant::now();
-            while alive(pid) && start.elapsed() < Duration::from_secs(10) {
-                std::thread::sleep(Duration::from_millis(100));
-            }
+            poll(Duration::from_secs(10), Duration::from_millis(100), || {
+                !alive(pid)
+            });
         }
     }
 
@@ -438,10 +428,9 @@ impl Node {
         }
         let _ = self.ctl_output(&["stop"]);
         if let Some(pid) = pid {
-            let start = Instant::now();
-            while alive(pid) && start.elapsed() < Duration::from_secs(20) {
-                std::thread::sleep(Duration::from_millis(100));
-            }
+            poll(Duration::from_secs(20), Duration::from_millis(100), || {
+                !alive(pid)
+            });
             if alive(pid) {
                 let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
             }
@@ -484,15 +473,14 @@ fn stop_leftovers(slot: u16) {
         found = true;
     }
     if found {
-        let start = Instant::now();
-        while ports_busy() {
-            assert!(
-                start.elapsed() < Duration::from_secs(30),
-                "a process that is not a private node qtest{slot}@localhost holds port \
-                 {amqp_port} or {dist_port}; stop it"
-            );
-            std::thread::sleep(Duration::from_millis(200));
-        }
+        let free = poll(Duration::from_secs(30), Duration::from_millis(200), || {
+            !ports_busy()
+        });
+        assert!(
+            free,
+            "a process that is not a private node qtest{slot}@localhost holds port \
+             {amqp_port} or {dist_port}; stop it"
+        );
     }
 }
 

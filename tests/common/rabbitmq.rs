@@ -298,9 +298,11 @@ pub fn cli_dir() -> PathBuf {
         );
         // One directory per node, written afresh by each test process (atomically: another
         // process may be running it).
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-            .join("test-broker-cli")
-            .join(&node);
+        // Cargo's scratch directory of the tests (an example including the harness has none).
+        let scratch = option_env!("CARGO_TARGET_TMPDIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| std::env::temp_dir().join("queuey-harness"));
+        let dir = scratch.join("test-broker-cli").join(&node);
         std::fs::create_dir_all(&dir).expect("a directory for the test broker's CLI");
         let fresh = dir.join(format!(".rabbitmqctl.{}", std::process::id()));
         std::fs::write(&fresh, script).expect("the test broker's rabbitmqctl");

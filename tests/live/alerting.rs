@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use queuey_core::Envelope;
 
 use crate::common::app::{App, DEAD_LETTERS, Doomed, FATAL_WHY, MALFORMED_BODY, Mode};
-use crate::common::{Broker, eventually, json, queuey, stderr};
+use crate::common::{Broker, Queuey, Run, eventually, json, run, stderr, wait_until};
 
 /// (family, labels) -> value, as a parser of the text format reads `text`.
 fn metrics(text: &str) -> BTreeMap<(String, BTreeMap<String, String>), f64> {
@@ -46,14 +46,6 @@ fn labels(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
         .collect()
 }
 
-fn check(args: &[&str]) -> std::process::Output {
-    let (mut cmd, _dir) = queuey();
-    cmd.args(["dead", "check"])
-        .args(args)
-        .output()
-        .expect("queuey runs")
-}
-
 #[test]
 fn dead_check_exits_1_on_each_crossed_threshold_and_0_otherwise() {
     let broker = Broker::connect();
@@ -64,9 +56,9 @@ fn dead_check_exits_1_on_each_crossed_threshold_and_0_otherwise() {
     let below = (DEAD_LETTERS - 1).to_string();
 
     // Count: holds at the limit, crossed above it; the JSON names threshold, value and limit.
-    let out = check(&[q, "--max-count", &n, "-o", "json"]);
+    let out = run(&["dead", "check", q, "--max-count", &n, "-o", "json"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let out = check(&[q, "--max-count", &below, "-o", "json"]);
+    let out = run(&["dead", "check", q, "--max-count", &below, "-o", "json"]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let doc = json(&out);
     assert_eq!(doc["crossed"], true);
@@ -75,9 +67,9 @@ fn dead_check_exits_1_on_each_crossed_threshold_and_0_otherwise() {
     assert_eq!(v["value"], f64::from(DEAD_LETTERS));
     assert_eq!(v["limit"], f64::from(DEAD_LETTERS - 1));
     assert_eq!(v["crossed"], true);
-    let table = check(&[q, "--max-count", &below]);
+    let table = run(&["dead", "check", q, "--max-count", &below]);
     assert_eq!(table.status.code(), Some(1));
-    let text = String::from_utf8_lossy(&table.stdout);
+    let text = table.stdout.as_str();
     assert!(
         text.contains("CROSSED") && text.contains("max-count"),
         "{text}"
@@ -87,8 +79,19 @@ fn dead_check_exits_1_on_each_crossed_threshold_and_0_otherwise() {
     // jobs are aged from their enqueue; the malformed body has no time at all, so the oldest
     // is known only from below: enough to cross a limit, never to hold one.
     let before = broker.bodies(&app.dead);
-    std::thread::sleep(Duration::from_secs(2));
-    let out = check(&[q, "--max-age", "1s", "-o", "json"]);
+    let first_enqueued = before
+        .iter()
+        .filter_map(|b| serde_json::from_str::<serde_json::Value>(b).ok())
+        .filter_map(|doc| doc["enqueued_at_ms"].as_u64())
+        .min()
+        .expect("the jobs' envelopes say when they were enqueued");
+    // The oldest job at least 2 s old (its retries alone take that long: mostly no wait).
+    wait_until(
+        "the oldest job to be 2 s old",
+        Duration::from_secs(10),
+        || epoch_ms_ago(Duration::ZERO) >= first_enqueued + 2_000,
+    );
+    let out = run(&["dead", "check", q, "--max-age", "1s", "-o", "json"]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let doc = json(&out);
     let oldest = &doc["queues"][0]["oldest"];
@@ -98,14 +101,14 @@ fn dead_check_exits_1_on_each_crossed_threshold_and_0_otherwise() {
         "an application's dead letter has no death time"
     );
     assert!(oldest["seconds"].as_u64().expect("seconds") >= 2);
-    let out = check(&[q, "--max-age", "1h"]);
+    let out = run(&["dead", "check", q, "--max-age", "1h"]);
     assert_eq!(
         out.status.code(),
         Some(11),
         "the malformed body may be older than 1h: unknown, not ok: {}",
         stderr(&out)
     );
-    let out = check(&[q, "--max-age", "1h", "--older-than", "0s"]);
+    let out = run(&["dead", "check", q, "--max-age", "1h", "--older-than", "0s"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(
         broker.bodies(&app.dead),
@@ -114,7 +117,9 @@ fn dead_check_exits_1_on_each_crossed_threshold_and_0_otherwise() {
     );
 
     // With a filter, a scan: the oldest match (every job has an envelope) and its count.
-    let out = check(&[
+    let out = run(&[
+        "dead",
+        "check",
         q,
         "--where",
         "/payload",
@@ -143,7 +148,7 @@ fn dead_check_exits_1_on_each_crossed_threshold_and_0_otherwise() {
     while start.elapsed() < Duration::from_secs(60) {
         let bodies: Vec<&[u8]> = vec![b"x"; 20];
         broker.publish(&app.dead, &bodies, None);
-        let out = check(&[q, "--max-rate", "1", "-o", "json"]);
+        let out = run(&["dead", "check", q, "--max-rate", "1", "-o", "json"]);
         if out.status.code() == Some(1) {
             let v = &json(&out)["queues"][0]["verdicts"][0];
             assert_eq!(v["threshold"], "max-rate");
@@ -160,13 +165,13 @@ fn dead_check_exits_1_on_each_crossed_threshold_and_0_otherwise() {
         last = Some(json(&out));
     }
     assert!(last.is_none(), "the rate never crossed 1/s: {last:#?}");
-    let out = check(&[q, "--max-rate", "100000"]);
+    let out = run(&["dead", "check", q, "--max-rate", "100000"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 
     // No threshold, a missing queue: errors, not verdicts.
-    assert_eq!(check(&[q]).status.code(), Some(2));
+    assert_eq!(run(&["dead", "check", q]).status.code(), Some(2));
     assert_eq!(
-        check(&["qy-no-such-queue", "--max-count", "1"])
+        run(&["dead", "check", "qy-no-such-queue", "--max-count", "1"])
             .status
             .code(),
         Some(7)
@@ -203,13 +208,13 @@ fn max_count_counts_the_dead_letters_another_consumer_holds() {
         ))
         .expect("basic.consume");
     broker.wait_for_count(&dead, 2);
-    let verdict = |out: &std::process::Output| json(out)["queues"][0]["verdicts"][0].clone();
+    let verdict = |out: &Run| json(out)["queues"][0]["verdicts"][0].clone();
 
     // Without the management API nothing says how many it holds: 2 ready is a lower bound.
     let no_api = |args: &[&str]| {
         let mut args = args.to_vec();
         args.extend(["--api-url", "http://127.0.0.1:1"]);
-        check(&args)
+        Queuey::new().args(["dead", "check"]).args(&args).run()
     };
     let out = no_api(&[&q, "--max-count", "4", "-o", "json"]);
     assert_eq!(out.status.code(), Some(11), "{}", stderr(&out));
@@ -235,7 +240,7 @@ fn max_count_counts_the_dead_letters_another_consumer_holds() {
     );
     let out = no_api(&[&q, "--max-count", "4", "-o", "prometheus"]);
     assert_eq!(out.status.code(), Some(11), "{}", stderr(&out));
-    let m = metrics(&String::from_utf8_lossy(&out.stdout));
+    let m = metrics(&out.stdout);
     assert!(
         !m.keys().any(|(name, _)| name == "queuey_dead_letters"),
         "a lower bound is no sample: {m:?}"
@@ -247,7 +252,7 @@ fn max_count_counts_the_dead_letters_another_consumer_holds() {
         Duration::from_secs(30),
         || (broker.api_queue(&dead)?["messages_unacknowledged"] == 3).then_some(()),
     );
-    let out = check(&[&q, "--max-count", "4", "-o", "json"]);
+    let out = run(&["dead", "check", &q, "--max-count", "4", "-o", "json"]);
     assert_eq!(
         out.status.code(),
         Some(1),
@@ -265,9 +270,14 @@ fn max_count_counts_the_dead_letters_another_consumer_holds() {
     let doc = json(&out);
     assert_eq!(doc["queues"][0]["held_elsewhere"]["messages"], 3, "{doc}");
     assert_eq!(doc["queues"][0]["count_exact"], true, "{doc}");
-    assert_eq!(check(&[&q, "--max-count", "5"]).status.code(), Some(0));
-    let out = check(&[&q, "--max-count", "4", "-o", "prometheus"]);
-    let m = metrics(&String::from_utf8_lossy(&out.stdout));
+    assert_eq!(
+        run(&["dead", "check", &q, "--max-count", "5"])
+            .status
+            .code(),
+        Some(0)
+    );
+    let out = run(&["dead", "check", &q, "--max-count", "4", "-o", "prometheus"]);
+    let m = metrics(&out.stdout);
     assert_eq!(
         m.get(&(
             "queuey_dead_letters".to_owned(),
@@ -278,13 +288,9 @@ fn max_count_counts_the_dead_letters_another_consumer_holds() {
     );
 
     // `status` counts them too: every dead letter in q.dead.
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
-        .args(["status", &q, "-o", "prometheus"])
-        .output()
-        .expect("queuey runs");
+    let out = Queuey::new().args(["status", &q, "-o", "prometheus"]).run();
     assert!(out.status.success(), "{}", stderr(&out));
-    let m = metrics(&String::from_utf8_lossy(&out.stdout));
+    let m = metrics(&out.stdout);
     assert_eq!(
         m.get(&(
             "queuey_dead_letters".to_owned(),
@@ -295,8 +301,19 @@ fn max_count_counts_the_dead_letters_another_consumer_holds() {
     );
 
     // With filters: 2 read and matching, 3 not read, which may match.
-    let filtered =
-        |max: &str| check(&[&q, "--max-count", max, "--body-contains", "x", "-o", "json"]);
+    let filtered = |max: &str| {
+        run(&[
+            "dead",
+            "check",
+            &q,
+            "--max-count",
+            max,
+            "--body-contains",
+            "x",
+            "-o",
+            "json",
+        ])
+    };
     let out = filtered("4");
     assert_eq!(out.status.code(), Some(11), "{}", stderr(&out));
     assert!(
@@ -318,7 +335,7 @@ fn max_count_counts_the_dead_letters_another_consumer_holds() {
         .block_on(ch.close(200, "done".into()))
         .expect("channel closed");
     broker.wait_for_count(&dead, 5);
-    let out = check(&[&q, "--max-count", "4", "-o", "json"]);
+    let out = run(&["dead", "check", &q, "--max-count", "4", "-o", "json"]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert_eq!(verdict(&out)["value"], 5.0);
     assert_eq!(verdict(&out)["note"], serde_json::Value::Null);
@@ -347,7 +364,7 @@ fn a_quorum_dead_queue_without_a_delivery_limit_is_peeked_as_the_version_allows(
         );
     broker.publish_props(&dead, b"died two minutes ago", props);
     broker.wait_for_count(&dead, 1);
-    let out = check(&[&q, "--max-age", "1m", "-o", "json"]);
+    let out = run(&["dead", "check", &q, "--max-age", "1m", "-o", "json"]);
     let doc = json(&out);
     if broker.rabbitmq_version() >= (4, 0) {
         assert_eq!(out.status.code(), Some(11), "{}", stderr(&out));
@@ -375,7 +392,7 @@ fn a_quorum_dead_queue_is_peeked_for_its_age_only_with_the_flag() {
         );
     broker.publish_props(&dead, b"died two minutes ago", props);
     broker.wait_for_count(&dead, 1);
-    let out = check(&[&q, "--max-age", "1m", "-o", "json"]);
+    let out = run(&["dead", "check", &q, "--max-age", "1m", "-o", "json"]);
     assert_eq!(
         out.status.code(),
         Some(11),
@@ -390,8 +407,7 @@ fn a_quorum_dead_queue_is_peeked_for_its_age_only_with_the_flag() {
     // few minutes would risk each time.
     let why = stderr(&out);
     assert!(why.contains("--spend-delivery-budget"), "{why}");
-    let (mut cmd, _dir) = queuey();
-    let ls = cmd.args(["dead", "ls", &q]).output().expect("queuey runs");
+    let ls = Queuey::new().args(["dead", "ls", &q]).run();
     if broker.rabbitmq_version() >= (4, 3) {
         assert!(
             why.contains("a peek spends no delivery")
@@ -417,7 +433,9 @@ fn a_quorum_dead_queue_is_peeked_for_its_age_only_with_the_flag() {
             stderr(&ls)
         );
     }
-    let out = check(&[
+    let out = run(&[
+        "dead",
+        "check",
         &q,
         "--max-age",
         "1m",
@@ -435,7 +453,15 @@ fn a_quorum_dead_queue_is_peeked_for_its_age_only_with_the_flag() {
             >= 120
     );
     // A filter needs the scan, which a quorum q.dead gets only with the flag.
-    let out = check(&[&q, "--max-count", "0", "--body-contains", "two"]);
+    let out = run(&[
+        "dead",
+        "check",
+        &q,
+        "--max-count",
+        "0",
+        "--body-contains",
+        "two",
+    ]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert_eq!(broker.count(&dead), 1);
 }
@@ -447,13 +473,11 @@ fn prometheus_output_parses_with_labels_escaped() {
     app.make_dead_letters();
     let q = app.q;
     let vhost = broker.vhost.clone();
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args(["status", q, "--scan", "-o", "prometheus"])
-        .output()
-        .expect("queuey runs");
+        .run();
     assert!(out.status.success(), "{}", stderr(&out));
-    let m = metrics(&String::from_utf8_lossy(&out.stdout));
+    let m = metrics(&out.stdout);
     let at = |family: &str, extra: &[(&str, &str)]| {
         let mut l = vec![("vhost", vhost.as_str()), ("queue", q)];
         l.extend_from_slice(extra);
@@ -480,9 +504,17 @@ fn prometheus_output_parses_with_labels_escaped() {
     broker.declare(&format!("{odd}.dead"), lapin::types::FieldTable::default());
     broker.track_queue(&format!("{odd}.dead"));
     broker.publish(&format!("{odd}.dead"), &[b"a", b"b"], None);
-    let out = check(&[&odd, "--max-count", "1", "-o", "prometheus"]);
+    let out = run(&[
+        "dead",
+        "check",
+        &odd,
+        "--max-count",
+        "1",
+        "-o",
+        "prometheus",
+    ]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    let m = metrics(&String::from_utf8_lossy(&out.stdout));
+    let m = metrics(&out.stdout);
     let key = |family: &str, extra: &[(&str, &str)]| {
         let mut l = vec![("vhost", vhost.as_str()), ("queue", odd.as_str())];
         l.extend_from_slice(extra);
@@ -508,11 +540,9 @@ fn prometheus_output_parses_with_labels_escaped() {
         Some(&1.0)
     );
     // Only status and dead check speak it.
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args(["dead", "ls", q, "-o", "prometheus"])
-        .output()
-        .expect("queuey runs");
+        .run();
     assert_eq!(out.status.code(), Some(2));
 }
 
@@ -566,8 +596,8 @@ fn age_verdict(doc: &serde_json::Value) -> serde_json::Value {
 }
 
 /// The gauges of `dead check -o prometheus` for `q`: (family, threshold label or "") -> value.
-fn gauges(out: &std::process::Output, vhost: &str, q: &str) -> BTreeMap<(String, String), f64> {
-    metrics(&String::from_utf8_lossy(&out.stdout))
+fn gauges(out: &Run, vhost: &str, q: &str) -> BTreeMap<(String, String), f64> {
+    metrics(&out.stdout)
         .into_iter()
         .filter(|((_, l), _)| l.get("vhost").map(String::as_str) == Some(vhost))
         .filter(|((_, l), _)| l.get("queue").map(String::as_str) == Some(q))
@@ -599,7 +629,7 @@ fn the_age_gate_sees_an_old_dead_letter_behind_a_young_head() {
         "the young one is the head"
     );
 
-    let out = check(&[q, "--max-age", "1h", "-o", "json"]);
+    let out = run(&["dead", "check", q, "--max-age", "1h", "-o", "json"]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let doc = json(&out);
     let oldest = &doc["queues"][0]["oldest"];
@@ -610,23 +640,21 @@ fn the_age_gate_sees_an_old_dead_letter_behind_a_young_head() {
     let v = age_verdict(&doc);
     assert_eq!(v["crossed"], true, "{v}");
     assert_eq!(v["value"].as_f64(), Some(seconds as f64));
-    let table = check(&[q, "--max-age", "1h"]);
+    let table = run(&["dead", "check", q, "--max-age", "1h"]);
     assert_eq!(table.status.code(), Some(1), "{}", stderr(&table));
-    let text = String::from_utf8_lossy(&table.stdout);
+    let text = table.stdout.as_str();
     assert!(text.contains("CROSSED") && text.contains("2d"), "{text}");
     // Holds at a limit above the oldest.
-    let out = check(&[q, "--max-age", "3d"]);
+    let out = run(&["dead", "check", q, "--max-age", "3d"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 
     // status reads no dead letter without --scan: no age gauge (a scrape stays a listing);
     // with it, the gauge is the oldest too.
     let status = |args: &[&str]| {
-        let (mut cmd, _dir) = queuey();
-        let out = cmd
+        let out = Queuey::new()
             .args(["status", q, "-o", "prometheus"])
             .args(args)
-            .output()
-            .expect("queuey runs");
+            .run();
         assert!(out.status.success(), "{}", stderr(&out));
         gauges(&out, &broker.vhost, q)
     };
@@ -681,14 +709,14 @@ fn a_dead_letter_without_a_time_at_the_head_never_makes_the_age_gate_hold() {
     assert_eq!(before[0].as_bytes(), MALFORMED_BODY, "the head has no time");
 
     // What is behind it is older than the limit: crossed, whatever the head's age.
-    let out = check(&[q, "--max-age", "1h", "-o", "json"]);
+    let out = run(&["dead", "check", q, "--max-age", "1h", "-o", "json"]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let doc = json(&out);
     let oldest = &doc["queues"][0]["oldest"];
     assert_eq!(oldest["kind"], "at-least", "{doc:#}");
     assert!(oldest["seconds"].as_u64().expect("seconds") >= TWO_DAYS.as_secs());
     assert_eq!(age_verdict(&doc)["crossed"], true);
-    let out = check(&[q, "--max-age", "1h", "-o", "prometheus"]);
+    let out = run(&["dead", "check", q, "--max-age", "1h", "-o", "prometheus"]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let g = gauges(&out, &vhost, q);
     let at = |family: &str| g.get(&(family.to_owned(), "max-age".to_owned())).copied();
@@ -697,7 +725,7 @@ fn a_dead_letter_without_a_time_at_the_head_never_makes_the_age_gate_hold() {
 
     // Below the limit: the head may be older than it, or not. Not "holds" (0), not "crossed"
     // (1): unknown, exit 11, and why.
-    let out = check(&[q, "--max-age", "3d", "-o", "json"]);
+    let out = run(&["dead", "check", q, "--max-age", "3d", "-o", "json"]);
     assert_eq!(out.status.code(), Some(11), "{}", stderr(&out));
     let doc = json(&out);
     let v = age_verdict(&doc);
@@ -714,14 +742,14 @@ fn a_dead_letter_without_a_time_at_the_head_never_makes_the_age_gate_hold() {
     );
     assert_eq!(doc["crossed"], false);
     assert_eq!(doc["unknown"], true);
-    let table = check(&[q, "--max-age", "3d"]);
+    let table = run(&["dead", "check", q, "--max-age", "3d"]);
     assert_eq!(table.status.code(), Some(11));
-    let text = String::from_utf8_lossy(&table.stdout);
+    let text = table.stdout.as_str();
     assert!(
         text.contains("UNKNOWN") && !text.contains("every threshold holds"),
         "{text}"
     );
-    let out = check(&[q, "--max-age", "3d", "-o", "prometheus"]);
+    let out = run(&["dead", "check", q, "--max-age", "3d", "-o", "prometheus"]);
     assert_eq!(out.status.code(), Some(11), "{}", stderr(&out));
     let g = gauges(&out, &vhost, q);
     let at = |family: &str| g.get(&(family.to_owned(), "max-age".to_owned())).copied();
@@ -745,11 +773,11 @@ fn a_dead_letter_without_a_time_at_the_head_never_makes_the_age_gate_hold() {
     );
 
     // Judged on the dead letters with an age only, as a filter: holds.
-    let out = check(&[q, "--max-age", "3d", "--older-than", "0s"]);
+    let out = run(&["dead", "check", q, "--max-age", "3d", "--older-than", "0s"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 
     // The one without a time is named: its position, message id (none) and why.
-    let out = check(&[q, "--max-age", "3d", "-o", "json"]);
+    let out = run(&["dead", "check", q, "--max-age", "3d", "-o", "json"]);
     let untimed = json(&out)["queues"][0]["untimed"].clone();
     assert_eq!(
         (
@@ -765,7 +793,17 @@ fn a_dead_letter_without_a_time_at_the_head_never_makes_the_age_gate_hold() {
         .unwrap_or_default();
     assert!(why.starts_with("the body is not JSON, no x-death"), "{why}");
     // --untimed ignore: the others judged alone, and it holds (0), the untimed one still named.
-    let out = check(&[q, "--max-age", "3d", "--untimed", "ignore", "-o", "json"]);
+    let out = run(&[
+        "dead",
+        "check",
+        q,
+        "--max-age",
+        "3d",
+        "--untimed",
+        "ignore",
+        "-o",
+        "json",
+    ]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let v = age_verdict(&json(&out));
     assert_eq!(
@@ -787,10 +825,12 @@ fn a_dead_letter_without_a_time_at_the_head_never_makes_the_age_gate_hold() {
         "{v}"
     );
     // ... and still crosses on the others.
-    let out = check(&[q, "--max-age", "1h", "--untimed", "ignore"]);
+    let out = run(&["dead", "check", q, "--max-age", "1h", "--untimed", "ignore"]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     // --untimed fail: crossed while it is there (1), said in the gauges too.
-    let out = check(&[
+    let out = run(&[
+        "dead",
+        "check",
         q,
         "--max-age",
         "3d",
@@ -833,7 +873,7 @@ fn the_brokers_timestamp_header_ages_a_dead_letter_that_is_not_an_envelope() {
     )]);
     broker.publish(&dead, &[MALFORMED_BODY], Some(headers));
     broker.wait_for_count(&dead, 1);
-    let out = check(&[&q, "--max-age", "1h", "-o", "json"]);
+    let out = run(&["dead", "check", &q, "--max-age", "1h", "-o", "json"]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let doc = json(&out);
     let oldest = &doc["queues"][0]["oldest"];
@@ -849,7 +889,7 @@ fn the_brokers_timestamp_header_ages_a_dead_letter_that_is_not_an_envelope() {
         "{doc:#}"
     );
     assert_eq!(doc["queues"][0]["untimed"]["count"], 0, "{doc:#}");
-    let out = check(&[&q, "--max-age", "3d"]);
+    let out = run(&["dead", "check", &q, "--max-age", "3d"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }
 
@@ -870,22 +910,18 @@ fn prometheus_drift_is_1_for_a_missing_or_refused_queue_as_verify_exits_1() {
     );
     // (url, queue, extra flags) -> (status gauges, verify's exit code)
     let look = |url: &str, vhost: &str, q: &str, extra: &[&str]| {
-        let (mut cmd, _dir) = queuey();
-        let out = cmd
+        let out = Queuey::new()
             .env("QUEUEY_URL", url)
             .args(["status", q, "-o", "prometheus"])
             .args(extra)
-            .output()
-            .expect("queuey runs");
+            .run();
         assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
         let g = gauges(&out, vhost, q);
-        let (mut cmd, _dir) = queuey();
-        let verify = cmd
+        let verify = Queuey::new()
             .env("QUEUEY_URL", url)
             .args(["verify", q])
             .args(extra)
-            .output()
-            .expect("queuey runs");
+            .run();
         (g, verify.status.code())
     };
     let at = |g: &BTreeMap<(String, String), f64>, family: &str| {
@@ -953,12 +989,10 @@ fn prometheus_drift_is_1_for_a_missing_or_refused_queue_as_verify_exits_1() {
     admin.grant(&user, &vhost);
     let url = crate::common::url_for(&vhost, &user, &password);
     let q = "prom-refused";
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .env("QUEUEY_URL", &url)
         .args(["declare", q, "--allow-unlisted", "--max-priority", "0"])
-        .output()
-        .expect("queuey runs");
+        .run();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let (g, verify) = look(&url, &vhost, q, &["--max-priority", "0"]);
     assert_eq!(verify, Some(0));

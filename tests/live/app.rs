@@ -25,7 +25,7 @@ use crate::common::app::{
     ALWAYS, App, BACKOFF, DEAD_LETTERS, DEFER_HOLD_MS, DeadSet, Died, FATAL_WHY, Flaky, Handled,
     MALFORMED_BODY, MAX_ATTEMPTS, Mode, Outcome, RETRY_HOLD_MS, flaky_error, wrong_shape,
 };
-use crate::common::{Broker, eventually, json, long_str, queuey, run, stderr, stdout, table};
+use crate::common::{Broker, Queuey, eventually, json, long_str, run, stderr, stdout, table};
 use lapin::BasicProperties;
 use lapin::types::{AMQPValue, FieldTable};
 use queuey_core::{DeadLetterCause, Envelope};
@@ -53,19 +53,6 @@ fn decode_reason() -> String {
     "decode error: serialization error: missing field `n`".to_owned()
 }
 const MALFORMED_REASON: &str = "malformed envelope";
-
-fn ok(args: &[&str]) -> std::process::Output {
-    let out = run(args);
-    assert!(
-        out.status.success(),
-        "queuey {} exited {:?}\nstdout:\n{}\nstderr:\n{}",
-        args.join(" "),
-        out.status.code(),
-        stdout(&out),
-        stderr(&out)
-    );
-    out
-}
 
 /// The headers of a message, as [`show`] renders them.
 fn headers(props: &BasicProperties) -> BTreeMap<String, String> {
@@ -143,7 +130,7 @@ fn handled(job_id: &str, job_type: &'static str, attempt: u32, outcome: Outcome)
     }
 }
 
-// ---- the harness itself: real dead letters, exactly as the library writes them ----------
+// ---- the harness itself: real dead letters, exactly as the library writes them ------------------
 
 #[test]
 fn the_application_writes_real_dead_letters_with_the_library_headers() {
@@ -304,7 +291,7 @@ fn the_application_worker_reports_every_cause() {
     );
 }
 
-// ---- 1. the topology: the library and queuey agree --------------------------------------
+// ---- the topology: the library and queuey agree -------------------------------------------------
 
 #[test]
 fn verify_is_in_sync_with_what_the_library_declares() {
@@ -315,14 +302,14 @@ fn verify_is_in_sync_with_what_the_library_declares() {
     assert_eq!(app.count(&app.dead), Some(0));
 
     // No flags: queuey's defaults are the library's defaults.
-    ok(&["verify", app.q]);
+    run(&["verify", app.q]).expect_code(0);
 }
 
 #[test]
 fn the_library_accepts_what_declare_created() {
     let broker = Broker::connect();
     let app = App::<1>::new(&broker, "cli-first");
-    ok(&["declare", app.q]);
+    run(&["declare", app.q]).expect_code(0);
     assert_eq!(app.count(app.q), Some(0), "declare created q");
     assert_eq!(app.count(&app.dead), Some(0), "declare created q.dead");
 
@@ -333,10 +320,10 @@ fn the_library_accepts_what_declare_created() {
     }
     app.enqueue(&Flaky::<1> { fail_until: 0 });
     broker.wait_for_count(app.q, 1);
-    ok(&["verify", app.q]);
+    run(&["verify", app.q]).expect_code(0);
 }
 
-// ---- 2. verify and holds ls on the live application ---------------------------------------
+// ---- verify and holds ls on the live application ------------------------------------------------
 
 #[test]
 fn verify_and_holds_ls_see_the_live_application() {
@@ -353,7 +340,7 @@ fn verify_and_holds_ls_see_the_live_application() {
         &format!("holds ls to report one message in {hold}, none elsewhere, and every count"),
         Duration::from_secs(30),
         || {
-            let doc = json(&ok(&["holds", "ls", app.q, "-o", "json"]));
+            let doc = run(&["holds", "ls", app.q, "-o", "json"]).report();
             let waiting = doc["hold_queues"]
                 .as_array()
                 .expect("hold_queues")
@@ -361,9 +348,6 @@ fn verify_and_holds_ls_see_the_live_application() {
                 .any(|h| h["name"] == hold.as_str() && h["messages"] == 1)
                 && doc["totals"]["messages"] == 1
                 && doc["totals"]["consumers"].is_u64();
-            if !waiting {
-                std::thread::sleep(Duration::from_millis(500));
-            }
             waiting.then_some(doc)
         },
     );
@@ -387,10 +371,10 @@ fn verify_and_holds_ls_see_the_live_application() {
     assert_eq!(doc["totals"]["messages"], 1);
 
     // And the whole live topology, hold queues included, is what queuey computes.
-    ok(&["verify", app.q]);
+    run(&["verify", app.q]).expect_code(0);
 }
 
-// ---- 3. and 4. dead ls: the cause of every real dead letter --------------------------------
+// ---- dead ls: the cause of every real dead letter -----------------------------------------------
 
 /// The fields of a `dead ls` record that speak of the library.
 fn project(record: &Json) -> Json {
@@ -470,7 +454,7 @@ fn dead_ls_names_the_cause_of_every_real_dead_letter() {
     let ids = app.make_dead_letters();
     let before = broker.bodies(&app.dead);
 
-    let doc = json(&ok(&["dead", "ls", app.q, "-o", "json", "--limit", "0"]));
+    let doc = run(&["dead", "ls", app.q, "-o", "json", "--limit", "0"]).report();
     let messages = doc["messages"].as_array().expect("messages");
     assert_eq!(messages.len(), DEAD_LETTERS as usize, "{doc}");
     let mut seen = BTreeMap::new();
@@ -491,15 +475,7 @@ fn dead_ls_groups_real_dead_letters_by_cause() {
     let app = App::<5>::new(&broker, "group");
     app.make_dead_letters();
 
-    let doc = json(&ok(&[
-        "dead",
-        "ls",
-        app.q,
-        "--group-by",
-        "cause",
-        "-o",
-        "json",
-    ]));
+    let doc = run(&["dead", "ls", app.q, "--group-by", "cause", "-o", "json"]).report();
     let mut causes = BTreeMap::new();
     for g in doc["groups"].as_array().expect("groups") {
         let cause = g["key"]["cause"]
@@ -517,7 +493,7 @@ fn dead_ls_groups_real_dead_letters_by_cause() {
     );
     // The library writes no death time: the ages of its dead letters are since their job was
     // enqueued, marked `*` and said under the table (the malformed body has no age at all).
-    let out = ok(&["dead", "ls", app.q, "--group-by", "cause"]);
+    let out = run(&["dead", "ls", app.q, "--group-by", "cause"]).expect_code(0);
     let table = stdout(&out);
     let exhausted = table
         .lines()
@@ -531,7 +507,7 @@ fn dead_ls_groups_real_dead_letters_by_cause() {
     );
 }
 
-// ---- 5. and 6. replay, and the real worker after it ---------------------------------------
+// ---- replay, and the real worker after it -------------------------------------------------------
 
 /// `dead replay` every cause, then the fixed application: each job is handled again from
 /// attempt 1 of 3, retried once through the hold queue and done at attempt 2; the body that is
@@ -546,7 +522,7 @@ fn replayed_jobs_start_again_at_attempt_one_on_the_real_worker() {
     let app = App::<6>::new(&broker, "replay");
     let ids = app.make_dead_letters();
 
-    let report = json(&ok(&["dead", "replay", app.q, "-o", "json"]));
+    let report = run(&["dead", "replay", app.q, "-o", "json"]).report();
     assert_eq!(report["moved"], DEAD_LETTERS, "{report}");
     assert_eq!(report["failed"], 0, "{report}");
     broker.wait_for_count(&app.dead, 0);
@@ -620,7 +596,7 @@ fn replay_keep_attempts_gives_the_worker_the_attempt_it_died_on() {
     });
     worker.stop();
 
-    ok(&["dead", "replay", app.q, "--keep-attempts"]);
+    run(&["dead", "replay", app.q, "--keep-attempts"]).expect_code(0);
     broker.wait_for_count(&app.dead, 0);
 
     let worker = app.start(Mode::FailOnceThenSucceed);
@@ -668,7 +644,7 @@ fn a_replayed_copy_is_the_same_envelope_at_attempt_one() {
     assert_eq!(dead.len(), 4);
     assert_eq!(malformed.len(), 1);
 
-    ok(&["dead", "replay", app.q]);
+    run(&["dead", "replay", app.q]).expect_code(0);
     broker.wait_for_count(app.q, DEAD_LETTERS);
 
     let mut copies = 0;
@@ -700,7 +676,7 @@ fn a_replayed_copy_is_the_same_envelope_at_attempt_one() {
     assert_eq!(bodies, vec![MALFORMED_BODY.to_vec()]);
 }
 
-// ---- 5. a vhost whose default queue type is quorum ---------------------------------------
+// ---- a vhost whose default queue type is quorum -------------------------------------------------
 
 /// A vhost whose default queue type is quorum (RabbitMQ's `default_queue_type`, the same rule on
 /// 3.10.8 and 4.3.6): every queue declared without `x-queue-type` is a quorum queue there, as
@@ -723,12 +699,8 @@ fn in_a_quorum_default_vhost_only_the_refused_priorities_are_not_in_sync() {
     let url = crate::common::url_for(&vhost, &name, &password);
     let broker = Broker::connect_to(&url);
     let app = App::<10>::new(&broker, "qdefault");
-    let run_in = |args: &[&str]| -> std::process::Output {
-        let (mut cmd, _dir) = queuey();
-        cmd.env("QUEUEY_URL", &url)
-            .args(args)
-            .output()
-            .expect("queuey runs")
+    let run_in = |args: &[&str]| -> crate::common::Run {
+        Queuey::new().env("QUEUEY_URL", &url).args(args).run()
     };
 
     // The library's own declaration is refused by the broker, and declares nothing.

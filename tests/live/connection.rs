@@ -2,13 +2,12 @@
 
 use std::time::{Duration, Instant};
 
-use crate::common::{Broker, code, json, queuey, run, stderr, stdout, unique, url_for};
+use crate::common::{Broker, Queuey, code, json, run, stderr, stdout, unique, url_for};
 
 #[test]
 fn ping_reports_amqp_and_the_management_api() {
     let _broker = Broker::connect();
-    let (mut cmd, _dir) = queuey();
-    let out = cmd.args(["ping", "-o", "json"]).output().unwrap();
+    let out = Queuey::new().args(["ping", "-o", "json"]).run();
     assert!(out.status.success(), "{}", stderr(&out));
     let doc = json(&out);
     assert_eq!(doc["amqp"]["vhost"], "/");
@@ -27,11 +26,9 @@ fn ping_reports_amqp_and_the_management_api() {
 #[test]
 fn wrong_password_is_access_refused_and_never_printed() {
     let _broker = Broker::connect();
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args(["ping", "--url", &url_for("/", "guest", "not-the-Passw0rd")])
-        .output()
-        .unwrap();
+        .run();
     assert_eq!(out.status.code(), Some(5), "{}", stderr(&out));
     let err = stderr(&out);
     assert!(err.contains("refused the login of user \"guest\""), "{err}");
@@ -62,11 +59,9 @@ fn url_with_userinfo(userinfo: &str) -> String {
 fn a_url_without_password_or_with_an_empty_user_says_so() {
     let _broker = Broker::connect();
     let nobody = unique("no-pw-user");
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args(["ping", "--url", &url_with_userinfo(&format!("{nobody}@"))])
-        .output()
-        .unwrap();
+        .run();
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(5), "{err}");
     assert!(
@@ -79,11 +74,9 @@ fn a_url_without_password_or_with_an_empty_user_says_so() {
         "{err}"
     );
 
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args(["ping", "--url", &url_with_userinfo(":Empty-user-pw7@")])
-        .output()
-        .unwrap();
+        .run();
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(
@@ -97,11 +90,9 @@ fn a_url_without_password_or_with_an_empty_user_says_so() {
 fn unknown_vhost_is_named() {
     let _broker = Broker::connect();
     let vhost = unique("no-such-vhost");
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args(["ping", "--url", &url_for(&vhost, "guest", "guest")])
-        .output()
-        .unwrap();
+        .run();
     assert_eq!(out.status.code(), Some(5));
     let err = stderr(&out);
     assert!(
@@ -121,11 +112,9 @@ fn user_without_permission_on_a_vhost_is_told_how_to_grant_it() {
     let user = unique("user");
     broker.create_vhost(&vhost);
     broker.create_user(&user, "Sekr1t-pass", "management");
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args(["ping", "--url", &url_for(&vhost, &user, "Sekr1t-pass")])
-        .output()
-        .unwrap();
+        .run();
     assert_eq!(out.status.code(), Some(5), "{}", stderr(&out));
     let err = stderr(&out);
     assert!(err.contains("may not use the vhost"), "{err}");
@@ -143,8 +132,7 @@ fn user_without_permission_on_a_vhost_is_told_how_to_grant_it() {
     let command = &command[..command.find('`').expect("closing backtick")];
     let pasted = crate::common::paste(command);
     assert!(pasted.status.success(), "{command}: {}", stderr(&pasted));
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args([
             "ping",
             "-o",
@@ -152,8 +140,7 @@ fn user_without_permission_on_a_vhost_is_told_how_to_grant_it() {
             "--url",
             &url_for(&vhost, &user, "Sekr1t-pass"),
         ])
-        .output()
-        .unwrap();
+        .run();
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(json(&out)["amqp"]["vhost"], vhost.as_str());
     assert!(!stdout(&out).contains("Sekr1t-pass"));
@@ -161,12 +148,10 @@ fn user_without_permission_on_a_vhost_is_told_how_to_grant_it() {
 
 #[test]
 fn broker_unreachable_is_exit_4() {
-    let (mut cmd, _dir) = queuey();
     // Port 1 on localhost: nothing listens there.
-    let out = cmd
+    let out = Queuey::new()
         .args(["ping", "--url", "amqp://guest:Pa55word@127.0.0.1:1/%2f"])
-        .output()
-        .unwrap();
+        .run();
     assert_eq!(out.status.code(), Some(4));
     let err = stderr(&out);
     assert!(
@@ -179,11 +164,9 @@ fn broker_unreachable_is_exit_4() {
 #[test]
 fn management_api_unreachable_names_the_plugin() {
     let _broker = Broker::connect();
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args(["ping", "--api-url", "http://127.0.0.1:1"])
-        .output()
-        .unwrap();
+        .run();
     assert_eq!(out.status.code(), Some(6));
     let err = stderr(&out);
     assert!(
@@ -199,12 +182,11 @@ fn management_api_unreachable_names_the_plugin() {
 #[test]
 fn management_api_wrong_password_is_exit_6_without_the_password() {
     let _broker = Broker::connect();
-    let (mut cmd, _dir) = queuey();
     let api = format!(
         "http://guest:Wr0ng-api-pw@{}",
         crate::common::test_api_url().trim_start_matches("http://")
     );
-    let out = cmd.args(["ping", "--api-url", &api]).output().unwrap();
+    let out = Queuey::new().args(["ping", "--api-url", &api]).run();
     assert_eq!(out.status.code(), Some(6));
     let err = stderr(&out);
     assert!(err.contains("401"), "{err}");
@@ -222,9 +204,8 @@ fn shown(url: &str) -> String {
 #[test]
 fn tls_to_a_plain_listener_is_classified_as_a_tls_handshake_failure() {
     let _broker = Broker::connect();
-    let (mut cmd, _dir) = queuey();
     let url = crate::common::test_url().replacen("amqp://", "amqps://", 1);
-    let out = cmd.args(["ping", "--url", &url]).output().unwrap();
+    let out = Queuey::new().args(["ping", "--url", &url]).run();
     assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
     let err = stderr(&out);
     let lines: Vec<&str> = err.trim_end().lines().collect();
@@ -245,10 +226,9 @@ fn tls_to_a_plain_listener_is_classified_as_a_tls_handshake_failure() {
 
 #[test]
 fn an_unknown_host_is_a_dns_failure() {
-    let (mut cmd, _dir) = queuey();
     // .invalid never resolves (RFC 6761).
     let url = "amqp://guest:Dn5-secret@no-such-host.invalid:5672/%2f";
-    let out = cmd.args(["ping", "--url", url]).output().unwrap();
+    let out = Queuey::new().args(["ping", "--url", url]).run();
     assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
     let err = stderr(&out);
     let lines: Vec<&str> = err.trim_end().lines().collect();
@@ -270,18 +250,18 @@ fn an_unknown_host_is_a_dns_failure() {
 fn a_silent_server_is_a_connect_timeout() {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
+    // The connection is held, silent, until queuey has given up.
+    let (given_up, wait_for_it) = std::sync::mpsc::channel::<()>();
     let holder = std::thread::spawn(move || {
         let conn = listener.accept();
-        std::thread::sleep(Duration::from_secs(6));
+        let _ = wait_for_it.recv();
         drop(conn);
     });
     let url = format!("amqp://guest:guest@127.0.0.1:{port}/%2f");
-    let (mut cmd, _dir) = queuey();
     let start = Instant::now();
-    let out = cmd
+    let out = Queuey::new()
         .args(["ping", "--url", &url, "--connect-timeout", "1s"])
-        .output()
-        .unwrap();
+        .run();
     let took = start.elapsed();
     assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
     let err = stderr(&out);
@@ -297,6 +277,7 @@ fn a_silent_server_is_a_connect_timeout() {
         took >= Duration::from_millis(900) && took < Duration::from_secs(5),
         "gave up after {took:?}"
     );
+    drop(given_up);
     holder.join().unwrap();
 }
 
@@ -317,11 +298,9 @@ fn a_port_speaking_http_is_not_amqp() {
         hello
     });
     let url = format!("amqp://guest:guest@127.0.0.1:{port}/%2f");
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args(["ping", "--url", &url, "--connect-timeout", "5s"])
-        .output()
-        .unwrap();
+        .run();
     assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
     let err = stderr(&out);
     let lines: Vec<&str> = err.trim_end().lines().collect();
@@ -351,11 +330,9 @@ fn the_management_port_in_the_amqp_url_is_named() {
         .unwrap_or_default()
         .trim_end_matches('/');
     let url = format!("amqp://guest:guest@127.0.0.1:{port}/%2f");
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args(["ping", "--url", &url, "--connect-timeout", "30s"])
-        .output()
-        .unwrap();
+        .run();
     assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
     let err = stderr(&out);
     assert!(
@@ -417,8 +394,7 @@ fn an_api_of_another_broker_is_refused_by_name() {
     let broker = Broker::connect();
     let cluster = broker.cluster_name();
     let (major, minor) = broker.rabbitmq_version();
-    let (mut cmd, _dir) = queuey();
-    let out = cmd.args(["ping", "-o", "json"]).output().unwrap();
+    let out = Queuey::new().args(["ping", "-o", "json"]).run();
     assert!(out.status.success(), "{}", stderr(&out));
     let doc = json(&out);
     assert_eq!(doc["one_broker"], "same", "{doc}");
@@ -447,12 +423,7 @@ fn an_api_of_another_broker_is_refused_by_name() {
         vec!["dead", "purge", &q, "--yes"],
     ];
     for args in commands {
-        let (mut cmd, _dir) = queuey();
-        let out = cmd
-            .args(&args)
-            .args(["--api-url", &other])
-            .output()
-            .unwrap();
+        let out = Queuey::new().args(&args).args(["--api-url", &other]).run();
         let err = stderr(&out);
         assert_eq!(out.status.code(), Some(6), "{args:?}: {err}");
         assert!(
@@ -476,12 +447,7 @@ fn an_api_of_another_broker_is_refused_by_name() {
 fn ping_says_where_the_api_address_comes_from() {
     let broker = Broker::connect();
     let cluster = broker.cluster_name();
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
-        .env_remove("QUEUEY_API_URL")
-        .arg("ping")
-        .output()
-        .unwrap();
+    let out = Queuey::new().env_remove("QUEUEY_API_URL").arg("ping").run();
     let all = format!("{}{}", stdout(&out), stderr(&out));
     assert!(
         all.contains(
@@ -508,8 +474,7 @@ fn ping_says_where_the_api_address_comes_from() {
         assert!(stdout(&out).contains("TWO BROKERS"), "{all}");
         assert!(all.contains("answers for another broker"), "{all}");
     }
-    let (mut cmd, _dir) = queuey();
-    let out = cmd.arg("ping").output().unwrap();
+    let out = Queuey::new().arg("ping").run();
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
         stdout(&out)
@@ -537,8 +502,7 @@ fn an_api_url_with_a_wrong_prefix_is_an_api_problem() {
         vec!["dead", "ls", &q],
         vec!["holds", "ls", &q],
     ] {
-        let (mut cmd, _dir) = queuey();
-        let out = cmd.args(&args).args(["--api-url", &api]).output().unwrap();
+        let out = Queuey::new().args(&args).args(["--api-url", &api]).run();
         let err = stderr(&out);
         if args[0] == "status" {
             // status falls back to AMQP, and says why.
@@ -581,11 +545,9 @@ fn a_list_skips_the_addresses_that_do_not_answer_and_names_the_one_used() {
     let good = crate::common::test_url();
     let list = format!("{refused},{unresolved}, {good}");
 
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args(["ping", "-o", "json", "--url", &list])
-        .output()
-        .unwrap();
+        .run();
     assert!(out.status.success(), "{}", stderr(&out));
     let doc = json(&out);
     let outcomes: Vec<(&str, &str)> = doc["addresses"]
@@ -616,14 +578,14 @@ fn a_list_skips_the_addresses_that_do_not_answer_and_names_the_one_used() {
     );
 
     for how in ["one value", "repeated", "QUEUEY_URL"] {
-        let (mut cmd, _dir) = queuey();
+        let mut cmd = Queuey::new();
         cmd.args(["dead", "ls", &q]);
         match how {
             "one value" => cmd.args(["--url", &list]),
             "repeated" => cmd.args(["--url", &refused, "--url", &unresolved, "--url", &good]),
             _ => cmd.env("QUEUEY_URL", &list),
         };
-        let out = cmd.output().unwrap();
+        let out = cmd.run();
         let err = stderr(&out);
         assert!(out.status.success(), "{how}: {err}");
         assert!(
@@ -648,12 +610,10 @@ fn a_list_skips_the_addresses_that_do_not_answer_and_names_the_one_used() {
         &["dead", "replay", &q, "--dry-run"][..],
         &["dead", "purge", &q, "--dry-run"][..],
     ] {
-        let (mut cmd, _dir) = queuey();
-        let out = cmd
+        let out = Queuey::new()
             .args(command)
             .args(["-o", "json", "--url", &list])
-            .output()
-            .unwrap();
+            .run();
         assert!(out.status.success(), "{command:?}: {}", stderr(&out));
         assert_eq!(
             json(&out)["connected_to"],
@@ -669,16 +629,14 @@ fn a_list_skips_the_addresses_that_do_not_answer_and_names_the_one_used() {
 fn every_address_failing_is_exit_4_and_a_refusal_stops_the_list() {
     let _broker = Broker::connect();
     let [refused, unresolved] = dead_addresses();
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args([
             "status",
             "orders",
             "--url",
             &format!("{refused},{unresolved}"),
         ])
-        .output()
-        .unwrap();
+        .run();
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(4), "{err}");
     assert!(
@@ -691,12 +649,10 @@ fn every_address_failing_is_exit_4_and_a_refusal_stops_the_list() {
     );
 
     let wrong = url_for("/", "guest", "Wr0ng-list-pw");
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args(["dead", "ls", "orders", "--url", &refused, "--url", &wrong])
         .args(["--url", &crate::common::test_url()])
-        .output()
-        .unwrap();
+        .run();
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(5), "{err}");
     assert!(err.contains("refused the login of user \"guest\""), "{err}");
@@ -717,12 +673,10 @@ fn the_api_addresses_are_tried_in_order_and_another_cluster_is_refused() {
     let q = broker.queue_name("api-list");
     broker.declare(&format!("{q}.dead"), lapin::types::FieldTable::default());
     let api = crate::common::test_api_url();
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args(["holds", "ls", &q, "--api-url"])
         .arg(format!("http://127.0.0.1:15699,{api}"))
-        .output()
-        .unwrap();
+        .run();
     let err = stderr(&out);
     assert!(out.status.success(), "{err}");
     assert!(
@@ -739,12 +693,10 @@ fn the_api_addresses_are_tried_in_order_and_another_cluster_is_refused() {
     );
 
     let other = api_of_another_broker();
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args(["dead", "ls", &q, "--api-url"])
         .arg(format!("http://127.0.0.1:15699,{other},{api}"))
-        .output()
-        .unwrap();
+        .run();
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(6), "{err}");
     assert!(
@@ -809,12 +761,10 @@ fn an_api_request_whose_connection_closes_unanswered_is_sent_again() {
     let broker = Broker::connect();
     let q = broker.queue_name("api-retry");
     broker.declare(&format!("{q}.dead"), lapin::types::FieldTable::default());
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args(["status", &q, "-o", "json", "--api-url"])
         .arg(api_that_drops_the_first(2))
-        .output()
-        .unwrap();
+        .run();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(
         !stderr(&out).contains("not available"),
@@ -822,12 +772,10 @@ fn an_api_request_whose_connection_closes_unanswered_is_sent_again() {
         stderr(&out)
     );
     // `holds ls` needs the API (status would fall back to AMQP).
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args(["holds", "ls", &q, "--api-url"])
         .arg(api_that_drops_the_first(3))
-        .output()
-        .unwrap();
+        .run();
     assert_eq!(out.status.code(), Some(6), "{}", stderr(&out));
     assert!(
         stderr(&out).contains("connection closed before message completed"),

@@ -5,7 +5,7 @@ use std::fs;
 use std::time::Duration;
 
 use crate::common::{
-    Broker, code, dead_letters, json, long_str, queuey, run, stderr, stdout, table,
+    Broker, Queuey, code, dead_letters, json, long_str, run, stderr, stdout, table,
 };
 use base64::Engine as _;
 use lapin::BasicProperties;
@@ -32,11 +32,6 @@ fn ids(doc: &Json) -> Vec<String> {
         .iter()
         .map(|m| m["message_id"].as_str().unwrap_or("").to_owned())
         .collect()
-}
-
-fn dead_ls(args: &[&str]) -> std::process::Output {
-    let (mut cmd, _dir) = queuey();
-    cmd.args(["dead", "ls"]).args(args).output().unwrap()
 }
 
 #[test]
@@ -116,7 +111,7 @@ fn ls_reads_real_dead_letters_of_every_kind_and_changes_nothing() {
         ["m-rej-1", "m-rej-2", "m-exp", "m-len-1", "m-dl", "m-hold"]
     );
 
-    let out = dead_ls(&[&q, "--limit", "0", "-o", "json"]);
+    let out = run(&["dead", "ls", &q, "--limit", "0", "-o", "json"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let doc = json(&out);
     assert_eq!(ids(&doc), before);
@@ -158,7 +153,7 @@ fn ls_reads_real_dead_letters_of_every_kind_and_changes_nothing() {
     assert_eq!(broker.ids(&dead), before);
 
     // The table form names the same things.
-    let out = dead_ls(&[&q]);
+    let out = run(&["dead", "ls", &q]);
     assert!(out.status.success());
     let text = stdout(&out);
     for needle in [
@@ -217,7 +212,9 @@ fn group_by_and_filters_cover_the_whole_queue() {
                 .with_timestamp(ts),
         );
     }
-    let out = dead_ls(&[
+    let out = run(&[
+        "dead",
+        "ls",
         &q,
         "--group-by",
         "reason",
@@ -241,7 +238,7 @@ fn group_by_and_filters_cover_the_whole_queue() {
     let count = |args: &[&str]| {
         let mut all = vec![q.as_str(), "--limit", "0", "-o", "json"];
         all.extend_from_slice(args);
-        let out = dead_ls(&all);
+        let out = Queuey::new().args(["dead", "ls"]).args(&all).run();
         assert!(out.status.success(), "{args:?}: {}", stderr(&out));
         json(&out)["matched"].as_u64().unwrap()
     };
@@ -255,13 +252,13 @@ fn group_by_and_filters_cover_the_whole_queue() {
     assert_eq!(count(&["--message-id", "g-7", "--message-id", "g-8"]), 2);
 
     // --limit stops early and says so.
-    let out = dead_ls(&[&q, "--limit", "5", "-o", "json"]);
+    let out = run(&["dead", "ls", &q, "--limit", "5", "-o", "json"]);
     let doc = json(&out);
     assert_eq!(doc["messages"].as_array().unwrap().len(), 5);
     assert_eq!(doc["complete"], false);
     assert_eq!(broker.message_count(&dead), Some(30));
 
-    let out = dead_ls(&[&q, "--group-by", "colour"]);
+    let out = run(&["dead", "ls", &q, "--group-by", "colour"]);
     assert_eq!(out.status.code(), Some(2));
 }
 
@@ -286,8 +283,7 @@ fn show_prints_one_message_whole_and_escaped() {
     );
     broker.publish_props(&dead, &[0u8, 159, 146, 150, 255, b'a'], with_id("s-2"));
 
-    let (mut cmd, _dir) = queuey();
-    let out = cmd.args(["dead", "show", &q, "1"]).output().unwrap();
+    let out = Queuey::new().args(["dead", "show", &q, "1"]).run();
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(
@@ -311,11 +307,9 @@ fn show_prints_one_message_whole_and_escaped() {
         "{text}"
     );
 
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args(["dead", "show", &q, "--message-id", "s-2"])
-        .output()
-        .unwrap();
+        .run();
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(
@@ -323,8 +317,7 @@ fn show_prints_one_message_whole_and_escaped() {
         "{text}"
     );
 
-    let (mut cmd, _dir) = queuey();
-    let out = cmd.args(["dead", "show", &q, "9"]).output().unwrap();
+    let out = Queuey::new().args(["dead", "show", &q, "9"]).run();
     assert_eq!(out.status.code(), Some(10), "no such message: not found");
     assert!(stderr(&out).contains("no message at position 9"));
     assert_eq!(broker.ids(&dead), ["s-1", "s-2"]);
@@ -359,8 +352,7 @@ fn json_output_escapes_what_could_fool_a_terminal_and_show_keeps_the_bodys_token
         vec!["dead", "export", &q],
         vec!["dead", "ls", &q, "--group-by", "reason", "-o", "json"],
     ] {
-        let (mut cmd, _dir) = queuey();
-        let out = cmd.args(&args).output().unwrap();
+        let out = Queuey::new().args(&args).run();
         assert!(out.status.success(), "{args:?}: {}", stderr(&out));
         let text = stdout(&out);
         assert!(
@@ -388,8 +380,7 @@ fn json_output_escapes_what_could_fool_a_terminal_and_show_keeps_the_bodys_token
         };
         assert_eq!(found, Some(want), "{args:?}: {text}");
     }
-    let (mut cmd, _dir) = queuey();
-    let out = cmd.args(["dead", "show", &q, "1"]).output().unwrap();
+    let out = Queuey::new().args(["dead", "show", &q, "1"]).run();
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(
@@ -458,7 +449,7 @@ fn export_is_lossless_and_never_overwrites() {
 
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("dead.jsonl");
-    let out = crate::common::queuey_in(dir.path())
+    let out = Queuey::in_dir(dir.path())
         .args([
             "dead",
             "export",
@@ -466,8 +457,7 @@ fn export_is_lossless_and_never_overwrites() {
             "--output-file",
             file.to_str().unwrap(),
         ])
-        .output()
-        .unwrap();
+        .run();
     assert!(out.status.success(), "{}", stderr(&out));
     // Dead letters carry customers' data: the file is its owner's alone, whatever the umask.
     let mode =
@@ -506,7 +496,7 @@ fn export_is_lossless_and_never_overwrites() {
 
     // Non-destructive, and never overwrites an archive.
     assert_eq!(broker.message_count(&dead), Some(2));
-    let out = crate::common::queuey_in(dir.path())
+    let out = Queuey::in_dir(dir.path())
         .args([
             "dead",
             "export",
@@ -514,17 +504,14 @@ fn export_is_lossless_and_never_overwrites() {
             "--output-file",
             file.to_str().unwrap(),
         ])
-        .output()
-        .unwrap();
+        .run();
     assert_eq!(out.status.code(), Some(8));
     assert!(stderr(&out).contains("never overwrites"));
 
     // To stdout with a filter.
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args(["dead", "export", &q, "--message-id", "e-2"])
-        .output()
-        .unwrap();
+        .run();
     assert!(out.status.success());
     let filtered: Vec<Json> = stdout(&out)
         .lines()
@@ -766,7 +753,7 @@ fn malformed_dead_letters_are_shown_for_what_they_are() {
         broker.publish_props(&dead, body, with_id(name).with_headers(headers.clone()));
     }
     let before = broker.ids(&dead);
-    let out = dead_ls(&[&q, "--limit", "0", "-o", "json"]);
+    let out = run(&["dead", "ls", &q, "--limit", "0", "-o", "json"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let doc = json(&out);
     assert_eq!(ids(&doc), before);
@@ -795,14 +782,12 @@ fn malformed_dead_letters_are_shown_for_what_they_are() {
     assert_eq!(by_id("empty-body")["body_preview"], "(empty)");
 
     // The table and `show` of every one of them work.
-    let out = dead_ls(&[&q, "--limit", "0"]);
+    let out = run(&["dead", "ls", &q, "--limit", "0"]);
     assert!(out.status.success(), "{}", stderr(&out));
     for i in 1..=corpus.len() {
-        let (mut cmd, _dir) = queuey();
-        let out = cmd
+        let out = Queuey::new()
             .args(["dead", "show", &q, &i.to_string()])
-            .output()
-            .unwrap();
+            .run();
         assert!(out.status.success(), "show {i}: {}", stderr(&out));
         assert!(!stdout(&out).contains('\u{1b}'));
     }
@@ -836,7 +821,7 @@ fn a_publishers_delivery_count_on_a_first_delivery_is_not_the_brokers() {
     if version < (4, 3) {
         args.push("--spend-delivery-budget");
     }
-    let out = dead_ls(&args);
+    let out = Queuey::new().args(["dead", "ls"]).args(&args).run();
     assert!(out.status.success(), "{version:?}: {}", stderr(&out));
     assert!(
         !stderr(&out).contains("republished"),
@@ -888,7 +873,7 @@ fn quorum_dead_letter_queue_peeks_never_lose_messages() {
     for id in &sent {
         broker.publish_props(&dead, id.as_bytes(), with_id(id));
     }
-    let out = dead_ls(&[&q]);
+    let out = run(&["dead", "ls", &q]);
     let err = stderr(&out);
     let mut republished = 0;
     if version < (4, 3) {
@@ -911,7 +896,7 @@ fn quorum_dead_letter_queue_peeks_never_lose_messages() {
         if version < (4, 3) || round % 2 == 1 {
             args.push("--spend-delivery-budget");
         }
-        let out = dead_ls(&args);
+        let out = Queuey::new().args(["dead", "ls"]).args(&args).run();
         assert!(out.status.success(), "round {round}: {}", stderr(&out));
         if stderr(&out).contains("republished") {
             republished += 1;
@@ -961,7 +946,7 @@ fn looks_keep_a_quorum_queues_order() {
     broker.publish_ids(&dead, &sent);
     broker.wait_for_count(&dead, 3000);
     for look in 0..2 {
-        let out = dead_ls(&[&q, "--limit", "0", "-o", "json"]);
+        let out = run(&["dead", "ls", &q, "--limit", "0", "-o", "json"]);
         assert!(out.status.success(), "look {look}: {}", stderr(&out));
         assert_eq!(json(&out)["scanned"], 3000, "look {look}");
     }
@@ -1000,7 +985,7 @@ fn a_look_that_replaced_messages_keeps_the_rest_of_a_quorum_queue_in_order() {
     if version < (4, 3) {
         args.push("--spend-delivery-budget");
     }
-    let out = dead_ls(&args);
+    let out = Queuey::new().args(["dead", "ls"]).args(&args).run();
     assert!(out.status.success(), "{version:?}: {}", stderr(&out));
     assert_eq!(json(&out)["scanned"], 3010, "{version:?}");
     assert!(
@@ -1055,7 +1040,7 @@ fn a_negative_delivery_limit_is_none_on_4_and_the_lowest_before() {
         // More looks, by a consumer closing its channel each time, than the default limit of
         // 20 would survive: each close counts a delivery; none ends a message.
         for round in 0..3 {
-            let out = dead_ls(&[&q, "--limit", "0", "-o", "json"]);
+            let out = run(&["dead", "ls", &q, "--limit", "0", "-o", "json"]);
             assert!(out.status.success(), "round {round}: {}", stderr(&out));
             assert!(
                 !stderr(&out).contains("republished"),
@@ -1071,18 +1056,27 @@ fn a_negative_delivery_limit_is_none_on_4_and_the_lowest_before() {
         for _ in 0..21 {
             broker.spend_one_delivery(&dead);
         }
-        let out = dead_ls(&[&q, "--limit", "0", "-o", "json"]);
+        let out = run(&["dead", "ls", &q, "--limit", "0", "-o", "json"]);
         assert!(out.status.success(), "{}", stderr(&out));
         assert_eq!(ids(&json(&out)), sent, "21 counted returns end nothing");
     } else {
-        let out = dead_ls(&[&q]);
+        let out = run(&["dead", "ls", &q]);
         assert_eq!(out.status.code(), Some(2), "{version:?}: {}", stderr(&out));
         assert!(
             stderr(&out).contains("delivery limit of 0"),
             "{}",
             stderr(&out)
         );
-        let out = dead_ls(&[&q, "--limit", "0", "-o", "json", "--spend-delivery-budget"]);
+        let out = run(&[
+            "dead",
+            "ls",
+            &q,
+            "--limit",
+            "0",
+            "-o",
+            "json",
+            "--spend-delivery-budget",
+        ]);
         assert!(out.status.success(), "{}", stderr(&out));
         assert!(stderr(&out).contains("republished"), "{}", stderr(&out));
         let mut got = ids(&json(&out));
@@ -1123,8 +1117,23 @@ fn ls_ends_while_messages_keep_arriving() {
             n
         })
     };
-    std::thread::sleep(Duration::from_millis(200));
-    let out = dead_ls(&[&q, "--group-by", "reason", "-o", "json", "--window", "50"]);
+    // The look begins once the publisher is at work.
+    crate::common::wait_until(
+        "the publisher to add to q.dead",
+        Duration::from_secs(30),
+        || broker.count(&dead) > 500,
+    );
+    let out = run(&[
+        "dead",
+        "ls",
+        &q,
+        "--group-by",
+        "reason",
+        "-o",
+        "json",
+        "--window",
+        "50",
+    ]);
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
     let published = publisher.join().unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
@@ -1141,7 +1150,7 @@ fn ls_ends_while_messages_keep_arriving() {
 fn missing_queue_and_missing_api_are_explained() {
     let broker = Broker::connect();
     let q = broker.queue_name("nothing-here");
-    let out = dead_ls(&[&q]);
+    let out = run(&["dead", "ls", &q]);
     assert_eq!(out.status.code(), Some(7), "{}", stderr(&out));
     assert!(stderr(&out).contains("does not exist"));
 
@@ -1149,19 +1158,16 @@ fn missing_queue_and_missing_api_are_explained() {
     broker.declare(&dead, FieldTable::default());
     broker.track_queue(&dead);
     broker.publish_props(&dead, b"x", with_id("only"));
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args(["dead", "ls", &q, "--api-url", "http://127.0.0.1:1"])
-        .output()
-        .unwrap();
+        .run();
     assert_eq!(out.status.code(), Some(6));
     assert!(
         stderr(&out).contains("--assume-classic"),
         "{}",
         stderr(&out)
     );
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args([
             "dead",
             "ls",
@@ -1172,8 +1178,7 @@ fn missing_queue_and_missing_api_are_explained() {
             "-o",
             "json",
         ])
-        .output()
-        .unwrap();
+        .run();
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(ids(&json(&out)), ["only"]);
 }
@@ -1199,7 +1204,7 @@ fn show_and_export_keep_the_broker_bookkeeping_apart() {
         with_id("bk-1").with_headers(table(vec![("tenant", long_str("acme"))])),
     );
     broker.wait_for_count(&dead, 1);
-    let out = dead_ls(&[&q]);
+    let out = run(&["dead", "ls", &q]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     broker.wait_for_count(&dead, 1);
     let (counted, absent) = if v43 {
@@ -1208,8 +1213,7 @@ fn show_and_export_keep_the_broker_bookkeeping_apart() {
         ("x-delivery-count", "x-acquired-count")
     };
 
-    let (mut cmd, _dir) = queuey();
-    let out = cmd.args(["dead", "show", &q, "1"]).output().unwrap();
+    let out = Queuey::new().args(["dead", "show", &q, "1"]).run();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
     let headers_at = text.find("\nHeaders\n").expect("a Headers section");
@@ -1240,11 +1244,9 @@ fn show_and_export_keep_the_broker_bookkeeping_apart() {
     assert!(text.contains(line), "{text}");
 
     broker.wait_for_count(&dead, 1);
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args(["dead", "show", &q, "1", "-o", "json"])
-        .output()
-        .unwrap();
+        .run();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let record = json(&out);
     assert_eq!(
@@ -1265,8 +1267,7 @@ fn show_and_export_keep_the_broker_bookkeeping_apart() {
     assert_eq!(record["dead_letter"]["delivery_count"], delivered);
 
     broker.wait_for_count(&dead, 1);
-    let (mut cmd, _dir) = queuey();
-    let out = cmd.args(["dead", "export", &q]).output().unwrap();
+    let out = Queuey::new().args(["dead", "export", &q]).run();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let record: Json = serde_json::from_str(stdout(&out).trim()).expect("one record");
     assert_eq!(
@@ -1434,6 +1435,7 @@ fn a_quorum_queues_default_delivery_limit_is_the_versions() {
             deliveries, 21,
             "{version:?}: 20 returns allowed, then dropped"
         );
+        // That the dropped message stays gone is seen only by waiting for it not to come.
         std::thread::sleep(Duration::from_secs(2));
         assert_eq!(broker.message_count(&q), Some(0), "{version:?}");
     } else {
@@ -1480,7 +1482,7 @@ fn at_risk_quorum_dead_queue(
 
 /// A look (`dead ls`, `export`, `show`) of `q` as a child process, with the version's flag.
 fn spawn_look(broker: &Broker, dir: &std::path::Path, look: &[&str]) -> std::process::Child {
-    let mut cmd = crate::common::queuey_process(dir);
+    let mut cmd = Queuey::in_dir(dir).process();
     cmd.args(look);
     if look_needs_budget(broker) {
         cmd.arg("--spend-delivery-budget");
@@ -1494,18 +1496,12 @@ fn spawn_look(broker: &Broker, dir: &std::path::Path, look: &[&str]) -> std::pro
 /// Waits until `dead` holds `n` ready messages again (a look returns what it held), and fails
 /// naming `what` when it does not within 30 s.
 fn assert_still_holds(broker: &Broker, dead: &str, n: u32, what: &str) {
-    let deadline = std::time::Instant::now() + Duration::from_secs(30);
-    loop {
-        let now = broker.count(dead);
-        if now == n {
-            return;
-        }
-        assert!(
-            std::time::Instant::now() < deadline,
-            "{what}: {dead} holds {now} messages, not {n}"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    let mut now = None;
+    let holds = crate::common::poll(Duration::from_secs(30), Duration::from_millis(100), || {
+        now = broker.message_count(dead);
+        now == Some(n)
+    });
+    assert!(holds, "{what}: {dead} holds {now:?} messages, not {n}");
 }
 
 fn sorted(mut v: Vec<String>) -> Vec<String> {
@@ -1550,6 +1546,7 @@ fn signals_during_a_look_at_a_quorum_queue_on_its_last_delivery_lose_nothing() {
             }
             let args: Vec<&str> = args.iter().map(String::as_str).collect();
             let child = spawn_look(&broker, dir.path(), &args);
+            // The delay is what the test varies: where in the look the signal lands.
             std::thread::sleep(Duration::from_millis(*delay));
             let pid = child.id().to_string();
             let _ = std::process::Command::new("kill")
@@ -1638,6 +1635,7 @@ fn kill_9_during_a_look_at_a_quorum_queue_costs_at_most_the_window() {
                 &window.to_string(),
             ],
         );
+        // The delay is what the test varies: where in the look the kill lands.
         std::thread::sleep(Duration::from_millis(delay));
         if child.try_wait().unwrap().is_some() {
             continue;
@@ -1646,8 +1644,13 @@ fn kill_9_during_a_look_at_a_quorum_queue_costs_at_most_the_window() {
         killed += 1;
         // The broker returns the killed connection's deliveries at once, each counted: those
         // not yet replaced that were on their last delivery are dropped, and only those.
-        std::thread::sleep(Duration::from_secs(2));
-        let now = broker.count(&dead);
+        let now = crate::common::settled(
+            "q.dead to have the killed look's deliveries back",
+            Duration::from_secs(30),
+            Duration::from_millis(500),
+            || broker.ready_and_consumers(&dead),
+            |_| true,
+        );
         assert!(
             now <= left && left - now <= window,
             "kill -9 after {delay} ms: {left} before, {now} after: at most {window} lost"
@@ -1691,8 +1694,7 @@ fn a_stream_dead_letter_queue_is_named_for_what_it_is() {
         vec!["dead", "purge", &q, "--yes", "--reason", "x"],
     ];
     for args in commands {
-        let (mut cmd, _dir) = queuey();
-        let out = cmd.args(&args).output().unwrap();
+        let out = Queuey::new().args(&args).run();
         let err = stderr(&out);
         assert_eq!(out.status.code(), Some(7), "{args:?}: {err}");
         assert!(
@@ -1704,8 +1706,7 @@ fn a_stream_dead_letter_queue_is_named_for_what_it_is() {
         );
     }
     // Without the management API, the whole-queue purge learns it from the broker's refusal.
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args([
             "dead",
             "purge",
@@ -1714,8 +1715,7 @@ fn a_stream_dead_letter_queue_is_named_for_what_it_is() {
             "--api-url",
             "http://127.0.0.1:1",
         ])
-        .output()
-        .unwrap();
+        .run();
     assert_eq!(out.status.code(), Some(7), "{}", stderr(&out));
     assert!(stderr(&out).contains("is a stream"), "{}", stderr(&out));
     let live = broker.api_queue(&dead).expect("the stream is still there");
@@ -1826,7 +1826,7 @@ fn export_to_a_file_prints_a_json_summary() {
 /// is needed to read the queue at all).
 #[test]
 fn quorum_at_risk_sets_the_rounds_a_quorum_queue_is_read_in() {
-    use crate::replay::{dead_letter, publish_all};
+    use crate::common::fixtures::{dead_letter, publish_all};
     let broker = Broker::connect();
     // A window smaller than the queue, so that the replay, slowed, keeps asking for rounds.
     let cases: [(&[&str], u64); 4] = [
@@ -1850,7 +1850,7 @@ fn quorum_at_risk_sets_the_rounds_a_quorum_queue_is_read_in() {
         );
         broker.wait_for_count(&dead, n as u32);
         let dir = tempfile::tempdir().unwrap();
-        let mut cmd = crate::common::queuey_process(dir.path());
+        let mut cmd = Queuey::in_dir(dir.path()).process();
         cmd.args(["dead", "replay", &q, "--rate", "100", "-q"])
             .args(flags);
         if broker.rabbitmq_version() < (4, 3) {
@@ -1906,7 +1906,7 @@ fn quorum_at_risk_sets_the_rounds_a_quorum_queue_is_read_in() {
 /// a look's return is free).
 #[test]
 fn a_look_at_big_quorum_dead_letters_reads_them_all() {
-    use crate::replay::{dead_letter, publish_all};
+    use crate::common::fixtures::{dead_letter, publish_all};
     let broker = Broker::connect();
     let q = broker.queue_name("big-bodies");
     let dead = format!("{q}.dead");
@@ -1924,13 +1924,11 @@ fn a_look_at_big_quorum_dead_letters_reads_them_all() {
         args.push("--spend-delivery-budget");
     }
     // 1.2 GB through the broker: minutes on a loaded machine, more than a command's usual 120 s.
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args(["dead", "ls"])
         .args(&args)
         .timeout(std::time::Duration::from_secs(600))
-        .output()
-        .unwrap();
+        .run();
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let doc = json(&out);
     assert_eq!(doc["scanned"], n, "{}", stderr(&out));

@@ -4,8 +4,8 @@
 
 use lapin::types::{AMQPValue, FieldArray, FieldTable};
 
-use crate::common::{Broker, json, long_str, queuey, stderr};
-use crate::replay::{dead_letter, publish_all, setup};
+use crate::common::fixtures::{dead_letter, publish_all, setup};
+use crate::common::{Broker, Queuey, Run, json, long_str, stderr};
 
 /// The length of a header value that leaves a dead letter's content header within the broker's
 /// default frame size (131072 bytes) while its replayed copy, which carries queuey's replay
@@ -259,15 +259,15 @@ fn a_message_queueys_client_cannot_parse_is_named_and_nothing_is_removed() {
     // have copied the one before it (its dead letter's ack lost with the connection), and its
     // rerun finds that copy in its journal rather than copy it again.
     let dir = tempfile::tempdir().unwrap();
-    let queuey = || crate::common::queuey_in(dir.path());
+    let queuey = || Queuey::in_dir(dir.path());
     for args in [
         vec!["dead", "ls", &q, "-o", "json"],
         vec!["dead", "export", &q],
         vec!["dead", "replay", &q, "-o", "json"],
     ] {
-        let out = queuey().args(&args).output().unwrap();
-        assert_eq!(out.status.code(), Some(7), "{args:?}: {}", stderr(&out));
-        let text = String::from_utf8_lossy(&out.stdout).into_owned() + &stderr(&out);
+        let out = queuey().args(&args).run();
+        assert_eq!(out.status.code(), Some(7), "{args:?}: {}", out.stderr);
+        let text = out.stdout + &out.stderr;
         assert!(
             text.contains("unreadable-message") || text.contains("cannot parse"),
             "{args:?}: {text}"
@@ -279,7 +279,7 @@ fn a_message_queueys_client_cannot_parse_is_named_and_nothing_is_removed() {
         );
         broker.wait_for_count(&dead, 4);
     }
-    let out = queuey().args(["dead", "ls", &q]).output().unwrap();
+    let out = queuey().args(["dead", "ls", &q]).run();
     assert!(
         stderr(&out).contains("after 1 delivery:"),
         "how far it read: {}",
@@ -295,8 +295,7 @@ fn a_message_queueys_client_cannot_parse_is_named_and_nothing_is_removed() {
         .args([
             "dead", "replay", &q, "--limit", "1", "--window", "1", "-o", "json",
         ])
-        .output()
-        .unwrap();
+        .run();
     assert!(out.status.success(), "{}", stderr(&out));
     let said = json(&out)["may_be_duplicates"].as_u64().unwrap_or(0);
     let moved = broker.ids(target);
@@ -339,11 +338,7 @@ fn a_quorum_dead_queue_with_an_unreadable_message_is_not_read_again_by_itself() 
     }
     let dir = tempfile::tempdir().expect("a temporary directory");
     let run = |args: &[&str]| {
-        let out = crate::common::queuey_in(dir.path())
-            .args(args)
-            .args(&flags)
-            .output()
-            .unwrap();
+        let out = Queuey::in_dir(dir.path()).args(args).args(&flags).run();
         broker.wait_for_count(&dead, 3);
         out
     };
@@ -380,8 +375,7 @@ fn a_quorum_dead_queue_with_an_unreadable_message_is_not_read_again_by_itself() 
         stderr(&still)
     );
     // Elsewhere (another state directory: another machine) nothing is known of it.
-    let (mut cmd, _other) = queuey();
-    let out = cmd.args(["dead", "ls", &q]).args(&flags).output().unwrap();
+    let out = Queuey::new().args(["dead", "ls", &q]).args(&flags).run();
     assert!(stderr(&out).contains("cannot parse"), "{}", stderr(&out));
     broker.wait_for_count(&dead, 3);
 }
@@ -415,12 +409,10 @@ fn an_export_line_with_a_float_that_is_not_finite_is_refused_before_publishing()
             serde_json::json!({"type": "f64", "value": value});
         let file = dir.path().join(format!("edited-{i}.jsonl"));
         std::fs::write(&file, format!("{record}\n")).unwrap();
-        let (mut cmd, _dir) = queuey();
-        let out = cmd
+        let out = Queuey::new()
             .args(["dead", "replay", &q, "--to", target, "--from-file"])
             .arg(&file)
-            .output()
-            .unwrap();
+            .run();
         assert_eq!(out.status.code(), Some(2), "{value}: {}", stderr(&out));
         assert!(
             stderr(&out).contains("line 1: headers.score is")
@@ -591,12 +583,12 @@ fn a_quorum_message_on_its_last_delivery_over_max_message_size_is_named_and_the_
     // Each has spent its one allowed counted return: every one is on its last delivery.
     broker.spend_one_delivery(&dead);
     let lowered = LoweredMaxMessageSize::lower(major, LIMIT);
-    let (mut cmd, _dir) = queuey();
+    let mut cmd = Queuey::new();
     cmd.args(["dead", "ls", &q, "--limit", "0"]);
     if (major, minor) < (4, 3) {
         cmd.arg("--spend-delivery-budget");
     }
-    let out = cmd.output().unwrap();
+    let out = cmd.run();
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(7), "{err}");
     assert!(
@@ -648,13 +640,11 @@ fn a_deeply_nested_header_survives_an_export_and_its_replay() {
     );
     broker.wait_for_count(&dead, 2);
     for args in [vec!["dead", "ls", &q], vec!["dead", "show", &q, "1"]] {
-        let (mut cmd, _dir) = queuey();
-        let out = cmd.args(&args).output().unwrap();
+        let out = Queuey::new().args(&args).run();
         assert!(out.status.success(), "{args:?}: {}", stderr(&out));
     }
     let (_dir, export) = export_to_file(&q);
-    let (mut cmd, _state) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args([
             "dead",
             "replay",
@@ -666,8 +656,7 @@ fn a_deeply_nested_header_survives_an_export_and_its_replay() {
             "--from-file",
         ])
         .arg(&export)
-        .output()
-        .unwrap();
+        .run();
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(json(&out)["moved"].as_u64(), Some(2), "{}", stderr(&out));
     let copies = broker.snapshot(target);
@@ -717,12 +706,10 @@ fn a_line_naming_its_dead_queue_as_its_origin_fails_alone_in_a_file_replay() {
     );
     broker.wait_for_count(&dead, 3);
     let (_dir, export) = export_to_file(&q);
-    let (mut cmd, _state) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args(["dead", "replay", &q, "-o", "json", "--from-file"])
         .arg(&export)
-        .output()
-        .unwrap();
+        .run();
     let report = partial_keeping_one(&out, 2);
     assert!(
         report.to_string().contains("itself") && report.to_string().contains("line 2"),
@@ -762,10 +749,7 @@ fn a_header_nested_as_deep_as_a_frame_holds_is_read_purged_and_restored() {
     broker.wait_for_count(&dead, 2);
     let dir = tempfile::tempdir().unwrap();
     let run = |args: &[&str]| {
-        let out = crate::common::queuey_in(dir.path())
-            .args(args)
-            .output()
-            .unwrap();
+        let out = Queuey::in_dir(dir.path()).args(args).run();
         assert!(
             out.status.success(),
             "{args:?}: {:?} {}",
@@ -775,7 +759,7 @@ fn a_header_nested_as_deep_as_a_frame_holds_is_read_purged_and_restored() {
         out
     };
     assert_eq!(json(&run(&["dead", "ls", &q, "-o", "json"]))["scanned"], 2);
-    let shown = String::from_utf8_lossy(&run(&["dead", "show", &q, "1"]).stdout).into_owned();
+    let shown = run(&["dead", "show", &q, "1"]).stdout;
     assert!(
         shown.contains(&format!("({}) [0]", DEPTH + 1)),
         "the deepest level named"
@@ -814,7 +798,7 @@ fn a_header_nested_as_deep_as_a_frame_holds_is_read_purged_and_restored() {
     };
     let before = header(archived.lines().next().unwrap());
     assert!(before.len() > 20 * DEPTH, "{} bytes", before.len());
-    let exported = String::from_utf8_lossy(&run(&["dead", "export", &q]).stdout).into_owned();
+    let exported = run(&["dead", "export", &q]).stdout;
     let first = exported.lines().next().unwrap();
     assert!(first.contains("\"message_id\":\"deep\""), "the order kept");
     assert!(header(first) == before, "the header whole");
@@ -823,8 +807,7 @@ fn a_header_nested_as_deep_as_a_frame_holds_is_read_purged_and_restored() {
 /// Replays an export file of `q`'s dead letters to `target` and checks the partial outcome:
 /// exit 3, `moved` copies, one line kept back.
 fn replay_file_keeping_one(q: &str, target: &str, export: &std::path::Path, moved: u64) {
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args([
             "dead",
             "replay",
@@ -836,20 +819,18 @@ fn replay_file_keeping_one(q: &str, target: &str, export: &std::path::Path, move
             "--from-file",
         ])
         .arg(export)
-        .output()
-        .unwrap();
+        .run();
     partial_keeping_one(&out, moved);
 }
 
 /// Exports `q`'s dead letters to a file of a directory of its own (kept while the guard lives).
 fn export_to_file(q: &str) -> (tempfile::TempDir, std::path::PathBuf) {
-    let (mut cmd, dir) = queuey();
+    let dir = tempfile::tempdir().expect("a temporary directory");
     let export = dir.path().join("dead.jsonl");
-    let out = cmd
+    let out = Queuey::in_dir(dir.path())
         .args(["dead", "export", q, "--output-file"])
         .arg(&export)
-        .output()
-        .unwrap();
+        .run();
     assert!(out.status.success(), "{}", stderr(&out));
     (dir, export)
 }
@@ -857,16 +838,14 @@ fn export_to_file(q: &str) -> (tempfile::TempDir, std::path::PathBuf) {
 /// Replays `q`'s dead letters and checks the partial outcome: exit 3, `moved` copies, one dead
 /// letter kept back; the report.
 fn replay_keeping_one(q: &str, moved: u64) -> serde_json::Value {
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args(["dead", "replay", q, "-o", "json"])
-        .output()
-        .unwrap();
+        .run();
     partial_keeping_one(&out, moved)
 }
 
 /// A replay's partial outcome: exit 3, `moved` copies, one kept back; its report.
-fn partial_keeping_one(out: &std::process::Output, moved: u64) -> serde_json::Value {
+fn partial_keeping_one(out: &Run, moved: u64) -> serde_json::Value {
     assert_eq!(out.status.code(), Some(3), "partial: {}", stderr(out));
     let report = json(out);
     assert_eq!(

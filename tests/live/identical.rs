@@ -21,10 +21,8 @@ use base64::Engine as _;
 use lapin::BasicProperties;
 use lapin::types::{AMQPValue, FieldTable};
 
-use crate::common::{
-    Broker, eventually, json, kill_mid_run, long_str, queuey_in, queuey_process, stderr, table,
-};
-use crate::replay::publish_all;
+use crate::common::fixtures::publish_all;
+use crate::common::{Broker, Queuey, eventually, json, kill_mid_run, long_str, stderr, table};
 
 /// Contents; each is in `q.dead` twice.
 const CONTENTS: usize = 2000;
@@ -205,12 +203,14 @@ fn archived(path: &Path) -> BTreeMap<String, usize> {
 /// Waits until `total` stops changing and reaches at least `at_least` (the broker returns
 /// what a killed connection held).
 fn settled(what: &str, at_least: usize, mut total: impl FnMut() -> usize) -> usize {
-    eventually(what, Duration::from_secs(60), || {
-        let before = total();
-        std::thread::sleep(Duration::from_millis(300));
-        let after = total();
-        (before == after && after >= at_least).then_some(after)
-    })
+    let total = crate::common::settled(
+        what,
+        Duration::from_secs(60),
+        Duration::from_millis(300),
+        || (u32::try_from(total()).expect("a count"), 0),
+        |total| total as usize >= at_least,
+    );
+    total as usize
 }
 
 /// Every content of `selected` at least twice in `have`; returns the copies beyond two.
@@ -279,7 +279,8 @@ impl Replay<'_> {
             // publishing, as at full speed, so the killed run holds many dead letters.
             let before = broker.count(&target) as usize;
             let log = dir.path().join(format!("stderr-{kill}.txt"));
-            let mut child = queuey_process(dir.path())
+            let mut child = Queuey::in_dir(dir.path())
+                .process()
                 .args(command(&["--rate", "3000"]))
                 .stdout(std::fs::File::create(&log).unwrap())
                 .spawn()
@@ -308,12 +309,12 @@ impl Replay<'_> {
         } else {
             &[]
         };
-        let out = queuey_in(dir.path()).args(command(look)).output().unwrap();
+        let out = Queuey::in_dir(dir.path()).args(command(look)).run();
         let err = stderr(&out);
         assert!(
             matches!(out.status.code(), Some(0)),
             "the last rerun: {err}{}",
-            String::from_utf8_lossy(&out.stdout)
+            out.stdout
         );
         let summary = json(&out);
         said += summary["may_be_duplicates"].as_u64().unwrap_or(0);
@@ -373,7 +374,7 @@ impl Replay<'_> {
 
 /// The consent a quorum `q.dead` needs on RabbitMQ 4.0 to 4.2 (`replay::budget_on_4_0`).
 fn budget_flag(broker: &Broker, quorum: bool) -> Option<&'static str> {
-    crate::replay::budget_on_4_0(broker).filter(|_| quorum)
+    crate::common::fixtures::budget_on_4_0(broker).filter(|_| quorum)
 }
 
 fn all(_: usize) -> bool {
@@ -480,7 +481,7 @@ fn purge_killed(label: &str, quorum: bool) {
     let archive = dir.path().join("purged.jsonl");
     let budget = budget_flag(&broker, quorum);
     let command = || {
-        let mut c = queuey_process(dir.path());
+        let mut c = Queuey::in_dir(dir.path()).process();
         c.args(["dead", "purge", &q, "--yes", "-o", "json", "-q"])
             .args(["--archive", archive.to_str().unwrap()])
             .args(budget);
@@ -576,7 +577,7 @@ fn killed_edit_of_twins(quorum: bool) {
     }
     broker.wait_for_count(&dead, 2);
     let edit = |dir: &Path| {
-        let mut cmd = queuey_process(dir);
+        let mut cmd = Queuey::in_dir(dir).process();
         cmd.args([
             "dead",
             "edit",

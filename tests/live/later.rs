@@ -5,15 +5,7 @@
 use std::time::{Duration, Instant};
 
 use crate::common::app::{App, Mode, Outcome};
-use crate::common::{Broker, json, queuey, stderr};
-
-fn replay(args: &[&str]) -> std::process::Output {
-    let (mut cmd, _dir) = queuey();
-    cmd.args(["dead", "replay"])
-        .args(args)
-        .output()
-        .expect("queuey runs")
-}
+use crate::common::{Broker, json, run, stderr};
 
 #[test]
 fn replay_after_5s_reaches_the_worker_after_the_delay_and_not_before() {
@@ -27,7 +19,9 @@ fn replay_after_5s_reaches_the_worker_after_the_delay_and_not_before() {
 
     // The dry run's table names the hold queue as the target, and says that the queue it
     // returns to exists (the hold queue itself is declared by the run).
-    let out = replay(&[
+    let out = run(&[
+        "dead",
+        "replay",
         q,
         "--message-id",
         &ids.exhausted,
@@ -36,20 +30,30 @@ fn replay_after_5s_reaches_the_worker_after_the_delay_and_not_before() {
         "--dry-run",
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let table = String::from_utf8_lossy(&out.stdout).into_owned();
+    let table = out.stdout.clone();
     assert!(
         table.contains("returns to an existing queue") && table.contains(hold.as_str()),
         "{table}"
     );
 
     // A run that copies nothing says nothing of copies waiting.
-    let out = replay(&[q, "--message-id", "no-such-id", "--after", "5s"]);
+    let out = run(&[
+        "dead",
+        "replay",
+        q,
+        "--message-id",
+        "no-such-id",
+        "--after",
+        "5s",
+    ]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let said = String::from_utf8_lossy(&out.stdout).into_owned();
+    let said = out.stdout.clone();
     assert!(!said.contains("hold queues"), "{said}");
 
     let t0 = Instant::now();
-    let out = replay(&[
+    let out = run(&[
+        "dead",
+        "replay",
         q,
         "--message-id",
         &ids.exhausted,
@@ -81,6 +85,7 @@ fn replay_after_5s_reaches_the_worker_after_the_delay_and_not_before() {
             "the job reached the worker after {:?}, before its 5 s",
             t0.elapsed()
         );
+        // That the job does not come early is seen only by watching until its time.
         std::thread::sleep(Duration::from_millis(50));
     }
     // ...and after it: at attempt 1 of 3 (its retries back), then through the retry hold queue
@@ -104,7 +109,15 @@ fn replay_after_5s_reaches_the_worker_after_the_delay_and_not_before() {
 
     // --after 1s lands in the hold queue the library retries through (q.deferred.1000): the
     // worker's own declare of it, for the job's retry, accepts queuey's.
-    let out = replay(&[q, "--message-id", &ids.fatal, "--after", "1s"]);
+    let out = run(&[
+        "dead",
+        "replay",
+        q,
+        "--message-id",
+        &ids.fatal,
+        "--after",
+        "1s",
+    ]);
     assert!(out.status.success(), "{}", stderr(&out));
     worker.until(
         "the second job to succeed after its retry",
@@ -120,7 +133,9 @@ fn replay_after_5s_reaches_the_worker_after_the_delay_and_not_before() {
 
     // A queue to return to that does not exist: nothing is copied, the dead letter stays.
     let before = broker.count(&app.dead);
-    let out = replay(&[
+    let out = run(&[
+        "dead",
+        "replay",
         q,
         "--message-id",
         &ids.no_handler,
@@ -130,9 +145,11 @@ fn replay_after_5s_reaches_the_worker_after_the_delay_and_not_before() {
         "qy-test-no-such-queue",
     ]);
     assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
-    let said = String::from_utf8_lossy(&out.stdout);
+    let said = out.stdout.as_str();
     assert!(said.contains("; 1 failed and stays where it was"), "{said}");
-    let out = replay(&[
+    let out = run(&[
+        "dead",
+        "replay",
         q,
         "--message-id",
         &ids.no_handler,
@@ -151,7 +168,7 @@ fn replay_after_5s_reaches_the_worker_after_the_delay_and_not_before() {
     assert!(failure.contains("does not exist"), "{failure}");
     assert_eq!(broker.count(&app.dead), before);
     // Past the longest delay: refused before anything.
-    let out = replay(&[q, "--after", "25d"]);
+    let out = run(&["dead", "replay", q, "--after", "25d"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(stderr(&out).contains("MAX_DEFERRAL_MS"), "{}", stderr(&out));
 }

@@ -9,8 +9,8 @@ use lapin::options::{BasicPublishOptions, ConfirmSelectOptions};
 use lapin::types::{AMQPValue, FieldTable};
 use serde_json::{Value, json};
 
-use crate::common::{Broker, eventually, json, long_str, queuey, stderr, stdout, table};
-use crate::replay::fill;
+use crate::common::fixtures::fill;
+use crate::common::{Broker, Queuey, eventually, json, long_str, stderr, stdout, table};
 
 /// Publishes one persistent message per id (the id as message id) to `queue`, each confirm
 /// awaited before the next: `A` for each ack, `N` for each nack.
@@ -87,11 +87,9 @@ fn two_slot_queue(
 
 /// The room queuey's dry run reads for the only target of `q.dead`.
 fn dry_run_room(q: &str) -> Value {
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args(["dead", "replay", q, "--dry-run", "-o", "json"])
-        .output()
-        .expect("queuey runs");
+        .run();
     assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
     json(&out)["targets"][0].clone()
 }
@@ -335,11 +333,7 @@ fn a_quorum_queues_byte_limit_counts_headers_on_4_and_queuey_does_not_guess_it()
     );
     let ids = fill(&broker, &dead, &[q.as_str()], &["fatal error: x"], 3);
     broker.wait_for_count(&dead, 3);
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
-        .args(["dead", "replay", &q])
-        .output()
-        .expect("queuey runs");
+    let out = Queuey::new().args(["dead", "replay", &q]).run();
     if version < (3, 13) {
         assert_eq!(out.status.code(), Some(0), "{version:?}: {}", stderr(&out));
         assert_eq!(broker.drain_ids(&q), ids, "{version:?}");

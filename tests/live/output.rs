@@ -4,9 +4,7 @@
 
 use std::process::{Output, Stdio};
 
-use crate::common::{
-    Broker, code, dead_letters, queuey_process, run, stderr, stdout, unique, url_for,
-};
+use crate::common::{Broker, Queuey, code, dead_letters, run, stderr, stdout, unique, url_for};
 use lapin::types::FieldTable;
 use serde_json::Value;
 
@@ -14,7 +12,8 @@ use serde_json::Value;
 /// `queuey ... | head` once head has exited.
 fn with_stdout_closed(args: &[&str]) -> Output {
     let dir = tempfile::tempdir().unwrap();
-    let mut child = queuey_process(dir.path())
+    let mut child = Queuey::in_dir(dir.path())
+        .process()
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -66,7 +65,8 @@ fn a_closed_pipe_ends_every_command_quietly() {
 fn with_stdout_closed_after_one_byte(args: &[&str]) -> (Output, u8) {
     use std::io::Read;
     let dir = tempfile::tempdir().unwrap();
-    let mut child = queuey_process(dir.path())
+    let mut child = Queuey::in_dir(dir.path())
+        .process()
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -112,7 +112,7 @@ fn a_pipe_closed_mid_output_is_not_an_error() {
     for args in commands {
         let normal = run(&args);
         let (out, first) = with_stdout_closed_after_one_byte(&args);
-        assert_eq!(Some(&first), normal.stdout.first(), "{args:?}");
+        assert_eq!(Some(&first), normal.stdout_bytes.first(), "{args:?}");
         let err = stderr(&out);
         if normal.stdout.len() > 128 * 1024 {
             // Far more than a pipe holds: the command was writing when the pipe closed.
@@ -177,7 +177,7 @@ fn broker_errors_under_json_output_are_json_on_stdout() {
     ] {
         let out = run(&args);
         assert_eq!(code(&out), want, "{args:?}: {}", stderr(&out));
-        let doc: Value = serde_json::from_slice(&out.stdout)
+        let doc: Value = serde_json::from_str(&out.stdout)
             .unwrap_or_else(|e| panic!("{args:?}: stdout is not JSON ({e}): {}", stdout(&out)));
         assert_eq!(doc["error"]["exit_code"], want, "{args:?}: {doc}");
         assert_eq!(doc["error"]["kind"], kind, "{args:?}: {doc}");

@@ -5,16 +5,14 @@
 use std::collections::BTreeSet;
 
 use crate::common::app::{App, FATAL_WHY, MALFORMED_BODY};
-use crate::common::{Broker, json, queuey, stderr};
+use crate::common::{Broker, Queuey, json, stderr};
 
 /// The job ids (or, for a body that is not an envelope, `-`) that `dead ls -o json` lists.
 fn listed(args: &[&str]) -> BTreeSet<String> {
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args(["dead", "ls", "-o", "json", "--limit", "0"])
         .args(args)
-        .output()
-        .expect("queuey runs");
+        .run();
     assert!(out.status.success(), "dead ls {args:?}: {}", stderr(&out));
     json(&out)["messages"]
         .as_array()
@@ -91,11 +89,9 @@ fn where_selects_by_payload_in_ls_replay_and_purge() {
     );
 
     // A pointer that is not one is refused before anything is read.
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args(["dead", "ls", q, "--where", "payload/n=1"])
-        .output()
-        .expect("queuey runs");
+        .run();
     assert_eq!(out.status.code(), Some(2));
     assert!(
         stderr(&out).contains("starts with \"/\""),
@@ -104,13 +100,13 @@ fn where_selects_by_payload_in_ls_replay_and_purge() {
     );
 
     // export: the same selection.
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args(["dead", "export", q, "--where", "/payload/wrong=shape"])
-        .output()
-        .expect("queuey runs");
+        .run();
     assert!(out.status.success(), "{}", stderr(&out));
-    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+    let lines: Vec<serde_json::Value> = out
+        .stdout
+        .as_str()
         .lines()
         .map(|l| serde_json::from_str(l).expect("a JSON line"))
         .collect();
@@ -124,14 +120,12 @@ fn where_selects_by_payload_in_ls_replay_and_purge() {
 
     // replay: only the job whose payload matches goes back to q; the rest stay, in order.
     let before: Vec<String> = broker.bodies(&app.dead);
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args(["dead", "replay", q, "--where", &fatal])
-        .output()
-        .expect("queuey runs");
+        .run();
     assert!(out.status.success(), "{}", stderr(&out));
     // The summary's nouns agree with its counts (the job died on its first attempt: no reset).
-    let said = String::from_utf8_lossy(&out.stdout);
+    let said = out.stdout.as_str();
     assert!(
         said.contains("replayed 1 of 1 matching dead letter of") && !said.contains("again"),
         "{said}"
@@ -147,8 +141,7 @@ fn where_selects_by_payload_in_ls_replay_and_purge() {
     assert_eq!(after, expected, "the others stay in q.dead, in their order");
 
     // purge: only the job whose payload matches is removed.
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args([
             "dead",
             "purge",
@@ -159,8 +152,7 @@ fn where_selects_by_payload_in_ls_replay_and_purge() {
             "-o",
             "json",
         ])
-        .output()
-        .expect("queuey runs");
+        .run();
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(json(&out)["removed"], 1);
     assert_eq!(

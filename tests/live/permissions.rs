@@ -3,21 +3,18 @@
 //! What each may do works; what it may not is refused before anything changes, exit 5, naming
 //! the permission, the user and the vhost. Users are made by the harness and deleted on drop.
 
-use std::process::Output;
-
 use base64::Engine as _;
 
-use crate::common::{Broker, code, json, queuey, run, stderr, stdout, unique, url_for};
+use crate::common::{Broker, Queuey, Run, code, json, run, stderr, stdout, unique, url_for};
 
 const PASSWORD: &str = "perm-Test-pw1";
 
 /// `queuey ARGS` as `user` on the default vhost.
-fn run_as(user: &str, args: &[&str]) -> Output {
-    let (mut cmd, _dir) = queuey();
-    cmd.env("QUEUEY_URL", url_for("/", user, PASSWORD))
+fn run_as(user: &str, args: &[&str]) -> Run {
+    Queuey::new()
+        .env("QUEUEY_URL", url_for("/", user, PASSWORD))
         .args(args)
-        .output()
-        .expect("queuey runs")
+        .run()
 }
 
 /// A logical queue declared by queuey (as guest), with `dead` dead letters in q.dead.
@@ -46,7 +43,7 @@ fn user(broker: &Broker, label: &str, tags: &str, perms: Option<(&str, &str, &st
 }
 
 /// Asserts an exit 5 whose message names the permission, the user and the vhost.
-fn assert_refused(out: &Output, permission: &str, user: &str) {
+fn assert_refused(out: &Run, permission: &str, user: &str) {
     let err = stderr(out);
     assert_eq!(code(out), 5, "{err}");
     assert!(
@@ -231,12 +228,10 @@ fn a_wrong_api_password_is_a_refused_login_and_never_a_tag_advice() {
         (vec!["dead", "ls", &q], 6),
         (vec!["holds", "ls", &q], 6),
     ] {
-        let (mut cmd, _dir) = queuey();
-        let out = cmd
+        let out = Queuey::new()
             .env("QUEUEY_API_URL", api.as_str())
             .args(&args)
-            .output()
-            .expect("queuey runs");
+            .run();
         let err = stderr(&out);
         assert_eq!(code(&out), exit, "{args:?}: {err}");
         assert!(

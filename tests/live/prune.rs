@@ -12,7 +12,7 @@ use lapin::options::{BasicPublishOptions, ConfirmSelectOptions, QueueDeclareOpti
 use lapin::types::{AMQPValue, FieldTable};
 
 use crate::common::app::{App, DEFER_HOLD_MS};
-use crate::common::{Broker, eventually, json, long_str, queuey, queuey_in, stderr, stdout, table};
+use crate::common::{Broker, Queuey, eventually, json, long_str, stderr, stdout, table};
 
 /// Declares the hold queue of `q` for `ttl` with the library's arguments.
 fn declare_hold(broker: &Broker, q: &str, ttl: u32) -> String {
@@ -85,6 +85,9 @@ fn a_publish_racing_the_prune_is_kept_with_its_queue() {
                 std::time::Instant::now() < deadline,
                 "the prune never deleted {first}"
             );
+            // The interval of this poll, as short as can be: the publisher is to start the
+            // moment the prune has begun (an async poll: [`crate::common::poll`] would block
+            // the runtime).
             tokio::time::sleep(Duration::from_millis(1)).await;
         }
         let (mut routed, mut returned) = (std::collections::HashMap::new(), 0u64);
@@ -114,11 +117,9 @@ fn a_publish_racing_the_prune_is_kept_with_its_queue() {
         }
         (routed, returned)
     });
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args(["holds", "prune", &q, "--yes", "-o", "json"])
-        .output()
-        .expect("queuey runs");
+        .run();
     assert!(out.status.success(), "{}", stderr(&out));
     let (routed, returned) = broker.rt.block_on(publisher).expect("the publisher");
     let report = json(&out);
@@ -192,11 +193,10 @@ fn prune_keeps_what_waits_and_what_the_topology_file_lists() {
     )
     .expect("a topology file");
     let run = |args: &[&str]| {
-        queuey_in(dir.path())
+        Queuey::in_dir(dir.path())
             .args(["holds", "prune", q])
             .args(args)
-            .output()
-            .expect("queuey runs")
+            .run()
     };
     // Without a terminal and without --yes: refused, nothing deleted.
     let out = run(&[]);
@@ -263,11 +263,9 @@ fn prune_keeps_what_waits_and_what_the_topology_file_lists() {
         "{text}"
     );
     // --unlisted without delays in the file: refused.
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args(["holds", "prune", q, "--unlisted", "--dry-run"])
-        .output()
-        .expect("queuey runs");
+        .run();
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
 }
 
@@ -297,12 +295,7 @@ fn a_logical_queue_named_like_a_hold_queue_is_never_pruned() {
         format!("[queues.\"{q}\"]\n[queues.\"{infix}\"]\n[queues.\"{sibling}\"]\n"),
     )
     .expect("a topology file");
-    let run = |args: &[&str]| {
-        queuey_in(dir.path())
-            .args(args)
-            .output()
-            .expect("queuey runs")
-    };
+    let run = |args: &[&str]| Queuey::in_dir(dir.path()).args(args).run();
     let declared = run(&["declare", "--all"]);
     assert!(declared.status.success(), "{}", stderr(&declared));
     // An empty, unused queue: before the fix, exactly what prune deleted.
@@ -415,7 +408,7 @@ fn prune_deletes_only_what_is_certainly_a_hold_queue() {
         hold.clone(),
     ];
     wait_for_stats(&broker, &all);
-    let (mut cmd, dir) = queuey();
+    let dir = tempfile::tempdir().expect("a temporary directory");
     let row = |doc: &serde_json::Value, name: &str| {
         doc["hold_queues"]
             .as_array()
@@ -425,10 +418,9 @@ fn prune_deletes_only_what_is_certainly_a_hold_queue() {
             .cloned()
             .unwrap_or_else(|| panic!("no row for {name}: {doc}"))
     };
-    let out = cmd
+    let out = Queuey::in_dir(dir.path())
         .args(["holds", "prune", &q, "--drift", "--dry-run", "-o", "json"])
-        .output()
-        .expect("queuey runs");
+        .run();
     assert!(out.status.success(), "{}", stderr(&out));
     let doc = json(&out);
     assert_eq!(row(&doc, &drifted)["outcome"], "would delete", "{doc}");
@@ -443,10 +435,9 @@ fn prune_deletes_only_what_is_certainly_a_hold_queue() {
             "{r}"
         );
     }
-    let out = queuey_in(dir.path())
+    let out = Queuey::in_dir(dir.path())
         .args(["holds", "prune", &q, "--yes", "-o", "json"])
-        .output()
-        .expect("queuey runs");
+        .run();
     assert!(out.status.success(), "{}", stderr(&out));
     let doc = json(&out);
     assert_eq!(doc["deleted"], 2, "{doc}");
@@ -493,14 +484,7 @@ fn holds_ls_takes_the_queue_settings_of_status_verify_and_prune() {
         "--dead-suffix",
         ".dlq",
     ];
-    let run = |words: &[&str], extra: &[&str]| {
-        let (mut cmd, _dir) = queuey();
-        cmd.args(words)
-            .arg(&q)
-            .args(extra)
-            .output()
-            .expect("queuey runs")
-    };
+    let run = |words: &[&str], extra: &[&str]| Queuey::new().args(words).arg(&q).args(extra).run();
     let out = run(
         &["declare"],
         &[&settings[..], &["--allow-unlisted"]].concat(),
@@ -567,11 +551,9 @@ fn a_quorum_hold_queue_is_left_with_what_will_delete_it() {
             .then_some(())
         },
     );
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args(["holds", "prune", &q, "--yes", "-o", "json"])
-        .output()
-        .expect("queuey runs");
+        .run();
     assert!(out.status.success(), "{}", stderr(&out));
     let doc = json(&out);
     let row = |name: &str| {

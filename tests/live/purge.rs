@@ -6,10 +6,9 @@ use std::io::Write;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use super::replay::{fill, id_counts, setup};
+use crate::common::fixtures::{fill, id_counts, setup};
 use crate::common::{
-    Broker, code, dead_letters, eventually, json, kill_mid_run, queuey, queuey_in, queuey_process,
-    run, stderr, stdout,
+    Broker, Queuey, code, dead_letters, eventually, json, kill_mid_run, run, stderr, stdout,
 };
 use serde_json::Value;
 
@@ -18,26 +17,21 @@ fn purge_needs_a_terminal_or_yes() {
     let broker = Broker::connect();
     let (q, dead, _) = setup(&broker, "purge-refuse", 0);
     fill(&broker, &dead, &["x"], &["r"], 10);
-    let (mut cmd, _dir) = queuey();
-    let out = cmd.args(["dead", "purge", &q]).output().unwrap();
+    let out = Queuey::new().args(["dead", "purge", &q]).run();
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("--yes"), "{}", stderr(&out));
     assert_eq!(broker.message_count(&dead), Some(10));
 
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args(["dead", "purge", &q, "--dry-run", "-o", "json"])
-        .output()
-        .unwrap();
+        .run();
     assert!(out.status.success());
     assert_eq!(json(&out)["matched"], 10);
     assert_eq!(broker.message_count(&dead), Some(10));
 
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args(["dead", "purge", &q, "--yes", "-o", "json"])
-        .output()
-        .unwrap();
+        .run();
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(json(&out)["removed"], 10);
     assert_eq!(broker.message_count(&dead), Some(0));
@@ -50,17 +44,12 @@ fn purge_asks_on_a_terminal() {
     let (q, dead, _) = setup(&broker, "purge-prompt", 0);
     let ids = fill(&broker, &dead, &["x"], &["timeout", "crash"], 20);
     let dir = tempfile::tempdir().unwrap();
-    let bin = assert_cmd::cargo::cargo_bin("queuey");
     // Answers once the question is on the screen (never after a fixed sleep); returns the
     // screen and the exit code.
     let run = |answer: &str| -> (String, Option<i32>) {
-        // `script` gives queuey a pseudo-terminal; -e passes its exit code on.
-        let command = format!("{} dead purge {} --reason timeout", bin.display(), q);
-        let mut child = std::process::Command::new("script")
-            .args(["-qec", &command, "/dev/null"])
-            .env("QUEUEY_URL", crate::common::test_url())
-            .env("QUEUEY_API_URL", crate::common::test_api_url())
-            .current_dir(dir.path())
+        let mut child = Queuey::in_dir(dir.path())
+            .args(["dead", "purge", &q, "--reason", "timeout"])
+            .in_terminal()
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -155,7 +144,7 @@ impl SlowPurge {
 
     /// `dead purge q --yes --window 5 --archive F`, to add to and spawn.
     fn command(&self) -> std::process::Command {
-        let mut cmd = queuey_process(self.dir.path());
+        let mut cmd = Queuey::in_dir(self.dir.path()).process();
         cmd.args([
             "dead",
             "purge",
@@ -206,17 +195,14 @@ fn sigkill_mid_purge_leaves_every_removed_message_in_the_archive() {
             Err(e) => panic!("archive line {} is not a record ({e}): {line}", i + 1),
         }
     }
-    // The broker returns what the killed connection held: wait until q.dead stops growing.
+    // The broker returns what the killed connection held: wait until q.dead has taken it back.
     let archived_count = archived.len();
-    eventually(
+    crate::common::settled(
         "q.dead to take back what the killed purge held",
         Duration::from_secs(30),
-        || {
-            let before = broker.count(dead);
-            std::thread::sleep(Duration::from_millis(500));
-            let after = broker.count(dead);
-            (before == after && after as usize + archived_count >= n).then_some(())
-        },
+        Duration::from_millis(500),
+        || broker.ready_and_consumers(dead),
+        |ready| ready as usize + archived_count >= n,
     );
     let in_dead = id_counts(&broker, &[dead]);
     let expected: BTreeSet<&String> = ids.iter().collect();
@@ -265,7 +251,8 @@ fn a_killed_archive_purge_is_finished_by_its_rerun_writing_twice_only_what_it_sa
             .lines()
             .count()
     };
-    let mut child = queuey_process(dir.path())
+    let mut child = Queuey::in_dir(dir.path())
+        .process()
         .args(["dead", "purge", &q, "--yes", "--window", "20"])
         .args(["--archive", archive.to_str().unwrap()])
         .stdout(Stdio::null())
@@ -284,11 +271,10 @@ fn a_killed_archive_purge_is_finished_by_its_rerun_writing_twice_only_what_it_sa
     eventually("the held messages back", Duration::from_secs(30), || {
         (broker.message_count(&dead).unwrap_or(0) as usize + after_kill >= 6000).then_some(())
     });
-    let out = queuey_in(dir.path())
+    let out = Queuey::in_dir(dir.path())
         .args(["dead", "purge", &q, "--yes", "-o", "json"])
         .args(["--archive", archive.to_str().unwrap()])
-        .output()
-        .unwrap();
+        .run();
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
         stderr(&out).contains("unfinished purge"),
@@ -329,11 +315,10 @@ fn a_killed_archive_purge_is_finished_by_its_rerun_writing_twice_only_what_it_sa
     marker.push(".unfinished");
     assert!(!std::path::Path::new(&marker).exists(), "the marker goes");
     // A finished archive is never appended to.
-    let out = queuey_in(dir.path())
+    let out = Queuey::in_dir(dir.path())
         .args(["dead", "purge", &q, "--yes", "--reason", "x"])
         .args(["--archive", archive.to_str().unwrap()])
-        .output()
-        .unwrap();
+        .run();
     assert_ne!(out.status.code(), Some(0));
 }
 
@@ -433,28 +418,37 @@ fn a_whole_queue_purge_dry_run_reports_what_it_counted() {
 fn declining_the_purge_prompt_exits_9() {
     let broker = Broker::connect();
     let (q, dead) = dead_letters(&broker, "declined", 3, None);
-    let bin = assert_cmd::cargo::cargo_bin("queuey");
     let dir = tempfile::tempdir().unwrap();
     let answer = |text: &str| {
-        let command = format!("{} dead purge {q}", bin.display());
-        let mut child = std::process::Command::new("script")
-            .args(["-qec", &command, "/dev/null"])
-            .env("QUEUEY_URL", crate::common::test_url())
-            .env("QUEUEY_API_URL", crate::common::test_api_url())
-            .current_dir(dir.path())
+        let mut child = Queuey::in_dir(dir.path())
+            .args(["dead", "purge", &q])
+            .in_terminal()
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
             .expect("script(1) from util-linux");
-        std::thread::sleep(Duration::from_millis(1500));
+        // The answer is typed once the prompt is on the terminal, as an operator types it.
+        let mut screen = child.stdout.take().expect("script's stdout");
+        let mut shown = Vec::new();
+        let mut chunk = [0u8; 512];
+        while !String::from_utf8_lossy(&shown).contains("[y/N]") {
+            let n = std::io::Read::read(&mut screen, &mut chunk).expect("the terminal's output");
+            if n == 0 {
+                break;
+            }
+            shown.extend_from_slice(&chunk[..n]);
+        }
         child
             .stdin
             .take()
-            .unwrap()
+            .expect("script's stdin")
             .write_all(text.as_bytes())
-            .unwrap();
-        child.wait_with_output().unwrap()
+            .expect("typing the answer");
+        std::io::Read::read_to_end(&mut screen, &mut shown).expect("the terminal's output");
+        let mut out = child.wait_with_output().expect("script(1) ends");
+        out.stdout = shown;
+        out
     };
     let out = answer("n\n");
     assert_eq!(code(&out), 9, "{}", stdout(&out));
@@ -749,13 +743,11 @@ fn a_filtered_purge_of_a_quorum_dead_queue_keeps_the_rest_in_order() {
     );
     broker.track_queue(&dead);
     let ids = fill(&broker, &dead, &["x"], &["timeout", "crash", "crash"], 3000);
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args([
             "dead", "purge", &q, "--reason", "timeout", "--yes", "-o", "json",
         ])
-        .output()
-        .unwrap();
+        .run();
     assert!(out.status.success(), "{version:?}: {}", stderr(&out));
     assert_eq!(json(&out)["removed"], 1000, "{version:?}");
     broker.wait_for_count(&dead, 2000);

@@ -9,9 +9,7 @@ use std::time::Duration;
 use lapin::types::{AMQPValue, FieldTable};
 
 use crate::common::app::{App, Mode, Outcome};
-use crate::common::{
-    Broker, json, kill_mid_run, queuey, queuey_in, queuey_process, stderr, stdout,
-};
+use crate::common::{Broker, Queuey, json, kill_mid_run, stderr, stdout};
 
 #[test]
 fn a_job_repaired_with_set_is_handled_by_the_real_worker() {
@@ -22,7 +20,7 @@ fn a_job_repaired_with_set_is_handled_by_the_real_worker() {
     // The decode-error job: its payload is not the shape `app.Strict` takes ({"n": u64}).
     let dir = tempfile::tempdir().expect("a directory");
     let archive = dir.path().join("originals.jsonl");
-    let out = queuey_in(dir.path())
+    let out = Queuey::in_dir(dir.path())
         .args([
             "dead",
             "edit",
@@ -39,8 +37,7 @@ fn a_job_repaired_with_set_is_handled_by_the_real_worker() {
             "-o",
             "json",
         ])
-        .output()
-        .expect("queuey runs");
+        .run();
     assert!(out.status.success(), "{}", stderr(&out));
     let report = json(&out);
     assert_eq!(report["outcome"], "published");
@@ -70,12 +67,11 @@ fn a_job_repaired_with_set_is_handled_by_the_real_worker() {
     // Nothing changed: exit 9. No terminal and no --yes: refused, exit 2. A body that is no
     // longer an envelope: refused (exit 2: no terminal to edit it again on), nothing published.
     let edit = |extra: &[&str], editor: &str| {
-        let (mut cmd, _dir) = queuey();
-        cmd.env("EDITOR", editor)
+        Queuey::new()
+            .env("EDITOR", editor)
             .args(["dead", "edit", q, "--message-id", &ids.fatal])
             .args(extra)
-            .output()
-            .expect("queuey runs")
+            .run()
     };
     assert_eq!(edit(&["--yes"], "true").status.code(), Some(9));
     assert_eq!(
@@ -120,7 +116,8 @@ fn killed_between_each_step_the_original_stays_in_the_dead_queue() {
     for (step, copies) in [("found", 0), ("archived", 0), ("published", 1)] {
         let dir = tempfile::tempdir().expect("a directory");
         let archive = dir.path().join("a.jsonl");
-        let mut child = queuey_process(dir.path())
+        let mut child = Queuey::in_dir(dir.path())
+            .process()
             .env("QUEUEY_TEST_EDIT_PAUSE", step)
             .args([
                 "dead",
@@ -167,8 +164,7 @@ fn killed_between_each_step_the_original_stays_in_the_dead_queue() {
         );
     }
     // And uninterrupted: the copy in q, the original gone.
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args([
             "dead",
             "edit",
@@ -178,8 +174,7 @@ fn killed_between_each_step_the_original_stays_in_the_dead_queue() {
             "/payload/address=1 Main St",
             "--yes",
         ])
-        .output()
-        .expect("queuey runs");
+        .run();
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(broker.count(&dead), 0);
     let copies = broker.bodies(&q);
@@ -252,12 +247,11 @@ fn an_edit_the_worker_would_not_read_is_refused_and_the_attempt_is_told_true() {
     let body = envelope(id, &format!("{q0}-x"), r#"{"address":"Nowhere 0"}"#);
     let (q, dead) = one_dead_letter(&broker, "edit-env", id, &body);
     let edit = |args: &[&str], editor: &str| {
-        let (mut cmd, _dir) = queuey();
-        cmd.env("EDITOR", editor)
+        Queuey::new()
+            .env("EDITOR", editor)
             .args(["dead", "edit", &q, "--message-id", id])
             .args(args)
-            .output()
-            .expect("queuey runs")
+            .run()
     };
     for (args, says) in [
         (
@@ -317,8 +311,7 @@ fn an_edit_the_worker_would_not_read_is_refused_and_the_attempt_is_told_true() {
 
     // An attempt the operator sets is the one published, and said.
     let (q2, _dead2) = one_dead_letter(&broker, "edit-env2", id, &body);
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args([
             "dead",
             "edit",
@@ -330,8 +323,7 @@ fn an_edit_the_worker_would_not_read_is_refused_and_the_attempt_is_told_true() {
             "-o",
             "json",
         ])
-        .output()
-        .expect("queuey runs");
+        .run();
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(json(&out)["attempt"], 2);
     let expected = body.replace("\"attempt\":3", "\"attempt\":2");
@@ -343,11 +335,9 @@ fn an_edit_the_worker_would_not_read_is_refused_and_the_attempt_is_told_true() {
     // A JSON body that is no envelope has no attempt: none is claimed, its header left alone.
     let plain = r#"{"order":5}"#;
     let (q3, _dead3) = one_dead_letter(&broker, "edit-env3", "plain", plain);
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args(["dead", "edit", &q3, "1", "--set", "/order=6", "--yes"])
-        .output()
-        .expect("queuey runs");
+        .run();
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
         stdout(&out).contains(&format!("published the edited copy to {q3} and removed")),
@@ -373,13 +363,11 @@ fn numbers_escapes_and_key_order_nobody_set_are_published_as_written() {
     let q0 = broker.queue_name("edit-exact");
     let body = envelope(id, &q0, payload);
     let (q, dead) = one_dead_letter(&broker, "edit-exact", id, &body);
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args(["dead", "edit", &q, "--message-id", id])
         .args(["--set", "/payload/addr=x", "--set", "/payload/a/x/-=1.10"])
         .args(["--yes", "-o", "json"])
-        .output()
-        .expect("queuey runs");
+        .run();
     assert!(out.status.success(), "{}", stderr(&out));
     let expected = body
         .replace("\"attempt\":3", "\"attempt\":1")
@@ -435,7 +423,7 @@ fn numbers_escapes_and_key_order_nobody_set_are_published_as_written() {
 #[test]
 fn an_edited_copy_into_a_full_or_unread_target_is_not_published_unless_allowed() {
     let broker = Broker::connect();
-    let (q, dead, waiting, ids) = crate::replay::busy_work_queue(
+    let (q, dead, waiting, ids) = crate::common::fixtures::busy_work_queue(
         &broker,
         "edit-full",
         crate::common::table(vec![(
@@ -445,20 +433,19 @@ fn an_edited_copy_into_a_full_or_unread_target_is_not_published_unless_allowed()
         2,
     );
     let edit = |extra: &[&str]| {
-        let (mut cmd, _dir) = queuey();
-        cmd.args([
-            "dead",
-            "edit",
-            &q,
-            "--message-id",
-            &ids[0],
-            "--set",
-            "/n=9",
-            "--yes",
-        ])
-        .args(extra)
-        .output()
-        .expect("queuey runs")
+        Queuey::new()
+            .args([
+                "dead",
+                "edit",
+                &q,
+                "--message-id",
+                &ids[0],
+                "--set",
+                "/n=9",
+                "--yes",
+            ])
+            .args(extra)
+            .run()
     };
     for (extra, why) in [
         (
@@ -528,7 +515,8 @@ fn an_edited_copy_refused_by_a_full_queue_is_not_left_beside_its_original() {
         broker.wait_for_count(&dead, 2);
         let dir = tempfile::tempdir().expect("a directory");
         let err_file = dir.path().join("stderr");
-        let child = crate::common::queuey_process(dir.path())
+        let child = Queuey::in_dir(dir.path())
+            .process()
             .args(["dead", "edit", &q, "--message-id", id])
             .args(["--set", "/payload/address=1 Main St", "--yes"])
             .env("QUEUEY_TEST_EDIT_PAUSE", "archived")

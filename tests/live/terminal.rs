@@ -15,7 +15,7 @@ use lapin::types::{AMQPValue, FieldTable};
 use serde_json::{Value, json};
 
 use crate::common::app::{App, DEAD_LETTERS};
-use crate::common::{Broker, code, json, long_str, queuey_process, run, stderr, stdout, table};
+use crate::common::{Broker, Queuey, code, json, long_str, run, stderr, stdout, table};
 
 /// What a terminal showed of one command: its standard output, and its standard error apart.
 struct Shown {
@@ -55,7 +55,7 @@ fn on_a_terminal(dir: &Path, args: &[&str], columns: u16, rows: u16) -> Shown {
     line.extend(args.iter().map(|a| quote(a)));
     line.push(format!("2>{}", quote(&errors.to_string_lossy())));
     // The same environment as every test's command, plus the terminal's size.
-    let base = queuey_process(dir);
+    let base = Queuey::in_dir(dir).process();
     let mut cmd = std::process::Command::new("script");
     cmd.env_clear();
     for (k, v) in base.get_envs() {

@@ -9,7 +9,7 @@ use std::fs;
 use std::time::{Duration, Instant};
 
 use crate::common::{
-    Broker, code, dead_letters, eventually, json, long_str, paste, queuey_in, run, stderr, stdout,
+    Broker, Queuey, code, dead_letters, eventually, json, long_str, paste, run, stderr, stdout,
     table, unique, url_for,
 };
 use lapin::types::{AMQPValue, FieldTable};
@@ -1016,12 +1016,7 @@ fn verify_all_from_a_topology_file_is_a_ci_gate() {
         ),
     )
     .unwrap();
-    let run_in = |args: &[&str]| {
-        crate::common::queuey_in(dir.path())
-            .args(args)
-            .output()
-            .expect("queuey runs")
-    };
+    let run_in = |args: &[&str]| Queuey::in_dir(dir.path()).args(args).run();
     assert_eq!(
         code(&run_in(&["verify", "--all"])),
         1,
@@ -1125,12 +1120,7 @@ fn a_topology_read_in_one_listing_says_what_reading_each_queue_says() {
         .map(|n| format!("[queues.\"{n}\"]\n"))
         .collect();
     std::fs::write(dir.path().join("queuey.toml"), file).unwrap();
-    let run_in = |args: &[&str]| {
-        crate::common::queuey_in(dir.path())
-            .args(args)
-            .output()
-            .expect("queuey runs")
-    };
+    let run_in = |args: &[&str]| Queuey::in_dir(dir.path()).args(args).run();
     // A fresh queue's consumer count is in the API's listing once its first statistics are
     // in (seconds): before, the listing says it is not known, which is what it is.
     eventually(
@@ -1261,12 +1251,7 @@ fn declare_all_over_a_fleet_creates_every_queue_in_order() {
         .map(|n| format!("[queues.\"{n}\"]\n"))
         .collect();
     std::fs::write(dir.path().join("queuey.toml"), file).unwrap();
-    let run_in = |args: &[&str]| {
-        crate::common::queuey_in(dir.path())
-            .args(args)
-            .output()
-            .expect("queuey runs")
-    };
+    let run_in = |args: &[&str]| Queuey::in_dir(dir.path()).args(args).run();
     let out = run_in(&["declare", "--all", "-o", "json"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let doc = json(&out);
@@ -1404,7 +1389,7 @@ fn a_name_missing_from_the_topology_file_is_not_created_by_default() {
         format!("[queues.\"{listed}\"]\nmessage_ttl = \"1h\"\n"),
     )
     .unwrap();
-    let in_dir = |args: &[&str]| queuey_in(dir.path()).args(args).output().unwrap();
+    let in_dir = |args: &[&str]| Queuey::in_dir(dir.path()).args(args).run();
 
     let out = in_dir(&["declare", &typo]);
     assert_eq!(code(&out), 2, "{}", stderr(&out));

@@ -11,8 +11,8 @@
 use lapin::BasicProperties;
 use lapin::types::{AMQPValue, FieldTable};
 
-use crate::common::{Broker, json, queuey, queuey_in, stderr, test_url, unique, url_for};
-use crate::replay::{dead_letter, publish_all, setup};
+use crate::common::fixtures::{dead_letter, publish_all, setup};
+use crate::common::{Broker, Queuey, json, run, stderr, test_url, unique, url_for};
 
 const PASSWORD: &str = "uid-Test-pw1";
 
@@ -45,21 +45,6 @@ fn by_id(messages: &[(Vec<u8>, BasicProperties)], id: &str) -> BasicProperties {
         .find(|(_, p)| p.message_id().as_ref().map(|s| s.as_str()) == Some(id))
         .map(|(_, p)| p.clone())
         .unwrap_or_else(|| panic!("no message {id}"))
-}
-
-fn replay(args: &[&str]) -> std::process::Output {
-    let dir = tempfile::tempdir().expect("a temp dir");
-    replay_in(dir.path(), args)
-}
-
-/// `queuey dead replay ARGS -o json` with its state (the journal) in `dir`.
-fn replay_in(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
-    queuey_in(dir)
-        .args(["dead", "replay"])
-        .args(args)
-        .args(["-o", "json"])
-        .output()
-        .expect("queuey runs")
 }
 
 /// The dead letters another user published stay in q.dead, counted as failed with a reason
@@ -95,7 +80,7 @@ fn dead_letters_of_another_user_stay_named_and_move_with_strip_user_id() {
     );
     broker.wait_for_count(&dead, 4);
 
-    let out = replay(&[&q, "--dry-run"]);
+    let out = run(&["dead", "replay", &q, "--dry-run", "-o", "json"]);
     assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
     let report = json(&out);
     assert_eq!(
@@ -105,7 +90,7 @@ fn dead_letters_of_another_user_stay_named_and_move_with_strip_user_id() {
     );
     assert_eq!(broker.count(&dead), 4);
 
-    let out = replay(&[&q]);
+    let out = run(&["dead", "replay", &q, "-o", "json"]);
     assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
     let report = json(&out);
     assert_eq!(
@@ -132,11 +117,11 @@ fn dead_letters_of_another_user_stay_named_and_move_with_strip_user_id() {
     assert_eq!(user_id(&by_id(&moved, "none")), None);
 
     // A rerun meets the same two, and says the same.
-    let out = replay(&[&q]);
+    let out = run(&["dead", "replay", &q, "-o", "json"]);
     assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
     assert_eq!(json(&out)["failed"].as_u64(), Some(2));
 
-    let out = replay(&[&q, "--strip-user-id"]);
+    let out = run(&["dead", "replay", &q, "--strip-user-id", "-o", "json"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(json(&out)["moved"].as_u64(), Some(2));
     assert_eq!(broker.count(&dead), 0);
@@ -177,13 +162,14 @@ fn lines_of_another_user_stay_in_the_file_until_strip_user_id() {
     let dir = tempfile::tempdir().expect("a temp dir");
     let file = dir.path().join("dead.jsonl");
     let file = file.to_str().expect("a UTF-8 path");
-    let out = queuey_in(dir.path())
+    let out = Queuey::in_dir(dir.path())
         .args(["dead", "export", &q, "--output-file", file])
-        .output()
-        .expect("queuey runs");
+        .run();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 
-    let out = replay_in(dir.path(), &[&q, "--from-file", file]);
+    let out = Queuey::in_dir(dir.path())
+        .args(["dead", "replay", &q, "--from-file", file, "-o", "json"])
+        .run();
     assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
     let report = json(&out);
     assert_eq!(
@@ -197,17 +183,20 @@ fn lines_of_another_user_stay_in_the_file_until_strip_user_id() {
             .is_some_and(|why| why.contains(&format!("{app:?}")) && why.contains("--strip-user-id")),
         "{report}"
     );
-    let out = replay_in(
-        dir.path(),
-        &[
+    let out = Queuey::in_dir(dir.path())
+        .args([
+            "dead",
+            "replay",
             &q,
             "--from-file",
             file,
             "--strip-user-id",
             "--message-id",
             "theirs",
-        ],
-    );
+            "-o",
+            "json",
+        ])
+        .run();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(json(&out)["moved"].as_u64(), Some(1));
     let moved = broker.snapshot(target);
@@ -256,12 +245,12 @@ fn a_quorum_dead_letter_of_another_user_on_its_last_delivery_is_kept_by_a_copy()
     // Each has spent its one allowed counted return: every one is on its last delivery.
     broker.spend_one_delivery(&dead);
     let before_4_3 = (major, minor) < (4, 3);
-    let (mut cmd, _dir) = queuey();
+    let mut cmd = Queuey::new();
     cmd.args(["dead", "ls", &q, "--limit", "0"]);
     if before_4_3 {
         cmd.arg("--spend-delivery-budget");
     }
-    let out = cmd.output().expect("queuey runs");
+    let out = cmd.run();
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(0), "{major}.{minor}: {err}");
     assert!(
@@ -274,7 +263,11 @@ fn a_quorum_dead_letter_of_another_user_on_its_last_delivery_is_kept_by_a_copy()
     if before_4_3 {
         args.push("--spend-delivery-budget");
     }
-    let out = replay(&args);
+    let out = Queuey::new()
+        .args(["dead", "replay"])
+        .args(&args)
+        .args(["-o", "json"])
+        .run();
     assert_eq!(
         out.status.code(),
         Some(3),
@@ -290,7 +283,11 @@ fn a_quorum_dead_letter_of_another_user_on_its_last_delivery_is_kept_by_a_copy()
     broker.wait_for_count(&dead, 1);
 
     args.push("--strip-user-id");
-    let out = replay(&args);
+    let out = Queuey::new()
+        .args(["dead", "replay"])
+        .args(&args)
+        .args(["-o", "json"])
+        .run();
     assert_eq!(
         out.status.code(),
         Some(0),
@@ -327,11 +324,10 @@ fn an_edit_of_another_users_dead_letter_is_refused_and_the_original_stays() {
     broker.wait_for_count(&dead, 1);
     let dir = tempfile::tempdir().expect("a temp dir");
     let archive = dir.path().join("a.jsonl");
-    let out = queuey_in(dir.path())
+    let out = Queuey::in_dir(dir.path())
         .args(["dead", "edit", &q, "1", "--set", "/n=2", "--yes"])
         .args(["--archive", archive.to_str().expect("UTF-8")])
-        .output()
-        .expect("queuey runs");
+        .run();
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(7), "{err}");
     for part in [
@@ -371,11 +367,10 @@ fn an_impersonator_replays_them_with_their_user_id() {
     broker.create_user(&ops, PASSWORD, "impersonator,monitoring");
     broker.grant(&ops, "/");
     let dir = tempfile::tempdir().expect("a temp dir");
-    let out = queuey_in(dir.path())
+    let out = Queuey::in_dir(dir.path())
         .env("QUEUEY_URL", url_for("/", &ops, PASSWORD))
         .args(["dead", "replay", &q, "-o", "json"])
-        .output()
-        .expect("queuey runs");
+        .run();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(json(&out)["moved"].as_u64(), Some(2));
     let moved = broker.snapshot(target);

@@ -18,12 +18,12 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::{Child, Command, ExitStatus};
+use std::process::{Child, ExitStatus};
 use std::time::{Duration, Instant};
 
 use crate::common::cluster::Cluster;
 use crate::common::node::Node;
-use crate::common::{eventually, json, queuey_process};
+use crate::common::{Queuey, eventually, json, poll};
 
 /// Dead letters per scenario: enough that a kill at full speed lands mid-run.
 const N: usize = 20_000;
@@ -61,16 +61,6 @@ fn fixture(cluster: &Cluster, label: &str, q_leader: usize, dead_leader: usize) 
     }
 }
 
-/// A queuey command aimed at node `n` of the cluster, in `dir` (its state directory holds the
-/// journal, shared by every run of a scenario whichever node it goes through).
-fn queuey_on(cluster: &Cluster, n: usize, dir: &Path) -> Command {
-    let node = cluster.node(n);
-    let mut cmd = queuey_process(dir);
-    cmd.env("QUEUEY_URL", node.url())
-        .env("QUEUEY_API_URL", node.api_url());
-    cmd
-}
-
 /// After the last run: `q.dead` empty, each id in `q` at least as often as it was dead, and
 /// the ids there more often no more than the reruns said may be duplicated (`said`).
 fn assert_none_lost(cluster: &Cluster, n: usize, f: &Fixture, said: u64, what: &str) {
@@ -101,7 +91,6 @@ fn wait_until(child: &mut Child, at: usize, err: &Path, mut count: impl FnMut() 
                     std::fs::read_to_string(err).unwrap_or_default()
                 );
             }
-            std::thread::sleep(Duration::from_millis(100));
             None
         },
     );
@@ -124,20 +113,15 @@ fn settle(cluster: &Cluster, n: usize, queue: &str, deadline: Duration) -> Settl
     let mut first = None;
     let mut last = None;
     let mut looks = 0;
-    let done = loop {
+    // Two reads 500 ms apart agreeing, with no consumer: nothing marks the end of a requeue.
+    let done = poll(deadline, Duration::from_millis(500), || {
         let (ready, consumers) = cluster.counts(n, queue);
         looks += 1;
         first.get_or_insert((ready, consumers));
-        if consumers == 0 && last.map(|(r, _)| r) == Some(ready) {
-            last = Some((ready, consumers));
-            break true;
-        }
+        let settled = consumers == 0 && last.map(|(r, _)| r) == Some(ready);
         last = Some((ready, consumers));
-        if start.elapsed() >= deadline {
-            break false;
-        }
-        std::thread::sleep(Duration::from_millis(500));
-    };
+        settled
+    });
     let show = |at: Option<(u32, u32)>| {
         at.map_or("-".to_owned(), |(r, c)| format!("{r} ready, {c} consumers"))
     };
@@ -167,7 +151,8 @@ fn replay_losing_a_node(
     let f = fixture(cluster, label, q_leader, dead_leader);
     let dir = tempfile::tempdir().expect("tempdir");
     let err_path = dir.path().join("stderr-1");
-    let mut child = queuey_on(cluster, connected, dir.path())
+    let mut child = Queuey::on_node(dir.path(), cluster.node(connected))
+        .process()
         .args(["dead", "replay", &f.q, "--window", &WINDOW.to_string()])
         .args(["--rate", &RATE.to_string()])
         .stdout(std::fs::File::create(dir.path().join("stdout-1")).expect("stdout"))
@@ -252,10 +237,10 @@ enum Via {
 /// left none.
 fn rerun(cluster: &Cluster, via: Via, dir: &Path, f: &Fixture, label: &str) -> (Option<i32>, u64) {
     let mut cmd = match via {
-        Via::Node(n) => queuey_on(cluster, n, dir),
+        Via::Node(n) => Queuey::on_node(dir, cluster.node(n)).process(),
         Via::All(_) => {
             let apis: Vec<String> = cluster.nodes.iter().map(Node::api_url).collect();
-            let mut cmd = queuey_process(dir);
+            let mut cmd = Queuey::in_dir(dir).process();
             cmd.env("QUEUEY_URL", cluster.urls().join(","))
                 .env("QUEUEY_API_URL", apis.join(","));
             cmd
@@ -349,7 +334,7 @@ fn purge_losing_a_node(
             .count()
     };
     let purge = |n: usize| {
-        let mut cmd = queuey_on(cluster, n, dir.path());
+        let mut cmd = Queuey::on_node(dir.path(), cluster.node(n)).process();
         cmd.args(["dead", "purge", &f.q, "--yes", "--original-queue", &f.q])
             .args(["--archive", archive.to_str().expect("utf-8 path")]);
         cmd
@@ -431,17 +416,16 @@ fn addresses_of_a_cluster_never_named(cluster: &Cluster) {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let names: Vec<String> = cluster.nodes.iter().map(|n| n.name.clone()).collect();
     let urls = cluster.urls().join(",");
-    let out = queuey_process(dir.path())
+    let out = Queuey::in_dir(dir.path())
         .args(["ping", "-o", "json", "--url", &urls])
         .args(["--api-url", &cluster.node(2).api_url()])
-        .output()
-        .expect("queuey runs");
+        .run();
     assert_eq!(
         out.status.code(),
         Some(0),
         "ping over the three nodes: {} {}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
+        out.stdout,
+        out.stderr
     );
     let doc = json(&out);
     // Each node answers with its own name as the cluster's.
@@ -478,7 +462,7 @@ fn addresses_of_a_cluster_never_named(cluster: &Cluster) {
     cluster.declare_quorum(1, &q);
     cluster.declare_quorum(2, &dead);
     cluster.fill_dead(2, &q, &dead, 5, 0);
-    let out = queuey_process(dir.path())
+    let out = Queuey::in_dir(dir.path())
         .args([
             "dead",
             "ls",
@@ -489,18 +473,17 @@ fn addresses_of_a_cluster_never_named(cluster: &Cluster) {
             &cluster.node(1).url(),
         ])
         .args(["--api-url", &cluster.node(2).api_url()])
-        .output()
-        .expect("queuey runs");
+        .run();
     assert_eq!(
         out.status.code(),
         Some(0),
         "dead ls, AMQP on node 1 and the API of node 2: {}",
-        String::from_utf8_lossy(&out.stderr)
+        out.stderr
     );
 
     // A node of this cluster and the test broker: two clusters, whatever the names.
     let two = format!("{},{}", cluster.node(1).url(), crate::common::test_url());
-    let out = queuey_process(dir.path())
+    let out = Queuey::in_dir(dir.path())
         .args([
             "ping",
             "--url",
@@ -508,9 +491,8 @@ fn addresses_of_a_cluster_never_named(cluster: &Cluster) {
             "--api-url",
             &cluster.node(1).api_url(),
         ])
-        .output()
-        .expect("queuey runs");
-    let err = String::from_utf8_lossy(&out.stderr);
+        .run();
+    let err = out.stderr.as_str();
     assert_eq!(out.status.code(), Some(6), "two clusters: {err}");
     assert!(err.contains("2 clusters"), "{err}");
 }
@@ -527,36 +509,4 @@ fn a_node_lost_mid_purge_then_a_rerun_through_another_node_archives_each_at_leas
         "a node lost mid-purge, two scenarios: {:.0}s",
         started.elapsed().as_secs_f64()
     );
-}
-
-/// Not a test (ignored): `dead replay` of 100 000 persistent messages against the management
-/// UI's "move messages" (a shovel) on a private three-node cluster with quorum queues led by
-/// node 1, interleaved rounds (`examples/bench.rs replay`, `QUEUEY_BENCH_ROUNDS`). Build the
-/// release binaries first: `cargo build --release --example bench --bin queuey`; figures in
-/// docs/benchmarks.md.
-#[test]
-#[ignore]
-fn bench_replay_against_the_shovel_on_the_cluster() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let bench = root.join("target/release/examples/bench");
-    assert!(
-        bench.exists() && root.join("target/release/queuey").exists(),
-        "build them first: cargo build --release --example bench --bin queuey"
-    );
-    let _lock = Node::lock();
-    let cluster = Cluster::start();
-    for node in &cluster.nodes {
-        node.plugins(&["enable", "rabbitmq_shovel"]);
-    }
-    // Enabled on every node above: the bench's own `rabbitmq-plugins` would reach another.
-    let status = Command::new(bench)
-        .arg("replay")
-        .current_dir(root)
-        .env("QUEUEY_BENCH_URL", cluster.node(1).url())
-        .env("QUEUEY_BENCH_API_URL", cluster.node(1).api_url())
-        .env("QUEUEY_BENCH_QUEUE_TYPE", "quorum")
-        .env("QUEUEY_BENCH_PLUGINS", "true")
-        .status()
-        .expect("the bench runs");
-    assert!(status.success(), "the bench: {status}");
 }

@@ -11,11 +11,11 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::{Child, Command};
+use std::process::Child;
 use std::time::{Duration, Instant};
 
 use crate::common::node::Node;
-use crate::common::{Broker, eventually, json, long_str, queuey_process, table};
+use crate::common::{Broker, Queuey, eventually, json, long_str, settled, table};
 use lapin::BasicProperties;
 use lapin::options::{ConfirmSelectOptions, QueueDeclareOptions};
 use lapin::types::{AMQPValue, FieldTable};
@@ -161,20 +161,12 @@ fn said(summary: &serde_json::Value) -> u64 {
     summary["may_be_duplicates"].as_u64().unwrap_or(0)
 }
 
-/// A queuey command aimed at the private node, in `dir` (whose state directory holds the
-/// journal, shared by the runs of a test).
-fn queuey_on(node: &Node, dir: &Path) -> Command {
-    let mut cmd = queuey_process(dir);
-    cmd.env("QUEUEY_URL", node.url())
-        .env("QUEUEY_API_URL", node.api_url());
-    cmd
-}
-
 /// Starts `dead replay` of `f` with `extra` arguments; its stderr goes to `dir/stderr-N`.
 fn start_replay(node: &Node, dir: &Path, f: &Fixture, extra: &[&str], n: usize) -> Child {
     let err = std::fs::File::create(dir.join(format!("stderr-{n}"))).expect("stderr file");
     let out = std::fs::File::create(dir.join(format!("stdout-{n}"))).expect("stdout file");
-    queuey_on(node, dir)
+    Queuey::on_node(dir, node)
+        .process()
         .args(["dead", "replay", &f.q, "--to", &f.target])
         .args(extra)
         .stdout(out)
@@ -245,32 +237,22 @@ fn counts(broker: &Broker, queue: &str) -> (u32, u32) {
 /// consumer any more, and its ready count no longer moves (the broker requeues
 /// asynchronously), and q.dead and the target account for every dead letter.
 fn wait_settled(broker: &Broker, f: &Fixture) {
-    let mut last = None;
-    eventually(
+    settled(
         "q.dead to have its held messages back",
         Duration::from_secs(120),
-        || {
-            let (ready, consumers) = counts(broker, &f.dead);
-            let target = counts(broker, &f.target).0;
-            let settled =
-                consumers == 0 && last == Some(ready) && (ready + target) as usize >= f.total;
-            last = Some(ready);
-            if !settled {
-                std::thread::sleep(Duration::from_millis(400));
-            }
-            settled.then_some(())
-        },
+        Duration::from_millis(400),
+        || counts(broker, &f.dead),
+        |ready| (ready + counts(broker, &f.target).0) as usize >= f.total,
     );
 }
 
 /// The final, undisturbed rerun: exit 0, and its JSON summary.
 fn rerun(node: &Node, dir: &Path, f: &Fixture) -> serde_json::Value {
-    let out = queuey_on(node, dir)
+    let out = Queuey::on_node(dir, node)
         .args(["dead", "replay", &f.q, "--to", &f.target, "-o", "json"])
         .arg("--look-in-targets")
-        .output()
-        .expect("queuey runs");
-    let err = String::from_utf8_lossy(&out.stderr);
+        .run();
+    let err = out.stderr.as_str();
     assert_eq!(out.status.code(), Some(0), "the rerun: {err}");
     // What it found of the copies in doubt, for docs/failures.md.
     for line in err.lines().filter(|l| l.contains("in doubt")) {
@@ -494,9 +476,13 @@ fn alarm(label: &str, raise: &[&str], clear: &[&str], reason: &str) {
     node.ctl(raise);
     let frozen = eventually("publishing to stop", Duration::from_secs(30), || {
         let a = counts(&broker, &f.target).0;
+        // That the target stops growing is known only by watching it not grow: nothing else
+        // says that the broker blocks queuey's publishes.
         std::thread::sleep(Duration::from_millis(1500));
         (counts(&broker, &f.target).0 == a).then_some(a)
     });
+    // queuey is to wait out the alarm, not give up: it must still run a while later, which
+    // only the time passing can show.
     std::thread::sleep(Duration::from_secs(3));
     assert!(
         child.try_wait().expect("try_wait").is_none(),
@@ -602,7 +588,8 @@ fn a_filtered_archiving_purge_survives_kill_9_of_the_node() {
     };
     // A filtered purge (every dead letter here matches: the identities can then be counted).
     let err = std::fs::File::create(dir.path().join("stderr-1")).expect("stderr file");
-    let mut child = queuey_on(&node, dir.path())
+    let mut child = Queuey::on_node(dir.path(), &node)
+        .process()
         .args([
             "dead",
             "purge",
@@ -630,14 +617,13 @@ fn a_filtered_archiving_purge_survives_kill_9_of_the_node() {
     assert!(archived_before < f.total, "stopped mid-run");
     node.restart();
     let broker = Broker::connect_node(&node);
-    let mut last = None;
-    let in_dead = eventually("q.dead to settle", Duration::from_secs(120), || {
-        let (ready, consumers) = counts(&broker, &f.dead);
-        let settled = consumers == 0 && last == Some(ready);
-        last = Some(ready);
-        std::thread::sleep(Duration::from_millis(500));
-        settled.then_some(ready as usize)
-    });
+    let in_dead = settled(
+        "q.dead to settle",
+        Duration::from_secs(120),
+        Duration::from_millis(500),
+        || counts(&broker, &f.dead),
+        |_| true,
+    ) as usize;
     eprintln!(
         "purge, kill -9 of the node: queuey said {:?}; {archived_before} in the archive, \
          {in_dead} in q.dead ({} in both)",
@@ -646,7 +632,7 @@ fn a_filtered_archiving_purge_survives_kill_9_of_the_node() {
             .unwrap_or(""),
         (archived_before + in_dead).saturating_sub(f.total)
     );
-    let out = queuey_on(&node, dir.path())
+    let out = Queuey::on_node(dir.path(), &node)
         .args([
             "dead",
             "purge",
@@ -661,14 +647,8 @@ fn a_filtered_archiving_purge_survives_kill_9_of_the_node() {
             "-o",
             "json",
         ])
-        .output()
-        .expect("queuey runs");
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+        .run();
+    assert_eq!(out.status.code(), Some(0), "{}", out.stderr);
     let summary = json(&out);
     assert_eq!(counts(&broker, &f.dead).0, 0);
     let mut found: BTreeMap<String, usize> = BTreeMap::new();

@@ -8,32 +8,19 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 use crate::common::cluster::Cluster;
 use crate::common::node::Node;
-use crate::common::{eventually, queuey_process};
-
-/// A queuey command aimed at node `n`, in `dir`.
-fn queuey_on(cluster: &Cluster, n: usize, dir: &Path) -> Command {
-    let node = cluster.node(n);
-    let mut cmd = queuey_process(dir);
-    cmd.env("QUEUEY_URL", node.url())
-        .env("QUEUEY_API_URL", node.api_url());
-    cmd
-}
+use crate::common::{Queuey, eventually, poll, settled};
 
 /// Runs `args` through node `n` with a deadline; (exit code, stderr, seconds taken).
 fn run(cluster: &Cluster, n: usize, dir: &Path, args: &[&str]) -> (Option<i32>, String, f64) {
     let started = Instant::now();
-    let out = queuey_on(cluster, n, dir)
-        .args(args)
-        .output()
-        .expect("queuey runs");
+    let out = Queuey::on_node(dir, cluster.node(n)).args(args).run();
     (
         out.status.code(),
-        String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout),
+        out.stderr.clone() + &out.stdout,
         started.elapsed().as_secs_f64(),
     )
 }
@@ -58,7 +45,7 @@ fn a_quorum_dead_queue_without_a_majority_is_named_at_once_and_a_stall_ends_at_t
     // once it has said 1 for 5 s straight (what they do in the flap: docs/cluster.md).
     let killed = Instant::now();
     let (mut said, mut one_since) = (Vec::new(), None::<Instant>);
-    loop {
+    let one_for_5_s = poll(Duration::from_secs(90), Duration::from_millis(700), || {
         let online = cluster
             .queue(&dead)
             .map(|q| q["online"].as_array().map_or(0, Vec::len));
@@ -71,12 +58,9 @@ fn a_quorum_dead_queue_without_a_majority_is_named_at_once_and_a_stall_ends_at_t
         } else {
             None
         };
-        if one_since.is_some_and(|t| t.elapsed() >= Duration::from_secs(5)) {
-            break;
-        }
-        assert!(killed.elapsed() < Duration::from_secs(90), "{said:?}");
-        std::thread::sleep(Duration::from_millis(700));
-    }
+        one_since.is_some_and(|t| t.elapsed() >= Duration::from_secs(5))
+    });
+    assert!(one_for_5_s, "{said:?}");
     eprintln!(
         "members online by the API after the kills: {}",
         said.join(", ")
@@ -213,7 +197,8 @@ fn spawn_replay(
     q: &str,
     extra: &[&str],
 ) -> std::process::Child {
-    queuey_on(cluster, n, dir)
+    Queuey::on_node(dir, cluster.node(n))
+        .process()
         .args(["dead", "replay", q, "--rate", "1000", "--window", "200"])
         .args(extra)
         .stdout(std::process::Stdio::null())
@@ -259,14 +244,13 @@ fn rerun_finishes_with(
             (online == Some(3)).then_some(())
         });
     }
-    let mut last = None;
-    eventually("q.dead to settle", Duration::from_secs(120), || {
-        let (ready, consumers) = cluster.counts(n, &dead);
-        let settled = consumers == 0 && last == Some(ready);
-        last = Some(ready);
-        std::thread::sleep(Duration::from_millis(500));
-        settled.then_some(())
-    });
+    settled(
+        "q.dead to settle",
+        Duration::from_secs(120),
+        Duration::from_millis(500),
+        || cluster.counts(n, &dead),
+        |_| true,
+    );
     let (code, err, took) = run(
         cluster,
         n,

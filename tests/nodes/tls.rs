@@ -11,16 +11,16 @@ use std::path::Path;
 
 use crate::common::node::Node;
 use crate::common::tls::Pki;
-use crate::common::{Broker, queuey_in, stderr, stdout};
+use crate::common::{Broker, Queuey, stderr, stdout};
 
 /// `queuey ARGS` in `dir` with the extra environment `env`: its exit code, stdout and stderr.
 fn run(dir: &Path, args: &[&str], env: &[(&str, &Path)]) -> (Option<i32>, String, String) {
-    let mut cmd = queuey_in(dir);
+    let mut cmd = Queuey::in_dir(dir);
     cmd.env_remove("QUEUEY_URL").env_remove("QUEUEY_API_URL");
     for (k, v) in env {
         cmd.env(k, v);
     }
-    let out = cmd.args(args).output().expect("queuey runs");
+    let out = cmd.args(args).run();
     let (o, e) = (stdout(&out), stderr(&out));
     assert!(
         !o.contains(":guest@") && !e.contains(":guest@"),

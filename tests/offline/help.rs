@@ -4,17 +4,15 @@
 
 use std::fs;
 
-use crate::common::{queuey, stderr, stdout};
+use crate::common::{Queuey, stderr, stdout};
 
 /// A flag of a subcommand given before it is answered with where it goes, not with a
 /// suggestion of `--version`.
 #[test]
 fn a_flag_before_its_subcommand_is_shown_where_it_belongs() {
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args(["--reason", "timeout", "dead", "ls", "orders"])
-        .output()
-        .unwrap();
+        .run();
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
     assert!(!err.contains("--version"), "{err}");
@@ -24,11 +22,9 @@ fn a_flag_before_its_subcommand_is_shown_where_it_belongs() {
     );
 
     // A flag that takes no value, two levels down.
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args(["--dry-run", "dead", "replay", "orders", "--limit", "5"])
-        .output()
-        .unwrap();
+        .run();
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
     assert!(
@@ -37,8 +33,7 @@ fn a_flag_before_its_subcommand_is_shown_where_it_belongs() {
     );
 
     // A flag no subcommand knows keeps clap's own answer.
-    let (mut cmd, _dir) = queuey();
-    let out = cmd.args(["--colour", "dead", "ls", "q"]).output().unwrap();
+    let out = Queuey::new().args(["--colour", "dead", "ls", "q"]).run();
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("--colour"), "{}", stderr(&out));
 }
@@ -48,8 +43,7 @@ fn a_flag_before_its_subcommand_is_shown_where_it_belongs() {
 #[test]
 fn dead_letter_commands_take_only_the_settings_they_use() {
     for sub in ["ls", "show", "export", "replay", "purge"] {
-        let (mut cmd, _dir) = queuey();
-        let out = cmd.args(["dead", sub, "--help"]).output().unwrap();
+        let out = Queuey::new().args(["dead", sub, "--help"]).run();
         assert!(out.status.success());
         let help = stdout(&out);
         for unused in [
@@ -66,11 +60,9 @@ fn dead_letter_commands_take_only_the_settings_they_use() {
             assert!(help.contains(used), "dead {sub} --help lacks {used}");
         }
     }
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args(["dead", "show", "orders", "1", "--max-priority", "5"])
-        .output()
-        .unwrap();
+        .run();
     assert_eq!(out.status.code(), Some(2));
 }
 
@@ -82,8 +74,7 @@ fn help_shows_no_empty_environment_values() {
         vec!["verify", "--help"],
         vec!["dead", "ls", "--help"],
     ] {
-        let (mut cmd, _dir) = queuey();
-        let out = cmd.args(&args).output().unwrap();
+        let out = Queuey::new().args(&args).run();
         let text = stdout(&out);
         assert!(!text.contains("=]"), "{args:?}: {text}");
         assert!(text.contains("QUEUEY_CONFIG"), "{args:?}: {text}");
@@ -93,13 +84,11 @@ fn help_shows_no_empty_environment_values() {
 /// The help names the exit code of a declined purge.
 #[test]
 fn help_documents_the_exit_code_of_a_declined_prompt() {
-    let (mut cmd, _dir) = queuey();
-    let out = cmd.args(["dead", "purge", "--help"]).output().unwrap();
+    let out = Queuey::new().args(["dead", "purge", "--help"]).run();
     let text = stdout(&out);
     assert!(text.contains("9"), "{text}");
     assert!(text.contains("declined"), "{text}");
-    let (mut cmd, _dir) = queuey();
-    let out = cmd.arg("--help").output().unwrap();
+    let out = Queuey::new().arg("--help").run();
     let text = stdout(&out);
     assert!(
         text.lines()
@@ -111,8 +100,7 @@ fn help_documents_the_exit_code_of_a_declined_prompt() {
 /// The help says how repeated filters combine, --header included.
 #[test]
 fn help_says_repeated_filters_match_any_value() {
-    let (mut cmd, _dir) = queuey();
-    let out = cmd.args(["dead", "ls", "--help"]).output().unwrap();
+    let out = Queuey::new().args(["dead", "ls", "--help"]).run();
     let text = stdout(&out);
     assert!(!text.contains("all must hold"), "{text}");
     let header = text
@@ -125,12 +113,10 @@ fn help_says_repeated_filters_match_any_value() {
 
 #[test]
 fn help_documents_exit_codes_and_never_shows_env_secrets() {
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .env("QUEUEY_URL", "amqp://u:topsecret99@h/%2f")
         .arg("--help")
-        .output()
-        .unwrap();
+        .run();
     assert!(out.status.success());
     let text = stdout(&out);
     assert!(
@@ -154,14 +140,12 @@ fn no_help_screen_shows_an_environment_value() {
         vec!["help", "status"],
         vec!["holds", "ls", "--help"],
     ] {
-        let (mut cmd, _dir) = queuey();
-        let out = cmd
+        let out = Queuey::new()
             .env("QUEUEY_URL", "amqp://u:amqpsecret77@h/%2f")
             .env("QUEUEY_API_URL", "http://admin:apisecret88@h:15672/")
             .env("QUEUEY_CONFIG", "/etc/cfgsecret66.toml")
             .args(&args)
-            .output()
-            .unwrap();
+            .run();
         assert_eq!(out.status.code(), Some(0), "{args:?}");
         let all = format!("{}{}", stdout(&out), stderr(&out));
         assert!(all.contains("[env: QUEUEY_API_URL]"), "{args:?}: {all}");
@@ -199,8 +183,7 @@ fn short_help_fits_one_screen_and_long_help_has_the_rest() {
     assert!(paths.len() >= 15, "{paths:?}");
     for path in paths {
         let help = |flag: &str| {
-            let (mut cmd, _dir) = queuey();
-            let out = cmd.args(&path).arg(flag).output().unwrap();
+            let out = Queuey::new().args(&path).arg(flag).run();
             assert!(out.status.success(), "{path:?} {flag}: {}", stderr(&out));
             stdout(&out)
         };
@@ -224,10 +207,9 @@ fn short_help_fits_one_screen_and_long_help_has_the_rest() {
 #[test]
 fn completions_and_man_pages_are_up_to_date() {
     let dir = tempfile::tempdir().unwrap();
-    let out = crate::common::queuey_in(dir.path())
+    let out = Queuey::in_dir(dir.path())
         .args(["generate-assets", "."])
-        .output()
-        .unwrap();
+        .run();
     assert!(out.status.success(), "{}", stderr(&out));
     let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut checked = 0;
@@ -267,8 +249,7 @@ fn completions_and_man_pages_are_up_to_date() {
 #[test]
 fn completions_print_for_each_shell() {
     for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
-        let (mut cmd, _dir) = queuey();
-        let out = cmd.args(["completions", shell]).output().unwrap();
+        let out = Queuey::new().args(["completions", shell]).run();
         assert!(out.status.success());
         assert!(stdout(&out).contains("queuey"));
     }
@@ -355,9 +336,10 @@ fn the_exit_code_table_is_written_once() {
         rows, expected,
         "docs/exit-codes.md differs from ExitCode::meaning"
     );
-    let (mut cmd, _dir) = queuey();
-    let out = cmd.arg("--help").output().unwrap();
-    let help = String::from_utf8_lossy(&out.stdout)
+    let out = Queuey::new().arg("--help").run();
+    let help = out
+        .stdout
+        .as_str()
         .split_whitespace()
         .collect::<Vec<_>>()
         .join(" ");
@@ -402,8 +384,7 @@ fn the_args_page_shows_what_args_prints_and_exits_with() {
     }
     assert!(examples.len() >= 4, "{examples:?}");
     for (command, shown, code) in examples {
-        let (mut cmd, _dir) = queuey();
-        let out = cmd.args(command.split(' ')).output().unwrap();
+        let out = Queuey::new().args(command.split(' ')).run();
         assert_eq!(out.status.code(), Some(code), "queuey {command}");
         let printed = format!("{}{}", stdout(&out), stderr(&out));
         let printed: Vec<&str> = printed.lines().collect();

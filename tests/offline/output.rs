@@ -2,29 +2,23 @@
 
 use std::process::Stdio;
 
-use crate::common::{queuey, stderr, stdout};
+use crate::common::{Queuey, stderr, stdout};
 
 /// Runs `queuey ARGS` inside `script(1)`: its standard output is a pseudo-terminal that reports
 /// 0 rows and 0 columns (a `script` without a parent terminal), as container shells do before
 /// their first resize. `columns` sets COLUMNS. Returns what the terminal showed.
 fn on_a_sizeless_terminal(args: &str, columns: Option<&str>) -> String {
-    let bin = assert_cmd::cargo::cargo_bin("queuey");
     let dir = tempfile::tempdir().unwrap();
-    let mut cmd = std::process::Command::new("script");
-    cmd.env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("NO_COLOR", "1")
-        .args([
-            "-qec",
-            &format!("stty size; {} {args}", bin.display()),
-            "/dev/null",
-        ])
-        .current_dir(dir.path())
-        .stdin(Stdio::null());
+    let mut queuey = Queuey::in_dir(dir.path());
+    queuey.args(args.split_whitespace());
     if let Some(c) = columns {
-        cmd.env("COLUMNS", c);
+        queuey.env("COLUMNS", c);
     }
-    let out = cmd.output().expect("script(1) from util-linux");
+    let out = queuey
+        .in_terminal_after("stty size")
+        .stdin(Stdio::null())
+        .output()
+        .expect("script(1) from util-linux");
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out).replace('\r', "");
     assert!(
@@ -88,10 +82,9 @@ fn errors_under_json_output_are_one_json_document_on_stdout() {
             "delay 30d is too long for a hold queue of \"orders\"",
         ),
     ] {
-        let (mut cmd, _dir) = queuey();
-        let out = cmd.args(&args).output().unwrap();
+        let out = Queuey::new().args(&args).run();
         assert_eq!(out.status.code(), Some(2), "{args:?}");
-        let doc: serde_json::Value = serde_json::from_slice(&out.stdout)
+        let doc: serde_json::Value = serde_json::from_str(&out.stdout)
             .unwrap_or_else(|e| panic!("{args:?}: stdout is not JSON ({e}): {}", stdout(&out)));
         assert_eq!(doc["error"]["exit_code"], 2, "{args:?}: {doc}");
         assert_eq!(doc["error"]["kind"], kind, "{args:?}: {doc}");
@@ -104,11 +97,9 @@ fn errors_under_json_output_are_one_json_document_on_stdout() {
         assert_eq!(stdout(&out).lines().count(), 1, "{args:?}: one line");
     }
     // Without -o json, stdout stays empty.
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args(["args", "orders", "--delay", "30d"])
-        .output()
-        .unwrap();
+        .run();
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty(), "{}", stdout(&out));
 }

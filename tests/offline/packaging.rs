@@ -9,7 +9,7 @@ use std::path::Path;
 
 use queuey_cli::cli::version::{QUEUEY_LIBRARY, QUEUEY_LIBRARY_CRATES, long_version};
 
-use crate::common::{queuey, stdout};
+use crate::common::{Queuey, stdout};
 
 fn read(relative: &str) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(relative);
@@ -18,8 +18,7 @@ fn read(relative: &str) -> String {
 
 #[test]
 fn version_names_the_release_the_commit_and_the_library() {
-    let (mut cmd, _dir) = queuey();
-    let out = cmd.arg("--version").output().unwrap();
+    let out = Queuey::new().arg("--version").run();
     assert_eq!(out.status.code(), Some(0));
     let text = stdout(&out);
     // The test is built by the same build script as the binary, so it knows the same commit.
@@ -44,15 +43,13 @@ fn version_names_the_release_the_commit_and_the_library() {
     }
 
     // -V, as the man pages: the release alone.
-    let (mut cmd, _dir) = queuey();
-    let out = cmd.arg("-V").output().unwrap();
+    let out = Queuey::new().arg("-V").run();
     assert_eq!(
         stdout(&out),
         format!("queuey {}\n", env!("CARGO_PKG_VERSION"))
     );
     // A subcommand's --version says the same as the top's.
-    let (mut cmd, _dir) = queuey();
-    let out = cmd.args(["dead", "--version"]).output().unwrap();
+    let out = Queuey::new().args(["dead", "--version"]).run();
     assert_eq!(stdout(&out), format!("queuey-dead {expected}\n"));
 }
 

@@ -6,9 +6,8 @@
 //! any of the commands holds it. URLs that happen to parse reach the test broker (or nothing)
 //! and are refused there: that output must not hold the secret either.
 
+use crate::common::Queuey;
 use proptest::prelude::*;
-
-use crate::common::queuey;
 
 /// The commands each input is tried with: one needing nothing but the URL, one reading the
 /// API first, one reading dead letters over AMQP.
@@ -63,7 +62,8 @@ const FIRST_API: &str = "http://guest:Fir5tPassw0rd@127.0.0.1:15699";
 
 /// Runs `command` with `text` given at `place`; returns stdout and stderr together.
 fn output_of(command: &[&str], place: Place, text: &str) -> String {
-    let (mut cmd, dir) = queuey();
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let mut cmd = Queuey::in_dir(dir.path());
     cmd.args(command).args(["--connect-timeout", "2s"]);
     match place {
         Place::UrlFlag => {
@@ -110,12 +110,8 @@ fn output_of(command: &[&str], place: Place, text: &str) -> String {
             cmd.env_remove("QUEUEY_URL").arg("--config").arg(&path);
         }
     }
-    let out = cmd.output().expect("queuey runs");
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
+    let out = cmd.run();
+    out.stdout + &out.stderr
 }
 
 #[test]

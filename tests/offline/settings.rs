@@ -3,12 +3,11 @@
 
 use std::fs;
 
-use crate::common::{json, queuey, stderr, stdout};
+use crate::common::{Queuey, json, stderr, stdout};
 
 #[test]
 fn args_prints_the_seed_topology_as_json() {
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args([
             "args",
             "orders",
@@ -18,8 +17,7 @@ fn args_prints_the_seed_topology_as_json() {
             "10",
         ])
         .args(["--delay", "29.2s", "-o", "json"])
-        .output()
-        .unwrap();
+        .run();
     assert!(out.status.success(), "{}", stderr(&out));
     let doc = json(&out);
     let lq = &doc["logical_queues"][0];
@@ -49,8 +47,7 @@ fn args_prints_the_seed_topology_as_json() {
 
 #[test]
 fn args_table_names_every_queue_and_argument() {
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args([
             "args",
             "orders",
@@ -61,8 +58,7 @@ fn args_table_names_every_queue_and_argument() {
             "--delay",
             "29.2s",
         ])
-        .output()
-        .unwrap();
+        .run();
     assert!(out.status.success());
     let text = stdout(&out);
     for needle in [
@@ -80,14 +76,12 @@ fn args_table_names_every_queue_and_argument() {
 
 #[test]
 fn delays_share_a_hold_queue_and_use_their_granularity() {
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args([
             "args", "q", "--delay", "29.2s", "--delay", "30s", "--defer", "1m1ms",
         ])
         .args(["--deferred-granularity", "1m", "-o", "json"])
-        .output()
-        .unwrap();
+        .run();
     assert!(out.status.success(), "{}", stderr(&out));
     let doc = json(&out);
     let queues = doc["logical_queues"][0]["queues"].as_array().unwrap();
@@ -100,8 +94,7 @@ fn delays_share_a_hold_queue_and_use_their_granularity() {
 
 #[test]
 fn quorum_queue_dead_letters_to_its_dlq() {
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args([
             "args",
             "jobs",
@@ -112,8 +105,7 @@ fn quorum_queue_dead_letters_to_its_dlq() {
             "-o",
             "json",
         ])
-        .output()
-        .unwrap();
+        .run();
     assert!(out.status.success(), "{}", stderr(&out));
     let doc = json(&out);
     assert_eq!(
@@ -129,11 +121,9 @@ fn quorum_queue_dead_letters_to_its_dlq() {
 
 #[test]
 fn too_long_a_delay_is_refused_naming_the_limit() {
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args(["args", "orders", "--delay", "30d"])
-        .output()
-        .unwrap();
+        .run();
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
     assert!(err.contains("24.8 days") && err.contains("30d"), "{err}");
@@ -174,8 +164,7 @@ fn every_bad_setting_is_refused_with_its_name_and_range() {
         (vec!["--dead-suffix", ""], &["dead_suffix", "empty"]),
     ];
     for (flags, needles) in cases {
-        let (mut cmd, _dir) = queuey();
-        let out = cmd.arg("args").arg("orders").args(&flags).output().unwrap();
+        let out = Queuey::new().arg("args").arg("orders").args(&flags).run();
         assert_eq!(out.status.code(), Some(2), "{flags:?}: {}", stderr(&out));
         let err = stderr(&out);
         for n in needles {
@@ -183,8 +172,7 @@ fn every_bad_setting_is_refused_with_its_name_and_range() {
         }
     }
     for name in ["", "amq.orders", long_name.as_str(), "orders\nlive"] {
-        let (mut cmd, _dir) = queuey();
-        let out = cmd.args(["args", name]).output().unwrap();
+        let out = Queuey::new().args(["args", name]).run();
         assert_eq!(out.status.code(), Some(2), "{name:?}");
         assert!(stderr(&out).contains("queue name"), "{}", stderr(&out));
     }
@@ -192,7 +180,8 @@ fn every_bad_setting_is_refused_with_its_name_and_range() {
 
 #[test]
 fn topology_file_defaults_queues_and_all() {
-    let (mut cmd, dir) = queuey();
+    let dir = tempfile::tempdir().unwrap();
+    let mut cmd = Queuey::in_dir(dir.path());
     fs::write(
         dir.path().join("queuey.toml"),
         r#"
@@ -211,7 +200,7 @@ max_priority = 5
     )
     .unwrap();
     // A quorum queue takes no x-max-priority.
-    let out = cmd.args(["args", "--all", "-o", "json"]).output().unwrap();
+    let out = cmd.args(["args", "--all", "-o", "json"]).run();
     assert_eq!(out.status.code(), Some(2));
     assert!(
         stderr(&out).contains("[queues.\"emails.send\"] max_priority"),
@@ -236,10 +225,9 @@ max_priority = 0
 "#,
     )
     .unwrap();
-    let out = crate::common::queuey_in(dir.path())
+    let out = Queuey::in_dir(dir.path())
         .args(["args", "--all", "--delay", "1s", "-o", "json"])
-        .output()
-        .unwrap();
+        .run();
     assert!(out.status.success(), "{}", stderr(&out));
     let doc = json(&out);
     let lqs = doc["logical_queues"].as_array().unwrap();
@@ -251,10 +239,9 @@ max_priority = 0
     assert_eq!(lqs[1]["queues"][0]["arguments"]["x-delivery-limit"], 20);
 
     // Flags win over the file.
-    let out = crate::common::queuey_in(dir.path())
+    let out = Queuey::in_dir(dir.path())
         .args(["args", "orders", "--max-priority", "9", "-o", "json"])
-        .output()
-        .unwrap();
+        .run();
     let doc = json(&out);
     assert_eq!(doc["logical_queues"][0]["settings"]["max_priority"], 9);
     assert_eq!(
@@ -265,13 +252,14 @@ max_priority = 0
 
 #[test]
 fn topology_file_unknown_keys_and_missing_files_are_errors() {
-    let (mut cmd, dir) = queuey();
+    let dir = tempfile::tempdir().unwrap();
+    let mut cmd = Queuey::in_dir(dir.path());
     fs::write(
         dir.path().join("queuey.toml"),
         "[queues.orders]\nmesage_ttl = \"1h\"\n",
     )
     .unwrap();
-    let out = cmd.args(["args", "orders"]).output().unwrap();
+    let out = cmd.args(["args", "orders"]).run();
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
     assert!(
@@ -279,26 +267,23 @@ fn topology_file_unknown_keys_and_missing_files_are_errors() {
         "{err}"
     );
 
-    let out = crate::common::queuey_in(dir.path())
+    let out = Queuey::in_dir(dir.path())
         .args(["args", "orders", "--config", "nope.toml"])
-        .output()
-        .unwrap();
+        .run();
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("nope.toml"));
 
-    let out = crate::common::queuey_in(dir.path())
+    let out = Queuey::in_dir(dir.path())
         .env("QUEUEY_CONFIG", "also-nope.toml")
         .args(["args", "orders"])
-        .output()
-        .unwrap();
+        .run();
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("also-nope.toml"));
 }
 
 #[test]
 fn all_without_a_file_is_a_usage_error() {
-    let (mut cmd, _dir) = queuey();
-    let out = cmd.args(["args", "--all"]).output().unwrap();
+    let out = Queuey::new().args(["args", "--all"]).run();
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("topology file"));
 }
@@ -310,8 +295,7 @@ fn bad_urls_are_usage_errors_without_the_password() {
         "amqp://u:topsecret99@/",
         "amqp://u:topsecret99@h/a/b",
     ] {
-        let (mut cmd, _dir) = queuey();
-        let out = cmd.args(["ping", "--url", url]).output().unwrap();
+        let out = Queuey::new().args(["ping", "--url", url]).run();
         assert_eq!(out.status.code(), Some(2), "{url}");
         let all = format!("{}{}", stdout(&out), stderr(&out));
         assert!(!all.contains("topsecret99"), "{all}");
@@ -334,8 +318,7 @@ fn an_empty_url_is_a_usage_error_not_the_default_broker() {
             "",
         ],
     ] {
-        let (mut cmd, _dir) = queuey();
-        let out = cmd.args(args).output().unwrap();
+        let out = Queuey::new().args(args).run();
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
         assert!(
             stderr(&out).contains("is empty"),
@@ -348,12 +331,10 @@ fn an_empty_url_is_a_usage_error_not_the_default_broker() {
 #[test]
 fn the_defaults_are_the_librarys_and_a_suffix_changes_names_as_the_librarys_option_does() {
     let args_json = |extra: &[&str]| {
-        let (mut cmd, _dir) = queuey();
-        let out = cmd
+        let out = Queuey::new()
             .args(["args", "orders", "-o", "json"])
             .args(extra)
-            .output()
-            .unwrap();
+            .run();
         assert!(out.status.success(), "{extra:?}: {}", stderr(&out));
         json(&out)["logical_queues"][0]["queues"].clone()
     };
@@ -373,11 +354,9 @@ fn the_defaults_are_the_librarys_and_a_suffix_changes_names_as_the_librarys_opti
     let queues = args_json(&["--deferred-suffix", ".hold", "--delay", "30s"]);
     assert_eq!(queues[2]["name"], "orders.hold.30000");
     // A quorum q has no priorities by default, and the table says who can use one.
-    let (mut cmd, _dir) = queuey();
-    let out = cmd
+    let out = Queuey::new()
         .args(["args", "orders", "--queue-type", "quorum"])
-        .output()
-        .unwrap();
+        .run();
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(!stdout(&out).contains("x-max-priority"), "{}", stdout(&out));
     assert!(
@@ -395,11 +374,11 @@ fn tls_files_are_checked_before_connecting_and_named_by_their_origin() {
     let made = rcgen::generate_simple_self_signed(vec!["localhost".to_owned()]).unwrap();
     let (cert, key) = (made.cert.pem(), made.signing_key.serialize_pem());
 
-    let (mut cmd, dir) = queuey();
+    let dir = tempfile::tempdir().unwrap();
+    let mut cmd = Queuey::in_dir(dir.path());
     let out = cmd
         .args(["ping", "--url", nowhere, "--tls-ca-cert", "missing.pem"])
-        .output()
-        .unwrap();
+        .run();
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     let err = stderr(&out);
     assert!(
@@ -415,13 +394,13 @@ fn tls_files_are_checked_before_connecting_and_named_by_their_origin() {
     drop(dir);
 
     // A certificate from the environment without its key.
-    let (mut cmd, dir) = queuey();
+    let dir = tempfile::tempdir().unwrap();
+    let mut cmd = Queuey::in_dir(dir.path());
     fs::write(dir.path().join("client.pem"), &cert).unwrap();
     let out = cmd
         .env("QUEUEY_TLS_CERT", "client.pem")
         .args(["status", "orders", "--url", nowhere])
-        .output()
-        .unwrap();
+        .run();
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     let err = stderr(&out);
     assert!(
@@ -441,12 +420,9 @@ fn tls_files_are_checked_before_connecting_and_named_by_their_origin() {
         "[tls]\nclient_certificate_file_path = \"client.key\"\nkey = \"client.pem\"\n",
     )
     .unwrap();
-    let (mut cmd, _) = queuey();
-    let out = cmd
-        .current_dir(dir.path())
+    let out = Queuey::in_dir(dir.path())
         .args(["dead", "ls", "orders", "--url", nowhere])
-        .output()
-        .unwrap();
+        .run();
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     let err = stderr(&out);
     assert!(
@@ -459,12 +435,9 @@ fn tls_files_are_checked_before_connecting_and_named_by_their_origin() {
 
     // An unknown key of [tls] is a topology file error.
     fs::write(dir.path().join("queuey.toml"), "[tls]\nca = \"ca.pem\"\n").unwrap();
-    let (mut cmd, _) = queuey();
-    let out = cmd
-        .current_dir(dir.path())
+    let out = Queuey::in_dir(dir.path())
         .args(["ping", "--url", nowhere])
-        .output()
-        .unwrap();
+        .run();
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     let err = stderr(&out);
     assert!(err.contains("unknown field `ca`"), "{err}");
@@ -481,13 +454,14 @@ fn tls_files_are_checked_before_connecting_and_named_by_their_origin() {
 /// says to quote the name.
 #[test]
 fn an_unquoted_dotted_queue_name_in_the_file_is_explained() {
-    let (mut cmd, dir) = queuey();
+    let dir = tempfile::tempdir().unwrap();
+    let mut cmd = Queuey::in_dir(dir.path());
     fs::write(
         dir.path().join("queuey.toml"),
         "[queues.tour.orders]\nmessage_ttl = \"1h\"\n",
     )
     .unwrap();
-    let out = cmd.args(["args", "tour.orders"]).output().unwrap();
+    let out = cmd.args(["args", "tour.orders"]).run();
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
     assert!(err.contains("[queues.\"tour.orders\"]"), "{err}");
@@ -497,22 +471,22 @@ fn an_unquoted_dotted_queue_name_in_the_file_is_explained() {
 /// Without a broker, `args` names a queue missing from the topology file.
 #[test]
 fn a_queue_missing_from_the_topology_file_is_named() {
-    let (mut cmd, dir) = queuey();
+    let dir = tempfile::tempdir().unwrap();
+    let mut cmd = Queuey::in_dir(dir.path());
     fs::write(
         dir.path().join("queuey.toml"),
         "[defaults]\nmessage_ttl = \"1h\"\n[queues.\"tour.orders\"]\n",
     )
     .unwrap();
-    let out = cmd.args(["args", "tour.ordres"]).output().unwrap();
+    let out = cmd.args(["args", "tour.ordres"]).run();
     assert!(out.status.success(), "{}", stderr(&out));
     let err = stderr(&out);
     assert!(err.contains("not in queuey.toml"), "{err}");
     assert!(err.contains("tour.orders"), "suggests the near name: {err}");
     // A listed name says nothing.
-    let out = crate::common::queuey_in(dir.path())
+    let out = Queuey::in_dir(dir.path())
         .args(["args", "tour.orders"])
-        .output()
-        .unwrap();
+        .run();
     assert!(!stderr(&out).contains("not in"), "{}", stderr(&out));
 }
 
@@ -525,8 +499,7 @@ fn a_negative_duration_is_named_as_such() {
         &["dead", "ls", "orders", "--older-than=-5m"],
         &["dead", "purge", "orders", "--newer-than", "-1h", "--yes"],
     ] {
-        let (mut cmd, _dir) = queuey();
-        let out = cmd.args(args).output().unwrap();
+        let out = Queuey::new().args(args).run();
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
         let err = stderr(&out);
         assert!(err.contains("invalid duration \"-"), "{args:?}: {err}");
