@@ -269,18 +269,30 @@ impl Broker {
 
     pub fn declare_with(&self, name: &str, args: FieldTable, durable: bool) {
         self.track_queue(name);
-        let ch = self.channel();
-        self.rt
-            .block_on(ch.queue_declare(
+        // A single node under load can fail to start a quorum queue's Ra cluster in time and
+        // refuse the declare with `cluster_not_formed` (seen on 3.10 during a full live run); the
+        // queue is not made, so declaring again is the same request. Anything else fails the test.
+        for attempt in 1.. {
+            let ch = self.channel();
+            let declared = self.rt.block_on(ch.queue_declare(
                 name.into(),
                 QueueDeclareOptions {
                     durable,
                     ..QueueDeclareOptions::default()
                 },
-                args,
-            ))
-            .unwrap_or_else(|e| panic!("declaring {name}: {e}"));
-        let _ = self.rt.block_on(ch.close(200, "ok".into()));
+                args.clone(),
+            ));
+            match declared {
+                Ok(_) => {
+                    let _ = self.rt.block_on(ch.close(200, "ok".into()));
+                    return;
+                }
+                Err(e) if attempt < 3 && e.to_string().contains("cluster_not_formed") => {
+                    eprintln!("declaring {name}: {e}; declaring it again");
+                }
+                Err(e) => panic!("declaring {name}: {e}"),
+            }
+        }
     }
 
     /// Deletes `name` now (in this vhost), whatever it holds.
