@@ -21,7 +21,7 @@ use super::ledger::InFlight;
 use super::publish_stage::{Job, Publish, Token};
 use super::settle::{Settle, Settler};
 use super::step::{Step, Stepper};
-use super::{Pace, Shared, Tally, check_targets, publish_chunk};
+use super::{Shared, Tally, check_targets};
 use crate::broker::publish::fits_amqp;
 use crate::broker::session::Session;
 use crate::clock::now_secs;
@@ -100,15 +100,7 @@ pub(super) async fn from_file(
         settle: settle_tx.clone(),
         report: ReplayReport::new(settings.dry_run),
     };
-    let publish = Publish {
-        shared: &shared,
-        session,
-        settle: settle_tx,
-        outcomes: ReplayReport::default(),
-        publisher: None,
-        pace: Pace::new(settings.rate),
-        chunk: publish_chunk(settings.rate),
-    };
+    let publish = Publish::new(&shared, session, settle_tx);
     // No acks: the settle stage frees each line's place and counts it, in order.
     let settler = Settler::new(None, &shared, progress, false);
     let (read, published, settled) = tokio::join!(

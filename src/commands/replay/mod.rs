@@ -333,33 +333,6 @@ async fn watch_flow(
     }
 }
 
-/// With --dry-run: checks that each target exists, as a real run's copies would find out, and
-/// counts what would move and what would fail.
-/// With `--after` the targets are hold queues, which the run declares: what must exist is the
-/// queue each returns to.
-async fn check_targets(session: &Session, settings: &ReplaySettings, report: &mut ReplayReport) {
-    for t in &mut report.targets {
-        if t.queue.len() <= MAX_QUEUE_NAME_BYTES {
-            let returns_to = after::returns_to(settings, &t.queue).unwrap_or(&t.queue);
-            t.exists = target_exists(session, returns_to).await;
-        }
-    }
-    report.settle_would();
-}
-
-/// Whether `queue` exists: the management API, else a passive declare (the name is a work
-/// queue's, with no `x-expires` lease to renew). `None` when neither can tell.
-pub(super) async fn target_exists(session: &Session, queue: &str) -> Option<bool> {
-    match session.live_queue(queue).await {
-        Ok(found) => Some(found.is_some()),
-        Err(_) => session
-            .passive_declare(queue)
-            .await
-            .ok()
-            .map(|c| c.is_some()),
-    }
-}
-
 /// What the three stages of the queue pipeline share.
 struct Shared<'a> {
     session: &'a Session,
@@ -378,17 +351,6 @@ struct Shared<'a> {
     refused: RefCell<HashMap<u64, String>>,
     /// With `--after`: the hold queues declared so far, and why one could not be.
     holds: after::Holds,
-}
-
-/// The error a pipeline whose stages stopped reports: when the connection drops every stage
-/// fails, and the broker's error is the one to say, not a stage noticing that its neighbour
-/// stopped (an internal error).
-fn first_error(errors: [Option<&Error>; 3]) -> Option<Error> {
-    errors
-        .into_iter()
-        .flatten()
-        .min_by_key(|e| e.kind == Kind::Internal)
-        .cloned()
 }
 
 impl<'a> Shared<'a> {
@@ -496,46 +458,27 @@ impl Tally {
     }
 }
 
-/// The publisher's batch: a quarter of the window, or under `--rate` at most half a second's
-/// worth. The publisher decides a batch only once the next one is confirmed (that is how it
-/// attributes returns), so with the batch being filled, three batches of copies can be
-/// published and not yet acked; a quarter keeps them within the window. A full batch at a
-/// slow rate would settle nothing for seconds and then everything at once.
-fn paced_window(rate: Option<f64>, window: usize) -> usize {
-    let batch = (window / 4).max(1);
-    rate.map_or(batch, |r| ((r / 2.0) as usize).clamp(1, batch))
+/// The error a pipeline whose stages stopped reports: when the connection drops every stage
+/// fails, and the broker's error is the one to say, not a stage noticing that its neighbour
+/// stopped (an internal error).
+fn first_error(errors: [Option<&Error>; 3]) -> Option<Error> {
+    errors
+        .into_iter()
+        .flatten()
+        .min_by_key(|e| e.kind == Kind::Internal)
+        .cloned()
 }
 
-/// How many copies are published in one go: 256, or under `--rate` what the rate allows in
-/// 50 ms, so that copies go out (and are settled) steadily rather than in bursts.
-fn publish_chunk(rate: Option<f64>) -> usize {
-    rate.map_or(256, |r| ((r / 20.0) as usize).clamp(1, 256))
-}
-
-/// Keeps publishing under `rate` messages per second.
-struct Pace {
-    rate: Option<f64>,
-    start: Instant,
-    sent: u64,
-}
-
-impl Pace {
-    fn new(rate: Option<f64>) -> Pace {
-        Pace {
-            rate,
-            start: Instant::now(),
-            sent: 0,
+/// With --dry-run: checks that each target exists, as a real run's copies would find out, and
+/// counts what would move and what would fail.
+/// With `--after` the targets are hold queues, which the run declares: what must exist is the
+/// queue each returns to.
+async fn check_targets(session: &Session, settings: &ReplaySettings, report: &mut ReplayReport) {
+    for t in &mut report.targets {
+        if t.queue.len() <= MAX_QUEUE_NAME_BYTES {
+            let returns_to = after::returns_to(settings, &t.queue).unwrap_or(&t.queue);
+            t.exists = after::target_exists(session, returns_to).await;
         }
     }
-
-    async fn wait(&mut self) {
-        if let Some(rate) = self.rate {
-            let due = self.start + Duration::from_secs_f64(self.sent as f64 / rate);
-            let now = Instant::now();
-            if due > now {
-                tokio::time::sleep(due - now).await;
-            }
-        }
-        self.sent += 1;
-    }
+    report.settle_would();
 }

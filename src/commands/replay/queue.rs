@@ -19,7 +19,7 @@ use super::ledger::InFlight;
 use super::publish_stage::{Job, Publish, Token};
 use super::settle::{Settle, Settler};
 use super::step::{Step, Stepper};
-use super::{Pace, Shared, Tally, publish_chunk};
+use super::{Shared, Tally};
 use crate::broker::peek::{Delivered, Peek};
 use crate::broker::session::Session;
 use crate::dead::copy_refusal::CopyRefusal;
@@ -84,15 +84,7 @@ pub(super) async fn from_queue(
             settle: settle_tx.clone(),
             tally: ReplayReport::default(),
         };
-        let publish = Publish {
-            shared: &shared,
-            session,
-            settle: settle_tx,
-            outcomes: ReplayReport::default(),
-            publisher: None,
-            pace: Pace::new(settings.rate),
-            chunk: publish_chunk(settings.rate),
-        };
+        let publish = Publish::new(&shared, session, settle_tx);
         let settler = Settler::new(Some(&acker), &shared, progress, p.kind.is_quorum());
         let (read, published, settled) =
             tokio::join!(reader.run(p), publish.run(job_rx), settler.run(settle_rx));
