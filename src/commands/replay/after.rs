@@ -4,6 +4,8 @@
 //! target, `x-expires` of twice the TTL). When the TTL passes, the broker dead-letters each copy
 //! back to its target: the jobs return with no process left running. Everything else is a
 //! replay's (confirms, the journal, the filters): the hold queue is just the copies' target.
+//!
+//! Where it sits (`replay/mod.rs`): stage 2 names the hold queue, stage 3 declares it.
 
 use std::cell::RefCell;
 use std::collections::HashMap;

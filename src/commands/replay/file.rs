@@ -11,6 +11,8 @@
 //! first, as a rerun over q.dead does. The journal is kept when the run stops early (an error,
 //! a signal: the rest of the file is still to replay) and deleted when it reaches its end or
 //! its limit.
+//!
+//! Where it sits (`replay/mod.rs`): stages 1, 2 and 6 of a run with `--from-file`.
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;

@@ -1,4 +1,5 @@
-//! `queuey dead replay`: dead letters back to where they came from, losing none.
+//! `queuey dead replay`: dead letters back to where they came from, losing none. This is the
+//! flow's entry: read this doc first, then the files in the order it names them, each once.
 //!
 //! The order of work for each dead letter is what makes a loss impossible: publish a copy
 //! (confirm mode, `mandatory`), wait for the broker's confirmation, check the copy was not
@@ -6,14 +7,68 @@
 //! instant, each message is in `q.dead` (its ack never happened), in its target (the copy was
 //! confirmed), or in both; never in neither.
 //!
-//! The pipeline's parts, in the order data flows: `queue.rs` (or `file.rs` for an export file)
-//! reads and decides each dead letter with `step.rs`, the same for both, and takes a place in
-//! the run's `window.rs`; `publish_stage.rs` publishes the copies in confirmed batches;
-//! `settle.rs` acks, keeps or rescues each dead letter in delivery order (for a file it only
-//! frees the place). `publishable.rs` keeps back the copies the broker would refuse,
-//! `ledger.rs` keeps the run's ledger (`dead::ledger` holds the rule a rerun follows),
-//! `open_ledger.rs` reads an unfinished run's ledger, `doubt.rs` looks for its copies in doubt
-//! (`--look-in-targets`). The report is `dead::report`, printed by `output::replay`.
+//! **What enters.** `ReplaySettings`: the logical queue, the filters, `--to`, `--limit`,
+//! `--rate`, `--after`, `--channels`, `--dry-run`, and the peek's options (`--window` places,
+//! a 64 MiB byte budget). The source is q.dead (`queue.rs`), or an export file with
+//! `--from-file` (`file.rs`: every line checked before anything is published). Before either,
+//! `run` checks that the user may publish at all.
+//!
+//! **The stages, in the order data flows:**
+//! 1. Opening (`queue::from_queue`, `file::from_file`): `open_ledger.rs` reads what an
+//!    unfinished run left in the ledger, and `doubt.rs` looks for its copies in doubt
+//!    (`--look-in-targets`) or gives them up; `ledger.rs` is this run's ledger (`LedgerSlot`).
+//!    The peek of q.dead begins (`broker::peek`, guarded by `live::unreadable`).
+//! 2. The reader (`Reader` in `queue.rs`, `LineReader` in `file.rs`): each dead letter is first
+//!    decided by the ledger's rule (`dead::ledger`: a copy it proves exists lets it go without a
+//!    new one), then by `step.rs` (filters, target, the copy; with `--after`, `after.rs` names
+//!    its hold queue), and takes a place in the window (`window.rs`).
+//! 3. Admission, before anything is published: `publishable.rs` keeps back a copy the broker
+//!    would refuse (its user_id, its header frame, its size; with `--after`, a hold queue
+//!    `after.rs` cannot use), and `admit.rs` one its target has no room for. A copy kept
+//!    back leaves its dead letter where it is, counted as failed.
+//! 4. The publish stage (`publish_stage.rs`): confirmed batches, paced by `--rate`, each copy
+//!    recorded in the ledger in doubt (on disk) before it is published and decided (on disk)
+//!    after; every decided dead letter goes on, in order.
+//! 5. The settle stage (`settle.rs`): acks each dead letter whose copy was delivered, in
+//!    delivery order, and keeps the others; a file's lines are only counted.
+//! 6. The end: `returned_copies.rs` removes the refused copies a target dead-lettered back into
+//!    q.dead; the ledger is finished; back here, the summary.
+//!
+//! Stages 2, 4 and 5 run joined on one task and pass jobs through bounded channels; what they
+//! share is `Shared` and `Tally` below (the counts a failed run's summary reads), and
+//! `first_error` picks the error to report when they all stop.
+//!
+//! **What leaves.** Copies in their targets (or hold queues); acks of their dead letters (a
+//! file's lines are never removed); the ledger (in the state directory, or `--journal`), which
+//! a clean end removes but for the records of dead letters the run did not reach; the report
+//! (`dead::report`, printed by `output::replay`) and the exit code: 0; 3 when a selected dead
+//! letter could not move (its copy kept back, returned or refused) or others held dead
+//! letters; 130 after a signal; else the error's own (docs/exit-codes.md). `--dry-run`
+//! publishes and acks nothing, and checks that each target exists (`check_targets`).
+//!
+//! **Where it can stop**, what it costs, and where a rerun picks up:
+//! - A signal (Ctrl-C, SIGTERM, SIGHUP): nothing more is read or published, the copies in
+//!   flight are decided and their dead letters acked or kept, the peek returns the rest. Exit
+//!   130. A rerun reads q.dead from its head; a file run keeps its ledger, so its rerun skips
+//!   the lines this one copied.
+//! - An error: a lost connection, a quorum queue that loses its majority
+//!   (`Session::majority_watch`), publishing blocked longer than `--blocked-timeout`
+//!   (`watch_flow`; without it the run waits and says so), a broker silent past `--timeout`
+//!   (`broker::watch`). The work stops where it is; what the peek held goes back to q.dead (by
+//!   the peek's end, or by the broker when the channel closes, which on a quorum q.dead with a
+//!   delivery limit spends a delivery of each). `Tally::mark_ledger` marks which confirmed
+//!   copies' dead letters were never acked, so the rerun lets those go without a copy; copies
+//!   published and never confirmed stay in doubt, and the rerun copies their dead letters again
+//!   (counted as possible duplicates) unless `--look-in-targets` finds them. The warning says
+//!   how many. A file run's ledger stays, as after a signal.
+//! - A message queuey cannot parse, on a quorum q.dead: the error, and a mark that stops every
+//!   later read of that queue until `--retry-unreadable` (`live::unreadable`).
+//! - `--limit`: a normal end; the ledger keeps the records of what the run did not reach.
+//! - A full target, a hold queue declared with other arguments or whose queue to return to is
+//!   missing: no stop; those dead letters stay (exit 3), the others go on.
+//!
+//! The rule a rerun follows is `dead::ledger`'s; docs/design.md places each file, and
+//! docs/broker-notes.md says why the broker is handled as it is.
 
 mod admit;
 mod after;

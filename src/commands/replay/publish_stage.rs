@@ -5,6 +5,8 @@
 //! Every job carries its [`Place`] in the window: the body's bytes go back to the budget once
 //! the batch is published, the place goes on with the outcome to the settle stage, and a job
 //! dropped here (a stop signal, a failure) gives both back by being dropped.
+//!
+//! Where it sits (`replay/mod.rs`): stage 4, between the reader and the settle stage.
 
 use std::time::{Duration, Instant};
 

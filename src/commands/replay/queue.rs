@@ -6,12 +6,16 @@
 //!   `dead::ledger`, asked once per dead letter, before the filters);
 //! - `publish_stage::Publish` publishes the copies in confirmed batches, records each
 //!   confirmed copy in the ledger, flushed to disk, and hands every decided dead letter on;
-//! - `settle::Settler` acks, keeps or rescues them, in delivery order.
+//! - `settle::Settler` acks or keeps them, in delivery order (and counts those the reader
+//!   replaced by copies, on their last delivery).
 //!
 //! Dead letters between the read and their ack hold a place of the window each (a
 //! `window::Place`, owned by the job and dropped with it): copies published and not yet acked
 //! are never more than `--window`. Outcomes are counted as they
 //! come, per target, never kept per message: memory stays bounded on a queue of millions.
+//!
+//! Where it sits (`replay/mod.rs`): stages 1, 2 and 6 of a run from q.dead; its opening, reader and
+//! end.
 
 use tokio::sync::mpsc;
 
