@@ -21,11 +21,12 @@
 //! 2. The reader (`Reader` in `queue.rs`, `LineReader` in `file.rs`): each dead letter is first
 //!    decided by the ledger's rule (`dead::ledger`: a copy it proves exists lets it go without a
 //!    new one), then by `step.rs` (filters, target, the copy; with `--after`, `after.rs` names
-//!    its hold queue), and takes a place in the window (`window.rs`).
+//!    its hold queue).
 //! 3. Admission, before anything is published: `publishable.rs` keeps back a copy the broker
 //!    would refuse (its user_id, its header frame, its size; with `--after`, a hold queue
 //!    `after.rs` cannot use), and `admit.rs` one its target has no room for. A copy kept
-//!    back leaves its dead letter where it is, counted as failed.
+//!    back leaves its dead letter where it is, counted as failed; one that may go takes a place
+//!    in the window (`window.rs`: `--window` places and the byte budget) and goes on.
 //! 4. The publish stage (`publish_stage.rs`): confirmed batches, paced by `--rate`, each copy
 //!    recorded in the ledger in doubt (on disk) before it is published and decided (on disk)
 //!    after; every decided dead letter goes on, in order.
@@ -34,9 +35,10 @@
 //! 6. The end: `returned_copies.rs` removes the refused copies a target dead-lettered back into
 //!    q.dead; the ledger is finished; back here, the summary.
 //!
-//! Stages 2, 4 and 5 run joined on one task and pass jobs through bounded channels; what they
-//! share is `Shared` and `Tally` below (the counts a failed run's summary reads), and
-//! `first_error` picks the error to report when they all stop.
+//! The reader (stages 2 and 3), the publish stage and the settle stage run joined on one task
+//! and pass jobs through bounded channels; what they share is `Shared` and `Tally` below (the
+//! counts a failed run's summary reads), and `first_error` picks the error to report when they
+//! all stop.
 //!
 //! **What leaves.** Copies in their targets (or hold queues); acks of their dead letters (a
 //! file's lines are never removed); the ledger (in the state directory, or `--journal`), which

@@ -70,8 +70,8 @@ pub(super) fn settle_for<'w>(
 /// reading runs ahead of the broker's confirmations.
 ///
 /// The `copied` lines of the copies it settles are on disk already (see `Publish::hand_over` in
-/// `publish_stage.rs`); it writes the `claimed` lines of the dead letters the ledger let go without a
-/// copy, and flushes them, before their acks (see `dead::ledger`).
+/// `publish_stage.rs`); it writes the `claimed` lines of the dead letters the ledger let go
+/// without a copy, and flushes them, before their acks (see `dead::ledger`).
 ///
 /// Events arrive in delivery order: the read stage sends a `Keep` before it passes any later
 /// message on, and the publish stage decides copies in order. So while no `Keep` has been
