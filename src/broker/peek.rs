@@ -1,49 +1,66 @@
 //! Reading a queue without taking anything out of it: the peek behind `dead ls`, `dead show`
-//! and `dead export`, and the first half of `dead replay` and `dead purge`.
+//! and `dead export` (the looks), and the first half of `dead replay` and `dead purge`. This is
+//! the looks' flow entry: read this doc first, then the files in the order it names them.
 //!
-//! AMQP 0-9-1 has no non-destructive read. A peek consumes with manual acknowledgements, holds
-//! every delivery unacknowledged, and at the end returns them all with one
-//! `basic.nack(multiple, requeue)`. On a classic queue each message goes back to its original
-//! position, so the queue is unchanged but for the `redelivered` flag; if queuey dies, the
-//! broker returns them the same way when the channel closes.
+//! **What enters.** A look (`commands/look.rs`) brings the logical queue, the filters, `--limit`
+//! (show: a position or a message id) and [`PeekOptions`]: `--window` (4000), a 64 MiB byte
+//! budget, `--spend-delivery-budget`, `--assume-classic`, `--quorum-at-risk` (2048),
+//! `--retry-unreadable`, and `auto_rescue` (on for the looks).
 //!
-//! **Memory** is bounded by a window, not by the queue: consumers are chained on one channel,
-//! each with a per-consumer prefetch of one window. Once a window has arrived the consumer is
-//! cancelled (its deliveries stay unacknowledged on the channel) and the next one receives the
-//! next window. Each round's size comes from [`RoundSizer`]: one message first, then at most
-//! `byte_budget` (64 MiB) over the largest body seen, at most twice the round before, so that
-//! big bodies never arrive a window at a time.
-//! On a quorum queue the next consumer is asked for before it is needed, behind the current
-//! one at a lower consumer priority, and the broker's replies to a consume or a cancel are read
-//! later (see `Peek::fetch`): each is a command of the queue's log.
+//! **The path, in the order data flows:** `commands/look.rs` -> `live::unreadable`
+//! (`with_dead_peek`: a quorum q.dead marked as holding a message queuey cannot parse is not
+//! read again) -> `peek/finish.rs` (`with_peek`: whatever happens, the peek ends) ->
+//! [`Peek::open`] (`queue_kind.rs` reads the type, the delivery limit and the version first)
+//! -> [`Peek::next`], round by round -> `live::scan::next_matching` (decode and filter; show
+//! reads `Peek::next` itself) -> the output (`output::dead_letters`, `output::show`, export
+//! lines) -> [`Peek::finish`].
 //!
-//! **Every peek ends**: it stops after the number of messages the queue held when it began.
-//! Messages published meanwhile land behind the held ones and are not read. A stop signal
-//! ([`crate::signals`]) ends it too, at once, even while the broker is silent: the caller then
-//! finishes the peek, which returns every held message.
+//! **The window.** AMQP 0-9-1 has no non-destructive read: a peek consumes with manual acks and
+//! holds every delivery unacknowledged. Memory is bounded by rounds, not by the queue:
+//! consumers are chained on one channel, each with a prefetch of one round; once a round has
+//! arrived its consumer is cancelled (its deliveries stay held) and the next one receives the
+//! next round. [`RoundSizer`] sizes each round: one message first, then at most the byte budget
+//! (half of it while two rounds are in flight) over the largest body seen, at most twice the
+//! round before, at most `--window`. On a quorum
+//! queue the next round is asked for behind the current one at a lower consumer priority, and
+//! the replies to a consume or a cancel are read later (see `Peek::fetch`).
 //!
-//! **Quorum queues** (docs/broker-notes.md) are different:
+//! **The quorum delivery budget** (docs/broker-notes.md, Quorum delivery limits). On a quorum
+//! queue with a delivery limit (argument or policy; 20 by default from 4.0):
 //! - a delivery held when its channel closes (queuey killed, the connection lost) is returned
-//!   *and counted* against the message's delivery limit, on every version; `basic.nack` with
-//!   requeue is counted too before RabbitMQ 4.3, and free from 4.3. A message past its limit is
-//!   dead-lettered or dropped. queuey reads the queue type, the limit (argument and policy; 20
-//!   by default from 4.0) and the broker version, and refuses a peek whose normal end costs
-//!   deliveries (before 4.3) unless the operator accepts the cost.
-//! - a message whose next counted return would end it (its `x-delivery-count` at the limit) is
-//!   *at risk*: a crash while queuey holds it would lose it. With `auto_rescue` (the looks:
-//!   ls, show, export) the peek replaces every such message as soon as it arrives, in
-//!   batches: a confirmed copy is published to the queue and only then the original is acked.
-//!   Nothing is lost; that message changes its place. Only deliveries that have arrived and are
-//!   not yet replaced are exposed to a crash: at most two rounds, `--quorum-at-risk` (2048 by
-//!   default). Replay and purge rescue what they keep themselves.
-//! - where a returned message goes differs: to the back of the queue on 3.x, to the front
-//!   (ahead of every message never delivered) on 4.x. Holding the whole queue and returning it
-//!   with one multiple nack keeps the order of up to 32 messages on both (a larger return
-//!   comes back in an order of the broker's own: see docs/broker-notes.md, Peeking and
-//!   requeueing); messages that arrive
-//!   during the peek end up ahead of the peeked ones on 3.x, behind them on 4.x. (Returning window by window
-//!   would bound what a crash holds, but on 4.x the returned window would be delivered again
-//!   at once: a peek must hold what it has read to read further.)
+//!   *and counted* against the limit, on every version; a `basic.nack` with requeue is counted
+//!   too before RabbitMQ 4.3, free from 4.3. So before 4.3 a look is refused unless the operator
+//!   passes `--spend-delivery-budget`.
+//! - a message whose next counted return would end it ([`at_risk`]) is replaced as soon as it
+//!   arrives (`auto_rescue`): a confirmed copy is published to the queue, then the original is
+//!   acked. Nothing is lost; that message changes its place. At most `--quorum-at-risk`
+//!   deliveries at risk are exposed to a crash (rounds are half as big, see
+//!   [`QueueKind::round_cap`]). Replay and purge rescue what they keep themselves.
+//!
+//! **What is returned when.** Nothing goes back while the look reads: the held deliveries are
+//! returned at its end, in [`Peek::finish`], with one multiple nack (one per round on a quorum
+//! queue), and the end waits until the queue counts them ready again. On a classic queue each
+//! goes back to its place, the queue unchanged but for the `redelivered` flag. A quorum queue
+//! returns them to its back on 3.x, to its head on 4.x; one multiple nack keeps the order of up
+//! to 32 messages (docs/broker-notes.md, Peeking and requeueing). Messages published during the
+//! look land behind the held ones and are not read; they end up ahead of the peeked ones on
+//! 3.x, behind them on 4.x. (Returning round by round would bound what a crash holds, but on 4.x
+//! the returned round would be delivered again at once: a peek must hold what it read to read
+//! further.)
+//!
+//! **Where it can stop.** Every peek ends: after the number of messages the queue held when it
+//! began (`Peek::target`), or earlier when the look has what it wants (`--limit`, show's
+//! message), or when the queue runs dry (another consumer took messages). Then:
+//! - a stop signal (`crate::signals`) ends it at once, even while the broker is silent; the look
+//!   says how far it read, everything held goes back, exit 130 (an export file's end line says
+//!   it is incomplete);
+//! - an error (a lost connection, a stall past `--timeout` or 60 s without a delivery, a quorum
+//!   queue that loses its majority, a message lapin cannot parse): `with_peek` still returns
+//!   what it can; what it cannot, the broker returns when the channel closes, which on a quorum
+//!   queue with a limit spends a delivery of each (and leaves the unreadable mark, see
+//!   `live::unreadable`);
+//! - messages other consumers hold cannot be read: said, and ls and export exit 3
+//!   ([`held_elsewhere`]).
 
 use std::collections::VecDeque;
 use std::future::Future;
@@ -249,16 +266,16 @@ impl<'a> Peek<'a> {
         u64::from(self.kind.exposure(&self.options))
     }
 
-    /// Reads up to `n` messages more than the queue held when the peek began (and whatever of
-    /// that it has not read yet): messages that arrived since, behind the held ones. A replay
-    /// looks there for its refused copies that the broker dead-lettered back. The peek still
-    /// ends when the queue runs dry.
     /// Reads `n` more messages than the peek meant to: the copies it republished to the back of
     /// the queue in the meantime (see `dead replay`'s messages on their last delivery).
     pub fn extend_target(&mut self, n: u64) {
         self.target = self.target.saturating_add(n);
     }
 
+    /// Reads up to `n` messages more than the queue held when the peek began (and whatever of
+    /// that it has not read yet): messages that arrived since, behind the held ones. A replay
+    /// looks there for its refused copies that the broker dead-lettered back. The peek still
+    /// ends when the queue runs dry.
     pub fn read_beyond(&mut self, n: u64) {
         self.target = self.target.max(self.fetched).saturating_add(n);
     }

@@ -1,6 +1,8 @@
 //! What a peek must know of its queue before it reads: the type, a quorum queue's delivery
 //! limit (argument and policy; 20 by default from 4.0), the broker version, and so what a
 //! return or a crash costs (`broker::peek`, docs/broker-notes.md).
+//!
+//! Where it sits in the looks (`broker::peek`'s doc): the first thing `Peek::open` asks.
 
 use super::session::{BrokerVersion, Session};
 use crate::dead::peek::PeekOptions;

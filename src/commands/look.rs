@@ -1,4 +1,5 @@
-//! `queuey dead ls | show | export`: reading dead letters without removing any.
+//! `queuey dead ls | show | export`: reading dead letters without removing any. Where it sits:
+//! the looks' entry command; what they read, hold and return is told in `broker::peek`'s doc.
 
 use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Write};

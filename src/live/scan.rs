@@ -1,5 +1,8 @@
 //! Scanning a `q.dead`: the next dead letter a filter keeps, and what to say when the queue is
 //! not there.
+//!
+//! Where it sits in the looks (`broker::peek`'s doc): `next_matching` is the loop of `dead ls` and
+//! `dead export`, between `Peek::next` and the output.
 
 use crate::broker::peek::{Delivered, Peek};
 use crate::broker::session::Session;

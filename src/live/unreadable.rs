@@ -12,6 +12,9 @@
 //! passes `--retry-unreadable`. A read that gets past the place (or reads the whole
 //! queue) without meeting it again removes the mark. Classic queues spend nothing and are
 //! never marked.
+//!
+//! Where it sits in the looks (`broker::peek`'s doc): between the command and `with_peek`; replay,
+//! purge, edit and dead check read q.dead through it too.
 
 use std::path::PathBuf;
 

@@ -1,6 +1,8 @@
 //! `dead show`'s page: one dead letter whole (what queuey decoded, its properties, every header
 //! typed, its x-death table and its body), every string that came from the broker escaped. On a
 //! terminal a body longer than a screen is cut to a screenful ([`super::screenful`]).
+//!
+//! Where it sits in the looks (`broker::peek`'s doc): the output of `dead show`.
 
 use crate::dead::decode::{self, BROKER_BOOKKEEPING, DeadLetter, Message};
 use crate::dead::value::{Table, Value};

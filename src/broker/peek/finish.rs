@@ -1,5 +1,8 @@
 //! The end of a peek: every held message returned to the queue, then the channel closed
 //! ([`Peek::finish`]), and [`with_peek`], which makes sure that end comes whatever happened.
+//!
+//! Where it sits in the looks (`broker::peek`'s doc): the last step, and `with_peek` the frame
+//! around every read.
 
 use std::time::{Duration, Instant};
 

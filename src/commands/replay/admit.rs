@@ -1,5 +1,7 @@
 //! Whether each copy may be published to its target queue for the room there
 //! (`dead::target_room` decides; this reads the broker for it).
+//!
+//! Where it sits (`replay/mod.rs`): stage 3, the last check `publishable.rs` makes.
 
 use std::cell::RefCell;
 use std::time::Instant;

@@ -4,6 +4,8 @@
 //! target, `x-expires` of twice the TTL). When the TTL passes, the broker dead-letters each copy
 //! back to its target: the jobs return with no process left running. Everything else is a
 //! replay's (confirms, the journal, the filters): the hold queue is just the copies' target.
+//!
+//! Where it sits (`replay/mod.rs`): stage 2 names the hold queue, stage 3 declares it.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -26,15 +28,6 @@ pub(super) fn hold_target(settings: &ReplaySettings, target: String) -> String {
         ),
         None => target,
     }
-}
-
-/// The queue a copy waiting in `hold` returns to (`None` without `--after`).
-pub(super) fn returns_to<'h>(settings: &ReplaySettings, hold: &'h str) -> Option<&'h str> {
-    let after = settings.after.as_ref()?;
-    hold.strip_suffix(&format!(
-        "{}.{}",
-        settings.queue.options.deferred_suffix, after.ttl_ms
-    ))
 }
 
 /// What a run knows of each hold queue it copies into: why copies may not go there (`None`:
@@ -73,7 +66,7 @@ pub(super) async fn ensure_hold(
             "{hold:?} is not a hold queue of this run"
         )));
     };
-    if super::target_exists(session, target).await == Some(false) {
+    if target_exists(session, target).await == Some(false) {
         let why = CopyRefusal::ReturnQueueMissing {
             queue: target.to_owned(),
         };
@@ -115,4 +108,26 @@ pub(super) async fn ensure_hold(
         .borrow_mut()
         .insert(hold.to_owned(), (verdict.clone(), Instant::now()));
     Ok(verdict)
+}
+
+/// The queue a copy waiting in `hold` returns to (`None` without `--after`).
+pub(super) fn returns_to<'h>(settings: &ReplaySettings, hold: &'h str) -> Option<&'h str> {
+    let after = settings.after.as_ref()?;
+    hold.strip_suffix(&format!(
+        "{}.{}",
+        settings.queue.options.deferred_suffix, after.ttl_ms
+    ))
+}
+
+/// Whether `queue` exists: the management API, else a passive declare (the name is a work
+/// queue's, with no `x-expires` lease to renew). `None` when neither can tell.
+pub(super) async fn target_exists(session: &Session, queue: &str) -> Option<bool> {
+    match session.live_queue(queue).await {
+        Ok(found) => Some(found.is_some()),
+        Err(_) => session
+            .passive_declare(queue)
+            .await
+            .ok()
+            .map(|c| c.is_some()),
+    }
 }

@@ -12,6 +12,8 @@
 //!
 //! Without the flag, or where no look is made, the dead letters of those copies are copied
 //! again: each may then be in its target twice, and the rerun says how many, where.
+//!
+//! Where it sits (`replay/mod.rs`): stage 1, called by `open_ledger.rs`.
 
 use std::collections::HashSet;
 

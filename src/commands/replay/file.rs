@@ -11,6 +11,8 @@
 //! first, as a rerun over q.dead does. The journal is kept when the run stops early (an error,
 //! a signal: the rest of the file is still to replay) and deleted when it reaches its end or
 //! its limit.
+//!
+//! Where it sits (`replay/mod.rs`): stages 1, 2 and 6 of a run with `--from-file`.
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
@@ -21,7 +23,7 @@ use super::ledger::InFlight;
 use super::publish_stage::{Job, Publish, Token};
 use super::settle::{Settle, Settler};
 use super::step::{Step, Stepper};
-use super::{Pace, Shared, Tally, check_targets, publish_chunk};
+use super::{Shared, Tally, check_targets};
 use crate::broker::publish::fits_amqp;
 use crate::broker::session::Session;
 use crate::clock::now_secs;
@@ -100,15 +102,7 @@ pub(super) async fn from_file(
         settle: settle_tx.clone(),
         report: ReplayReport::new(settings.dry_run),
     };
-    let publish = Publish {
-        shared: &shared,
-        session,
-        settle: settle_tx,
-        outcomes: ReplayReport::default(),
-        publisher: None,
-        pace: Pace::new(settings.rate),
-        chunk: publish_chunk(settings.rate),
-    };
+    let publish = Publish::new(&shared, session, settle_tx);
     // No acks: the settle stage frees each line's place and counts it, in order.
     let settler = Settler::new(None, &shared, progress, false);
     let (read, published, settled) = tokio::join!(

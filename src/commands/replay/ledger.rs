@@ -3,6 +3,8 @@
 //! confirmed copy before its dead letter is acked, a `claimed` before the ack of a dead letter
 //! the rule let go without a copy, and `settled` once the broker processed acks. The one
 //! writer is [`LedgerSlot`], owned by the run and lent to each stage in turn.
+//!
+//! Where it sits (`replay/mod.rs`): opened at stage 1, written at stages 4 and 5, finished at 6.
 
 use std::path::{Path, PathBuf};
 

@@ -1,4 +1,5 @@
-//! `queuey dead replay`: dead letters back to where they came from, losing none.
+//! `queuey dead replay`: dead letters back to where they came from, losing none. This is the
+//! flow's entry: read this doc first, then the files in the order it names them, each once.
 //!
 //! The order of work for each dead letter is what makes a loss impossible: publish a copy
 //! (confirm mode, `mandatory`), wait for the broker's confirmation, check the copy was not
@@ -6,14 +7,70 @@
 //! instant, each message is in `q.dead` (its ack never happened), in its target (the copy was
 //! confirmed), or in both; never in neither.
 //!
-//! The pipeline's parts, in the order data flows: `queue.rs` (or `file.rs` for an export file)
-//! reads and decides each dead letter with `step.rs`, the same for both, and takes a place in
-//! the run's `window.rs`; `publish_stage.rs` publishes the copies in confirmed batches;
-//! `settle.rs` acks, keeps or rescues each dead letter in delivery order (for a file it only
-//! frees the place). `publishable.rs` keeps back the copies the broker would refuse,
-//! `ledger.rs` keeps the run's ledger (`dead::ledger` holds the rule a rerun follows),
-//! `open_ledger.rs` reads an unfinished run's ledger, `doubt.rs` looks for its copies in doubt
-//! (`--look-in-targets`). The report is `dead::report`, printed by `output::replay`.
+//! **What enters.** `ReplaySettings`: the logical queue, the filters, `--to`, `--limit`,
+//! `--rate`, `--after`, `--channels`, `--dry-run`, and the peek's options (`--window` places,
+//! a 64 MiB byte budget). The source is q.dead (`queue.rs`), or an export file with
+//! `--from-file` (`file.rs`: every line checked before anything is published). Before either,
+//! `run` checks that the user may publish at all.
+//!
+//! **The stages, in the order data flows:**
+//! 1. Opening (`queue::from_queue`, `file::from_file`): `open_ledger.rs` reads what an
+//!    unfinished run left in the ledger, and `doubt.rs` looks for its copies in doubt
+//!    (`--look-in-targets`) or gives them up; `ledger.rs` is this run's ledger (`LedgerSlot`).
+//!    The peek of q.dead begins (`broker::peek`, guarded by `live::unreadable`).
+//! 2. The reader (`Reader` in `queue.rs`, `LineReader` in `file.rs`): each dead letter is first
+//!    decided by the ledger's rule (`dead::ledger`: a copy it proves exists lets it go without a
+//!    new one), then by `step.rs` (filters, target, the copy; with `--after`, `after.rs` names
+//!    its hold queue).
+//! 3. Admission, before anything is published: `publishable.rs` keeps back a copy the broker
+//!    would refuse (its user_id, its header frame, its size; with `--after`, a hold queue
+//!    `after.rs` cannot use), and `admit.rs` one its target has no room for. A copy kept
+//!    back leaves its dead letter where it is, counted as failed; one that may go takes a place
+//!    in the window (`window.rs`: `--window` places and the byte budget) and goes on.
+//! 4. The publish stage (`publish_stage.rs`): confirmed batches, paced by `--rate`, each copy
+//!    recorded in the ledger in doubt (on disk) before it is published and decided (on disk)
+//!    after; every decided dead letter goes on, in order.
+//! 5. The settle stage (`settle.rs`): acks each dead letter whose copy was delivered, in
+//!    delivery order, and keeps the others; a file's lines are only counted.
+//! 6. The end: `returned_copies.rs` removes the refused copies a target dead-lettered back into
+//!    q.dead; the ledger is finished; back here, the summary.
+//!
+//! The reader (stages 2 and 3), the publish stage and the settle stage run joined on one task
+//! and pass jobs through bounded channels; what they share is `Shared` and `Tally` below (the
+//! counts a failed run's summary reads), and `first_error` picks the error to report when they
+//! all stop.
+//!
+//! **What leaves.** Copies in their targets (or hold queues); acks of their dead letters (a
+//! file's lines are never removed); the ledger (in the state directory, or `--journal`), which
+//! a clean end removes but for the records of dead letters the run did not reach; the report
+//! (`dead::report`, printed by `output::replay`) and the exit code: 0; 3 when a selected dead
+//! letter could not move (its copy kept back, returned or refused) or others held dead
+//! letters; 130 after a signal; else the error's own (docs/exit-codes.md). `--dry-run`
+//! publishes and acks nothing, and checks that each target exists (`check_targets`).
+//!
+//! **Where it can stop**, what it costs, and where a rerun picks up:
+//! - A signal (Ctrl-C, SIGTERM, SIGHUP): nothing more is read or published, the copies in
+//!   flight are decided and their dead letters acked or kept, the peek returns the rest. Exit
+//!   130. A rerun reads q.dead from its head; a file run keeps its ledger, so its rerun skips
+//!   the lines this one copied.
+//! - An error: a lost connection, a quorum queue that loses its majority
+//!   (`Session::majority_watch`), publishing blocked longer than `--blocked-timeout`
+//!   (`watch_flow`; without it the run waits and says so), a broker silent past `--timeout`
+//!   (`broker::watch`). The work stops where it is; what the peek held goes back to q.dead (by
+//!   the peek's end, or by the broker when the channel closes, which on a quorum q.dead with a
+//!   delivery limit spends a delivery of each). `Tally::mark_ledger` marks which confirmed
+//!   copies' dead letters were never acked, so the rerun lets those go without a copy; copies
+//!   published and never confirmed stay in doubt, and the rerun copies their dead letters again
+//!   (counted as possible duplicates) unless `--look-in-targets` finds them. The warning says
+//!   how many. A file run's ledger stays, as after a signal.
+//! - A message queuey cannot parse, on a quorum q.dead: the error, and a mark that stops every
+//!   later read of that queue until `--retry-unreadable` (`live::unreadable`).
+//! - `--limit`: a normal end; the ledger keeps the records of what the run did not reach.
+//! - A full target, a hold queue declared with other arguments or whose queue to return to is
+//!   missing: no stop; those dead letters stay (exit 3), the others go on.
+//!
+//! The rule a rerun follows is `dead::ledger`'s; docs/design.md places each file, and
+//! docs/broker-notes.md says why the broker is handled as it is.
 
 mod admit;
 mod after;
@@ -333,33 +390,6 @@ async fn watch_flow(
     }
 }
 
-/// With --dry-run: checks that each target exists, as a real run's copies would find out, and
-/// counts what would move and what would fail.
-/// With `--after` the targets are hold queues, which the run declares: what must exist is the
-/// queue each returns to.
-async fn check_targets(session: &Session, settings: &ReplaySettings, report: &mut ReplayReport) {
-    for t in &mut report.targets {
-        if t.queue.len() <= MAX_QUEUE_NAME_BYTES {
-            let returns_to = after::returns_to(settings, &t.queue).unwrap_or(&t.queue);
-            t.exists = target_exists(session, returns_to).await;
-        }
-    }
-    report.settle_would();
-}
-
-/// Whether `queue` exists: the management API, else a passive declare (the name is a work
-/// queue's, with no `x-expires` lease to renew). `None` when neither can tell.
-pub(super) async fn target_exists(session: &Session, queue: &str) -> Option<bool> {
-    match session.live_queue(queue).await {
-        Ok(found) => Some(found.is_some()),
-        Err(_) => session
-            .passive_declare(queue)
-            .await
-            .ok()
-            .map(|c| c.is_some()),
-    }
-}
-
 /// What the three stages of the queue pipeline share.
 struct Shared<'a> {
     session: &'a Session,
@@ -378,17 +408,6 @@ struct Shared<'a> {
     refused: RefCell<HashMap<u64, String>>,
     /// With `--after`: the hold queues declared so far, and why one could not be.
     holds: after::Holds,
-}
-
-/// The error a pipeline whose stages stopped reports: when the connection drops every stage
-/// fails, and the broker's error is the one to say, not a stage noticing that its neighbour
-/// stopped (an internal error).
-fn first_error(errors: [Option<&Error>; 3]) -> Option<Error> {
-    errors
-        .into_iter()
-        .flatten()
-        .min_by_key(|e| e.kind == Kind::Internal)
-        .cloned()
 }
 
 impl<'a> Shared<'a> {
@@ -496,46 +515,27 @@ impl Tally {
     }
 }
 
-/// The publisher's batch: a quarter of the window, or under `--rate` at most half a second's
-/// worth. The publisher decides a batch only once the next one is confirmed (that is how it
-/// attributes returns), so with the batch being filled, three batches of copies can be
-/// published and not yet acked; a quarter keeps them within the window. A full batch at a
-/// slow rate would settle nothing for seconds and then everything at once.
-fn paced_window(rate: Option<f64>, window: usize) -> usize {
-    let batch = (window / 4).max(1);
-    rate.map_or(batch, |r| ((r / 2.0) as usize).clamp(1, batch))
+/// The error a pipeline whose stages stopped reports: when the connection drops every stage
+/// fails, and the broker's error is the one to say, not a stage noticing that its neighbour
+/// stopped (an internal error).
+fn first_error(errors: [Option<&Error>; 3]) -> Option<Error> {
+    errors
+        .into_iter()
+        .flatten()
+        .min_by_key(|e| e.kind == Kind::Internal)
+        .cloned()
 }
 
-/// How many copies are published in one go: 256, or under `--rate` what the rate allows in
-/// 50 ms, so that copies go out (and are settled) steadily rather than in bursts.
-fn publish_chunk(rate: Option<f64>) -> usize {
-    rate.map_or(256, |r| ((r / 20.0) as usize).clamp(1, 256))
-}
-
-/// Keeps publishing under `rate` messages per second.
-struct Pace {
-    rate: Option<f64>,
-    start: Instant,
-    sent: u64,
-}
-
-impl Pace {
-    fn new(rate: Option<f64>) -> Pace {
-        Pace {
-            rate,
-            start: Instant::now(),
-            sent: 0,
+/// With --dry-run: checks that each target exists, as a real run's copies would find out, and
+/// counts what would move and what would fail.
+/// With `--after` the targets are hold queues, which the run declares: what must exist is the
+/// queue each returns to.
+async fn check_targets(session: &Session, settings: &ReplaySettings, report: &mut ReplayReport) {
+    for t in &mut report.targets {
+        if t.queue.len() <= MAX_QUEUE_NAME_BYTES {
+            let returns_to = after::returns_to(settings, &t.queue).unwrap_or(&t.queue);
+            t.exists = after::target_exists(session, returns_to).await;
         }
     }
-
-    async fn wait(&mut self) {
-        if let Some(rate) = self.rate {
-            let due = self.start + Duration::from_secs_f64(self.sent as f64 / rate);
-            let now = Instant::now();
-            if due > now {
-                tokio::time::sleep(due - now).await;
-            }
-        }
-        self.sent += 1;
-    }
+    report.settle_would();
 }

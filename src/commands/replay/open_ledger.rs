@@ -1,6 +1,8 @@
 //! What a run carries over from an unfinished one: its ledger read (acks a node restart may
 //! have lost counted as acks in doubt again), and its copies in doubt looked for in their
 //! targets (`--look-in-targets`) or given up (their dead letters are copied again).
+//!
+//! Where it sits (`replay/mod.rs`): stage 1, before anything is read.
 
 use super::doubt::resolve_doubts;
 use super::ledger::LedgerSlot;

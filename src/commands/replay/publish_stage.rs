@@ -5,13 +5,17 @@
 //! Every job carries its [`Place`] in the window: the body's bytes go back to the budget once
 //! the batch is published, the place goes on with the outcome to the settle stage, and a job
 //! dropped here (a stop signal, a failure) gives both back by being dropped.
+//!
+//! Where it sits (`replay/mod.rs`): stage 4, between the reader and the settle stage.
+
+use std::time::{Duration, Instant};
 
 use tokio::sync::mpsc::{self, error::TryRecvError};
 
 use super::ledger::{InFlight, Journaled, duplicate_name};
 use super::settle::{Settle, settle_for};
 use super::window::Place;
-use super::{Pace, Shared, Tally, paced_window};
+use super::{Shared, Tally};
 use crate::broker::publish::{Copy, Outcome, Publisher};
 use crate::broker::session::Session;
 use crate::dead::replay::copy_id;
@@ -46,19 +50,38 @@ impl Journaled for Token<'_> {
 /// The publish stage: copies out in confirmed batches, each decided copy's dead letter handed
 /// on to the settle stage.
 pub(super) struct Publish<'a, 's> {
-    pub(super) shared: &'a Shared<'a>,
-    pub(super) session: &'s Session,
-    pub(super) settle: mpsc::Sender<Settle<'a>>,
-    pub(super) outcomes: ReplayReport,
-    pub(super) publisher: Option<Publisher<'s, Token<'a>>>,
-    pub(super) pace: Pace,
+    shared: &'a Shared<'a>,
+    session: &'s Session,
+    settle: mpsc::Sender<Settle<'a>>,
+    outcomes: ReplayReport,
+    publisher: Option<Publisher<'s, Token<'a>>>,
+    pace: Pace,
     /// At most this many copies are taken from the read stage and published in one go. Under
     /// --rate, what the rate allows in 50 ms, so that copies go out (and dead letters are
     /// settled) steadily rather than in one burst after a whole chunk's wait.
-    pub(super) chunk: usize,
+    chunk: usize,
 }
 
-impl<'a> Publish<'a, '_> {
+impl<'a, 's> Publish<'a, 's> {
+    /// The publish stage of a run, its decided dead letters sent to `settle`; paced by
+    /// `--rate`, its publisher opened on the first copy.
+    pub(super) fn new(
+        shared: &'a Shared<'a>,
+        session: &'s Session,
+        settle: mpsc::Sender<Settle<'a>>,
+    ) -> Publish<'a, 's> {
+        let rate = shared.settings.rate;
+        Publish {
+            shared,
+            session,
+            settle,
+            outcomes: ReplayReport::default(),
+            publisher: None,
+            pace: Pace::new(rate),
+            chunk: publish_chunk(rate),
+        }
+    }
+
     pub(super) async fn run(mut self, mut jobs: mpsc::Receiver<Job<'a>>) -> Result<ReplayReport> {
         let result = self.pump(&mut jobs).await;
         // Wake a reader waiting for byte budget or a place: nobody will release any now.
@@ -229,5 +252,49 @@ impl<'a> Publish<'a, '_> {
             .send(event)
             .await
             .map_err(|_| Error::internal("replay: the settle stage stopped"))
+    }
+}
+
+/// The publisher's batch: a quarter of the window, or under `--rate` at most half a second's
+/// worth. The publisher decides a batch only once the next one is confirmed (that is how it
+/// attributes returns), so with the batch being filled, three batches of copies can be
+/// published and not yet acked; a quarter keeps them within the window. A full batch at a
+/// slow rate would settle nothing for seconds and then everything at once.
+fn paced_window(rate: Option<f64>, window: usize) -> usize {
+    let batch = (window / 4).max(1);
+    rate.map_or(batch, |r| ((r / 2.0) as usize).clamp(1, batch))
+}
+
+/// How many copies are published in one go: 256, or under `--rate` what the rate allows in
+/// 50 ms, so that copies go out (and are settled) steadily rather than in bursts.
+fn publish_chunk(rate: Option<f64>) -> usize {
+    rate.map_or(256, |r| ((r / 20.0) as usize).clamp(1, 256))
+}
+
+/// Keeps publishing under `rate` messages per second.
+struct Pace {
+    rate: Option<f64>,
+    start: Instant,
+    sent: u64,
+}
+
+impl Pace {
+    fn new(rate: Option<f64>) -> Pace {
+        Pace {
+            rate,
+            start: Instant::now(),
+            sent: 0,
+        }
+    }
+
+    async fn wait(&mut self) {
+        if let Some(rate) = self.rate {
+            let due = self.start + Duration::from_secs_f64(self.sent as f64 / rate);
+            let now = Instant::now();
+            if due > now {
+                tokio::time::sleep(due - now).await;
+            }
+        }
+        self.sent += 1;
     }
 }

@@ -7,6 +7,8 @@
 //! A copy refused here is not published: its dead letter stays in q.dead (its line, unrecorded,
 //! stays to replay), reported as kept with the reason, and the run goes on with the others.
 //! Written once for the replay from q.dead and from a file.
+//!
+//! Where it sits (`replay/mod.rs`): stage 3, asked by each reader before it passes a copy on.
 
 use std::cell::RefCell;
 
@@ -22,7 +24,7 @@ use crate::settings::ReplaySettings;
 /// `broker::user_id`; `--strip-user-id` drops it from the copies), the frame size, the broker's
 /// `max_message_size`, with `--after` its hold queue, then its target's room (with `--after`,
 /// the hold queue's and that of the queue it returns to) (`holds` and
-/// `rooms` are the run's, see `after` and `room`).
+/// `rooms` are the run's, see `after` and `admit`).
 pub(super) async fn refusal<T>(
     session: &Session,
     settings: &ReplaySettings,

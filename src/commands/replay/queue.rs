@@ -6,12 +6,16 @@
 //!   `dead::ledger`, asked once per dead letter, before the filters);
 //! - `publish_stage::Publish` publishes the copies in confirmed batches, records each
 //!   confirmed copy in the ledger, flushed to disk, and hands every decided dead letter on;
-//! - `settle::Settler` acks, keeps or rescues them, in delivery order.
+//! - `settle::Settler` acks or keeps them, in delivery order (and counts those the reader
+//!   replaced by copies, on their last delivery).
 //!
 //! Dead letters between the read and their ack hold a place of the window each (a
 //! `window::Place`, owned by the job and dropped with it): copies published and not yet acked
 //! are never more than `--window`. Outcomes are counted as they
 //! come, per target, never kept per message: memory stays bounded on a queue of millions.
+//!
+//! Where it sits (`replay/mod.rs`): stages 1, 2 and 6 of a run from q.dead; its opening, reader and
+//! end.
 
 use tokio::sync::mpsc;
 
@@ -19,7 +23,7 @@ use super::ledger::InFlight;
 use super::publish_stage::{Job, Publish, Token};
 use super::settle::{Settle, Settler};
 use super::step::{Step, Stepper};
-use super::{Pace, Shared, Tally, publish_chunk};
+use super::{Shared, Tally};
 use crate::broker::peek::{Delivered, Peek};
 use crate::broker::session::Session;
 use crate::dead::copy_refusal::CopyRefusal;
@@ -84,15 +88,7 @@ pub(super) async fn from_queue(
             settle: settle_tx.clone(),
             tally: ReplayReport::default(),
         };
-        let publish = Publish {
-            shared: &shared,
-            session,
-            settle: settle_tx,
-            outcomes: ReplayReport::default(),
-            publisher: None,
-            pace: Pace::new(settings.rate),
-            chunk: publish_chunk(settings.rate),
-        };
+        let publish = Publish::new(&shared, session, settle_tx);
         let settler = Settler::new(Some(&acker), &shared, progress, p.kind.is_quorum());
         let (read, published, settled) =
             tokio::join!(reader.run(p), publish.run(job_rx), settler.run(settle_rx));

@@ -1,5 +1,7 @@
 //! The refused copies a `reject-publish-dlx` target dead-letters back into q.dead, found behind
 //! everything the run read and removed: each is a double of a dead letter that stayed.
+//!
+//! Where it sits (`replay/mod.rs`): stage 6 of a run from q.dead; `dead edit` uses it too.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};

@@ -1,7 +1,10 @@
 //! The settle stage of the pipeline: each held dead letter acked once its copy is safe (its
 //! ledger line on disk first: `copied`, or `claimed` for one the ledger proves copied already),
-//! kept, or rescued, in delivery order. A replay from a file has nothing to ack: its settle
-//! stage only frees each line's place and counts it.
+//! or kept, in delivery order (one the read stage rescued, on its last delivery, is only
+//! counted). A replay from a file has nothing to ack: its settle stage only frees each line's
+//! place and counts it.
+//!
+//! Where it sits (`replay/mod.rs`): stage 5, the last of the three joined stages.
 
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
@@ -67,8 +70,8 @@ pub(super) fn settle_for<'w>(
 /// reading runs ahead of the broker's confirmations.
 ///
 /// The `copied` lines of the copies it settles are on disk already (see `Publish::hand_over` in
-/// `queue.rs`); it writes the `claimed` lines of the dead letters the ledger let go without a
-/// copy, and flushes them, before their acks (see `dead::ledger`).
+/// `publish_stage.rs`); it writes the `claimed` lines of the dead letters the ledger let go
+/// without a copy, and flushes them, before their acks (see `dead::ledger`).
 ///
 /// Events arrive in delivery order: the read stage sends a `Keep` before it passes any later
 /// message on, and the publish stage decides copies in order. So while no `Keep` has been

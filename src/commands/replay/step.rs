@@ -1,6 +1,8 @@
 //! The per-message step of a replay, the same for a dead-letter queue and an export file:
 //! decode the dead letter, apply the filters, find its target, and make its copy (or, with
 //! `--dry-run`, say what a real run would do).
+//!
+//! Where it sits (`replay/mod.rs`): stage 2, called by both readers for each dead letter.
 
 use crate::broker::publish::Copy;
 use crate::dead::decode::{self, DeadLetter, Message};

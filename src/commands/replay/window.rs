@@ -5,6 +5,9 @@
 //! hands it on with the copy's outcome, and the settle stage drops it once the dead letter is
 //! acked or kept. A job dropped anywhere (a stage that fails, a channel closed) gives its place
 //! and its bytes back by being dropped: nothing is counted by hand.
+//!
+//! Where it sits (`replay/mod.rs`): the reader takes a place once stage 3 lets a copy go, the
+//! settle stage (5) frees it.
 
 use tokio::sync::{Semaphore, SemaphorePermit};
 

@@ -1,4 +1,7 @@
 //! PURE: what a peek of a dead-letter queue may do (`broker::peek` does it).
+//!
+//! Where it sits in the looks (`broker::peek`'s doc in the CLI crate): the options every peek is
+//! given, the rule for a message at risk, and the size of each round.
 
 use crate::dead::decode::{Message, X_DELIVERY_COUNT};
 use crate::dead::value::Value;
