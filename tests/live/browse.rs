@@ -3,7 +3,9 @@
 //! SIGTERM, the terminal closed, kill -9), q.dead holds what it held, message for message, and
 //! no consumer is left; the terminal is given back whenever the process could give it back. A
 //! filter typed narrows the list and shows its `dead ls` command line; a replay from the screen
-//! leaves what the same command line leaves; without a terminal it refuses (exit 2).
+//! leaves what the same command line leaves, a purge of marked dead letters removes every one
+//! with a marked message id and nothing else, an edit runs `dead edit` on the terminal and
+//! comes back; without a terminal it refuses (exit 2).
 
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
@@ -30,6 +32,11 @@ struct Tui {
 
 impl Tui {
     fn spawn(dir: &Path, args: &[&str]) -> Tui {
+        Tui::spawn_with(dir, args, &[])
+    }
+
+    /// [`Tui::spawn`] with more variables.
+    fn spawn_with(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Tui {
         let pair = native_pty_system()
             .openpty(PtySize {
                 rows: 24,
@@ -48,6 +55,9 @@ impl Tui {
             }
         }
         cmd.env("TERM", "xterm-256color");
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
         cmd.cwd(dir);
         let child = pair
             .slave
@@ -97,14 +107,17 @@ impl Tui {
         self.parser.screen().contents()
     }
 
-    /// Waits until the screen shows `text`, and returns it.
+    /// Waits until the screen shows `text`, whole (a frame may reach the terminal in several
+    /// writes: the screen is taken once it stays the same a moment), and returns it.
     fn wait_for(&mut self, text: &str) -> String {
         let start = Instant::now();
+        let mut seen = String::new();
         loop {
             let screen = self.screen();
-            if screen.contains(text) {
+            if screen.contains(text) && screen == seen {
                 return screen;
             }
+            seen = screen.clone();
             if let Ok(Some(status)) = self.child.try_wait() {
                 panic!("queuey ended ({status:?}) before showing {text:?}:\n{screen}");
             }
@@ -229,11 +242,11 @@ fn every_way_out_leaves_q_dead_as_it_was(quorum: bool) {
             args.push("--spend-delivery-budget");
         }
         let mut tui = Tui::spawn(dir.path(), &args);
-        eprintln!("{way:?}");
-        let screen = tui.wait_for("20 of the 20 dead letters");
+        // The keys are the screen's last line: it is whole once they are there.
+        let screen = tui.wait_for("E edit");
         assert!(
-            screen.contains("20 of 20 shown"),
-            "{way:?}: the list:\n{screen}"
+            screen.contains("20 of the 20 dead letters") && screen.contains("20 of 20 shown"),
+            "{way:?}: the snapshot and the list:\n{screen}"
         );
         let status = match way {
             WayOut::Q => {
@@ -312,8 +325,51 @@ fn a_filter_typed_narrows_the_list_and_shows_its_command_line() {
     assert!(screen.contains('✗'), "the error is shown:\n{screen}");
     tui.send("\x1b");
     tui.wait_for("filter: --header tenant=acme");
+    // The filter exported: no dry run, the command's own summary.
+    tui.send("Xacme.jsonl\r");
+    let screen = tui.wait_for("[exit code 0]");
+    assert!(screen.contains("--output-file acme.jsonl"), "{screen}");
+    tui.send("\r");
     tui.send("q");
     assert_eq!(tui.wait_exit().exit_code(), 0);
+    let lines = std::fs::read_to_string(dir.path().join("acme.jsonl")).expect("the export");
+    assert_eq!(
+        lines.lines().count(),
+        4 + 1,
+        "4 records and the end line:\n{lines}"
+    );
+}
+
+#[test]
+fn marked_dead_letters_are_purged_by_message_id_twins_included() {
+    let broker = Broker::connect();
+    let q = broker.queue_name("browse-marks");
+    let dead = format!("{q}.dead");
+    broker.declare(&dead, FieldTable::default());
+    let ids: Vec<String> = ["a", "a", "b", "c", "d"].map(str::to_owned).to_vec();
+    broker.publish_ids(&dead, &ids);
+    let dir = tempfile::tempdir().expect("a directory");
+    let mut tui = Tui::spawn(dir.path(), &["dead", "browse", &q]);
+    tui.wait_for("5 of 5 shown");
+    // The first a (the selection moves on to the second), then c.
+    tui.send(" ");
+    tui.send("jj ");
+    let screen = tui.wait_for("select 3 dead letters");
+    assert!(screen.contains("2 message ids marked"), "{screen}");
+    tui.send("P");
+    tui.wait_for("purge flags");
+    tui.send("\r");
+    let screen = tui.wait_for("run it for real? y / n");
+    assert!(screen.contains("--message-id a"), "{screen}");
+    assert!(
+        screen.contains("3 dead letters of"),
+        "the dry run counts the twin:\n{screen}"
+    );
+    tui.send("y");
+    tui.wait_for("2 of the 2 dead letters");
+    tui.send("\rq");
+    assert_eq!(tui.wait_exit().exit_code(), 0);
+    assert_eq!(broker.ids(&dead), ["b", "d"]);
 }
 
 #[test]
@@ -364,4 +420,37 @@ fn without_a_terminal_it_refuses_and_names_dead_ls() {
     assert_eq!(code(&out), 2, "{}", stderr(&out));
     assert!(stderr(&out).contains("queuey dead ls"), "{}", stderr(&out));
     assert_eq!(broker.ready_and_consumers(&dead), (2, 0));
+}
+
+#[test]
+fn an_edit_from_the_screen_runs_dead_edit_on_the_terminal_and_comes_back() {
+    let broker = Broker::connect();
+    let (q, dead) = dead_letters(&broker, "browse-edit", 3, None);
+    broker.declare(&q, FieldTable::default());
+    let dir = tempfile::tempdir().expect("a directory");
+    let mut tui = Tui::spawn_with(
+        dir.path(),
+        &["dead", "browse", &q],
+        &[("EDITOR", "sed -i s/0/7/"), ("VISUAL", "")],
+    );
+    tui.wait_for("3 of 3 shown");
+    tui.send("E");
+    let screen = tui.wait_for("[y/N]");
+    assert!(
+        screen.contains("--message-id m-0"),
+        "the command line is shown:\n{screen}"
+    );
+    tui.send("y\r");
+    tui.wait_for("press Enter to go back");
+    tui.send("\r");
+    let screen = tui.wait_for("2 of the 2 dead letters");
+    assert!(screen.contains("edit: exit code 0"), "{screen}");
+    tui.send("q");
+    assert_eq!(tui.wait_exit().exit_code(), 0);
+    assert!(tui.given_back(), "the terminal is given back");
+    let ids: Vec<String> = broker.ids(&dead);
+    assert_eq!(ids, ["m-1", "m-2"]);
+    let bodies = broker.bodies(&q);
+    assert_eq!(bodies.len(), 1, "{bodies:?}");
+    assert!(bodies[0].contains('7'), "{bodies:?}");
 }

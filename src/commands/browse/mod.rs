@@ -213,6 +213,10 @@ fn prepare(
             text: shown,
         });
     }
+    b.status = Some(format!(
+        "{}: dry run done; y runs it for real, n cancels",
+        action.name()
+    ));
     shown.push_str(&format!(
         "\ny runs, n cancels:\n$ {}",
         crate::output::browse::state::command_text(&real)
