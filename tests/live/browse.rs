@@ -419,6 +419,13 @@ fn without_a_terminal_it_refuses_and_names_dead_ls() {
         .expect("queuey runs");
     assert_eq!(code(&out), 2, "{}", stderr(&out));
     assert!(stderr(&out).contains("queuey dead ls"), "{}", stderr(&out));
+    // A screen has no JSON: `dead ls -o json` has.
+    let out = queuey_in(dir.path())
+        .args(["dead", "browse", &q, "-o", "json"])
+        .output()
+        .expect("queuey runs");
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(stderr(&out).contains("-o json"), "{}", stderr(&out));
     assert_eq!(broker.ready_and_consumers(&dead), (2, 0));
 }
 

@@ -30,6 +30,14 @@ pub async fn run(
     settings: &BrowseSettings,
     output: Output,
 ) -> Result<ExitCode> {
+    if output.format != crate::output::Format::Table {
+        return Err(
+            Error::usage("`queuey dead browse` is a screen, without -o").with_hint(format!(
+                "`{} -o json` gives the same dead letters as JSON",
+                dead_ls_command(&settings.queue)
+            )),
+        );
+    }
     if !(io::stdin().is_terminal() && io::stdout().is_terminal()) {
         return Err(Error::usage(
             "`queuey dead browse` needs a terminal: its standard input and output are not one",

@@ -285,27 +285,47 @@ fn draw_groups(frame: &mut Frame, b: &Browse, area: Rect, theme: Theme) {
 }
 
 fn draw_detail(frame: &mut Frame, b: &Browse, area: Rect, now: u64, _theme: Theme) {
-    let Some(e) = b.current() else {
+    let Some(&index) = b.rows.get(b.selected) else {
         frame.render_widget(Block::default().borders(Borders::TOP), area);
         return;
     };
-    let layout = ShowLayout {
-        fit: Fit::Width(usize::from(area.width.max(20))),
-        ..ShowLayout::whole()
-    };
-    let page = render_show(
-        &b.info.queue,
+    let e = &b.entries[index];
+    // `dead show`'s page, rendered once a second at most (a body may be megabytes), and only
+    // the lines in sight handed on.
+    let key = (index, area.width, now);
+    let mut cache = b.detail.borrow_mut();
+    if cache.as_ref().is_none_or(|(k, _)| *k != key) {
+        let layout = ShowLayout {
+            fit: Fit::Width(usize::from(area.width.max(20))),
+            ..ShowLayout::whole()
+        };
+        let page = render_show(
+            &b.info.queue,
+            e.position,
+            b.info.depth_at_start,
+            &e.message,
+            &e.dead_letter,
+            now,
+            &layout,
+        );
+        *cache = Some((key, page.text.lines().map(str::to_owned).collect()));
+    }
+    let lines = cache.as_ref().map_or(&[][..], |(_, l)| l.as_slice());
+    let first = usize::from(b.detail_scroll).min(lines.len().saturating_sub(1));
+    let shown: Vec<Line> = lines
+        .iter()
+        .skip(first)
+        .take(usize::from(area.height))
+        .map(|l| Line::from(l.as_str()))
+        .collect();
+    let title = format!(
+        " #{} ({}/{} lines, d/u scroll) ",
         e.position,
-        b.info.depth_at_start,
-        &e.message,
-        &e.dead_letter,
-        now,
-        &layout,
+        first + 1,
+        lines.len()
     );
-    let title = format!(" #{} (d/u scroll) ", e.position);
     frame.render_widget(
-        Paragraph::new(page.text)
-            .scroll((b.detail_scroll, 0))
+        Paragraph::new(Text::from(shown))
             .block(Block::default().borders(Borders::TOP).title(title)),
         area,
     );

@@ -219,7 +219,16 @@ pub fn on_key(
         KeyCode::PageDown => b.move_by(page),
         KeyCode::Home => b.move_by(isize::MIN / 2),
         KeyCode::End => b.move_by(isize::MAX / 2),
-        KeyCode::Char('d') => b.detail_scroll = b.detail_scroll.saturating_add(SCROLL),
+        KeyCode::Char('d') => {
+            // No further than the page's last line, once it has been drawn.
+            let last = b
+                .detail
+                .borrow()
+                .as_ref()
+                .map_or(0, |(_, l)| l.len().saturating_sub(1));
+            let last = u16::try_from(last).unwrap_or(u16::MAX);
+            b.detail_scroll = b.detail_scroll.saturating_add(SCROLL).min(last);
+        }
         KeyCode::Char('u') => b.detail_scroll = b.detail_scroll.saturating_sub(SCROLL),
         KeyCode::Char(' ') => b.toggle_mark(),
         KeyCode::Char('c') => b.marks.clear(),

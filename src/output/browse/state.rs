@@ -3,6 +3,7 @@
 //! and the command line each view and action stands for. Keys change it ([`super::keys`]);
 //! [`super::draw`] shows it.
 
+use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::dead::decode::{DeadLetter, Message};
@@ -175,7 +176,12 @@ pub struct Browse {
     pub detail_scroll: u16,
     /// A line for the status bar (the last action's outcome, a refusal).
     pub status: Option<String>,
+    /// The detail pane's lines, by (entry, width, second): see `draw`.
+    pub detail: RefCell<Option<DetailKey>>,
 }
+
+/// The detail pane's page: for which entry, width and second, and its lines.
+pub type DetailKey = ((usize, u16, u64), Vec<String>);
 
 impl Browse {
     pub fn new(
@@ -203,6 +209,7 @@ impl Browse {
             focus: Focus::List,
             detail_scroll: 0,
             status: None,
+            detail: RefCell::new(None),
         };
         b.reparse();
         b
@@ -214,6 +221,7 @@ impl Browse {
         let position = self.current().map(|e| e.position);
         self.entries = entries;
         self.info = info;
+        self.detail.replace(None);
         let ids: BTreeSet<&str> = self
             .entries
             .iter()

@@ -347,3 +347,22 @@ fn a_partial_snapshot_says_why() {
     b.info.interrupted = Some("Esc".to_owned());
     assert!(b.info.summary(NOW).contains("PARTIAL: stopped by Esc"));
 }
+
+#[test]
+fn the_dead_letter_scrolls_to_its_last_line_and_no_further() {
+    let mut b = browse();
+    let mut overlay = Overlay::None;
+    let first = screen(&b, &overlay, 80, 24);
+    assert!(first.contains("#1 (1/"), "{first}");
+    key(&mut b, &mut overlay, KeyCode::Char('d'));
+    key(&mut b, &mut overlay, KeyCode::Char('d'));
+    let scrolled = screen(&b, &overlay, 80, 24);
+    assert!(scrolled.contains("#1 (11/"), "{scrolled}");
+    for _ in 0..100 {
+        key(&mut b, &mut overlay, KeyCode::Char('d'));
+    }
+    let lines = b.detail.borrow().as_ref().map_or(0, |(_, l)| l.len());
+    assert_eq!(usize::from(b.detail_scroll), lines - 1);
+    key(&mut b, &mut overlay, KeyCode::Char('u'));
+    assert_eq!(usize::from(b.detail_scroll), lines - 6);
+}
