@@ -210,6 +210,8 @@ enum WayOut {
     Sigterm,
     CloseTerminal,
     Kill9,
+    /// A bug: the panic hook gives the terminal back before the message is printed.
+    Panic,
 }
 
 /// A `q.dead` of `n` dead letters, classic or quorum (a delivery limit of 100: a look on 3.x
@@ -236,12 +238,13 @@ fn every_way_out_leaves_q_dead_as_it_was(quorum: bool) {
         WayOut::Sigterm,
         WayOut::CloseTerminal,
         WayOut::Kill9,
+        WayOut::Panic,
     ] {
         let mut args = vec!["dead", "browse", q.as_str()];
         if quorum {
             args.push("--spend-delivery-budget");
         }
-        let mut tui = Tui::spawn(dir.path(), &args);
+        let mut tui = Tui::spawn_with(dir.path(), &args, &[("QUEUEY_TEST_BROWSE_PANIC", "1")]);
         // The keys are the screen's last line: it is whole once they are there.
         let screen = tui.wait_for("E edit");
         assert!(
@@ -269,13 +272,25 @@ fn every_way_out_leaves_q_dead_as_it_was(quorum: bool) {
                 unsafe { libc::kill(tui.pid(), libc::SIGKILL) };
                 tui.wait_exit()
             }
+            WayOut::Panic => {
+                tui.send("!");
+                tui.wait_exit()
+            }
         };
         match way {
             WayOut::Q => assert_eq!(status.exit_code(), 0, "{way:?}"),
             WayOut::CtrlC | WayOut::Sigterm => assert_eq!(status.exit_code(), 130, "{way:?}"),
+            WayOut::Panic => {
+                assert_ne!(status.exit_code(), 0, "{way:?}");
+                let screen = tui.screen();
+                assert!(screen.contains("a panic on the screen"), "{screen}");
+            }
             WayOut::CloseTerminal | WayOut::Kill9 => {}
         }
-        if matches!(way, WayOut::Q | WayOut::CtrlC | WayOut::Sigterm) {
+        if matches!(
+            way,
+            WayOut::Q | WayOut::CtrlC | WayOut::Sigterm | WayOut::Panic
+        ) {
             assert!(tui.given_back(), "{way:?}: the terminal is given back");
         }
         assert_eq!(

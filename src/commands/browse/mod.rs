@@ -115,6 +115,7 @@ async fn browse(
         // Lets the signal handlers run between keys.
         tokio::task::yield_now().await;
         let Input::Key(key) = input else { continue };
+        panic_for_tests(key);
         match on_key(b, &mut overlay, key, &mut scroll, now) {
             Effect::None => {}
             Effect::Leave(Leave::Quit) => return Ok(ExitCode::Ok),
@@ -159,6 +160,16 @@ async fn browse(
                 ));
             }
         }
+    }
+}
+
+/// For the test that the terminal is given back on a panic: with `QUEUEY_TEST_BROWSE_PANIC`
+/// set, `!` panics.
+fn panic_for_tests(key: ratatui::crossterm::event::KeyEvent) {
+    if key.code == ratatui::crossterm::event::KeyCode::Char('!')
+        && std::env::var_os("QUEUEY_TEST_BROWSE_PANIC").is_some()
+    {
+        panic!("QUEUEY_TEST_BROWSE_PANIC: a panic on the screen, as asked");
     }
 }
 

@@ -131,7 +131,7 @@ pub fn draw(frame: &mut Frame, b: &Browse, overlay: &Overlay, scroll: u16, now: 
         )),
         footer,
     );
-    draw_overlay(frame, b, overlay, scroll, theme);
+    draw_overlay(frame, b, overlay, scroll, now, theme);
 }
 
 fn draw_top(frame: &mut Frame, b: &Browse, overlay: &Overlay, area: Rect, now: u64, theme: Theme) {
@@ -343,15 +343,29 @@ fn centred(area: Rect, width_percent: u16, height_percent: u16) -> Rect {
     }
 }
 
-fn draw_overlay(frame: &mut Frame, b: &Browse, overlay: &Overlay, scroll: u16, theme: Theme) {
+fn draw_overlay(
+    frame: &mut Frame,
+    b: &Browse,
+    overlay: &Overlay,
+    scroll: u16,
+    now: u64,
+    theme: Theme,
+) {
     let area = frame.area();
     let (title, text, size) = match overlay {
         Overlay::None | Overlay::Filter { .. } => return,
-        Overlay::Help => (
-            " keys (any key closes) ".to_owned(),
-            HELP.to_owned(),
-            (100, 100),
-        ),
+        Overlay::Help => {
+            // The keys, then what the look said about this snapshot.
+            let mut text = format!("{HELP}\n\nThis snapshot\n  {}", b.info.summary(now));
+            for note in &b.info.notes {
+                text.push_str(&format!("\n  {}", sanitize(note)));
+            }
+            (
+                " keys (j/k scroll, any other key closes) ".to_owned(),
+                text,
+                (100, 100),
+            )
+        }
         Overlay::Prompt { action, text } => (
             format!(" {} (Enter runs, Esc cancels) ", action.name()),
             format!(

@@ -114,7 +114,14 @@ pub fn on_key(
     match overlay {
         Overlay::None => {}
         Overlay::Help => {
-            *overlay = Overlay::None;
+            match key.code {
+                KeyCode::Down | KeyCode::Char('j' | 'd') => *scroll = scroll.saturating_add(1),
+                KeyCode::Up | KeyCode::Char('k' | 'u') => *scroll = scroll.saturating_sub(1),
+                _ => {
+                    *overlay = Overlay::None;
+                    *scroll = 0;
+                }
+            }
             return Effect::None;
         }
         Overlay::Filter { before } => {

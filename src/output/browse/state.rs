@@ -83,6 +83,12 @@ impl SnapshotInfo {
         if self.complete() && self.interrupted.is_none() {
             text.push_str("; complete");
         }
+        if !self.notes.is_empty() {
+            text.push_str(&format!(
+                "; {} (?)",
+                crate::words::plural(self.notes.len() as u64, "note")
+            ));
+        }
         text
     }
 }

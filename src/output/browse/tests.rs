@@ -346,6 +346,14 @@ fn a_partial_snapshot_says_why() {
     b.info.cut_at = None;
     b.info.interrupted = Some("Esc".to_owned());
     assert!(b.info.summary(NOW).contains("PARTIAL: stopped by Esc"));
+    // What the look said is behind `?`.
+    b.info.notes = vec!["a quorum queue with a delivery limit of 20: ...".to_owned()];
+    assert!(b.info.summary(NOW).ends_with("; 1 note (?)"));
+    let help = screen(&b, &Overlay::Help, 120, 50);
+    assert!(
+        help.contains("a quorum queue with a delivery limit of 20"),
+        "{help}"
+    );
 }
 
 #[test]
