@@ -476,3 +476,21 @@ fn an_edit_from_the_screen_runs_dead_edit_on_the_terminal_and_comes_back() {
     assert_eq!(bodies.len(), 1, "{bodies:?}");
     assert!(bodies[0].contains('7'), "{bodies:?}");
 }
+
+#[test]
+fn a_snapshot_cut_at_its_limit_says_so_and_leaves_the_rest() {
+    let broker = Broker::connect();
+    let (q, dead) = dead_letters(&broker, "browse-limit", 5, None);
+    let before = id_counts(&broker, &dead);
+    let dir = tempfile::tempdir().expect("a directory");
+    let mut tui = Tui::spawn(dir.path(), &["dead", "browse", &q, "--limit", "2"]);
+    let screen = tui.wait_for("2 of 2 shown");
+    assert!(
+        screen.contains("PARTIAL (cut at --limit 2): 2 of the 5 dead letters"),
+        "{screen}"
+    );
+    tui.send("q");
+    assert_eq!(tui.wait_exit().exit_code(), 0);
+    assert_eq!(id_counts(&broker, &dead), before);
+    assert_eq!(broker.ready_and_consumers(&dead), (5, 0));
+}

@@ -52,36 +52,40 @@ impl SnapshotInfo {
 
     /// One line: what the snapshot holds of q.dead, and why it is partial when it is.
     pub fn summary(&self, now: u64) -> String {
+        // Whether it is whole first: a narrow terminal cuts the line's end.
+        let mut partial = Vec::new();
+        if let Some(why) = &self.interrupted {
+            partial.push(format!("stopped by {why}"));
+        } else if let Some(limit) = self.cut_at {
+            partial.push(format!("cut at --limit {limit}"));
+        }
+        if let Some(h) = self.held_elsewhere {
+            let n = h.messages.map_or("some".to_owned(), |n| n.to_string());
+            partial.push(format!(
+                "{n} held by {} other consumer(s), not read",
+                h.consumers
+            ));
+        }
+        let state = if partial.is_empty() && self.complete() {
+            "complete".to_owned()
+        } else if partial.is_empty() {
+            "PARTIAL".to_owned()
+        } else {
+            format!("PARTIAL ({})", partial.join(", "))
+        };
         let age = crate::duration::format_age(now.saturating_sub(self.taken_at));
         let mut text = format!(
-            "snapshot {age} old: {} of the {} in {} ({})",
+            "{state}: {} of the {} in {}, snapshot {age} old ({})",
             self.scanned,
             crate::words::plural(self.depth_at_start, "dead letter"),
             crate::output::sanitize::sanitize(&self.queue),
             self.queue_type
         );
-        if let Some(why) = &self.interrupted {
-            text.push_str(&format!("; PARTIAL: stopped by {why}"));
-        } else if let Some(limit) = self.cut_at {
-            text.push_str(&format!("; PARTIAL: cut at --limit {limit}"));
-        } else if self.scanned < self.depth_at_start {
-            text.push_str("; PARTIAL");
-        }
-        if let Some(h) = self.held_elsewhere {
-            let n = h.messages.map_or("some".to_owned(), |n| n.to_string());
-            text.push_str(&format!(
-                "; PARTIAL: {n} held by {} other consumer(s), not read",
-                h.consumers
-            ));
-        }
         if self.rescued > 0 {
             text.push_str(&format!(
                 "; {} on their last delivery republished (moved to the back)",
                 self.rescued
             ));
-        }
-        if self.complete() && self.interrupted.is_none() {
-            text.push_str("; complete");
         }
         if !self.notes.is_empty() {
             text.push_str(&format!(
