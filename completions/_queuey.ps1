@@ -323,6 +323,7 @@ Register-ArgumentCompleter -Native -CommandName 'queuey' -ScriptBlock {
             [CompletionResult]::new('purge', 'purge', [CompletionResultType]::ParameterValue, 'Delete dead letters: the whole q.dead, or those matching the filters')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Exit 1 when dead letters cross a threshold: a gate for cron, CI and monitoring')
             [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Repair one dead letter and retry it: edit its body, publish it back, losing nothing')
+            [CompletionResult]::new('browse', 'browse', [CompletionResultType]::ParameterValue, 'Browse the dead letters on a full-screen terminal: list, groups, each one whole')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -626,6 +627,48 @@ Register-ArgumentCompleter -Native -CommandName 'queuey' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'queuey;dead;browse' {
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Hold at most N dead letters in the snapshot, from the head (0: all)')
+            [CompletionResult]::new('--cause', '--cause', [CompletionResultType]::ParameterName, 'Why it died: exhausted, fatal, no-handler, decode, malformed, rejected, expired, maxlen, delivery_limit, other')
+            [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Death reason, the whole text')
+            [CompletionResult]::new('--job-type', '--job-type', [CompletionResultType]::ParameterName, 'Job type (the envelope''s job_type)')
+            [CompletionResult]::new('--original-queue', '--original-queue', [CompletionResultType]::ParameterName, 'Original queue')
+            [CompletionResult]::new('--attempts', '--attempts', [CompletionResultType]::ParameterName, 'Attempts: N, N.., ..N or N..M (inclusive)')
+            [CompletionResult]::new('--older-than', '--older-than', [CompletionResultType]::ParameterName, 'Died longer ago than this (e.g. 7d)')
+            [CompletionResult]::new('--newer-than', '--newer-than', [CompletionResultType]::ParameterName, 'Died more recently than this (e.g. 1h)')
+            [CompletionResult]::new('--header', '--header', [CompletionResultType]::ParameterName, 'A header''s value or presence: NAME=TEXT, NAME:=KEY or NAME')
+            [CompletionResult]::new('--message-id', '--message-id', [CompletionResultType]::ParameterName, 'Message id (the message_id property)')
+            [CompletionResult]::new('--where', '--where', [CompletionResultType]::ParameterName, 'The JSON body at a JSON Pointer equals VALUE, or is there')
+            [CompletionResult]::new('--body-contains', '--body-contains', [CompletionResultType]::ParameterName, 'The raw body contains TEXT (bytes as stored, case-sensitive)')
+            [CompletionResult]::new('--quorum-at-risk', '--quorum-at-risk', [CompletionResultType]::ParameterName, 'On a quorum q.dead: the most messages a crash could lose')
+            [CompletionResult]::new('--window', '--window', [CompletionResultType]::ParameterName, 'Messages in flight at most, per stage')
+            [CompletionResult]::new('--dead-suffix', '--dead-suffix', [CompletionResultType]::ParameterName, 'Suffix naming the dead-letter queue [default: .dead]')
+            [CompletionResult]::new('--deferred-suffix', '--deferred-suffix', [CompletionResultType]::ParameterName, 'Infix between q and a hold queue''s TTL [default: .deferred]')
+            [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'AMQP URL of the broker (several for a cluster''s nodes)')
+            [CompletionResult]::new('--api-url', '--api-url', [CompletionResultType]::ParameterName, 'Management API URL [default: from the AMQP URL]')
+            [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'How long to wait for the broker to answer a connection')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Stop cleanly (exit 7) when the broker owes an answer this long')
+            [CompletionResult]::new('--tls-ca-cert', '--tls-ca-cert', [CompletionResultType]::ParameterName, 'PEM file of a private CA that signed the broker''s certificate')
+            [CompletionResult]::new('--tls-ca-cert-file', '--tls-ca-cert-file', [CompletionResultType]::ParameterName, 'PEM file of a private CA that signed the broker''s certificate')
+            [CompletionResult]::new('--tls-cert', '--tls-cert', [CompletionResultType]::ParameterName, 'PEM file of a client certificate, for mutual TLS (with --tls-key)')
+            [CompletionResult]::new('--tls-cert-file', '--tls-cert-file', [CompletionResultType]::ParameterName, 'PEM file of a client certificate, for mutual TLS (with --tls-key)')
+            [CompletionResult]::new('--tls-key', '--tls-key', [CompletionResultType]::ParameterName, 'PEM file of the client certificate''s private key (with --tls-cert)')
+            [CompletionResult]::new('--tls-key-file', '--tls-key-file', [CompletionResultType]::ParameterName, 'PEM file of the client certificate''s private key (with --tls-cert)')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Topology file [default: ./queuey.toml when present]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--spend-delivery-budget', '--spend-delivery-budget', [CompletionResultType]::ParameterName, 'Peek a quorum q.dead even though each peek spends a delivery of every message')
+            [CompletionResult]::new('--assume-classic', '--assume-classic', [CompletionResultType]::ParameterName, 'Without the management API, treat q.dead as a classic queue')
+            [CompletionResult]::new('--retry-unreadable', '--retry-unreadable', [CompletionResultType]::ParameterName, 'Read a quorum q.dead where a message queuey cannot parse was met')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No progress bars and no notes on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No progress bars and no notes on stderr')
+            [CompletionResult]::new('--wide', '--wide', [CompletionResultType]::ParameterName, 'Tables with every column and every value whole, however wide the terminal')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'queuey;dead;help' {
             [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List the dead letters in q.dead without removing any')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one dead letter whole: properties, every header with its type, x-death, the body')
@@ -634,6 +677,7 @@ Register-ArgumentCompleter -Native -CommandName 'queuey' -ScriptBlock {
             [CompletionResult]::new('purge', 'purge', [CompletionResultType]::ParameterValue, 'Delete dead letters: the whole q.dead, or those matching the filters')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Exit 1 when dead letters cross a threshold: a gate for cron, CI and monitoring')
             [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Repair one dead letter and retry it: edit its body, publish it back, losing nothing')
+            [CompletionResult]::new('browse', 'browse', [CompletionResultType]::ParameterValue, 'Browse the dead letters on a full-screen terminal: list, groups, each one whole')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -656,6 +700,9 @@ Register-ArgumentCompleter -Native -CommandName 'queuey' -ScriptBlock {
             break
         }
         'queuey;dead;help;edit' {
+            break
+        }
+        'queuey;dead;help;browse' {
             break
         }
         'queuey;dead;help;help' {
@@ -774,6 +821,7 @@ Register-ArgumentCompleter -Native -CommandName 'queuey' -ScriptBlock {
             [CompletionResult]::new('purge', 'purge', [CompletionResultType]::ParameterValue, 'Delete dead letters: the whole q.dead, or those matching the filters')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Exit 1 when dead letters cross a threshold: a gate for cron, CI and monitoring')
             [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Repair one dead letter and retry it: edit its body, publish it back, losing nothing')
+            [CompletionResult]::new('browse', 'browse', [CompletionResultType]::ParameterValue, 'Browse the dead letters on a full-screen terminal: list, groups, each one whole')
             break
         }
         'queuey;help;dead;ls' {
@@ -795,6 +843,9 @@ Register-ArgumentCompleter -Native -CommandName 'queuey' -ScriptBlock {
             break
         }
         'queuey;help;dead;edit' {
+            break
+        }
+        'queuey;help;dead;browse' {
             break
         }
         'queuey;help;ping' {

@@ -46,6 +46,9 @@ _queuey() {
             queuey,verify)
                 cmd="queuey__subcmd__verify"
                 ;;
+            queuey__subcmd__dead,browse)
+                cmd="queuey__subcmd__dead__subcmd__browse"
+                ;;
             queuey__subcmd__dead,check)
                 cmd="queuey__subcmd__dead__subcmd__check"
                 ;;
@@ -69,6 +72,9 @@ _queuey() {
                 ;;
             queuey__subcmd__dead,show)
                 cmd="queuey__subcmd__dead__subcmd__show"
+                ;;
+            queuey__subcmd__dead__subcmd__help,browse)
+                cmd="queuey__subcmd__dead__subcmd__help__subcmd__browse"
                 ;;
             queuey__subcmd__dead__subcmd__help,check)
                 cmd="queuey__subcmd__dead__subcmd__help__subcmd__check"
@@ -123,6 +129,9 @@ _queuey() {
                 ;;
             queuey__subcmd__help,verify)
                 cmd="queuey__subcmd__help__subcmd__verify"
+                ;;
+            queuey__subcmd__help__subcmd__dead,browse)
+                cmd="queuey__subcmd__help__subcmd__dead__subcmd__browse"
                 ;;
             queuey__subcmd__help__subcmd__dead,check)
                 cmd="queuey__subcmd__help__subcmd__dead__subcmd__check"
@@ -414,12 +423,142 @@ _queuey() {
             return 0
             ;;
         queuey__subcmd__dead)
-            opts="-o -q -h -V --url --api-url --connect-timeout --timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --wide --help --version ls show export replay purge check edit help"
+            opts="-o -q -h -V --url --api-url --connect-timeout --timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --wide --help --version ls show export replay purge check edit browse help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --api-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-ca-cert-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json prometheus" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        queuey__subcmd__dead__subcmd__browse)
+            opts="-o -q -h -V --limit --cause --reason --job-type --original-queue --attempts --older-than --newer-than --header --message-id --where --body-contains --spend-delivery-budget --quorum-at-risk --assume-classic --window --retry-unreadable --dead-suffix --deferred-suffix --url --api-url --connect-timeout --timeout --tls-ca-cert-file --tls-ca-cert --tls-cert-file --tls-cert --tls-key-file --tls-key --config --output --quiet --wide --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cause)
+                    COMPREPLY=($(compgen -W "exhausted fatal no-handler decode malformed rejected expired maxlen delivery_limit other" -- "${cur}"))
+                    return 0
+                    ;;
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --job-type)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --original-queue)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --attempts)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --older-than)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --newer-than)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --header)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --message-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --where)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --body-contains)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --quorum-at-risk)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --window)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dead-suffix)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --deferred-suffix)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -850,8 +989,22 @@ _queuey() {
             return 0
             ;;
         queuey__subcmd__dead__subcmd__help)
-            opts="ls show export replay purge check edit help"
+            opts="ls show export replay purge check edit browse help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        queuey__subcmd__dead__subcmd__help__subcmd__browse)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1690,8 +1843,22 @@ _queuey() {
             return 0
             ;;
         queuey__subcmd__help__subcmd__dead)
-            opts="ls show export replay purge check edit"
+            opts="ls show export replay purge check edit browse"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        queuey__subcmd__help__subcmd__dead__subcmd__browse)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

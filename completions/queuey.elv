@@ -308,6 +308,7 @@ set edit:completion:arg-completer[queuey] = {|@words|
             cand purge 'Delete dead letters: the whole q.dead, or those matching the filters'
             cand check 'Exit 1 when dead letters cross a threshold: a gate for cron, CI and monitoring'
             cand edit 'Repair one dead letter and retry it: edit its body, publish it back, losing nothing'
+            cand browse 'Browse the dead letters on a full-screen terminal: list, groups, each one whole'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'queuey;dead;ls'= {
@@ -603,6 +604,47 @@ set edit:completion:arg-completer[queuey] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'queuey;dead;browse'= {
+            cand --limit 'Hold at most N dead letters in the snapshot, from the head (0: all)'
+            cand --cause 'Why it died: exhausted, fatal, no-handler, decode, malformed, rejected, expired, maxlen, delivery_limit, other'
+            cand --reason 'Death reason, the whole text'
+            cand --job-type 'Job type (the envelope''s job_type)'
+            cand --original-queue 'Original queue'
+            cand --attempts 'Attempts: N, N.., ..N or N..M (inclusive)'
+            cand --older-than 'Died longer ago than this (e.g. 7d)'
+            cand --newer-than 'Died more recently than this (e.g. 1h)'
+            cand --header 'A header''s value or presence: NAME=TEXT, NAME:=KEY or NAME'
+            cand --message-id 'Message id (the message_id property)'
+            cand --where 'The JSON body at a JSON Pointer equals VALUE, or is there'
+            cand --body-contains 'The raw body contains TEXT (bytes as stored, case-sensitive)'
+            cand --quorum-at-risk 'On a quorum q.dead: the most messages a crash could lose'
+            cand --window 'Messages in flight at most, per stage'
+            cand --dead-suffix 'Suffix naming the dead-letter queue [default: .dead]'
+            cand --deferred-suffix 'Infix between q and a hold queue''s TTL [default: .deferred]'
+            cand --url 'AMQP URL of the broker (several for a cluster''s nodes)'
+            cand --api-url 'Management API URL [default: from the AMQP URL]'
+            cand --connect-timeout 'How long to wait for the broker to answer a connection'
+            cand --timeout 'Stop cleanly (exit 7) when the broker owes an answer this long'
+            cand --tls-ca-cert 'PEM file of a private CA that signed the broker''s certificate'
+            cand --tls-ca-cert-file 'PEM file of a private CA that signed the broker''s certificate'
+            cand --tls-cert 'PEM file of a client certificate, for mutual TLS (with --tls-key)'
+            cand --tls-cert-file 'PEM file of a client certificate, for mutual TLS (with --tls-key)'
+            cand --tls-key 'PEM file of the client certificate''s private key (with --tls-cert)'
+            cand --tls-key-file 'PEM file of the client certificate''s private key (with --tls-cert)'
+            cand --config 'Topology file [default: ./queuey.toml when present]'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --spend-delivery-budget 'Peek a quorum q.dead even though each peek spends a delivery of every message'
+            cand --assume-classic 'Without the management API, treat q.dead as a classic queue'
+            cand --retry-unreadable 'Read a quorum q.dead where a message queuey cannot parse was met'
+            cand -q 'No progress bars and no notes on stderr'
+            cand --quiet 'No progress bars and no notes on stderr'
+            cand --wide 'Tables with every column and every value whole, however wide the terminal'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'queuey;dead;help'= {
             cand ls 'List the dead letters in q.dead without removing any'
             cand show 'Show one dead letter whole: properties, every header with its type, x-death, the body'
@@ -611,6 +653,7 @@ set edit:completion:arg-completer[queuey] = {|@words|
             cand purge 'Delete dead letters: the whole q.dead, or those matching the filters'
             cand check 'Exit 1 when dead letters cross a threshold: a gate for cron, CI and monitoring'
             cand edit 'Repair one dead letter and retry it: edit its body, publish it back, losing nothing'
+            cand browse 'Browse the dead letters on a full-screen terminal: list, groups, each one whole'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'queuey;dead;help;ls'= {
@@ -626,6 +669,8 @@ set edit:completion:arg-completer[queuey] = {|@words|
         &'queuey;dead;help;check'= {
         }
         &'queuey;dead;help;edit'= {
+        }
+        &'queuey;dead;help;browse'= {
         }
         &'queuey;dead;help;help'= {
         }
@@ -731,6 +776,7 @@ set edit:completion:arg-completer[queuey] = {|@words|
             cand purge 'Delete dead letters: the whole q.dead, or those matching the filters'
             cand check 'Exit 1 when dead letters cross a threshold: a gate for cron, CI and monitoring'
             cand edit 'Repair one dead letter and retry it: edit its body, publish it back, losing nothing'
+            cand browse 'Browse the dead letters on a full-screen terminal: list, groups, each one whole'
         }
         &'queuey;help;dead;ls'= {
         }
@@ -745,6 +791,8 @@ set edit:completion:arg-completer[queuey] = {|@words|
         &'queuey;help;dead;check'= {
         }
         &'queuey;help;dead;edit'= {
+        }
+        &'queuey;help;dead;browse'= {
         }
         &'queuey;help;ping'= {
         }

@@ -228,29 +228,30 @@ complete -c queuey -n "__fish_queuey_using_subcommand status" -s q -l quiet -d '
 complete -c queuey -n "__fish_queuey_using_subcommand status" -l wide -d 'Tables with every column and every value whole, however wide the terminal'
 complete -c queuey -n "__fish_queuey_using_subcommand status" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c queuey -n "__fish_queuey_using_subcommand status" -s V -l version -d 'Print version'
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit help" -l url -d 'AMQP URL of the broker (several for a cluster\'s nodes)' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit help" -l api-url -d 'Management API URL [default: from the AMQP URL]' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit help" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit help" -l timeout -d 'Stop cleanly (exit 7) when the broker owes an answer this long' -r
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit help" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of a private CA that signed the broker\'s certificate' -r -F
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit help" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for mutual TLS (with --tls-key)' -r -F
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit help" -l tls-key -l tls-key-file -d 'PEM file of the client certificate\'s private key (with --tls-cert)' -r -F
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit help" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit help" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit browse help" -l url -d 'AMQP URL of the broker (several for a cluster\'s nodes)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit browse help" -l api-url -d 'Management API URL [default: from the AMQP URL]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit browse help" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit browse help" -l timeout -d 'Stop cleanly (exit 7) when the broker owes an answer this long' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit browse help" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of a private CA that signed the broker\'s certificate' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit browse help" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for mutual TLS (with --tls-key)' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit browse help" -l tls-key -l tls-key-file -d 'PEM file of the client certificate\'s private key (with --tls-cert)' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit browse help" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit browse help" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
 json\t'JSON (one document; streams print one object per line)'
 prometheus\t'Prometheus text format, for node_exporter\'s textfile collector (status, dead check)'"
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit help" -s q -l quiet -d 'No progress bars and no notes on stderr'
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit help" -l wide -d 'Tables with every column and every value whole, however wide the terminal'
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit help" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit help" -s V -l version -d 'Print version'
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit help" -f -a "ls" -d 'List the dead letters in q.dead without removing any'
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit help" -f -a "show" -d 'Show one dead letter whole: properties, every header with its type, x-death, the body'
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit help" -f -a "export" -d 'Write dead letters as JSON lines, losslessly, without removing any'
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit help" -f -a "replay" -d 'Move dead letters back to their original queue (or --to), losing none'
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit help" -f -a "purge" -d 'Delete dead letters: the whole q.dead, or those matching the filters'
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit help" -f -a "check" -d 'Exit 1 when dead letters cross a threshold: a gate for cron, CI and monitoring'
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit help" -f -a "edit" -d 'Repair one dead letter and retry it: edit its body, publish it back, losing nothing'
-complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit browse help" -s q -l quiet -d 'No progress bars and no notes on stderr'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit browse help" -l wide -d 'Tables with every column and every value whole, however wide the terminal'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit browse help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit browse help" -s V -l version -d 'Print version'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit browse help" -f -a "ls" -d 'List the dead letters in q.dead without removing any'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit browse help" -f -a "show" -d 'Show one dead letter whole: properties, every header with its type, x-death, the body'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit browse help" -f -a "export" -d 'Write dead letters as JSON lines, losslessly, without removing any'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit browse help" -f -a "replay" -d 'Move dead letters back to their original queue (or --to), losing none'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit browse help" -f -a "purge" -d 'Delete dead letters: the whole q.dead, or those matching the filters'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit browse help" -f -a "check" -d 'Exit 1 when dead letters cross a threshold: a gate for cron, CI and monitoring'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit browse help" -f -a "edit" -d 'Repair one dead letter and retry it: edit its body, publish it back, losing nothing'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit browse help" -f -a "browse" -d 'Browse the dead letters on a full-screen terminal: list, groups, each one whole'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and not __fish_seen_subcommand_from ls show export replay purge check edit browse help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l limit -d 'Show at most N messages (0: all)' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l group-by -d 'Count by KEY over the whole queue instead of listing (cause, reason, ...)' -r
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from ls" -l cause -d 'Why it died: exhausted, fatal, no-handler, decode, malformed, rejected, expired, maxlen, delivery_limit, other' -r -f -a "exhausted\t''
@@ -540,6 +541,49 @@ complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subc
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from edit" -l wide -d 'Tables with every column and every value whole, however wide the terminal'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from edit" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from edit" -s V -l version -d 'Print version'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from browse" -l limit -d 'Hold at most N dead letters in the snapshot, from the head (0: all)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from browse" -l cause -d 'Why it died: exhausted, fatal, no-handler, decode, malformed, rejected, expired, maxlen, delivery_limit, other' -r -f -a "exhausted\t''
+fatal\t''
+no-handler\t''
+decode\t''
+malformed\t''
+rejected\t''
+expired\t''
+maxlen\t''
+delivery_limit\t''
+other\t''"
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from browse" -l reason -d 'Death reason, the whole text' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from browse" -l job-type -d 'Job type (the envelope\'s job_type)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from browse" -l original-queue -d 'Original queue' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from browse" -l attempts -d 'Attempts: N, N.., ..N or N..M (inclusive)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from browse" -l older-than -d 'Died longer ago than this (e.g. 7d)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from browse" -l newer-than -d 'Died more recently than this (e.g. 1h)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from browse" -l header -d 'A header\'s value or presence: NAME=TEXT, NAME:=KEY or NAME' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from browse" -l message-id -d 'Message id (the message_id property)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from browse" -l where -d 'The JSON body at a JSON Pointer equals VALUE, or is there' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from browse" -l body-contains -d 'The raw body contains TEXT (bytes as stored, case-sensitive)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from browse" -l quorum-at-risk -d 'On a quorum q.dead: the most messages a crash could lose' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from browse" -l window -d 'Messages in flight at most, per stage' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from browse" -l dead-suffix -d 'Suffix naming the dead-letter queue [default: .dead]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from browse" -l deferred-suffix -d 'Infix between q and a hold queue\'s TTL [default: .deferred]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from browse" -l url -d 'AMQP URL of the broker (several for a cluster\'s nodes)' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from browse" -l api-url -d 'Management API URL [default: from the AMQP URL]' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from browse" -l connect-timeout -d 'How long to wait for the broker to answer a connection' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from browse" -l timeout -d 'Stop cleanly (exit 7) when the broker owes an answer this long' -r
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from browse" -l tls-ca-cert -l tls-ca-cert-file -d 'PEM file of a private CA that signed the broker\'s certificate' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from browse" -l tls-cert -l tls-cert-file -d 'PEM file of a client certificate, for mutual TLS (with --tls-key)' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from browse" -l tls-key -l tls-key-file -d 'PEM file of the client certificate\'s private key (with --tls-cert)' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from browse" -l config -d 'Topology file [default: ./queuey.toml when present]' -r -F
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from browse" -s o -l output -d 'Output format' -r -f -a "table\t'A table sized to the terminal'
+json\t'JSON (one document; streams print one object per line)'
+prometheus\t'Prometheus text format, for node_exporter\'s textfile collector (status, dead check)'"
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from browse" -l spend-delivery-budget -d 'Peek a quorum q.dead even though each peek spends a delivery of every message'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from browse" -l assume-classic -d 'Without the management API, treat q.dead as a classic queue'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from browse" -l retry-unreadable -d 'Read a quorum q.dead where a message queuey cannot parse was met'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from browse" -s q -l quiet -d 'No progress bars and no notes on stderr'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from browse" -l wide -d 'Tables with every column and every value whole, however wide the terminal'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from browse" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from browse" -s V -l version -d 'Print version'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from help" -f -a "ls" -d 'List the dead letters in q.dead without removing any'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show one dead letter whole: properties, every header with its type, x-death, the body'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from help" -f -a "export" -d 'Write dead letters as JSON lines, losslessly, without removing any'
@@ -547,6 +591,7 @@ complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subc
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from help" -f -a "purge" -d 'Delete dead letters: the whole q.dead, or those matching the filters'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from help" -f -a "check" -d 'Exit 1 when dead letters cross a threshold: a gate for cron, CI and monitoring'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from help" -f -a "edit" -d 'Repair one dead letter and retry it: edit its body, publish it back, losing nothing'
+complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from help" -f -a "browse" -d 'Browse the dead letters on a full-screen terminal: list, groups, each one whole'
 complete -c queuey -n "__fish_queuey_using_subcommand dead; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c queuey -n "__fish_queuey_using_subcommand ping" -l url -d 'AMQP URL of the broker (several for a cluster\'s nodes)' -r
 complete -c queuey -n "__fish_queuey_using_subcommand ping" -l api-url -d 'Management API URL [default: from the AMQP URL]' -r
@@ -612,3 +657,4 @@ complete -c queuey -n "__fish_queuey_using_subcommand help; and __fish_seen_subc
 complete -c queuey -n "__fish_queuey_using_subcommand help; and __fish_seen_subcommand_from dead" -f -a "purge" -d 'Delete dead letters: the whole q.dead, or those matching the filters'
 complete -c queuey -n "__fish_queuey_using_subcommand help; and __fish_seen_subcommand_from dead" -f -a "check" -d 'Exit 1 when dead letters cross a threshold: a gate for cron, CI and monitoring'
 complete -c queuey -n "__fish_queuey_using_subcommand help; and __fish_seen_subcommand_from dead" -f -a "edit" -d 'Repair one dead letter and retry it: edit its body, publish it back, losing nothing'
+complete -c queuey -n "__fish_queuey_using_subcommand help; and __fish_seen_subcommand_from dead" -f -a "browse" -d 'Browse the dead letters on a full-screen terminal: list, groups, each one whole'

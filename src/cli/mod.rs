@@ -6,6 +6,7 @@
 //! errors that name the setting and its allowed range. Nothing past `settings` sees clap.
 
 pub mod assets;
+pub mod browse;
 pub mod version;
 
 use std::path::PathBuf;
@@ -427,6 +428,18 @@ pub enum DeadCommand {
     /// crash at any point leaves it in q.dead (and maybe the copy in its queue too), never
     /// neither.
     Edit(DeadEditArgs),
+
+    /// Browse the dead letters on a full-screen terminal: list, groups, each one whole
+    ///
+    /// Takes a snapshot of q.dead with the look of `dead ls` (every message returned in place,
+    /// the connection closed once it is read: the open screen holds nothing), at most --limit
+    /// from the head. A list of the dead letters, their counts by cause, job type or origin,
+    /// and the selected one whole as `dead show` shows it. `/` filters with the filter flags of
+    /// `dead ls`, and shows that command line. Replay, purge, export and edit act on the marked
+    /// dead letters (by message id) or on the filter by running that same command of queuey,
+    /// its --dry-run first. `r` takes a new snapshot; `?` lists the keys. Needs a terminal
+    /// (else exit 2: use `dead ls`).
+    Browse(browse::DeadBrowseArgs),
 }
 
 #[derive(Debug, Args)]
@@ -632,7 +645,7 @@ pub struct PeekArgs {
     /// Read ahead from q.dead, and in a replay the copies published but not yet acked, so
     /// copies confirmed but not yet acked never exceed the window (memory stays bounded by
     /// it, and by 64 MiB of bodies).
-    #[arg(long, value_name = "N", default_value_t = 4000, hide_short_help = true)]
+    #[arg(long, value_name = "N", default_value_t = PeekArgs::DEFAULT_WINDOW, hide_short_help = true)]
     pub window: u16,
 
     /// Read a quorum q.dead where a message queuey cannot parse was met
@@ -643,6 +656,11 @@ pub struct PeekArgs {
     /// message it holds. A read that gets past it, or reads the whole queue, forgets it.
     #[arg(long, hide_short_help = true)]
     pub retry_unreadable: bool,
+}
+
+impl PeekArgs {
+    /// `--window`'s default.
+    pub const DEFAULT_WINDOW: u16 = 4000;
 }
 
 #[derive(Debug, Args)]

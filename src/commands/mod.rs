@@ -2,6 +2,7 @@
 //! through `output`, and returns the exit code of a run that did not fail.
 
 pub mod args;
+pub mod browse;
 mod compare;
 pub mod dead_check;
 mod declare;
@@ -89,6 +90,7 @@ pub async fn run(work: Work, output: Output) -> Result<ExitCode> {
         }
         Work::DeadReplay { connection, replay } => replay::run(&connection, &replay, output).await,
         Work::DeadPurge { connection, purge } => purge::run(&connection, &purge, output).await,
+        Work::DeadBrowse { connection, browse } => browse::run(&connection, &browse, output).await,
     }
 }
 

@@ -4,6 +4,7 @@
 //! clean document on stdout. A closed stdout (`queuey ... | head`) is not an error: `main`
 //! ends quietly.
 
+pub mod browse;
 pub mod dead_letters;
 pub mod file;
 pub mod json;

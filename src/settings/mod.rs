@@ -22,6 +22,7 @@ use crate::topology::RabbitMqOptions;
 /// The file read when neither `--config` nor `QUEUEY_CONFIG` names one.
 pub const DEFAULT_CONFIG_FILE: &str = "queuey.toml";
 
+pub mod browse;
 pub mod connection;
 pub mod dead_check_settings;
 pub mod edit;
@@ -31,11 +32,14 @@ pub mod replay;
 pub mod resolve;
 pub mod tls_settings;
 
+pub use browse::BrowseSettings;
 pub use connection::connection_settings;
 pub use dead_check_settings::CheckSettings;
 pub use edit::EditSettings;
 pub use file::TopologyFile;
 pub use holds_prune_settings::PruneSettings;
+pub use replay::parse_rate;
+use replay::replay_channels;
 pub use resolve::{resolve_queue, resolve_queues};
 
 impl From<&QueueNamesArgs> for QueueSettingsArgs {
@@ -163,6 +167,10 @@ pub enum Work {
         connection: ConnectionSettings,
         purge: PurgeSettings,
     },
+    DeadBrowse {
+        connection: ConnectionSettings,
+        browse: BrowseSettings,
+    },
 }
 
 /// What `dead replay` does.
@@ -216,28 +224,6 @@ pub struct PurgeSettings {
     /// `--age-from-enqueued`: `--older-than` may remove a dead letter by its job's enqueue time.
     pub age_from_enqueued: bool,
     pub peek: PeekOptions,
-}
-
-/// `--channels N`: 1 to 16.
-fn replay_channels(n: u8) -> Result<usize> {
-    if (1..=16).contains(&n) {
-        Ok(usize::from(n))
-    } else {
-        Err(Error::settings(format!(
-            "invalid --channels {n}: allowed 1 to 16 (1 keeps the copies in q.dead's order)"
-        )))
-    }
-}
-
-/// `--rate 500` or `--rate 500/s`: messages per second, above zero.
-pub fn parse_rate(text: &str) -> Result<f64> {
-    let number = text.trim().strip_suffix("/s").unwrap_or(text.trim());
-    match number.parse::<f64>() {
-        Ok(r) if r.is_finite() && r > 0.0 => Ok(r),
-        _ => Err(Error::settings(format!(
-            "invalid --rate {text:?}: messages per second above 0, like 500 or 500/s"
-        ))),
-    }
 }
 
 /// Which one message `dead show` shows.
@@ -457,6 +443,10 @@ impl Invocation {
                         edit: edit::edit_settings(&a, file.as_ref())?,
                         connection: connection(file.as_ref())?,
                     },
+                    cli::DeadCommand::Browse(a) => Work::DeadBrowse {
+                        browse: browse::browse_settings(&a, &global, file.as_ref())?,
+                        connection: connection(file.as_ref())?,
+                    },
                     cli::DeadCommand::Check(a) => Work::DeadCheck {
                         check: dead_check_settings::check_settings(&a, file.as_ref())?,
                         connection: connection(file.as_ref())?,
@@ -520,6 +510,7 @@ impl Work {
             | Work::DeadExport { queue, .. } => vec![queue],
             Work::DeadReplay { replay, .. } => vec![&replay.queue],
             Work::DeadPurge { purge, .. } => vec![&purge.queue],
+            Work::DeadBrowse { browse, .. } => vec![&browse.queue],
             Work::DeadCheck { check, .. } => check.queues.iter().collect(),
             Work::HoldsPrune { prune, .. } => prune.queues.iter().map(|(q, _)| q).collect(),
             Work::DeadEdit { edit, .. } => vec![&edit.queue],

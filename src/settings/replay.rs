@@ -1,4 +1,4 @@
-//! `dead replay`'s `--to`: what it may name.
+//! `dead replay`'s `--to` (what it may name), `--channels` and `--rate`.
 
 use crate::cli::DeadReplayArgs;
 use crate::error::{Error, Result};
@@ -26,4 +26,26 @@ pub fn check_target(a: &DeadReplayArgs, queue: &QueueSettings) -> Result<()> {
         )));
     }
     Ok(())
+}
+
+/// `--channels N`: 1 to 16.
+pub fn replay_channels(n: u8) -> Result<usize> {
+    if (1..=16).contains(&n) {
+        Ok(usize::from(n))
+    } else {
+        Err(Error::settings(format!(
+            "invalid --channels {n}: allowed 1 to 16 (1 keeps the copies in q.dead's order)"
+        )))
+    }
+}
+
+/// `--rate 500` or `--rate 500/s`: messages per second, above zero.
+pub fn parse_rate(text: &str) -> Result<f64> {
+    let number = text.trim().strip_suffix("/s").unwrap_or(text.trim());
+    match number.parse::<f64>() {
+        Ok(r) if r.is_finite() && r > 0.0 => Ok(r),
+        _ => Err(Error::settings(format!(
+            "invalid --rate {text:?}: messages per second above 0, like 500 or 500/s"
+        ))),
+    }
 }

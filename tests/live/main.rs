@@ -28,6 +28,7 @@ mod common;
 
 mod alerting;
 mod app;
+mod browse;
 mod connection;
 mod dead;
 mod hostile;

@@ -193,6 +193,64 @@ pub fn set_permissions_advice(vhost: &str, user: &str) -> Option<String> {
         .map(|c| format!("{c} <configure> <write> <read>"))
 }
 
+/// `line` split into words as a POSIX shell splits a simple command: blanks separate words,
+/// single quotes keep everything, double quotes keep all but `\"`, `\\`, `\$` and `` \` ``,
+/// a backslash outside quotes keeps the next character. What a shell would expand (`$x`,
+/// `*`, `$(...)`) is kept as written: the words are read, never run. An unclosed quote is an
+/// error naming it. The inverse of [`command_line`] for every word [`quote`] leaves printable.
+pub fn split(line: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            c if c.is_whitespace() => {
+                if let Some(w) = word.take() {
+                    words.push(w);
+                }
+            }
+            '\'' => {
+                let w = word.get_or_insert_with(String::new);
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(c) => w.push(c),
+                        None => return Err("a single quote (') is not closed".to_owned()),
+                    }
+                }
+            }
+            '"' => {
+                let w = word.get_or_insert_with(String::new);
+                loop {
+                    match chars.next() {
+                        Some('"') => break,
+                        Some('\\') => match chars.next() {
+                            Some(c @ ('"' | '\\' | '$' | '`')) => w.push(c),
+                            Some(c) => {
+                                w.push('\\');
+                                w.push(c);
+                            }
+                            None => return Err("a double quote (\") is not closed".to_owned()),
+                        },
+                        Some(c) => w.push(c),
+                        None => return Err("a double quote (\") is not closed".to_owned()),
+                    }
+                }
+            }
+            '\\' => {
+                let w = word.get_or_insert_with(String::new);
+                match chars.next() {
+                    Some(c) => w.push(c),
+                    None => return Err("a backslash (\\) ends the line".to_owned()),
+                }
+            }
+            c => word.get_or_insert_with(String::new).push(c),
+        }
+    }
+    words.extend(word);
+    Ok(words)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -340,5 +398,33 @@ mod tests {
         );
         assert_eq!(rabbitmqctl("/", &["delete_queue", "a$b"]), None);
         assert_eq!(rabbitmqctl("v`", &["list_queues"]), None);
+    }
+
+    #[test]
+    fn a_line_splits_as_a_shell_splits_it_and_back() {
+        let words = |ws: &[&str]| ws.iter().map(|w| (*w).to_owned()).collect::<Vec<_>>();
+        assert_eq!(
+            split(
+                r#"--cause exhausted  --where '/payload/name=a b' --reason "it's \"x\"" a\ b ''"#
+            ),
+            Ok(words(&[
+                "--cause",
+                "exhausted",
+                "--where",
+                "/payload/name=a b",
+                "--reason",
+                "it's \"x\"",
+                "a b",
+                "",
+            ]))
+        );
+        assert_eq!(split("  "), Ok(vec![]));
+        assert!(split("--reason 'open").is_err());
+        assert!(split("--reason \"open").is_err());
+        assert!(split("end\\").is_err());
+        for w in ["a b", "it's", "$HOME", "x\\y", "\"q\"", "", "é ü"] {
+            let line = command_line(&["--reason", w]);
+            assert_eq!(split(&line), Ok(words(&["--reason", w])), "{line}");
+        }
     }
 }

@@ -1,0 +1,309 @@
+//! `queuey dead browse`: the dead letters of a queue on a full-screen terminal. A snapshot is
+//! read with the look of `dead ls` ([`snapshot`]) and the connection closed, so the open
+//! screen holds nothing; `r` reads a new one. Actions run queuey itself ([`children`]) with the
+//! command line the screen shows, its dry run first.
+
+mod children;
+mod snapshot;
+
+use std::io::{self, IsTerminal};
+use std::time::Duration;
+
+use crate::clock::now_secs;
+use crate::endpoint::ConnectionSettings;
+use crate::error::{Error, ExitCode, Kind, Result};
+use crate::output::Output;
+use crate::output::browse::draw::{Theme, draw};
+use crate::output::browse::keys::{Action, Effect, Leave, Overlay, on_key, outcome};
+use crate::output::browse::state::Browse;
+use crate::output::browse::terminal::{Input, Screen, next_input};
+use crate::settings::BrowseSettings;
+use crate::settings::browse::filter_from_words;
+use crate::shell::{dead_ls_command, split};
+use crate::signals::{StopFlag, stop_flag};
+
+/// How often the screen looks for a key, a signal, and redraws (the snapshot's age).
+const TICK: Duration = Duration::from_millis(100);
+
+pub async fn run(
+    connection: &ConnectionSettings,
+    settings: &BrowseSettings,
+    output: Output,
+) -> Result<ExitCode> {
+    if output.format != crate::output::Format::Table {
+        return Err(
+            Error::usage("`queuey dead browse` is a screen, without -o").with_hint(format!(
+                "`{} -o json` gives the same dead letters as JSON",
+                dead_ls_command(&settings.queue)
+            )),
+        );
+    }
+    if !(io::stdin().is_terminal() && io::stdout().is_terminal()) {
+        return Err(Error::usage(
+            "`queuey dead browse` needs a terminal: its standard input and output are not one",
+        )
+        .with_hint(format!(
+            "`{}` lists the dead letters on a pipe (with the same filters, and -o json)",
+            dead_ls_command(&settings.queue)
+        )));
+    }
+    let stop = stop_flag();
+    let mut b = Browse::new(
+        settings.queue.clone(),
+        settings.peek_words.clone(),
+        filter_from_words,
+        &settings.filter_words,
+    );
+    // The first snapshot on the terminal as it is: Ctrl-C stops it as it stops `dead ls`.
+    output.note(&format!(
+        "reading {} (the look of dead ls: every message returned in place)",
+        crate::output::sanitize::sanitize(&settings.queue.dead_queue())
+    ));
+    let (entries, info) = snapshot::take(
+        connection,
+        &settings.queue,
+        settings.peek,
+        settings.limit,
+        &stop,
+    )
+    .await?;
+    if stop.is_set() {
+        output.warn(&format!(
+            "interrupted by {} while reading: every message it held is back, nothing removed",
+            stop.signal().unwrap_or("a signal")
+        ));
+        return Ok(ExitCode::Interrupted);
+    }
+    b.set_snapshot(entries, info, now_secs());
+    let mut screen = Screen::take().map_err(|e| terminal_error(&e))?;
+    let code = browse(&mut screen, &mut b, connection, settings, &stop).await;
+    drop(screen);
+    if let Some(signal) = stop.signal() {
+        output.note(&format!(
+            "stopped by {signal}: the browser held no dead letter (each snapshot returned \
+             every one it read)"
+        ));
+    }
+    code
+}
+
+fn terminal_error(e: &io::Error) -> Error {
+    Error::io("cannot use the terminal", e)
+}
+
+/// The screen's loop, until a key or a signal ends it.
+async fn browse(
+    screen: &mut Screen,
+    b: &mut Browse,
+    connection: &ConnectionSettings,
+    settings: &BrowseSettings,
+    stop: &StopFlag,
+) -> Result<ExitCode> {
+    let theme = Theme::from_env();
+    let mut overlay = Overlay::None;
+    let mut scroll = 0u16;
+    loop {
+        if stop.is_set() {
+            return Ok(ExitCode::Interrupted);
+        }
+        let now = now_secs();
+        screen
+            .terminal
+            .draw(|f| draw(f, b, &overlay, scroll, now, theme))
+            .map_err(|e| terminal_error(&e))?;
+        let input = next_input(TICK).map_err(|e| terminal_error(&e))?;
+        // Lets the signal handlers run between keys.
+        tokio::task::yield_now().await;
+        let Input::Key(key) = input else { continue };
+        panic_for_tests(key);
+        match on_key(b, &mut overlay, key, &mut scroll, now) {
+            Effect::None => {}
+            Effect::Leave(Leave::Quit) => return Ok(ExitCode::Ok),
+            Effect::Leave(Leave::Interrupted) => return Ok(ExitCode::Interrupted),
+            Effect::Refresh => {
+                if refresh(screen, b, connection, settings, stop, theme).await? {
+                    return Ok(ExitCode::Interrupted);
+                }
+            }
+            Effect::Prepare { action, typed } => {
+                overlay = prepare(screen, b, settings, action, &typed, theme)?;
+            }
+            Effect::Run { action, args } => {
+                b.status = Some(format!("running queuey dead {}…", action.name()));
+                redraw(screen, b, &Overlay::None, theme)?;
+                let (printed, code) = children::run_captured(settings, &args);
+                let text = outcome(&args, &printed, code);
+                if refresh(screen, b, connection, settings, stop, theme).await? {
+                    return Ok(ExitCode::Interrupted);
+                }
+                b.status = Some(format!(
+                    "{}: exit code {}; the list is a new snapshot",
+                    action.name(),
+                    code.map_or("none (a signal)".to_owned(), |c| c.to_string())
+                ));
+                overlay = Overlay::Output {
+                    title: format!("dead {}", action.name()),
+                    text,
+                };
+            }
+            Effect::Edit => {
+                let args = b.action_args(Action::Edit, &[]).1;
+                screen.suspend();
+                let code = children::run_on_terminal(settings, &args);
+                screen.resume().map_err(|e| terminal_error(&e))?;
+                if refresh(screen, b, connection, settings, stop, theme).await? {
+                    return Ok(ExitCode::Interrupted);
+                }
+                b.status = Some(format!(
+                    "edit: exit code {}; the list is a new snapshot",
+                    code.map_or("none (a signal)".to_owned(), |c| c.to_string())
+                ));
+            }
+        }
+    }
+}
+
+/// For the test that the terminal is given back on a panic: with `QUEUEY_TEST_BROWSE_PANIC`
+/// set, `!` panics.
+fn panic_for_tests(key: ratatui::crossterm::event::KeyEvent) {
+    if key.code == ratatui::crossterm::event::KeyCode::Char('!')
+        && std::env::var_os("QUEUEY_TEST_BROWSE_PANIC").is_some()
+    {
+        panic!("QUEUEY_TEST_BROWSE_PANIC: a panic on the screen, as asked");
+    }
+}
+
+fn redraw(screen: &mut Screen, b: &Browse, overlay: &Overlay, theme: Theme) -> Result<()> {
+    let now = now_secs();
+    screen
+        .terminal
+        .draw(|f| draw(f, b, overlay, 0, now, theme))
+        .map(|_| ())
+        .map_err(|e| terminal_error(&e))
+}
+
+/// The action's command on the selection with the flags typed: its dry run, shown for a y/n,
+/// or (export) the command itself, shown with what it printed.
+fn prepare(
+    screen: &mut Screen,
+    b: &mut Browse,
+    settings: &BrowseSettings,
+    action: Action,
+    typed: &str,
+    theme: Theme,
+) -> Result<Overlay> {
+    let typed = match split(typed) {
+        Ok(words) => words,
+        Err(e) => {
+            b.status = Some(format!("{}: {e}; nothing done", action.name()));
+            return Ok(Overlay::None);
+        }
+    };
+    let (dry, real) = b.action_args(action, &typed);
+    let Some(dry) = dry else {
+        b.status = Some(format!("running queuey dead {}…", action.name()));
+        redraw(screen, b, &Overlay::None, theme)?;
+        let (printed, code) = children::run_captured(settings, &real);
+        b.status = Some(format!(
+            "{}: exit code {}",
+            action.name(),
+            code.map_or("none (a signal)".to_owned(), |c| c.to_string())
+        ));
+        return Ok(Overlay::Output {
+            title: format!("dead {}", action.name()),
+            text: outcome(&real, &printed, code),
+        });
+    };
+    b.status = Some(format!("dry run of queuey dead {}…", action.name()));
+    redraw(screen, b, &Overlay::None, theme)?;
+    let (printed, code) = children::run_captured(settings, &dry);
+    let mut shown = format!(
+        "{}\n\n{}\n",
+        b.selection_text(),
+        outcome(&dry, &printed, code)
+    );
+    if code != Some(0) {
+        b.status = Some(format!(
+            "{}: the dry run failed; nothing done",
+            action.name()
+        ));
+        return Ok(Overlay::Output {
+            title: format!("dead {} --dry-run", action.name()),
+            text: shown,
+        });
+    }
+    b.status = Some(format!(
+        "{}: dry run done; y runs it for real, n cancels",
+        action.name()
+    ));
+    shown.push_str(&format!(
+        "\ny runs, n cancels:\n$ {}",
+        crate::output::browse::state::command_text(&real)
+    ));
+    Ok(Overlay::Confirm {
+        action,
+        args: real,
+        shown,
+    })
+}
+
+/// A new snapshot in place of the old one, the screen saying so meanwhile; Esc stops it (what
+/// it read is kept, said partial), Ctrl-C and the signals too, and then the browser ends:
+/// `true`. An error (the broker gone) is said on the screen, and the old snapshot kept.
+async fn refresh(
+    screen: &mut Screen,
+    b: &mut Browse,
+    connection: &ConnectionSettings,
+    settings: &BrowseSettings,
+    stop: &StopFlag,
+    theme: Theme,
+) -> Result<bool> {
+    b.status = Some(format!(
+        "reading {} (the look of dead ls; Esc stops it)…",
+        crate::output::sanitize::sanitize(&settings.queue.dead_queue())
+    ));
+    redraw(screen, b, &Overlay::None, theme)?;
+    let local = StopFlag::default();
+    let mut leave = false;
+    let watch = async {
+        loop {
+            if let Some(signal) = stop.signal() {
+                local.set_by(signal);
+            } else if stop.is_set() {
+                local.set_by("a signal");
+            }
+            match next_input(Duration::ZERO) {
+                Ok(Input::Key(k)) => {
+                    use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+                    if k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL) {
+                        leave = true;
+                        local.set_by("Ctrl-C");
+                    } else if k.code == KeyCode::Esc {
+                        local.set_by("Esc");
+                    }
+                }
+                Ok(Input::Redraw) => {}
+                Err(_) => local.set_by("a closed terminal"),
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    };
+    let taken = tokio::select! {
+        taken = snapshot::take(connection, &settings.queue, settings.peek, settings.limit, &local) => taken,
+        () = watch => unreachable!("the watch loops until the snapshot is taken"),
+    };
+    match taken {
+        Ok((entries, info)) => {
+            b.set_snapshot(entries, info, now_secs());
+            b.status = None;
+        }
+        Err(e) if e.kind == Kind::BrokenPipe => return Err(e),
+        Err(e) => {
+            b.status = Some(format!(
+                "no new snapshot: {}",
+                crate::output::for_stderr(&e.to_string()).replace('\n', " ")
+            ));
+        }
+    }
+    Ok(leave || stop.is_set())
+}

@@ -1,0 +1,124 @@
+//! The browser's snapshot: the look of `dead ls` (`with_dead_peek`, every message held then
+//! returned in place, messages on their last delivery of a quorum queue replaced as they
+//! arrive), kept in memory with each message whole, and the connection closed once it is read:
+//! between snapshots the screen holds nothing of q.dead.
+
+use std::sync::{Arc, Mutex};
+
+use crate::broker::peek::Delivered;
+use crate::broker::session::Session;
+use crate::clock::now_secs;
+use crate::dead::decode;
+use crate::dead::filter::Filter;
+use crate::dead::peek::PeekOptions;
+use crate::endpoint::ConnectionSettings;
+use crate::error::Result;
+use crate::live::scan::{explain_missing, next_matching};
+use crate::live::unreadable::with_dead_peek;
+use crate::output::browse::state::{Entry, SnapshotInfo};
+use crate::output::progress::Progress;
+use crate::output::{Format, Output};
+use crate::queue::QueueSettings;
+use crate::signals::StopFlag;
+
+/// The look's way out, as the screen says it.
+struct Looked {
+    scanned: u64,
+    target: u64,
+    rescued: u64,
+    interrupted: bool,
+    held_elsewhere: Option<crate::dead::peek::HeldElsewhere>,
+    queue_type: String,
+    crash_cost: Option<String>,
+}
+
+/// Reads q.dead from its head, at most `limit` dead letters, until `stop` is set. What the
+/// session and the look would say on stderr is kept for the screen instead.
+pub async fn take(
+    connection: &ConnectionSettings,
+    queue: &QueueSettings,
+    peek: PeekOptions,
+    limit: Option<u64>,
+    stop: &StopFlag,
+) -> Result<(Vec<Entry>, SnapshotInfo)> {
+    let notes: Arc<Mutex<Vec<String>>> = Arc::default();
+    let kept = Arc::clone(&notes);
+    let session =
+        Session::new(connection.clone(), "dead browse")?.with_notes(Arc::new(move |text: &str| {
+            if let Ok(mut n) = kept.lock() {
+                n.push(text.to_owned());
+            }
+        }));
+    let dead = queue.dead_queue();
+    let now = now_secs();
+    // No progress bar: the screen is the terminal's.
+    let quiet = Output {
+        format: Format::Table,
+        quiet: true,
+        wide: false,
+    };
+    let mut entries = Vec::new();
+    let peeked = with_dead_peek(&session, &dead, peek, async |p| {
+        p.stop_on(stop);
+        let crash_cost = p.kind.closes_count.then(|| {
+            format!(
+                "a quorum queue with a delivery limit of {}: if queuey is killed or loses its \
+                 connection while it reads, every message it holds spends one delivery, and up \
+                 to {} on their last delivery could be lost",
+                p.kind.delivery_limit.unwrap_or(0),
+                p.exposure()
+            )
+        });
+        let progress = Progress::new(quiet, None, "");
+        let everything = Filter::default();
+        while let Some((
+            Delivered {
+                position, message, ..
+            },
+            dl,
+        )) = next_matching(p, queue, &everything, now, &progress).await?
+        {
+            entries.push(Entry {
+                position,
+                preview: decode::job_preview(&message.body, &dl, 60),
+                message,
+                dead_letter: dl,
+            });
+            if limit.is_some_and(|l| entries.len() as u64 >= l) {
+                break;
+            }
+        }
+        Ok(Looked {
+            scanned: p.received(),
+            target: p.target,
+            rescued: p.rescuer.count,
+            interrupted: p.interrupted(),
+            held_elsewhere: p.held_elsewhere,
+            queue_type: p.kind.queue_type.clone(),
+            crash_cost,
+        })
+    })
+    .await;
+    let looked = match peeked {
+        Ok(v) => v,
+        Err(e) => return Err(explain_missing(&session, queue, e).await),
+    };
+    session.close().await;
+    let mut notes = notes.lock().map(|n| n.clone()).unwrap_or_default();
+    notes.extend(looked.crash_cost);
+    let info = SnapshotInfo {
+        queue: dead,
+        queue_type: looked.queue_type,
+        taken_at: now,
+        depth_at_start: looked.target,
+        scanned: looked.scanned,
+        cut_at: limit.filter(|_| !looked.interrupted && looked.scanned < looked.target),
+        interrupted: looked
+            .interrupted
+            .then(|| stop.signal().unwrap_or("a key").to_owned()),
+        held_elsewhere: looked.held_elsewhere,
+        rescued: looked.rescued,
+        notes,
+    };
+    Ok((entries, info))
+}
