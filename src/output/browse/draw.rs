@@ -64,26 +64,27 @@ pub const FOOTER: [(&str, &str); 9] = [
 /// The keys, whole, for `?`.
 pub const HELP: &str = "\
 Keys
-  Up/Down j/k, PgUp/PgDn, Home/End   move in the list (or in the groups)
-  d / u                              scroll the selected dead letter down / up
-  /                                  type the filter: the filter flags of `dead ls`
-                                     (--cause C --job-type T --original-queue Q --attempts 3..
-                                     --older-than 1h --where /payload/id=42 --body-contains X
-                                     --header NAME=TEXT --message-id ID --reason R);
-                                     Enter keeps it, Esc gives back the one before, Ctrl-U clears
-  Tab                                count by cause, job type, origin
-  g, Left / Right                    to the groups / back to the list
-  Enter (in the groups)              filter by the selected group
-  space                              mark or unmark the selected dead letter (by message id)
-  c                                  clear the marks
-  R  replay                          the marked dead letters, else those of the filter: runs
-  P  purge                           `queuey dead replay|purge ... --dry-run`, shows it, asks y/n
-  X  export                          `queuey dead export ... --output-file FILE`
-  E  edit                            `queuey dead edit` of the selected one, in $VISUAL/$EDITOR
-  r                                  a new snapshot (the screen holds no message meanwhile)
-  q, Esc                             leave (exit 0); Ctrl-C leaves with exit 130
-Actions run queuey itself, with the command line shown; their output and exit code are shown.
-Marks select by --message-id: dead letters sharing a marked id are all selected.";
+  Up/Down j/k    move in the list or the groups (PgUp/PgDn, Home/End too)
+  d / u          scroll the selected dead letter down / up
+  /              type the filter: the filter flags of `dead ls`, such as
+                 --cause C --job-type T --original-queue Q --attempts 3..
+                 --older-than 1h --where /payload/id=42 --body-contains X
+                 --header NAME=TEXT --message-id ID --reason R; Enter keeps
+                 it, Esc gives back the one before, Ctrl-U clears it
+  Tab            count by cause, job type, origin
+  g, Left/Right  to the groups / back to the list
+  Enter          (in the groups) filter by the selected group
+  space          mark or unmark the selected dead letter (by message id)
+  c              clear the marks
+  R  replay      the marked dead letters, else those of the filter: runs
+  P  purge       `queuey dead replay|purge ... --dry-run`, shows it, asks y/n
+  X  export      `queuey dead export ... --output-file FILE`
+  E  edit        `queuey dead edit` of the selected one, in $VISUAL/$EDITOR
+  r              a new snapshot (the screen holds no message meanwhile)
+  q, Esc         leave (exit 0); Ctrl-C leaves with exit 130
+Actions run queuey itself, with the command line shown; their output and
+exit code are shown. Marks select by --message-id: the dead letters sharing
+a marked id are all selected.";
 
 pub fn draw(frame: &mut Frame, b: &Browse, overlay: &Overlay, scroll: u16, now: u64, theme: Theme) {
     // Two fifths of what the lines above and below leave to the list, the rest to the groups

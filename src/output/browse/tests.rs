@@ -376,3 +376,14 @@ fn the_dead_letter_scrolls_to_its_last_line_and_no_further() {
     key(&mut b, &mut overlay, KeyCode::Char('u'));
     assert_eq!(usize::from(b.detail_scroll), lines - 6);
 }
+
+#[test]
+fn the_help_fits_an_80_column_frame_without_wrapping() {
+    // The help is drawn in a bordered frame: 78 columns inside it on an 80-column terminal.
+    for line in super::draw::HELP.lines() {
+        assert!(
+            unicode_width::UnicodeWidthStr::width(line) <= 78,
+            "a help line wider than 78 columns wraps mid-sentence: {line:?}"
+        );
+    }
+}
