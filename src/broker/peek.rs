@@ -268,7 +268,7 @@ impl<'a> Peek<'a> {
 
     /// Reads `n` more messages than the peek meant to: the copies it republished to the back of
     /// the queue in the meantime (see `dead replay`'s messages on their last delivery).
-    pub fn extend_target(&mut self, n: u64) {
+    pub fn read_renewed(&mut self, n: u64) {
         self.target = self.target.saturating_add(n);
     }
 
@@ -276,7 +276,7 @@ impl<'a> Peek<'a> {
     /// that it has not read yet): messages that arrived since, behind the held ones. A replay
     /// looks there for its refused copies that the broker dead-lettered back. The peek still
     /// ends when the queue runs dry.
-    pub fn read_beyond(&mut self, n: u64) {
+    pub fn read_arrived_since(&mut self, n: u64) {
         self.target = self.target.max(self.fetched).saturating_add(n);
     }
 

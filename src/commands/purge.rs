@@ -267,7 +267,7 @@ async fn remove_matching(
                 // twin never archived: replaced instead, the record kept for the replacement.
                 held.undecide(&d, Decision::AlreadyCopied);
                 p.rescue(tag, &mut message).await?;
-                p.extend_target(1);
+                p.read_renewed(1);
                 continue;
             }
             let may_duplicate = match decision {

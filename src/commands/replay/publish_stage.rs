@@ -144,7 +144,7 @@ impl<'a, 's> Publish<'a, 's> {
         }
         if let Some(mut publisher) = self.publisher.take() {
             let decided = publisher.flush().await?;
-            self.hand_over(decided).await?;
+            self.record_and_settle(decided).await?;
             publisher.close().await;
         }
         Ok(())
@@ -179,7 +179,7 @@ impl<'a, 's> Publish<'a, 's> {
             return Err(Error::internal("replay: no publisher"));
         };
         let decided = publisher.publish_many(copies).await?;
-        self.hand_over(decided).await?;
+        self.record_and_settle(decided).await?;
         drop(bytes);
         Ok(())
     }
@@ -188,7 +188,7 @@ impl<'a, 's> Publish<'a, 's> {
     pub(super) async fn decide_in_flight(&mut self) -> Result<()> {
         if let Some(publisher) = self.publisher.as_mut() {
             let decided = publisher.flush().await?;
-            self.hand_over(decided).await?;
+            self.record_and_settle(decided).await?;
         }
         Ok(())
     }
@@ -202,7 +202,7 @@ impl<'a, 's> Publish<'a, 's> {
     /// was not taken: their doubts are settled too. An `Unknown` copy stays in doubt while this
     /// run lasts (a run that ends cleanly leaves its dead letter in q.dead, to be copied again:
     /// a duplicate at worst).
-    async fn hand_over(&mut self, decided: Vec<(Token<'a>, Outcome)>) -> Result<()> {
+    async fn record_and_settle(&mut self, decided: Vec<(Token<'a>, Outcome)>) -> Result<()> {
         self.shared.journal.borrow_mut().after_publish(&decided)?;
         let from_file = self.shared.settings.from_file.is_some();
         for (token, outcome) in decided {

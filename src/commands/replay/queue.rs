@@ -247,7 +247,7 @@ impl Reader<'_, '_> {
                 read.renewed += 1;
                 used = false;
                 if !self.shared.settings.dry_run {
-                    p.extend_target(1);
+                    p.read_renewed(1);
                     self.progress.set_length(p.target);
                 }
                 self.settled_elsewhere().await

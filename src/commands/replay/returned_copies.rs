@@ -27,7 +27,7 @@ pub(in crate::commands) async fn remove_returned(
 ) -> Result<()> {
     let deadline = Instant::now() + RETURN_WAIT;
     while !refused.is_empty() && Instant::now() < deadline {
-        p.read_beyond(refused.len() as u64);
+        p.read_arrived_since(refused.len() as u64);
         let mut read_any = false;
         while let Some(Delivered {
             tag,

@@ -69,7 +69,7 @@ pub(super) fn settle_for<'w>(
 /// each dead letter is settled (acked once its copy is safe, or kept), never as it is read:
 /// reading runs ahead of the broker's confirmations.
 ///
-/// The `copied` lines of the copies it settles are on disk already (see `Publish::hand_over` in
+/// The `copied` lines of the copies it settles are on disk already (see `Publish::record_and_settle` in
 /// `publish_stage.rs`); it writes the `claimed` lines of the dead letters the ledger let go
 /// without a copy, and flushes them, before their acks (see `dead::ledger`).
 ///
