@@ -21,6 +21,10 @@ use crate::output::{Format, Output};
 use crate::queue::QueueSettings;
 use crate::signals::StopFlag;
 
+/// The most body bytes a snapshot holds: past them it stops reading and says it was cut, as
+/// `--limit` cuts it by count (a q.dead of large bodies would otherwise fill memory).
+pub const SNAPSHOT_MAX_BODY_BYTES: u64 = 256 << 20;
+
 /// The look's way out, as the screen says it.
 struct Looked {
     scanned: u64,
@@ -58,6 +62,7 @@ pub async fn take(
         wide: false,
     };
     let mut entries = Vec::new();
+    let mut body_bytes = 0u64;
     let peeked = with_dead_peek(&session, &dead, peek, async |p| {
         p.stop_on(stop);
         let crash_cost = p.kind.closes_count.then(|| {
@@ -78,13 +83,16 @@ pub async fn take(
             dl,
         )) = next_matching(p, queue, &everything, now, &progress).await?
         {
+            body_bytes = body_bytes.saturating_add(message.body.len() as u64);
             entries.push(Entry {
                 position,
                 preview: decode::job_preview(&message.body, &dl, 60),
                 message,
                 dead_letter: dl,
             });
-            if limit.is_some_and(|l| entries.len() as u64 >= l) {
+            if limit.is_some_and(|l| entries.len() as u64 >= l)
+                || body_bytes >= SNAPSHOT_MAX_BODY_BYTES
+            {
                 break;
             }
         }
@@ -112,7 +120,13 @@ pub async fn take(
         taken_at: now,
         depth_at_start: looked.target,
         scanned: looked.scanned,
-        cut_at: limit.filter(|_| !looked.interrupted && looked.scanned < looked.target),
+        cut_at: limit.filter(|&l| {
+            !looked.interrupted && looked.scanned < looked.target && entries.len() as u64 >= l
+        }),
+        cut_at_bytes: (!looked.interrupted
+            && looked.scanned < looked.target
+            && body_bytes >= SNAPSHOT_MAX_BODY_BYTES)
+            .then_some(SNAPSHOT_MAX_BODY_BYTES),
         interrupted: looked
             .interrupted
             .then(|| stop.signal().unwrap_or("a key").to_owned()),

@@ -35,6 +35,9 @@ pub struct SnapshotInfo {
     pub scanned: u64,
     /// `--limit` cut it: more were there.
     pub cut_at: Option<u64>,
+    /// The bodies it holds reached this many bytes: more were there (the screen keeps each
+    /// dead letter whole, so its memory is bounded by bytes as well as by count).
+    pub cut_at_bytes: Option<u64>,
     /// The signal or key that stopped the look before its end.
     pub interrupted: Option<String>,
     pub held_elsewhere: Option<HeldElsewhere>,
@@ -58,6 +61,8 @@ impl SnapshotInfo {
             partial.push(format!("stopped by {why}"));
         } else if let Some(limit) = self.cut_at {
             partial.push(format!("cut at --limit {limit}"));
+        } else if let Some(bytes) = self.cut_at_bytes {
+            partial.push(format!("cut at {} MiB of bodies", bytes >> 20));
         }
         if let Some(h) = self.held_elsewhere {
             let n = h.messages.map_or("some".to_owned(), |n| n.to_string());

@@ -346,6 +346,13 @@ fn a_partial_snapshot_says_why() {
             .contains("the command reads the whole queue")
     );
     b.info.cut_at = None;
+    b.info.cut_at_bytes = Some(256 << 20);
+    let line = b.info.summary(NOW);
+    assert!(
+        line.starts_with("PARTIAL (cut at 256 MiB of bodies): "),
+        "{line}"
+    );
+    b.info.cut_at_bytes = None;
     b.info.interrupted = Some("Esc".to_owned());
     assert!(b.info.summary(NOW).starts_with("PARTIAL (stopped by Esc)"));
     // What the look said is behind `?`.
