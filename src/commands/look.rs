@@ -43,17 +43,18 @@ fn partial_if(partial: bool) -> ExitCode {
 /// How a look over q.dead ended (`dead ls`, `dead export`): what it read of the messages it was
 /// to read, the dead letters it replaced by copies on their last delivery, whether a signal
 /// stopped it, and whether others held messages it could not read.
+/// `dead browse`'s snapshot ends the same way.
 #[derive(Clone, Copy)]
-struct Looked {
-    scanned: u64,
-    target: u64,
-    rescued: u64,
-    interrupted: bool,
-    held_elsewhere: Option<HeldElsewhere>,
+pub(crate) struct Looked {
+    pub(crate) scanned: u64,
+    pub(crate) target: u64,
+    pub(crate) rescued: u64,
+    pub(crate) interrupted: bool,
+    pub(crate) held_elsewhere: Option<HeldElsewhere>,
 }
 
 impl Looked {
-    fn of(p: &Peek<'_>) -> Looked {
+    pub(crate) fn of(p: &Peek<'_>) -> Looked {
         Looked {
             scanned: p.received(),
             target: p.target,

@@ -8,18 +8,23 @@ use crate::output::{Output, plural};
 /// Before a look of a quorum queue with a delivery limit: what a crash of queuey or of its
 /// connection would cost while it holds the queue's messages (a signal costs nothing).
 pub fn note_crash_cost(output: Output, queue: &str, limit: u64, returns_count: bool, round: u64) {
+    output.note(&crash_cost(queue, limit, returns_count, round));
+}
+
+/// The words of [`note_crash_cost`], for a screen that shows them instead (`dead browse`).
+pub fn crash_cost(queue: &str, limit: u64, returns_count: bool, round: u64) -> String {
     let normal = if returns_count {
         "this look spends one delivery of every message it reads (--spend-delivery-budget)"
     } else {
         "this look spends no delivery (Ctrl-C neither)"
     };
-    output.note(&format!(
+    format!(
         "{} is a quorum queue with a delivery limit of {limit}: {normal}, but if queuey is \
          killed or loses its connection, every message it holds spends one delivery, and up \
          to {round} on their last delivery could be lost (queuey republishes those it has read \
          as they arrive)",
         sanitize(queue)
-    ));
+    )
 }
 
 /// After a look that a stop signal ended early: what it read, and that everything it held went

@@ -129,22 +129,16 @@ async fn browse(
                 overlay = prepare(screen, b, settings, action, &typed, theme)?;
             }
             Effect::Run { action, args } => {
-                b.status = Some(format!("running queuey dead {}…", action.name()));
-                redraw(screen, b, &Overlay::None, theme)?;
-                let (printed, code) = children::run_captured(settings, &args);
-                let text = outcome(&args, &printed, code);
+                let (shown, code) = run_shown(screen, b, settings, action, &args, theme)?;
                 if refresh(screen, b, connection, settings, stop, theme).await? {
                     return Ok(ExitCode::Interrupted);
                 }
                 b.status = Some(format!(
                     "{}: exit code {}; the list is a new snapshot",
                     action.name(),
-                    code.map_or("none (a signal)".to_owned(), |c| c.to_string())
+                    exit_text(code)
                 ));
-                overlay = Overlay::Output {
-                    title: format!("dead {}", action.name()),
-                    text,
-                };
+                overlay = shown;
             }
             Effect::Edit => {
                 let args = b.action_args(Action::Edit, &[]).1;
@@ -156,7 +150,7 @@ async fn browse(
                 }
                 b.status = Some(format!(
                     "edit: exit code {}; the list is a new snapshot",
-                    code.map_or("none (a signal)".to_owned(), |c| c.to_string())
+                    exit_text(code)
                 ));
             }
         }
@@ -171,6 +165,31 @@ fn panic_for_tests(key: ratatui::crossterm::event::KeyEvent) {
     {
         panic!("QUEUEY_TEST_BROWSE_PANIC: a panic on the screen, as asked");
     }
+}
+
+/// Runs `queuey ARGS` for `action`, the screen saying so meanwhile: what it printed and its
+/// exit code, as the overlay that shows them.
+fn run_shown(
+    screen: &mut Screen,
+    b: &mut Browse,
+    settings: &BrowseSettings,
+    action: Action,
+    args: &[String],
+    theme: Theme,
+) -> Result<(Overlay, Option<i32>)> {
+    b.status = Some(format!("running queuey dead {}…", action.name()));
+    redraw(screen, b, &Overlay::None, theme)?;
+    let (printed, code) = children::run_captured(settings, args);
+    let shown = Overlay::Output {
+        title: format!("dead {}", action.name()),
+        text: outcome(args, &printed, code),
+    };
+    Ok((shown, code))
+}
+
+/// An exit code as the status line says it (`None`: a signal ended the command).
+fn exit_text(code: Option<i32>) -> String {
+    code.map_or("none (a signal)".to_owned(), |c| c.to_string())
 }
 
 fn redraw(screen: &mut Screen, b: &Browse, overlay: &Overlay, theme: Theme) -> Result<()> {
@@ -201,18 +220,9 @@ fn prepare(
     };
     let (dry, real) = b.action_args(action, &typed);
     let Some(dry) = dry else {
-        b.status = Some(format!("running queuey dead {}…", action.name()));
-        redraw(screen, b, &Overlay::None, theme)?;
-        let (printed, code) = children::run_captured(settings, &real);
-        b.status = Some(format!(
-            "{}: exit code {}",
-            action.name(),
-            code.map_or("none (a signal)".to_owned(), |c| c.to_string())
-        ));
-        return Ok(Overlay::Output {
-            title: format!("dead {}", action.name()),
-            text: outcome(&real, &printed, code),
-        });
+        let (shown, code) = run_shown(screen, b, settings, action, &real, theme)?;
+        b.status = Some(format!("{}: exit code {}", action.name(), exit_text(code)));
+        return Ok(shown);
     };
     b.status = Some(format!("dry run of queuey dead {}…", action.name()));
     redraw(screen, b, &Overlay::None, theme)?;

@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex};
 use crate::broker::peek::Delivered;
 use crate::broker::session::Session;
 use crate::clock::now_secs;
+use crate::commands::look::Looked;
 use crate::dead::decode;
 use crate::dead::filter::Filter;
 use crate::dead::peek::PeekOptions;
@@ -16,6 +17,7 @@ use crate::error::Result;
 use crate::live::scan::{explain_missing, next_matching};
 use crate::live::unreadable::with_dead_peek;
 use crate::output::browse::state::{Entry, SnapshotInfo};
+use crate::output::notes::crash_cost;
 use crate::output::progress::Progress;
 use crate::output::{Format, Output};
 use crate::queue::QueueSettings;
@@ -24,17 +26,6 @@ use crate::signals::StopFlag;
 /// The most body bytes a snapshot holds: past them it stops reading and says it was cut, as
 /// `--limit` cuts it by count (a q.dead of large bodies would otherwise fill memory).
 pub const SNAPSHOT_MAX_BODY_BYTES: u64 = 256 << 20;
-
-/// The look's way out, as the screen says it.
-struct Looked {
-    scanned: u64,
-    target: u64,
-    rescued: u64,
-    interrupted: bool,
-    held_elsewhere: Option<crate::dead::peek::HeldElsewhere>,
-    queue_type: String,
-    crash_cost: Option<String>,
-}
 
 /// Reads q.dead from its head, at most `limit` dead letters, until `stop` is set. What the
 /// session and the look would say on stderr is kept for the screen instead.
@@ -66,12 +57,11 @@ pub async fn take(
     let peeked = with_dead_peek(&session, &dead, peek, async |p| {
         p.stop_on(stop);
         let crash_cost = p.kind.closes_count.then(|| {
-            format!(
-                "a quorum queue with a delivery limit of {}: if queuey is killed or loses its \
-                 connection while it reads, every message it holds spends one delivery, and up \
-                 to {} on their last delivery could be lost",
+            crash_cost(
+                p.queue_name(),
                 p.kind.delivery_limit.unwrap_or(0),
-                p.exposure()
+                p.kind.returns_count,
+                p.exposure(),
             )
         });
         let progress = Progress::new(quiet, None, "");
@@ -96,27 +86,19 @@ pub async fn take(
                 break;
             }
         }
-        Ok(Looked {
-            scanned: p.received(),
-            target: p.target,
-            rescued: p.rescuer.count,
-            interrupted: p.interrupted(),
-            held_elsewhere: p.held_elsewhere,
-            queue_type: p.kind.queue_type.clone(),
-            crash_cost,
-        })
+        Ok((Looked::of(p), p.kind.queue_type.clone(), crash_cost))
     })
     .await;
-    let looked = match peeked {
+    let (looked, queue_type, crash_cost) = match peeked {
         Ok(v) => v,
         Err(e) => return Err(explain_missing(&session, queue, e).await),
     };
     session.close().await;
     let mut notes = notes.lock().map(|n| n.clone()).unwrap_or_default();
-    notes.extend(looked.crash_cost);
+    notes.extend(crash_cost);
     let info = SnapshotInfo {
         queue: dead,
-        queue_type: looked.queue_type,
+        queue_type,
         taken_at: now,
         depth_at_start: looked.target,
         scanned: looked.scanned,
