@@ -273,15 +273,20 @@ impl Replay<'_> {
         // With --after the copies wait in the hold queue of the delay (1 s) before the target.
         let hold = format!("{q}.deferred.1000");
         let waiting = |broker: &Broker| broker.message_count(&hold).unwrap_or(0) as usize;
+        // What the replay has published so far: in the target, or still waiting in the hold
+        // queue (with --after a copy reaches the target only a delay after it was published).
+        let published = |broker: &Broker| broker.count(&target) as usize + waiting(broker);
+        // Paced, so that a kill lands mid-run on a fast machine (the whole run takes a second
+        // or more); the read runs ahead of the publishing, as at full speed, so the killed run
+        // holds many dead letters.
+        let rate = moving.min(3000).to_string();
         let mut said = 0u64;
         for kill in 0..self.kills {
-            // Paced, so that a kill lands mid-run on a fast machine; the read runs ahead of the
-            // publishing, as at full speed, so the killed run holds many dead letters.
-            let before = broker.count(&target) as usize;
+            let before = published(&broker);
             let log = dir.path().join(format!("stderr-{kill}.txt"));
             let mut child = Queuey::in_dir(dir.path())
                 .process()
-                .args(command(&["--rate", "3000"]))
+                .args(command(&["--rate", &rate]))
                 .stdout(std::fs::File::create(&log).unwrap())
                 .spawn()
                 .unwrap();
@@ -293,7 +298,7 @@ impl Replay<'_> {
                         std::fs::read_to_string(&log).unwrap_or_default()
                     );
                 }
-                (broker.count(&target) as usize >= before + step).then_some(())
+                (published(&broker) >= before + step).then_some(())
             });
             kill_mid_run(&mut child, "the replay");
             // Nothing lost at the kill: every content of q.dead is still there or copied.
