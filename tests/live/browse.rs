@@ -491,3 +491,67 @@ fn a_snapshot_cut_at_its_limit_says_so_and_leaves_the_rest() {
     assert_eq!(id_counts(&broker, &dead), before);
     assert_eq!(broker.ready_and_consumers(&dead), (5, 0));
 }
+
+/// A replay from the screen runs with the seconds counted on the status line, and stops as the
+/// command stops on Ctrl-C: Esc stops it and the screen shows what it did (exit 130); Ctrl-C
+/// stops it and ends the browser (exit 130), no replay left running behind it. Every dead
+/// letter is in `q.dead` or `q` after each, none lost and no consumer left.
+#[test]
+fn a_replay_from_the_screen_stops_on_esc_or_ctrl_c_as_the_command_stops_and_loses_none() {
+    let broker = Broker::connect();
+    let n = 300;
+    let (q, dead) = dead_letters(&broker, "browse-stop", n, None);
+    broker.declare(&q, FieldTable::default());
+    let before = id_counts(&broker, &dead);
+    let dir = tempfile::tempdir().expect("a directory");
+    let both = |broker: &Broker| {
+        let mut all = id_counts(broker, &dead);
+        for (id, k) in id_counts(broker, &q) {
+            *all.entry(id).or_default() += k;
+        }
+        all
+    };
+    for (key, leaves) in [("\x1b", false), ("\x03", true)] {
+        let in_q = broker.ready_and_consumers(&q).0;
+        let mut tui = Tui::spawn(dir.path(), &["dead", "browse", &q]);
+        tui.wait_for("E edit");
+        tui.send("R");
+        tui.wait_for("replay flags");
+        // Paced: the replay of what is left takes many seconds.
+        tui.send("--rate 20\r");
+        tui.wait_for("run it for real? y / n");
+        tui.send("y");
+        tui.wait_for("(Esc stops it)");
+        // Some copies made, so that it is stopped mid-run.
+        let start = Instant::now();
+        while broker.ready_and_consumers(&q).0 < in_q + 10 {
+            assert!(start.elapsed() < WAIT, "the replay copies nothing");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        tui.send(key);
+        if leaves {
+            assert_eq!(tui.wait_exit().exit_code(), 130, "Ctrl-C ends the browser");
+            assert!(tui.given_back(), "the terminal is given back");
+        } else {
+            let screen = tui.wait_for("[exit code 130]");
+            assert!(screen.contains("dead replay"), "{screen}");
+            tui.send("\rq");
+            assert_eq!(tui.wait_exit().exit_code(), 0);
+        }
+        // The replay has ended with the browser. Watching that nothing more arrives in q (a
+        // replay left running copies 20 a second): no condition can say that nothing will.
+        let moved = broker.ready_and_consumers(&q).0;
+        std::thread::sleep(Duration::from_millis(500));
+        assert_eq!(
+            broker.ready_and_consumers(&q).0,
+            moved,
+            "no replay runs on after the browser"
+        );
+        assert!(moved < n as u32, "stopped mid-run: {moved} of {n} in q");
+        assert_eq!(broker.ready_and_consumers(&dead).1, 0, "no consumer left");
+        let all = both(&broker);
+        for (id, k) in &before {
+            assert!(all.get(id).copied().unwrap_or(0) >= *k, "{id} lost");
+        }
+    }
+}

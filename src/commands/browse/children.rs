@@ -4,8 +4,9 @@
 //! topology file given by flags are passed on as their variables (a password never on a
 //! command line another user's `ps` shows).
 
-use std::io::{self, BufRead, Write};
-use std::process::{Command, Stdio};
+use std::io::{self, BufRead, Read, Write};
+use std::process::{Child, Command, Stdio};
+use std::thread::JoinHandle;
 
 use crate::settings::BrowseSettings;
 
@@ -19,23 +20,88 @@ fn queuey(settings: &BrowseSettings, args: &[String]) -> io::Result<Command> {
     Ok(command)
 }
 
-/// Runs `queuey ARGS` with no terminal (its standard input empty): what it printed, standard
-/// output then standard error, and its exit code (`None`: a signal ended it).
-pub fn run_captured(settings: &BrowseSettings, args: &[String]) -> (String, Option<i32>) {
-    let output = queuey(settings, args).and_then(|mut c| c.stdin(Stdio::null()).output());
-    match output {
-        Ok(out) => {
-            let mut text = String::from_utf8_lossy(&out.stdout).into_owned();
-            let err = String::from_utf8_lossy(&out.stderr);
-            if !err.trim().is_empty() {
-                if !text.is_empty() && !text.ends_with('\n') {
-                    text.push('\n');
-                }
-                text.push_str(&err);
+/// `queuey ARGS` running with no terminal (its standard input empty), its standard output
+/// and error read as they come by two threads (a command that says much never waits on a full
+/// pipe), so that the screen can go on while it runs and stop it as Ctrl-C stops a command.
+/// Dropped before its end (an error, a panic), it stops the command and waits for it: an
+/// action never runs on behind a browser that has ended.
+pub struct Running {
+    child: Child,
+    stdout: Option<JoinHandle<Vec<u8>>>,
+    stderr: Option<JoinHandle<Vec<u8>>>,
+    ended: bool,
+}
+
+/// Starts `queuey ARGS` with no terminal.
+pub fn start(settings: &BrowseSettings, args: &[String]) -> io::Result<Running> {
+    let mut child = queuey(settings, args)?
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()?;
+    Ok(Running {
+        stdout: child.stdout.take().map(read_all),
+        stderr: child.stderr.take().map(read_all),
+        child,
+        ended: false,
+    })
+}
+
+fn read_all(mut from: impl Read + Send + 'static) -> JoinHandle<Vec<u8>> {
+    std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        // What was read before an error is what the command said.
+        let _ = from.read_to_end(&mut bytes);
+        bytes
+    })
+}
+
+impl Running {
+    /// Once the command has ended: what it printed, standard output then standard error, and
+    /// its exit code (`None`: a signal ended it). `None` while it runs.
+    pub fn ended(&mut self) -> Option<(String, Option<i32>)> {
+        let code = match self.child.try_wait() {
+            Ok(None) => return None,
+            Ok(Some(status)) => status.code(),
+            Err(e) => {
+                self.ended = true;
+                return Some((format!("cannot wait for queuey: {e}"), Some(-1)));
             }
-            (text, out.status.code())
+        };
+        self.ended = true;
+        let take = |handle: Option<JoinHandle<Vec<u8>>>| {
+            handle
+                .and_then(|h| h.join().ok())
+                .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+                .unwrap_or_default()
+        };
+        let mut text = take(self.stdout.take());
+        let err = take(self.stderr.take());
+        if !err.trim().is_empty() {
+            if !text.is_empty() && !text.ends_with('\n') {
+                text.push('\n');
+            }
+            text.push_str(&err);
         }
-        Err(e) => (format!("cannot run queuey: {e}"), Some(-1)),
+        Some((text, code))
+    }
+
+    /// Asks the command to stop as Ctrl-C asks it on a terminal (SIGINT): it stops taking
+    /// messages, settles what it holds, says so and exits 130.
+    pub fn interrupt(&self) {
+        if let Ok(pid) = libc::pid_t::try_from(self.child.id()) {
+            // SAFETY: a signal to our own child, not yet reaped (`ended` has not seen it end).
+            unsafe { libc::kill(pid, libc::SIGINT) };
+        }
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if !self.ended && matches!(self.child.try_wait(), Ok(None)) {
+            self.interrupt();
+            let _ = self.child.wait();
+        }
     }
 }
 

@@ -100,6 +100,7 @@ async fn browse(
     stop: &StopFlag,
 ) -> Result<ExitCode> {
     let theme = Theme::from_env();
+    let watch = Watch { stop, theme };
     let mut overlay = Overlay::None;
     let mut scroll = 0u16;
     loop {
@@ -126,10 +127,18 @@ async fn browse(
                 }
             }
             Effect::Prepare { action, typed } => {
-                overlay = prepare(screen, b, settings, action, &typed, theme)?;
+                let (shown, leave) = prepare(screen, b, settings, action, &typed, watch).await?;
+                if leave {
+                    return Ok(ExitCode::Interrupted);
+                }
+                overlay = shown;
             }
             Effect::Run { action, args } => {
-                let (shown, code) = run_shown(screen, b, settings, action, &args, theme)?;
+                let (shown, code, leave) =
+                    run_shown(screen, b, settings, action, &args, watch).await?;
+                if leave {
+                    return Ok(ExitCode::Interrupted);
+                }
                 if refresh(screen, b, connection, settings, stop, theme).await? {
                     return Ok(ExitCode::Interrupted);
                 }
@@ -168,23 +177,102 @@ fn panic_for_tests(key: ratatui::crossterm::event::KeyEvent) {
 }
 
 /// Runs `queuey ARGS` for `action`, the screen saying so meanwhile: what it printed and its
-/// exit code, as the overlay that shows them.
-fn run_shown(
+/// exit code, as the overlay that shows them, and whether Ctrl-C asked to leave the browser.
+async fn run_shown(
     screen: &mut Screen,
     b: &mut Browse,
     settings: &BrowseSettings,
     action: Action,
     args: &[String],
-    theme: Theme,
-) -> Result<(Overlay, Option<i32>)> {
-    b.status = Some(format!("running queuey dead {}…", action.name()));
-    redraw(screen, b, &Overlay::None, theme)?;
-    let (printed, code) = children::run_captured(settings, args);
+    watch: Watch<'_>,
+) -> Result<(Overlay, Option<i32>, bool)> {
+    let ran = run_watched(screen, b, settings, args, watch).await?;
     let shown = Overlay::Output {
         title: format!("dead {}", action.name()),
-        text: outcome(args, &printed, code),
+        text: outcome(args, &ran.printed, ran.code),
     };
-    Ok((shown, code))
+    Ok((shown, ran.code, ran.leave))
+}
+
+/// What the screen needs while a command runs: the stop flag (a signal to the browser stops
+/// the command too) and the colours.
+#[derive(Clone, Copy)]
+struct Watch<'a> {
+    stop: &'a StopFlag,
+    theme: Theme,
+}
+
+/// A command the screen ran: what it printed, its exit code (`None`: a signal ended it), and
+/// whether Ctrl-C stopped it (the browser then ends, as Ctrl-C ends it at any other time).
+struct Ran {
+    printed: String,
+    code: Option<i32>,
+    leave: bool,
+}
+
+/// Runs `queuey ARGS` with no terminal, the status line counting the seconds. Esc stops it as
+/// Ctrl-C stops the command on a terminal (SIGINT: it settles what it holds, says so and exits
+/// 130), and so do Ctrl-C (then the browser ends) and a signal to the browser. A command
+/// stopped keeps every guarantee of its own Ctrl-C: the screen shows what it did.
+async fn run_watched(
+    screen: &mut Screen,
+    b: &mut Browse,
+    settings: &BrowseSettings,
+    args: &[String],
+    watch: Watch<'_>,
+) -> Result<Ran> {
+    let line = crate::output::browse::state::command_text(args);
+    let mut running = match children::start(settings, args) {
+        Ok(running) => running,
+        Err(e) => {
+            return Ok(Ran {
+                printed: format!("cannot run queuey: {e}"),
+                code: Some(-1),
+                leave: false,
+            });
+        }
+    };
+    let started = std::time::Instant::now();
+    let (mut stopped_by, mut leave) = (None::<&str>, false);
+    loop {
+        if let Some((printed, code)) = running.ended() {
+            return Ok(Ran {
+                printed,
+                code,
+                leave: leave || watch.stop.is_set(),
+            });
+        }
+        if stopped_by.is_none() && watch.stop.is_set() {
+            running.interrupt();
+            stopped_by = Some(watch.stop.signal().unwrap_or("a signal"));
+        }
+        b.status = Some(match stopped_by {
+            None => format!(
+                "running, {} s (Esc stops it): $ {line}",
+                started.elapsed().as_secs()
+            ),
+            Some(by) => format!("stopping ({by}), it settles what it holds: $ {line}"),
+        });
+        redraw(screen, b, &Overlay::None, watch.theme)?;
+        match next_input(TICK) {
+            Ok(Input::Key(k)) if stopped_by.is_none() => {
+                use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+                if k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL) {
+                    leave = true;
+                    running.interrupt();
+                    stopped_by = Some("Ctrl-C");
+                } else if k.code == KeyCode::Esc {
+                    running.interrupt();
+                    stopped_by = Some("Esc");
+                }
+            }
+            Ok(_) => {}
+            // The terminal is gone: the command is stopped and waited for as it is dropped.
+            Err(e) => return Err(terminal_error(&e)),
+        }
+        // Lets the signal handlers run.
+        tokio::task::yield_now().await;
+    }
 }
 
 /// An exit code as the status line says it (`None`: a signal ended the command).
@@ -202,45 +290,50 @@ fn redraw(screen: &mut Screen, b: &Browse, overlay: &Overlay, theme: Theme) -> R
 }
 
 /// The action's command on the selection with the flags typed: its dry run, shown for a y/n,
-/// or (export) the command itself, shown with what it printed.
-fn prepare(
+/// or (export) the command itself, shown with what it printed; and whether Ctrl-C asked to
+/// leave the browser while it ran.
+async fn prepare(
     screen: &mut Screen,
     b: &mut Browse,
     settings: &BrowseSettings,
     action: Action,
     typed: &str,
-    theme: Theme,
-) -> Result<Overlay> {
+    watch: Watch<'_>,
+) -> Result<(Overlay, bool)> {
     let typed = match split(typed) {
         Ok(words) => words,
         Err(e) => {
             b.status = Some(format!("{}: {e}; nothing done", action.name()));
-            return Ok(Overlay::None);
+            return Ok((Overlay::None, false));
         }
     };
     let (dry, real) = b.action_args(action, &typed);
     let Some(dry) = dry else {
-        let (shown, code) = run_shown(screen, b, settings, action, &real, theme)?;
+        let (shown, code, leave) = run_shown(screen, b, settings, action, &real, watch).await?;
         b.status = Some(format!("{}: exit code {}", action.name(), exit_text(code)));
-        return Ok(shown);
+        return Ok((shown, leave));
     };
-    b.status = Some(format!("dry run of queuey dead {}…", action.name()));
-    redraw(screen, b, &Overlay::None, theme)?;
-    let (printed, code) = children::run_captured(settings, &dry);
+    let ran = run_watched(screen, b, settings, &dry, watch).await?;
     let mut shown = format!(
         "{}\n\n{}\n",
         b.selection_text(),
-        outcome(&dry, &printed, code)
+        outcome(&dry, &ran.printed, ran.code)
     );
-    if code != Some(0) {
+    if ran.code != Some(0) {
+        let how = if ran.code == Some(130) {
+            "was stopped"
+        } else {
+            "failed"
+        };
         b.status = Some(format!(
-            "{}: the dry run failed; nothing done",
+            "{}: the dry run {how}; nothing done",
             action.name()
         ));
-        return Ok(Overlay::Output {
+        let shown = Overlay::Output {
             title: format!("dead {} --dry-run", action.name()),
             text: shown,
-        });
+        };
+        return Ok((shown, ran.leave));
     }
     b.status = Some(format!(
         "{}: dry run done; y runs it for real, n cancels",
@@ -250,11 +343,12 @@ fn prepare(
         "\ny runs, n cancels:\n$ {}",
         crate::output::browse::state::command_text(&real)
     ));
-    Ok(Overlay::Confirm {
+    let confirm = Overlay::Confirm {
         action,
         args: real,
         shown,
-    })
+    };
+    Ok((confirm, ran.leave))
 }
 
 /// A new snapshot in place of the old one, the screen saying so meanwhile; Esc stops it (what

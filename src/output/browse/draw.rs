@@ -82,9 +82,9 @@ Keys
   E  edit        `queuey dead edit` of the selected one, in $VISUAL/$EDITOR
   r              a new snapshot (the screen holds no message meanwhile)
   q, Esc         leave (exit 0); Ctrl-C leaves with exit 130
-Actions run queuey itself, with the command line shown; their output and
-exit code are shown. Marks select by --message-id: the dead letters sharing
-a marked id are all selected.";
+Actions run queuey itself, with the command line shown; Esc stops one as
+Ctrl-C stops the command; its output and exit code are shown. Marks select
+by --message-id: the dead letters sharing a marked id are all selected.";
 
 pub fn draw(frame: &mut Frame, b: &Browse, overlay: &Overlay, scroll: u16, now: u64, theme: Theme) {
     // Two fifths of what the lines above and below leave to the list, the rest to the groups
