@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use lapin::types::FieldTable;
 use portable_pty::{Child, CommandBuilder, MasterPty, PtySize, native_pty_system};
 
-use crate::common::{Broker, Queuey, code, dead_letters, stderr};
+use crate::common::{Broker, Queuey, code, dead_letters, stderr, wait_until};
 
 /// Deadline of every wait on the screen or the process.
 const WAIT: Duration = Duration::from_secs(30);
@@ -127,6 +127,14 @@ impl Tui {
             );
             std::thread::sleep(Duration::from_millis(50));
         }
+    }
+
+    /// An action's key, its flags typed and Enter: its dry run shown, asking y/n (returned).
+    fn dry_run(&mut self, key: &str, action: &str, flags: &str) -> String {
+        self.send(key);
+        self.wait_for(&format!("{action} flags"));
+        self.send(&format!("{flags}\r"));
+        self.wait_for("run it for real? y / n")
     }
 
     fn send(&mut self, keys: &str) {
@@ -371,10 +379,7 @@ fn marked_dead_letters_are_purged_by_message_id_twins_included() {
     tui.send("jj ");
     let screen = tui.wait_for("select 3 dead letters");
     assert!(screen.contains("2 message ids marked"), "{screen}");
-    tui.send("P");
-    tui.wait_for("purge flags");
-    tui.send("\r");
-    let screen = tui.wait_for("run it for real? y / n");
+    let screen = tui.dry_run("P", "purge", "");
     assert!(screen.contains("--message-id a"), "{screen}");
     assert!(
         screen.contains("3 dead letters of"),
@@ -400,10 +405,7 @@ fn a_replay_from_the_screen_leaves_what_the_command_line_leaves() {
     tui.wait_for("9 of 9 shown");
     tui.send("/--header tenant=globex\r");
     tui.wait_for("3 of 9 shown");
-    tui.send("R");
-    tui.wait_for("replay flags");
-    tui.send("\r");
-    let screen = tui.wait_for("run it for real? y / n");
+    let screen = tui.dry_run("R", "replay", "");
     assert!(screen.contains("--dry-run"), "{screen}");
     tui.send("y");
     let screen = tui.wait_for("replayed 3");
@@ -515,19 +517,14 @@ fn a_replay_from_the_screen_stops_on_esc_or_ctrl_c_as_the_command_stops_and_lose
         let in_q = broker.ready_and_consumers(&q).0;
         let mut tui = Tui::spawn(dir.path(), &["dead", "browse", &q]);
         tui.wait_for("E edit");
-        tui.send("R");
-        tui.wait_for("replay flags");
         // Paced: the replay of what is left takes many seconds.
-        tui.send("--rate 20\r");
-        tui.wait_for("run it for real? y / n");
+        tui.dry_run("R", "replay", "--rate 20");
         tui.send("y");
         tui.wait_for("(Esc stops it)");
         // Some copies made, so that it is stopped mid-run.
-        let start = Instant::now();
-        while broker.ready_and_consumers(&q).0 < in_q + 10 {
-            assert!(start.elapsed() < WAIT, "the replay copies nothing");
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        wait_until("the replay to copy some", WAIT, || {
+            broker.ready_and_consumers(&q).0 >= in_q + 10
+        });
         tui.send(key);
         if leaves {
             assert_eq!(tui.wait_exit().exit_code(), 130, "Ctrl-C ends the browser");

@@ -29,7 +29,6 @@ pub struct Running {
     child: Child,
     stdout: Option<JoinHandle<Vec<u8>>>,
     stderr: Option<JoinHandle<Vec<u8>>>,
-    ended: bool,
 }
 
 /// Starts `queuey ARGS` with no terminal.
@@ -43,7 +42,6 @@ pub fn start(settings: &BrowseSettings, args: &[String]) -> io::Result<Running> 
         stdout: child.stdout.take().map(read_all),
         stderr: child.stderr.take().map(read_all),
         child,
-        ended: false,
     })
 }
 
@@ -63,12 +61,8 @@ impl Running {
         let code = match self.child.try_wait() {
             Ok(None) => return None,
             Ok(Some(status)) => status.code(),
-            Err(e) => {
-                self.ended = true;
-                return Some((format!("cannot wait for queuey: {e}"), Some(-1)));
-            }
+            Err(e) => return Some((format!("cannot wait for queuey: {e}"), Some(-1))),
         };
-        self.ended = true;
         let take = |handle: Option<JoinHandle<Vec<u8>>>| {
             handle
                 .and_then(|h| h.join().ok())
@@ -90,7 +84,8 @@ impl Running {
     /// messages, settles what it holds, says so and exits 130.
     pub fn interrupt(&self) {
         if let Ok(pid) = libc::pid_t::try_from(self.child.id()) {
-            // SAFETY: a signal to our own child, not yet reaped (`ended` has not seen it end).
+            // SAFETY: a signal to our own child, not yet reaped (`ended` has not seen it end:
+            // the screen interrupts only a command still running).
             unsafe { libc::kill(pid, libc::SIGINT) };
         }
     }
@@ -98,7 +93,8 @@ impl Running {
 
 impl Drop for Running {
     fn drop(&mut self) {
-        if !self.ended && matches!(self.child.try_wait(), Ok(None)) {
+        // Once reaped, the child keeps its status: `try_wait` says it has ended.
+        if matches!(self.child.try_wait(), Ok(None)) {
             self.interrupt();
             let _ = self.child.wait();
         }

@@ -256,14 +256,10 @@ async fn run_watched(
         redraw(screen, b, &Overlay::None, watch.theme)?;
         match next_input(TICK) {
             Ok(Input::Key(k)) if stopped_by.is_none() => {
-                use ratatui::crossterm::event::{KeyCode, KeyModifiers};
-                if k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL) {
-                    leave = true;
+                if let Some(stop) = stop_key(k) {
                     running.interrupt();
-                    stopped_by = Some("Ctrl-C");
-                } else if k.code == KeyCode::Esc {
-                    running.interrupt();
-                    stopped_by = Some("Esc");
+                    stopped_by = Some(stop.name);
+                    leave |= stop.leave;
                 }
             }
             Ok(_) => {}
@@ -351,6 +347,30 @@ async fn prepare(
     Ok((confirm, ran.leave))
 }
 
+/// A key that stops work the screen waits on (a snapshot being read, a command running): Esc
+/// stops it, Ctrl-C stops it and then ends the browser.
+struct StopKey {
+    name: &'static str,
+    leave: bool,
+}
+
+fn stop_key(key: ratatui::crossterm::event::KeyEvent) -> Option<StopKey> {
+    use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+    if key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL) {
+        Some(StopKey {
+            name: "Ctrl-C",
+            leave: true,
+        })
+    } else if key.code == KeyCode::Esc {
+        Some(StopKey {
+            name: "Esc",
+            leave: false,
+        })
+    } else {
+        None
+    }
+}
+
 /// A new snapshot in place of the old one, the screen saying so meanwhile; Esc stops it (what
 /// it read is kept, said partial), Ctrl-C and the signals too, and then the browser ends:
 /// `true`. An error (the broker gone) is said on the screen, and the old snapshot kept.
@@ -378,12 +398,9 @@ async fn refresh(
             }
             match next_input(Duration::ZERO) {
                 Ok(Input::Key(k)) => {
-                    use ratatui::crossterm::event::{KeyCode, KeyModifiers};
-                    if k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL) {
-                        leave = true;
-                        local.set_by("Ctrl-C");
-                    } else if k.code == KeyCode::Esc {
-                        local.set_by("Esc");
+                    if let Some(stop) = stop_key(k) {
+                        leave |= stop.leave;
+                        local.set_by(stop.name);
                     }
                 }
                 Ok(Input::Redraw) => {}
