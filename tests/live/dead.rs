@@ -1555,6 +1555,7 @@ fn signals_during_a_look_at_a_quorum_queue_on_its_last_delivery_lose_nothing() {
             let out = child.wait_with_output().unwrap();
             let what = format!("{name} stopped by {signal} after {delay} ms");
             let code = out.status.code();
+            eprintln!("{what}: exit {:?}", out.status);
             // Before queuey hears signals it has taken nothing: the signal's own action then
             // ends it, which costs nothing either.
             let early = std::os::unix::process::ExitStatusExt::signal(&out.status).is_some();
