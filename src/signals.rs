@@ -61,16 +61,23 @@ impl StopFlag {
 /// process at once, is replaced).
 pub fn stop_flag() -> StopFlag {
     let flag = StopFlag::default();
-    let f = flag.clone();
-    tokio::spawn(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
-            f.set_by("SIGINT");
-        }
-    });
+    // Each handler is installed here, before the command goes on, not when a spawned task is
+    // first polled: a signal landing between the two would end the process by its default
+    // action with deliveries in hand.
+    #[cfg(not(unix))]
+    {
+        let f = flag.clone();
+        tokio::spawn(async move {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                f.set_by("SIGINT");
+            }
+        });
+    }
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};
         for (kind, name) in [
+            (SignalKind::interrupt(), "SIGINT"),
             (SignalKind::terminate(), "SIGTERM"),
             (SignalKind::hangup(), "SIGHUP"),
         ] {
@@ -112,5 +119,19 @@ mod tests {
         assert_eq!(flag.signal(), Some("SIGTERM"));
         // Already set: at once.
         flag.stopped().await;
+    }
+
+    /// A signal that lands as soon as the flag exists (no await between, so no spawned task
+    /// has run yet) sets the flag and does not end the process.
+    #[cfg(unix)]
+    #[tokio::test]
+    async fn a_signal_right_after_the_flag_is_made_is_heard() {
+        let flag = stop_flag();
+        // SAFETY: raise only sends a signal to this thread; the handler above is in place.
+        assert_eq!(unsafe { libc::raise(libc::SIGINT) }, 0);
+        tokio::time::timeout(std::time::Duration::from_secs(5), flag.stopped())
+            .await
+            .expect("SIGINT sets the flag");
+        assert_eq!(flag.signal(), Some("SIGINT"));
     }
 }
