@@ -17,7 +17,7 @@ use sha2::{Digest as _, Sha256};
 
 use crate::dead::ledger::{
     Boot, Ledger, Op, Scope, acking_line, boot_line, claimed_line, copied_line, doubt_line,
-    found_line, run_line, settled_line, undone_line,
+    found_line, missed_line, run_line, settled_line, undone_line,
 };
 use crate::error::{Error, Kind, Result};
 use crate::output::file::private_options;
@@ -170,6 +170,11 @@ impl LedgerFile {
     /// A copy certainly not in its target.
     pub fn undone(&mut self, run: &str, copy: u64) {
         self.buffer.push_str(&undone_line(run, copy));
+    }
+
+    /// A copy in doubt a rerun did not find in its target (see [`missed_line`]).
+    pub fn missed(&mut self, digest: &str, run: &str, copy: u64) {
+        self.buffer.push_str(&missed_line(digest, run, copy));
     }
 
     /// A copy in doubt found in its target by a rerun.

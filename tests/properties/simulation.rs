@@ -15,7 +15,8 @@
 //! - **the model** stands in for the broker only: a classic `q.dead` returns a message to its
 //!   place, a quorum one to the head in an order of its own (4.x) or to the back (3.x); an ack
 //!   sent and not yet proven by a barrier may or may not be applied when the connection dies;
-//!   a copy published and not confirmed may or may not be in its target; a node restart may
+//!   a copy published and not confirmed may or may not be in its target (on a cluster it may
+//!   also reach it just after a rerun looked for it there); a node restart may
 //!   undo acks it had processed (and the boot changes); a look (`dead ls`) between runs marks
 //!   and reorders.
 //!
@@ -30,7 +31,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use queuey_cli::dead::ledger::{
     Boot, Decision, Ledger, Op, Scope, acked_through_line, acking_line, claimed_line, copied_line,
-    doubt_line, found_line, run_line, settled_line, undone_line,
+    doubt_line, found_line, missed_line, run_line, settled_line,
 };
 
 /// A small, fast, seedable generator (xorshift64*).
@@ -83,6 +84,12 @@ struct Model {
     processed: Vec<Msg>,
     /// Copies published, not yet confirmed: in the target or not when the connection dies.
     unconfirmed: Vec<(u32, (String, u64))>,
+    /// A cluster: a copy unconfirmed when the connection dies may also reach the target later,
+    /// after a rerun has looked for it (a leader of the target frozen, or without its majority,
+    /// takes it once it runs again).
+    cluster: bool,
+    /// Such copies, on their way: they land after the next run's look for copies in doubt.
+    late: Vec<(u32, (String, u64))>,
     boot: u64,
     /// A quorum queue's counted returns bring messages to their last delivery (replays only:
     /// the purge and the edit do not renew, and their model has no delivery limit).
@@ -104,6 +111,8 @@ impl Model {
             unproven: Vec::new(),
             processed: Vec::new(),
             unconfirmed: Vec::new(),
+            cluster: false,
+            late: Vec::new(),
             boot: 0,
             limit: false,
             next_place: 100,
@@ -180,6 +189,13 @@ impl Model {
         }
     }
 
+    /// The copies on their way from a dead connection reach the target.
+    fn land_late(&mut self) {
+        for (c, m) in std::mem::take(&mut self.late) {
+            self.target.push((c, Some(m)));
+        }
+    }
+
     /// The connection dies (queuey killed, or the node restarted: `restart`).
     fn connection_lost(&mut self, restart: bool, rng: &mut Rng) {
         let mut back: Vec<Msg> = self.held.drain().map(|(_, m)| m).collect();
@@ -191,6 +207,8 @@ impl Model {
         for (c, m) in std::mem::take(&mut self.unconfirmed) {
             if rng.chance(50) {
                 self.target.push((c, Some(m)));
+            } else if self.cluster && rng.chance(50) {
+                self.late.push((c, m));
             }
         }
         if restart {
@@ -326,7 +344,7 @@ fn replay_run(
                 let doubt = ledger.resolve(&r, copy, found).expect("a doubt");
                 match found {
                     true => ledger_file.write(&found_line(&doubt.digest, Some((&r, copy)))),
-                    false => ledger_file.write(&undone_line(&r, copy)),
+                    false => ledger_file.write(&missed_line(&doubt.digest, &r, copy)),
                 }
             }
         }
@@ -335,6 +353,8 @@ fn replay_run(
     } else {
         ledger.give_up_doubts();
     }
+    // The worst moment for a copy on its way: just after the look.
+    model.land_late();
     let mut depth = model.dead.len();
     let mut read = 0usize;
     let mut copy_no = 0u64;
@@ -620,6 +640,7 @@ fn replay_schedule_with(seed: u64, rule: fn(&mut Ledger, &str) -> Decision) -> R
     let mut rng = Rng::new(seed);
     let mut model = Model::new(&mut rng);
     model.limit = model.quorum && rng.chance(50);
+    model.cluster = rng.chance(50);
     let published = counts(model.dead.iter().map(|m| &m.content));
     let knobs = ReplayKnobs {
         rule,

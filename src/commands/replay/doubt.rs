@@ -7,8 +7,10 @@
 //! its `x-acquired-count`): one with no consumer (a worker may already have taken a copy,
 //! which then cannot be seen, and workers would wait behind the look), classic, or quorum
 //! where a return spends no delivery (`broker::peek`). A copy found there answers for one dead
-//! letter of its content, which is acked without a new copy (`dead::ledger`); one not found is
-//! certainly not there.
+//! letter of its content, which is acked without a new copy (`dead::ledger`). One not found is
+//! not there yet: its dead letter is copied again, and counted as one that may be in its
+//! target twice, since on a cluster such a copy can still arrive after the look (a leader of
+//! the target frozen or without its majority takes it once it runs again: docs/cluster.md).
 //!
 //! Without the flag, or where no look is made, the dead letters of those copies are copied
 //! again: each may then be in its target twice, and the rerun says how many, where.
@@ -80,12 +82,13 @@ pub(super) async fn resolve_doubts(
                 continue;
             };
             if !settings.dry_run {
-                ledger.resolved(run, *copy, is_found.then_some(doubt.digest.as_str()))?;
+                ledger.resolved(run, *copy, &doubt.digest, is_found)?;
             }
         }
         output.note(&format!(
             "{target:?}: {} of the {} in doubt found there (their dead letters are not copied \
-             again), {} not (copied again)",
+             again), {} not (copied again, and counted in may_be_duplicates: on a cluster a \
+             copy in doubt can still arrive after this look)",
             found.len(),
             plural(n, "copy"),
             n - found.len() as u64

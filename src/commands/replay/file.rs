@@ -182,13 +182,25 @@ impl<'a> LineReader<'a, '_> {
             // Copied by a run that did not finish (before filters: the copy exists whatever
             // this run selects). A file's line is never removed: every certain copy answers
             // for one.
-            if self.carried.decide_line(&d) == Decision::AlreadyCopied {
+            let decision = self.carried.decide_line(&d);
+            if decision == Decision::AlreadyCopied {
                 self.report.already_copied += 1;
                 self.stepper.already_copied();
                 self.counted().await?;
                 continue;
             }
-            let copy = match self.stepper.step(&mut message) {
+            // A copy of a line that an earlier run may have copied (its copy in doubt not
+            // found, or not looked for) may be a second one: counted when it is published; a
+            // line not published gives that record back to the next line of its content.
+            let may_duplicate = decision
+                == Decision::Copy {
+                    may_duplicate: true,
+                };
+            let step = self.stepper.step(&mut message);
+            if !matches!(step, Step::Copy(_)) {
+                self.carried.undecide(&d, decision);
+            }
+            let copy = match step {
                 Step::Unmatched => {
                     self.counted().await?;
                     continue;
@@ -234,6 +246,7 @@ impl<'a> LineReader<'a, '_> {
                     .await?
             {
                 // Not published: the line stays to be replayed (the ledger has no record).
+                self.carried.undecide(&d, decision);
                 self.report.fail(&copy.queue, why.to_string());
                 self.counted().await?;
                 continue;
@@ -244,8 +257,10 @@ impl<'a> LineReader<'a, '_> {
                 reset: copy.token,
                 digest: d,
                 copy: copy.id,
-                may_duplicate: false,
-                message_id: None,
+                may_duplicate,
+                message_id: may_duplicate
+                    .then(|| message.properties.message_id.clone())
+                    .flatten(),
             };
             let Some(place) = sh.window.admit(weight).await else {
                 // The publish stage stopped; its error is what gets reported.

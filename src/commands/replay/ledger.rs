@@ -108,13 +108,19 @@ impl LedgerSlot {
         &self.path
     }
 
-    /// Records what a look in the target found of an earlier run's copy in doubt: `found`
-    /// there (of a dead letter of `digest`), or certainly not.
-    pub(super) fn resolved(&mut self, run: &str, copy: u64, found: Option<&str>) -> Result<()> {
+    /// Records what a look in the target found of an earlier run's copy in doubt, of a dead
+    /// letter of `digest`: `found` there, or not there yet (it may still arrive).
+    pub(super) fn resolved(
+        &mut self,
+        run: &str,
+        copy: u64,
+        digest: &str,
+        found: bool,
+    ) -> Result<()> {
         let (file, _) = self.file()?;
         match found {
-            Some(digest) => file.found(digest, run, copy),
-            None => file.undone(run, copy),
+            true => file.found(digest, run, copy),
+            false => file.missed(digest, run, copy),
         }
         Ok(())
     }

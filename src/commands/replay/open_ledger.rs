@@ -40,7 +40,7 @@ pub(super) async fn begin(
             path.display(),
             plural(carried.maybe_acked(), "confirmed copy"),
             carried.unacked(),
-            plural(carried.doubts(), "copy"),
+            plural(carried.doubts() + carried.uncertain(), "copy"),
         ));
     }
     let mut ledger = LedgerSlot::new(path, scope, run.to_owned(), boot);

@@ -24,6 +24,10 @@
 //! letter is **copied again**, and counted as one that may now be in its target twice
 //! ([`Decision::Copy`] with `may_duplicate`). A duplicate is always better than a loss.
 //!
+//! A copy in doubt that a rerun did not look for, or did not find in its target, may or may
+//! not exist (on a cluster it can still arrive after the look): it answers for no dead letter
+//! and no line of a file, and the new copy of its content is counted the same way.
+//!
 //! A decision is used up only by the dead letter it is acted on for: one that stays in `q.dead`
 //! (not selected, no copy possible), or is replaced at the back of `q.dead` because it is on
 //! its last delivery of a quorum queue and met again, gives its record back
@@ -66,7 +70,8 @@
 //! | boot (`node_pids`, `broker_started_ms`) | after `run` | which start of the broker it saw |
 //! | `doubt` (digest, `to`, `run`, `copy`) | before the copy is published | a copy may be in `to` |
 //! | `copied` (digest, `to`, `run`, `copy`) | after the confirmation, before the ack | the copy is in `to`; the dead letter's ack may follow at any moment |
-//! | `undone` (`run`, `copy`) | returned, refused, or not found | that copy is not in its target |
+//! | `undone` (`run`, `copy`) | returned or refused | that copy is not in its target |
+//! | `missed` (digest, `run`, `copy`) | a rerun did not find a doubt's copy (or carries one it gave up) | that copy is not in its target yet, but may still reach it (a cluster); its dead letter was never acked, and it answers for no dead letter or file line |
 //! | `found` (digest, `run`, `copy`) | a rerun found a doubt's copy | the copy is in its target and its dead letter was never acked |
 //! | `claimed` (digest) | before the ack the rule granted | that record is used up; its ack may follow |
 //! | `acking` (n) | a purge, before it acks | the archive's first n records may be acked |
@@ -214,7 +219,8 @@ struct CopyLine<'a> {
 }
 
 /// The line recording copy number `copy` of the run `run`, of the dead letter `digest`, to `to`,
-/// as about to be published: in doubt until a `copied`, `undone` or `found` line settles it.
+/// as about to be published: in doubt until a `copied`, `undone`, `found` or `missed` line
+/// settles it.
 pub fn doubt_line(digest: &str, to: &str, run: &str, copy: u64) -> String {
     json_line(&CopyLine {
         doubt: Some(digest),
@@ -242,9 +248,17 @@ pub fn copied_line(digest: &str, to: &str, run: &str, copy: u64, may_duplicate: 
 }
 
 /// The line saying that copy number `copy` of the run `run` is certainly not in its target: it
-/// was returned or refused, or a rerun did not find it there.
+/// was returned or refused.
 pub fn undone_line(run: &str, copy: u64) -> String {
     json_line(&json!({"undone": copy, "run": run}))
+}
+
+/// The line saying that a rerun did not find in its target the copy `copy` of the run `run`
+/// (in doubt), of a dead letter of `digest`. That dead letter was never acked and is copied
+/// again; the copy may still arrive (on a cluster, a leader of the target that was frozen or
+/// without its majority takes it once it runs again), so the new copy may be a second one.
+pub fn missed_line(digest: &str, run: &str, copy: u64) -> String {
+    json_line(&json!({"missed": digest, "run": run, "copy": copy}))
 }
 
 /// The line saying that a rerun found in its target the copy `copy` of the run `run` (in
@@ -347,6 +361,11 @@ pub enum Line {
         run: String,
         copy: u64,
     },
+    Missed {
+        digest: String,
+        run: String,
+        copy: u64,
+    },
     Found {
         digest: String,
         doubt: Option<(String, u64)>,
@@ -369,6 +388,7 @@ struct Fields {
     doubt: Option<Json>,
     copied: Option<Json>,
     undone: Option<Json>,
+    missed: Option<Json>,
     found: Option<Json>,
     claimed: Option<Json>,
     acking: Option<Json>,
@@ -427,6 +447,10 @@ impl Line {
                 run: run.unwrap_or_default(),
                 copy,
             });
+        }
+        if let Some(digest) = text_of(&f.missed) {
+            let (run, copy) = numbered("missed")?;
+            return Ok(Line::Missed { digest, run, copy });
         }
         if let Some(digest) = text_of(&f.found) {
             return Ok(Line::Found {
@@ -555,10 +579,14 @@ pub struct Ledger {
     doubts: BTreeMap<(String, u64), Doubt>,
     /// Certain copies whose dead letters were never acked: each answers for one dead letter.
     unacked: Counts,
-    /// Copies that may exist for which no dead letter may be left to answer: confirmed copies
-    /// whose dead letters' acks were sent and not known processed, and copies in doubt not
-    /// looked for. A new copy of such content may be a second one.
+    /// Copies that exist for which no dead letter may be left to answer: confirmed copies
+    /// whose dead letters' acks were sent and not known processed. A new copy of such content
+    /// may be a second one; a file's line of it is answered (the copy exists).
     maybe_acked: Counts,
+    /// Copies that may or may not exist, whose dead letters were never acked: copies in doubt
+    /// not looked for, or not found (on a cluster they can still arrive). A new copy of such
+    /// content may be a second one; they never answer for a dead letter or a file's line.
+    uncertain: Counts,
     /// Copies whose dead letters' acks the broker processed (unless it restarted since).
     settled: Counts,
     /// The confirmed copies of the runs read so far, by run and number: a run's
@@ -647,6 +675,10 @@ impl Ledger {
             Line::Undone { run, copy } => {
                 self.doubts.remove(&(run, copy));
             }
+            Line::Missed { digest, run, copy } => {
+                self.doubts.remove(&(run, copy));
+                self.uncertain.add(&digest, 1);
+            }
             Line::Found { digest, doubt } => {
                 if let Some(key) = doubt {
                     self.doubts.remove(&key);
@@ -687,7 +719,7 @@ impl Ledger {
             return Decision::AlreadyCopied;
         }
         Decision::Copy {
-            may_duplicate: self.maybe_acked.take(digest),
+            may_duplicate: self.maybe_acked.take(digest) || self.uncertain.take(digest),
         }
     }
 
@@ -695,13 +727,14 @@ impl Ledger {
     /// decided: kept in `q.dead` (not selected, a copy that cannot be made) or replaced at the
     /// back of `q.dead` by a renewal on its last delivery, which the run meets again. The next
     /// dead letter of that content is decided as this one was: a record of an ack in doubt is
-    /// counted for the dead letter that is copied, never for one that stays.
+    /// counted for the dead letter that is copied, never for one that stays. (It comes back as
+    /// a copy that may not exist: the safe side, which answers for no file's line.)
     pub fn undecide(&mut self, digest: &str, decision: Decision) {
         match decision {
             Decision::AlreadyCopied => self.unacked.add(digest, 1),
             Decision::Copy {
                 may_duplicate: true,
-            } => self.maybe_acked.add(digest, 1),
+            } => self.uncertain.add(digest, 1),
             Decision::Copy {
                 may_duplicate: false,
             } => {}
@@ -710,13 +743,14 @@ impl Ledger {
 
     /// The same rule for a replay from a file: a line is never removed from its file, so every
     /// certain copy answers for one line of its content (the rerun reads the lines in the same
-    /// order).
+    /// order). A copy that may not exist answers for none: the line is copied, and counted as
+    /// one that may be a second.
     pub fn decide_line(&mut self, digest: &str) -> Decision {
         if self.unacked.take(digest) || self.maybe_acked.take(digest) {
             Decision::AlreadyCopied
         } else {
             Decision::Copy {
-                may_duplicate: false,
+                may_duplicate: self.uncertain.take(digest),
             }
         }
     }
@@ -777,12 +811,16 @@ impl Ledger {
 
     /// Settles the doubt about copy `copy` of `run`: `found` in its target, its dead letter was
     /// never acked, and one dead letter of its content is acked without a new copy; not found,
-    /// it is dropped (the dead letter is copied again). Returns the doubt, `None` if there was
-    /// none.
+    /// its dead letter is copied again, and that copy is counted as one that may be a second:
+    /// on a cluster a copy in doubt can still reach its target after the look (a leader of the
+    /// target frozen or without its majority takes it once it runs again, seen on 3.10.8 and
+    /// 4.3.6). Returns the doubt, `None` if there was none.
     pub fn resolve(&mut self, run: &str, copy: u64, found: bool) -> Option<Doubt> {
         let doubt = self.doubts.remove(&(run.to_owned(), copy))?;
         if found {
             self.unacked.add(&doubt.digest, 1);
+        } else {
+            self.uncertain.add(&doubt.digest, 1);
         }
         Some(doubt)
     }
@@ -793,7 +831,7 @@ impl Ledger {
         let mut out = BTreeMap::new();
         for (_, d) in std::mem::take(&mut self.doubts) {
             *out.entry(d.to).or_default() += 1;
-            self.maybe_acked.add(&d.digest, 1);
+            self.uncertain.add(&d.digest, 1);
         }
         out
     }
@@ -802,7 +840,7 @@ impl Ledger {
     /// [`Ledger::give_up_doubts`] does.
     pub fn give_up_doubt(&mut self, run: &str, copy: u64) {
         if let Some(d) = self.doubts.remove(&(run.to_owned(), copy)) {
-            self.maybe_acked.add(&d.digest, 1);
+            self.uncertain.add(&d.digest, 1);
         }
     }
 
@@ -816,9 +854,17 @@ impl Ledger {
         self.maybe_acked.total
     }
 
+    /// Records of copies that may not exist (copies in doubt given up or not found).
+    pub fn uncertain(&self) -> u64 {
+        self.uncertain.total
+    }
+
     /// Whether anything is left that a later run must know.
     pub fn is_empty(&self) -> bool {
-        self.unacked.total == 0 && self.maybe_acked.total == 0 && self.doubts.is_empty()
+        self.unacked.total == 0
+            && self.maybe_acked.total == 0
+            && self.uncertain.total == 0
+            && self.doubts.is_empty()
     }
 
     /// What is left, as lines of `run` for a new ledger (records a run did not meet).
@@ -834,6 +880,12 @@ impl Ledger {
             for _ in 0..n {
                 copy += 1;
                 out.push_str(&copied_line(d, "", run, copy, false));
+            }
+        }
+        for (d, n) in self.uncertain.sorted() {
+            for _ in 0..n {
+                copy += 1;
+                out.push_str(&missed_line(d, run, copy));
             }
         }
         for ((r, c), d) in &self.doubts {

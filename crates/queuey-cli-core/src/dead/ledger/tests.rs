@@ -163,7 +163,8 @@ fn a_found_doubt_answers_for_one_dead_letter_of_its_content() {
             vec![("r1".to_owned(), 1), ("r1".to_owned(), 2)]
         )])
     );
-    // Copy 1 found, copy 2 not: one record for two identical dead letters.
+    // Copy 1 found, copy 2 not: one record for two identical dead letters, and the second
+    // one's new copy counted as one that may be a second (copy 2 may still arrive).
     assert_eq!(
         l.resolve("r1", 1, true),
         Some(Doubt {
@@ -177,9 +178,79 @@ fn a_found_doubt_answers_for_one_dead_letter_of_its_content() {
     assert_eq!(
         l.decide("aa"),
         Decision::Copy {
+            may_duplicate: true
+        }
+    );
+    assert_eq!(
+        l.decide("aa"),
+        Decision::Copy {
             may_duplicate: false
         }
     );
+}
+
+#[test]
+fn a_doubt_a_rerun_missed_makes_the_next_copy_of_its_content_a_possible_duplicate() {
+    // Read back as a later rerun reads it: the `missed` line outlives the run that wrote it.
+    let text = format!(
+        "{}{}{}{}{}",
+        run("r1"),
+        doubt_line("aa", "orders", "r1", 1),
+        doubt_line("aa", "orders", "r1", 2),
+        run("r2"),
+        missed_line("aa", "r1", 1),
+    );
+    let mut l = Ledger::parse(&text, &scope()).unwrap();
+    assert_eq!(l.doubts(), 1, "copy 2 still in doubt");
+    assert_eq!((l.uncertain(), l.maybe_acked(), l.unacked()), (1, 0, 0));
+    // Carried into a new ledger as it is.
+    let carried = Ledger::parse(
+        &format!("{}{}", run("r3"), l.remaining_lines("r3")),
+        &scope(),
+    )
+    .unwrap();
+    assert_eq!((carried.uncertain(), carried.doubts()), (1, 1));
+    // A file's line of that content is copied, counted: the copy may not exist.
+    assert_eq!(
+        carried.clone().decide_line("aa"),
+        Decision::Copy {
+            may_duplicate: true
+        }
+    );
+    assert_eq!(
+        l.decide("aa"),
+        Decision::Copy {
+            may_duplicate: true
+        }
+    );
+    assert_eq!(
+        l.decide("aa"),
+        Decision::Copy {
+            may_duplicate: false
+        }
+    );
+}
+
+#[test]
+fn a_copy_in_doubt_given_up_answers_for_no_line_of_a_file() {
+    let text = format!("{}{}", run("r1"), doubt_line("aa", "orders", "r1", 1));
+    let mut l = Ledger::parse(&text, &scope()).unwrap();
+    l.give_up_doubts();
+    // The copy may never have reached `orders`: the line is copied again, and counted.
+    assert_eq!(
+        l.decide_line("aa"),
+        Decision::Copy {
+            may_duplicate: true
+        }
+    );
+    // A confirmed copy does answer for a line.
+    let text = format!(
+        "{}{}",
+        run("r1"),
+        copied_line("aa", "orders", "r1", 1, false)
+    );
+    let mut l = Ledger::parse(&text, &scope()).unwrap();
+    assert_eq!(l.decide_line("aa"), Decision::AlreadyCopied);
 }
 
 #[test]
