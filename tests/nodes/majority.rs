@@ -230,25 +230,24 @@ fn rerun_finishes(cluster: &Cluster, n: usize, dir: &Path, f: &Fixture, what: &s
         || cluster.counts(n, &dead),
         |_| true,
     );
-    let (code, err, took) = run(
-        cluster,
-        n,
-        dir,
-        &["dead", "replay", &f.q, "--look-in-targets", "-o", "json"],
-    );
+    let started = Instant::now();
+    let out = Queuey::on_node(dir, cluster.node(n))
+        .args(["dead", "replay", &f.q, "--look-in-targets", "-o", "json"])
+        .run();
+    let (code, err) = (out.status.code(), out.stderr.clone());
     eprintln!(
-        "{what}: the rerun via node {n}: exit {code:?} in {took:.1}s: {}",
+        "{what}: the rerun via node {n}: exit {code:?} in {:.1}s: {}",
+        started.elapsed().as_secs_f64(),
         err.trim()
     );
     assert_eq!(code, Some(0), "{err}");
     assert_eq!(cluster.counts(n, &dead).0, 0, "q.dead is empty");
-    // What it said may be duplicated (acks the broker may have lost), from its JSON summary.
-    let said = err
-        .lines()
-        .rev()
-        .find_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .and_then(|j| j["may_be_duplicates"].as_u64())
-        .unwrap_or(0);
+    // What it said may be duplicated (acks the broker may have lost, copies in doubt it did
+    // not find), from its JSON summary on stdout.
+    let summary = out.json();
+    let said = summary["may_be_duplicates"]
+        .as_u64()
+        .unwrap_or_else(|| panic!("a summary with may_be_duplicates: {summary}"));
     let found = cluster.drain(n, &f.q, f.total);
     let twice = crate::common::assert_ids_at_least(&found, &f.expected, "q", said, what);
     eprintln!("{what}: {twice} ids in q twice (the rerun said {said} may be duplicated)");

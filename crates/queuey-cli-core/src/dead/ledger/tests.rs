@@ -3,6 +3,15 @@ use super::*;
 use crate::dead::decode::X_DELIVERY_COUNT;
 use crate::dead::value::Value;
 
+/// A new copy, counted as one that may be a second.
+const COPY_COUNTED: Decision = Decision::Copy {
+    may_duplicate: true,
+};
+/// A new copy that cannot be a second.
+const COPY: Decision = Decision::Copy {
+    may_duplicate: false,
+};
+
 fn scope() -> Scope {
     Scope {
         broker: "127.0.0.1:5672".into(),
@@ -175,18 +184,8 @@ fn a_found_doubt_answers_for_one_dead_letter_of_its_content() {
     assert!(l.resolve("r1", 2, false).is_some());
     assert_eq!(l.resolve("r1", 2, true), None, "settled once");
     assert_eq!(l.decide("aa"), Decision::AlreadyCopied);
-    assert_eq!(
-        l.decide("aa"),
-        Decision::Copy {
-            may_duplicate: true
-        }
-    );
-    assert_eq!(
-        l.decide("aa"),
-        Decision::Copy {
-            may_duplicate: false
-        }
-    );
+    assert_eq!(l.decide("aa"), COPY_COUNTED);
+    assert_eq!(l.decide("aa"), COPY);
 }
 
 #[test]
@@ -211,24 +210,9 @@ fn a_doubt_a_rerun_missed_makes_the_next_copy_of_its_content_a_possible_duplicat
     .unwrap();
     assert_eq!((carried.uncertain(), carried.doubts()), (1, 1));
     // A file's line of that content is copied, counted: the copy may not exist.
-    assert_eq!(
-        carried.clone().decide_line("aa"),
-        Decision::Copy {
-            may_duplicate: true
-        }
-    );
-    assert_eq!(
-        l.decide("aa"),
-        Decision::Copy {
-            may_duplicate: true
-        }
-    );
-    assert_eq!(
-        l.decide("aa"),
-        Decision::Copy {
-            may_duplicate: false
-        }
-    );
+    assert_eq!(carried.clone().decide_line("aa"), COPY_COUNTED);
+    assert_eq!(l.decide("aa"), COPY_COUNTED);
+    assert_eq!(l.decide("aa"), COPY);
 }
 
 #[test]
@@ -237,12 +221,7 @@ fn a_copy_in_doubt_given_up_answers_for_no_line_of_a_file() {
     let mut l = Ledger::parse(&text, &scope()).unwrap();
     l.give_up_doubts();
     // The copy may never have reached `orders`: the line is copied again, and counted.
-    assert_eq!(
-        l.decide_line("aa"),
-        Decision::Copy {
-            may_duplicate: true
-        }
-    );
+    assert_eq!(l.decide_line("aa"), COPY_COUNTED);
     // A confirmed copy does answer for a line.
     let text = format!(
         "{}{}",
