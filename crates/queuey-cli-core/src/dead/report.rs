@@ -104,8 +104,8 @@ pub struct ReplayReport {
     pub already_copied: u64,
     /// Copies this run made (confirmed) of dead letters that an unfinished earlier run may have
     /// copied already: its ack was sent when it failed and the broker may or may not have
-    /// applied it, or its copy was in doubt and not looked for or not found. Each may now be in its target
-    /// twice; none is lost (see `dead::ledger`).
+    /// applied it, or its copy was in doubt and not looked for or not found. Each may now be
+    /// in its target twice; none is lost (see `dead::ledger`).
     pub may_be_duplicates: u64,
     /// The message ids of this run's copies counted in `may_be_duplicates` (a dead letter
     /// without one: `sha256:` and the start of its digest), the first
