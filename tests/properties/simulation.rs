@@ -1,4 +1,5 @@
-//! A deterministic simulation of `dead replay`, `dead purge --archive` and `dead edit` against a
+//! A deterministic simulation of `dead replay` (from `q.dead` and from a file), `dead purge
+//! --archive` and `dead edit` against a
 //! model of the broker, crashing at every step (FoundationDB's and TigerBeetle's way: a seed is
 //! a schedule, a failure prints its seed, and `QUEUEY_SIM_SEED=N` replays it alone).
 //!
@@ -735,6 +736,168 @@ fn replay_schedule_with(seed: u64, rule: fn(&mut Ledger, &str) -> Decision) -> R
     Ok(())
 }
 
+/// The scope of a file replay's ledger: the file's path stands for the queue.
+fn file_scope() -> Scope {
+    Scope {
+        broker: "cluster:sim".into(),
+        vhost: "/".into(),
+        queue: "file:/tmp/export.jsonl".into(),
+    }
+}
+
+/// What a schedule varies for a file replay run.
+#[derive(Clone, Copy)]
+struct FileKnobs {
+    /// `Ledger::decide_line`, or a broken one to prove the simulation finds a loss.
+    rule: fn(&mut Ledger, &str) -> Decision,
+    window: usize,
+    look_in_targets: bool,
+}
+
+/// One `dead replay --from-file` run, in queuey's order (`commands/replay/file.rs`): the lines
+/// read in order, each decided by [`Ledger::decide_line`] (nothing is removed from a file, so
+/// a certain copy answers for one line), `doubt` lines on disk, publish, confirmations,
+/// `copied` lines on disk. Adds the copies it made that may be second ones to `said`.
+fn file_replay_run(
+    model: &mut Model,
+    lines: &[u32],
+    ledger_file: &mut File,
+    run: &str,
+    knobs: FileKnobs,
+    steps: &mut Steps,
+    said: &mut u64,
+) -> Result<(), Crash> {
+    let FileKnobs {
+        rule,
+        window,
+        look_in_targets,
+    } = knobs;
+    let mut ledger = Ledger::parse(&ledger_file.disk, &file_scope()).expect("the ledger reads");
+    ledger_file.write(&run_line(Op::Replay, &file_scope(), run, 0));
+    ledger_file.sync();
+    steps.step()?;
+    if look_in_targets {
+        for (_, keys) in ledger.doubts_by_target() {
+            for (r, copy) in keys {
+                let found = model
+                    .target
+                    .iter()
+                    .any(|(_, m)| m.as_ref() == Some(&(r.clone(), copy)));
+                let doubt = ledger.resolve(&r, copy, found).expect("a doubt");
+                match found {
+                    true => ledger_file.write(&found_line(&doubt.digest, Some((&r, copy)))),
+                    false => ledger_file.write(&missed_line(&doubt.digest, &r, copy)),
+                }
+            }
+        }
+        ledger_file.sync();
+        steps.step()?;
+    } else {
+        ledger.give_up_doubts();
+    }
+    model.land_late();
+    let mut copy_no = 0u64;
+    let mut batch: Vec<(u32, u64, bool)> = Vec::new();
+    for (i, c) in lines.iter().enumerate() {
+        steps.step()?;
+        if let Decision::Copy { may_duplicate } = rule(&mut ledger, &digest(*c)) {
+            copy_no += 1;
+            batch.push((*c, copy_no, may_duplicate));
+        }
+        if batch.len() < window && i + 1 < lines.len() {
+            continue;
+        }
+        for (c, n, _) in &batch {
+            ledger_file.write(&doubt_line(&digest(*c), "q", run, *n));
+        }
+        ledger_file.sync();
+        steps.step()?;
+        for (c, n, maybe) in &batch {
+            model.publish(*c, (run.to_owned(), *n));
+            *said += u64::from(*maybe);
+            steps.step()?;
+        }
+        model.confirm();
+        steps.step()?;
+        for (c, n, maybe) in batch.drain(..) {
+            ledger_file.write(&copied_line(&digest(c), "q", run, n, maybe));
+        }
+        ledger_file.sync();
+        steps.step()?;
+    }
+    // The end of the file: the journal goes.
+    ledger_file.disk.clear();
+    Ok(())
+}
+
+/// One schedule of file replays: a file of lines (twins among them), a first run, crashes,
+/// reruns with and without a look in the target, a last run that ends. Every line's content
+/// in the target at least as often as in the file, the copies beyond no more than counted.
+fn file_schedule(seed: u64) -> Result<(), String> {
+    file_schedule_with(seed, Ledger::decide_line)
+}
+
+fn file_schedule_with(seed: u64, rule: fn(&mut Ledger, &str) -> Decision) -> Result<(), String> {
+    let mut rng = Rng::new(seed ^ 0xF11E);
+    let mut model = Model::new(&mut rng);
+    model.cluster = rng.chance(50);
+    let lines: Vec<u32> = std::mem::take(&mut model.dead)
+        .into_iter()
+        .map(|m| m.content)
+        .collect();
+    let in_file = counts(lines.iter());
+    let window = 1 + rng.below(4) as usize;
+    let mut file = File::default();
+    let mut said = 0u64;
+    let runs = 1 + rng.below(4);
+    for r in 0..=runs {
+        let last = r == runs;
+        let mut steps = Steps {
+            left: (!last).then(|| rng.below(40)),
+        };
+        let knobs = FileKnobs {
+            rule,
+            window,
+            look_in_targets: rng.chance(50),
+        };
+        let run = format!("f{r}");
+        let result = file_replay_run(
+            &mut model, &lines, &mut file, &run, knobs, &mut steps, &mut said,
+        );
+        if std::env::var_os("QUEUEY_SIM_TRACE").is_some() {
+            eprintln!(
+                "file run {r} ({:?}, look {}): target {:?}, said {said}\nledger:\n{}{}",
+                result.is_ok(),
+                knobs.look_in_targets,
+                model.target,
+                file.disk,
+                file.buffer
+            );
+        }
+        let Err(Crash) = result else {
+            // A run that reached the end deleted its journal: replaying the file again is
+            // a new replay, which publishes it again.
+            break;
+        };
+        // Killed (what it had not written is lost) or its connection lost: the file is only
+        // read, so the two differ only in the ledger's buffer.
+        if rng.chance(50) {
+            file.lose_buffer();
+        } else {
+            file.sync();
+        }
+        model.connection_lost(false, &mut rng);
+    }
+    let in_target = counts(model.target.iter().map(|(c, _)| c));
+    let extra = check(&in_file, &[&in_target])?;
+    if extra > said {
+        return Err(format!(
+            "{extra} copies beyond the file's lines, the runs said {said} may be duplicated"
+        ));
+    }
+    Ok(())
+}
+
 /// One schedule of archiving purges (and an edit now and then).
 fn purge_schedule(seed: u64) -> Result<(), String> {
     let mut rng = Rng::new(seed ^ 0x5151);
@@ -841,6 +1004,11 @@ fn replays_crashed_at_every_step_lose_no_dead_letter() {
 }
 
 #[test]
+fn file_replays_crashed_at_every_step_lose_no_line() {
+    run_seeds("file replay", file_schedule);
+}
+
+#[test]
 fn archiving_purges_and_edits_crashed_at_every_step_lose_no_dead_letter() {
     run_seeds("purge and edit", purge_schedule);
 }
@@ -854,6 +1022,30 @@ fn old_rule(ledger: &mut Ledger, digest: &str) -> Decision {
         } => Decision::AlreadyCopied,
         other => other,
     }
+}
+
+/// The file replay's old rule, which lost lines: a copy in doubt not looked for (or not found)
+/// answered for a line as a copy made.
+fn old_line_rule(ledger: &mut Ledger, digest: &str) -> Decision {
+    match ledger.decide_line(digest) {
+        Decision::Copy {
+            may_duplicate: true,
+        } => Decision::AlreadyCopied,
+        other => other,
+    }
+}
+
+/// And with that rule it finds a schedule that loses a file's line.
+#[test]
+fn the_simulation_finds_the_loss_of_the_old_file_rule() {
+    let lost = (0..20_000u64).find_map(|seed| {
+        file_schedule_with(seed, old_line_rule)
+            .err()
+            .filter(|e| e.contains("lost"))
+            .map(|e| (seed, e))
+    });
+    let (seed, e) = lost.expect("the old file rule loses a line in some schedule");
+    eprintln!("the old file rule, seed {seed}: {e}");
 }
 
 /// The simulation can fail: with the old rule it finds a schedule that loses a twin, and
