@@ -1,7 +1,7 @@
 //! A deterministic simulation of `dead replay` (from `q.dead` and from a file), `dead purge
-//! --archive` and `dead edit` against a
-//! model of the broker, crashing at every step (FoundationDB's and TigerBeetle's way: a seed is
-//! a schedule, a failure prints its seed, and `QUEUEY_SIM_SEED=N` replays it alone).
+//! --archive` and `dead edit` against a model of the broker, crashing at every step
+//! (FoundationDB's and TigerBeetle's way: a seed is a schedule, a failure prints its seed, and
+//! `QUEUEY_SIM_SEED=N` replays it alone).
 //!
 //! What is real and what is the model:
 //! - **real**: the ledger, `queuey_cli::dead::ledger`: every line the runs write (by its
