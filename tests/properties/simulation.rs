@@ -316,25 +316,17 @@ struct ReplayKnobs {
     limit: Option<usize>,
 }
 
-/// One `dead replay` run, in queuey's order (see the module docs). Adds the copies it made of
-/// contents the ledger said may be duplicated to `said`.
-fn replay_run(
+/// A rerun's copies in doubt (`commands/replay/doubt.rs`): looked for in the target (each
+/// found or missed, on disk), or given up. Then the copies on their way from a dead
+/// connection land: the worst moment for them, just after the look.
+fn settle_doubts(
     model: &mut Model,
+    ledger: &mut Ledger,
     ledger_file: &mut File,
-    run: &str,
-    knobs: &ReplayKnobs,
+    look_in_targets: bool,
     steps: &mut Steps,
-    said: &mut u64,
-    attempted: &mut u64,
 ) -> Result<(), Crash> {
-    let mut ledger = Ledger::parse(&ledger_file.disk, &scope()).expect("the ledger reads back");
-    ledger.revive_after_restart(&model.boot());
-    ledger_file.write(&run_line(Op::Replay, &scope(), run, 0));
-    ledger_file.write(&queuey_cli::dead::ledger::boot_line(&model.boot()));
-    ledger_file.sync();
-    steps.step()?;
-    // The copies in doubt: looked for in the target, or given up.
-    if knobs.look_in_targets {
+    if look_in_targets {
         for (target, keys) in ledger.doubts_by_target() {
             assert_eq!(target, "q");
             for (r, copy) in keys {
@@ -354,8 +346,34 @@ fn replay_run(
     } else {
         ledger.give_up_doubts();
     }
-    // The worst moment for a copy on its way: just after the look.
     model.land_late();
+    Ok(())
+}
+
+/// One `dead replay` run, in queuey's order (see the module docs). Adds the copies it made of
+/// contents the ledger said may be duplicated to `said`.
+fn replay_run(
+    model: &mut Model,
+    ledger_file: &mut File,
+    run: &str,
+    knobs: &ReplayKnobs,
+    steps: &mut Steps,
+    said: &mut u64,
+    attempted: &mut u64,
+) -> Result<(), Crash> {
+    let mut ledger = Ledger::parse(&ledger_file.disk, &scope()).expect("the ledger reads back");
+    ledger.revive_after_restart(&model.boot());
+    ledger_file.write(&run_line(Op::Replay, &scope(), run, 0));
+    ledger_file.write(&queuey_cli::dead::ledger::boot_line(&model.boot()));
+    ledger_file.sync();
+    steps.step()?;
+    settle_doubts(
+        model,
+        &mut ledger,
+        ledger_file,
+        knobs.look_in_targets,
+        steps,
+    )?;
     let mut depth = model.dead.len();
     let mut read = 0usize;
     let mut copy_no = 0u64;
@@ -776,26 +794,7 @@ fn file_replay_run(
     ledger_file.write(&run_line(Op::Replay, &file_scope(), run, 0));
     ledger_file.sync();
     steps.step()?;
-    if look_in_targets {
-        for (_, keys) in ledger.doubts_by_target() {
-            for (r, copy) in keys {
-                let found = model
-                    .target
-                    .iter()
-                    .any(|(_, m)| m.as_ref() == Some(&(r.clone(), copy)));
-                let doubt = ledger.resolve(&r, copy, found).expect("a doubt");
-                match found {
-                    true => ledger_file.write(&found_line(&doubt.digest, Some((&r, copy)))),
-                    false => ledger_file.write(&missed_line(&doubt.digest, &r, copy)),
-                }
-            }
-        }
-        ledger_file.sync();
-        steps.step()?;
-    } else {
-        ledger.give_up_doubts();
-    }
-    model.land_late();
+    settle_doubts(model, &mut ledger, ledger_file, look_in_targets, steps)?;
     let mut copy_no = 0u64;
     let mut batch: Vec<(u32, u64, bool)> = Vec::new();
     for (i, c) in lines.iter().enumerate() {
@@ -1035,29 +1034,29 @@ fn old_line_rule(ledger: &mut Ledger, digest: &str) -> Decision {
     }
 }
 
-/// And with that rule it finds a schedule that loses a file's line.
-#[test]
-fn the_simulation_finds_the_loss_of_the_old_file_rule() {
-    let lost = (0..20_000u64).find_map(|seed| {
-        file_schedule_with(seed, old_line_rule)
+/// The first of 20 000 seeds whose `schedule` loses something, and what it said.
+fn first_loss(schedule: impl Fn(u64) -> Result<(), String>) -> Option<(u64, String)> {
+    (0..20_000u64).find_map(|seed| {
+        schedule(seed)
             .err()
             .filter(|e| e.contains("lost"))
             .map(|e| (seed, e))
-    });
-    let (seed, e) = lost.expect("the old file rule loses a line in some schedule");
-    eprintln!("the old file rule, seed {seed}: {e}");
+    })
 }
 
 /// The simulation can fail: with the old rule it finds a schedule that loses a twin, and
 /// names its seed.
 #[test]
 fn the_simulation_finds_the_loss_of_the_old_rule() {
-    let lost = (0..20_000u64).find_map(|seed| {
-        replay_schedule_with(seed, old_rule)
-            .err()
-            .filter(|e| e.contains("lost"))
-            .map(|e| (seed, e))
-    });
-    let (seed, e) = lost.expect("the old rule loses a dead letter in some schedule");
+    let (seed, e) = first_loss(|seed| replay_schedule_with(seed, old_rule))
+        .expect("the old rule loses a dead letter in some schedule");
     eprintln!("the old rule, seed {seed}: {e}");
+}
+
+/// And with the file replay's old rule, one that loses a file's line.
+#[test]
+fn the_simulation_finds_the_loss_of_the_old_file_rule() {
+    let (seed, e) = first_loss(|seed| file_schedule_with(seed, old_line_rule))
+        .expect("the old file rule loses a line in some schedule");
+    eprintln!("the old file rule, seed {seed}: {e}");
 }
