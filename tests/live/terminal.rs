@@ -221,25 +221,31 @@ fn every_table_is_one_line_per_row_on_an_80_column_terminal() {
     }
 
     // holds ls: the hold queue the deferred job waits in, and the totals; its name keeps its
-    // end (the TTL that tells hold queues apart).
+    // end (the TTL that tells hold queues apart). The 1 s hold queue of the application's
+    // retries may still be there, empty, until its x-expires deletes it: a row of its own.
     let hold = app.hold(crate::common::app::DEFER_HOLD_MS);
     let shown = on_a_terminal(dir.path(), &["holds", "ls", q], 80, 24);
     assert_eq!(shown.code, 0, "{}", shown.stderr);
-    assert_eq!(
-        shown.rows().len(),
-        2,
-        "a hold queue and the totals:\n{}",
+    let names: Vec<&str> = shown
+        .rows()
+        .iter()
+        .map(|row| row.split('┆').next().unwrap_or("").trim_matches(['│', ' ']))
+        .collect();
+    let listed = names.len().saturating_sub(1);
+    assert!(
+        listed >= 1
+            && names
+                .last()
+                .is_some_and(|n| n.starts_with(&format!("total: {listed} hold queue"))),
+        "one line per hold queue, then the totals:\n{}",
         shown.screen
     );
     assert!(shown.widest() <= 80, "{}", shown.screen);
-    let name = shown.rows()[0]
-        .split('┆')
-        .next()
-        .unwrap()
-        .trim_matches(['│', ' ']);
     assert!(
-        name == hold || name.starts_with('…') && hold.ends_with(&name[3..]),
-        "{name:?} is the end of {hold}:\n{}",
+        names
+            .iter()
+            .any(|name| *name == hold || name.starts_with('…') && hold.ends_with(&name[3..])),
+        "a row for {hold}, its name's end kept:\n{}",
         shown.screen
     );
     let wide = on_a_terminal(dir.path(), &["holds", "ls", q, "--wide"], 80, 24);
