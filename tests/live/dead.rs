@@ -1503,10 +1503,7 @@ fn assert_still_holds(broker: &Broker, dead: &str, n: u32, what: &str) {
     });
     if !holds {
         // The last word on what went wrong: which ids are missing or there twice.
-        let mut counts = std::collections::BTreeMap::<String, usize>::new();
-        for id in broker.drain_ids(dead) {
-            *counts.entry(id).or_default() += 1;
-        }
+        let counts = crate::common::fixtures::id_counts(broker, &[dead]);
         let twice: Vec<_> = counts.iter().filter(|(_, c)| **c > 1).take(10).collect();
         panic!(
             "{what}: {dead} holds {now:?} messages, not {n}: {} distinct ids, some twice: \

@@ -629,6 +629,17 @@ fn counts<'a>(items: impl IntoIterator<Item = &'a u32>) -> BTreeMap<u32, u64> {
     out
 }
 
+/// The copies beyond `what` (the dead letters, a file's lines) no more than the runs said may
+/// be duplicated.
+fn within_said(extra: u64, said: u64, what: &str) -> Result<(), String> {
+    if extra > said {
+        return Err(format!(
+            "{extra} copies beyond {what}, the runs said {said} may be duplicated"
+        ));
+    }
+    Ok(())
+}
+
 /// Every content at least as often in `places` as published; returns the extra copies.
 fn check(published: &BTreeMap<u32, u64>, places: &[&BTreeMap<u32, u64>]) -> Result<u64, String> {
     let mut extra = 0;
@@ -746,12 +757,7 @@ fn replay_schedule_with(seed: u64, rule: fn(&mut Ledger, &str) -> Decision) -> R
             ));
         }
     }
-    if extra > said {
-        return Err(format!(
-            "{extra} copies beyond the dead letters, the runs said {said} may be duplicated"
-        ));
-    }
-    Ok(())
+    within_said(extra, said, "the dead letters")
 }
 
 /// The scope of a file replay's ledger: the file's path stands for the queue.
@@ -889,12 +895,7 @@ fn file_schedule_with(seed: u64, rule: fn(&mut Ledger, &str) -> Decision) -> Res
     }
     let in_target = counts(model.target.iter().map(|(c, _)| c));
     let extra = check(&in_file, &[&in_target])?;
-    if extra > said {
-        return Err(format!(
-            "{extra} copies beyond the file's lines, the runs said {said} may be duplicated"
-        ));
-    }
-    Ok(())
+    within_said(extra, said, "the file's lines")
 }
 
 /// One schedule of archiving purges (and an edit now and then).

@@ -118,9 +118,10 @@ impl LedgerSlot {
         found: bool,
     ) -> Result<()> {
         let (file, _) = self.file()?;
-        match found {
-            true => file.found(digest, run, copy),
-            false => file.missed(digest, run, copy),
+        if found {
+            file.found(digest, run, copy);
+        } else {
+            file.missed(digest, run, copy);
         }
         Ok(())
     }
